@@ -1,0 +1,58 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tessera",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Render2D", targets: ["Render2D"]),
+        .library(name: "Widgets", targets: ["Widgets"]),
+        .executable(name: "GalleryDemo", targets: ["GalleryDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libturbojpeg0-dev"])]
+        ),
+        // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
+        // fonts into a resource bundle next to every built binary.
+        .target(
+            name: "TesseraAssets",
+            path: "Assets",
+            exclude: ["Fonts/LICENSE-DejaVu.txt"],
+            sources: ["AssetLocator.swift"],
+            resources: [.copy("Fonts")]
+        ),
+        .target(
+            name: "Render2D",
+            dependencies: [
+                "CSDL2",
+                "TesseraAssets",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .target(
+            name: "Widgets",
+            dependencies: ["Render2D", "CSDL2"]
+        ),
+        .executableTarget(
+            name: "GalleryDemo",
+            dependencies: [
+                "Widgets", "Render2D", "CSDL2",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["Widgets", "Render2D", "CSDL2"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TestSupport", "CSDL2"]),
+        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "TestSupport", "CSDL2"]),
+    ]
+)

@@ -1,0 +1,148 @@
+import ArgumentParser
+import Render2D
+import Widgets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Deterministic pseudo-random numbers (SplitMix64), as shared/BENCHMARKS.md prescribes.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(below n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+/// A benchmark scene: builds one frame of UI; `fields` adds the scene's own JSON fields.
+@MainActor
+protocol BenchScene {
+    var n: Int { get }
+    func setUp(host: AppHost) throws
+    func build(_ ui: UI, frame: Int)
+    /// Called after each counted frame with the renderer's stats.
+    func measured(frame: FrameRecord)
+    func fields() -> String
+}
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
+
+    @Argument(help: "Scene: text.")
+    var scene: String
+
+    @Option(help: "Frames to measure (after 30 warm-up frames).")
+    var frames = 600
+
+    @Option(help: "Save a PNG of the last frame.")
+    var screenshot: String?
+
+    func validate() throws {
+        guard ["text"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text")
+        }
+        guard frames > 0 else { throw ValidationError("--frames must be positive") }
+    }
+
+    func run() throws {
+        try MainActor.assumeIsolated {
+            let setupStart = MonotonicClock.nanoseconds()
+            let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
+            let host = try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: false,
+                                                  offscreen: offscreen, scale: 1))
+            let bench: BenchScene = TextBench()
+            try bench.setUp(host: host)
+            let warmup = 30
+            host.profiler.warmupFrames = warmup
+            let setupMs = Double(MonotonicClock.nanoseconds() - setupStart) / 1e6
+            let total = warmup + frames
+            for f in 0..<total {
+                if f == total - 1, let screenshot { host.captureScreenshot(to: screenshot) }
+                host.frame { ui in bench.build(ui, frame: f) }
+                if f >= warmup, let record = host.profiler.lastFrame { bench.measured(frame: record) }
+            }
+            let work = host.profiler.workSummary(), all = host.profiler.totalSummary()
+            var json = "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(frames),\"renderer\":\"\(host.window.renderer.name)\""
+            json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
+            json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes())"
+            json += bench.fields() + "}"
+            print(json)
+        }
+    }
+}
+
+/// Peak resident set size (VmHWM) in MB, from /proc/self/status.
+func peakRSSMegabytes() -> Int {
+    guard let file = fopen("/proc/self/status", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if s.hasPrefix("VmHWM:") {
+            let kb = Int(s.dropFirst(6).filter { $0.isNumber }) ?? 0
+            return kb / 1024
+        }
+    }
+    return 0
+}
+
+/// `bench text`: 2,000 labels of 20 characters in a grid filling the window; every frame
+/// the labels' contents shift by one word, so layout is redone but glyphs come from the atlas.
+@MainActor
+final class TextBench: BenchScene {
+    let n = 2000
+    let columns = 20
+    private var texts: [String] = []
+    private var drawCalls: [Int] = []
+    private var glyphsPerFrame = 0
+
+    func setUp(host: AppHost) throws {
+        var rng = SplitMix64(seed: 42)
+        let syllables = ["ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor"]
+        var words: [String] = []
+        for _ in 0..<4096 {
+            if rng.next(below: 4) == 0 {
+                words.append(String(rng.next(below: 100_000)))
+            } else {
+                var w = ""
+                for _ in 0..<(1 + rng.next(below: 3)) { w += syllables[rng.next(below: syllables.count)] }
+                words.append(w.prefix(1).uppercased() + w.dropFirst())
+            }
+        }
+        // Label k = words k, k+1, ... cut to 20 characters; label i at frame f is texts[i + f].
+        for k in 0..<words.count {
+            var s = ""
+            var j = k
+            while s.count < 20 { s += (s.isEmpty ? "" : " ") + words[j % words.count]; j += 1 }
+            texts.append(String(s.prefix(20)))
+        }
+    }
+
+    func build(_ ui: UI, frame: Int) {
+        let rows = n / columns
+        let cell = Size(ui.size.width / Double(columns), ui.size.height / Double(rows))
+        let font = ui.font
+        var glyphs = 0
+        for i in 0..<n {
+            let text = texts[(i + frame) % texts.count]
+            let origin = Point(Double(i % columns) * cell.width, Double(i / columns) * cell.height)
+            font.draw(text, at: origin, color: ui.theme.text, into: &ui.drawList)
+            glyphs += text.utf8.count
+        }
+        glyphsPerFrame = glyphs
+    }
+
+    func measured(frame: FrameRecord) { drawCalls.append(frame.drawCalls) }
+
+    func fields() -> String {
+        let sorted = drawCalls.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        return ",\"draw_calls\":\(median),\"glyphs\":\(glyphsPerFrame)"
+    }
+}

@@ -1,0 +1,131 @@
+import Render2D
+import Widgets
+
+/// The "kitchen sink" page: every foundation control in one window.
+@MainActor
+final class KitchenSink {
+    var clicks = 0
+    var notifications = true
+    var compact = false
+    var volume = 0.35
+    var name = "Tessera"
+    var search = ""
+    var lastAction = "—"
+    var darkTheme = false
+    let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
+
+    func build(_ ui: UI, host: AppHost) {
+        ui.theme = darkTheme ? .dark : .light
+        ui.padding(EdgeInsets(16)) {
+            ui.vstack(spacing: 12) {
+                ui.hstack {
+                    ui.text("Tessera kitchen sink", font: ui.font(size: 22, weight: .bold))
+                    ui.spacer()
+                    if ui.toggle("Dark", isOn: &darkTheme) {}
+                    if ui.button(host.showsHUD ? "Hide HUD" : "Show HUD (F12)", icon: .sidebar) { host.showsHUD.toggle() }
+                }
+                ui.divider()
+                ui.hstack(alignment: .top) {
+                    ui.frame(width: 420) { controls(ui) }
+                    ui.frame(width: 360) { textSamples(ui) }
+                    ui.frame { list(ui) }
+                }
+            }
+        }
+    }
+
+    private func controls(_ ui: UI) {
+        ui.vstack(spacing: 10) {
+            ui.text("Controls", font: ui.font(size: 17, weight: .bold))
+            ui.hstack {
+                if ui.button("Click me") { clicks += 1 }
+                if ui.button("Save", icon: .checkmark, style: .borderedProminent) { lastAction = "Saved" }
+                if ui.button("Delete", icon: .trash, style: .destructive) { lastAction = "Deleted" }
+                if ui.button("", icon: .plus, id: "add") { clicks += 1 }
+            }
+            ui.text("Clicked \(clicks) times · last action: \(lastAction)", color: ui.theme.secondaryText)
+            ui.toggle("Notifications", isOn: &notifications)
+            ui.toggle("Compact rows", isOn: &compact)
+            ui.slider("Volume", value: &volume, in: 0...1)
+            ui.text("Volume \(Int((volume * 100).rounded())) %", color: ui.theme.secondaryText)
+            ui.hstack {
+                ui.text("Name")
+                ui.textField("Name", text: &name, width: 220)
+            }
+            ui.hstack {
+                ui.text("Search")
+                ui.textField("Filter rows…", text: &search, width: 220, id: "search")
+            }
+            ui.hstack {
+                if ui.button("Menu", icon: .chevronDown) { ui.openPopup("menu") }
+                ui.popup("menu") {
+                    if ui.menuItem("New Folder", icon: .folder, shortcut: "Ctrl+N") { lastAction = "New Folder" }
+                    if ui.menuItem("Add Photo", icon: .photo) { lastAction = "Add Photo" }
+                    if ui.menuItem("Favorite", icon: .starFill) { lastAction = "Favorite" }
+                    if ui.menuItem("Move to Trash", icon: .trash, role: .destructive) { lastAction = "Trash" }
+                }
+                ui.text("← popup menu · right-click a row for a context menu", color: ui.theme.secondaryText)
+            }
+            ui.text("Icons", font: ui.font(size: 17, weight: .bold))
+            ui.hstack(spacing: 10) {
+                for icon in Icon.allCases {
+                    let rect = ui.allocate(Size(20, 20))
+                    icon.draw(in: rect, color: ui.theme.accent, into: &ui.drawList)
+                    ui.tooltip(icon.rawValue, for: ui.interact(ui.id(icon.rawValue), rect: rect))
+                }
+            }
+            ui.label("Library", icon: .photo)
+            ui.label("Favorites", icon: .starFill, iconColor: .yellow)
+            ui.label("Folders", icon: .folder)
+        }
+    }
+
+    private func textSamples(_ ui: UI) {
+        ui.vstack(spacing: 8) {
+            ui.text("Text", font: ui.font(size: 17, weight: .bold))
+            ui.text("Latin: The quick brown fox jumps over the lazy dog")
+            ui.text("Greek: Η γρήγορη καφέ αλεπού")
+            ui.text("Cyrillic: Съешь же ещё этих мягких")
+            ui.text("CJK: 写真 ギャラリー (fallback font if installed)")
+            ui.text("Kerning: AVATAR Type WAVE")
+            ui.text("A long line that is truncated with an ellipsis because it does not fit its column")
+            let font = ui.font
+            for (alignment, title) in [(TextAlignment.leading, "leading"), (.center, "center"), (.trailing, "trailing")] {
+                let rect = ui.allocate(Size(300, 24))
+                ui.drawList.addRoundedRect(rect, radius: 4, color: ui.theme.control.opacity(0.6))
+                font.draw("aligned \(title)", in: rect.insetBy(dx: 6, dy: 0), alignment: alignment, color: ui.theme.text, into: &ui.drawList)
+            }
+            ui.text("Shapes", font: ui.font(size: 17, weight: .bold))
+            let rect = ui.allocate(Size(300, 60))
+            ui.drawList.addRoundedRect(Rect(x: rect.x, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent)
+            ui.drawList.addRectBorder(Rect(x: rect.x + 90, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent, thickness: 2)
+            ui.drawList.addCircle(center: Point(rect.x + 215, rect.midY), radius: 28, color: .orange)
+            ui.drawList.addLine(from: Point(rect.x + 250, rect.maxY), to: Point(rect.x + 300, rect.y), color: ui.theme.text, thickness: 2)
+        }
+    }
+
+    private func list(_ ui: UI) {
+        ui.vstack(spacing: 8) {
+            ui.text("Scroll view (wheel, scrollbar, touch flick)", font: ui.font(size: 17, weight: .bold))
+            let filtered = search.isEmpty ? rows : rows.filter { $0.lowercased().contains(search.lowercased()) }
+            ui.scrollView("rows", height: 520) {
+                ui.vstack(spacing: 0, alignment: .fill) {
+                    for (i, row) in filtered.enumerated() {
+                        let rect = ui.allocate(Size(0, ui.theme.rowHeight), flexibleWidth: true)
+                        let r = ui.interact(ui.id(index: i), rect: rect)
+                        if i % 2 == 1 { ui.drawList.addRect(rect, color: ui.theme.control.opacity(0.35)) }
+                        if r.isHovered { ui.drawList.addRect(rect, color: ui.theme.selection.opacity(0.5)) }
+                        ui.font.draw(row, in: rect.insetBy(dx: 8, dy: 0), color: ui.theme.text, into: &ui.drawList)
+                        ui.withID(index: i) {
+                            ui.contextMenu(for: r) {
+                                if ui.menuItem("Open \(row.prefix(7))", icon: .photo) { lastAction = "Open \(i + 1)" }
+                                if ui.menuItem("Favorite", icon: .star) { lastAction = "Favorite \(i + 1)" }
+                                if ui.menuItem("Delete", icon: .trash, role: .destructive) { lastAction = "Delete \(i + 1)" }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

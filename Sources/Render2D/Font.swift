@@ -1,0 +1,322 @@
+import CSDL2
+import TesseraAssets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Horizontal placement of text inside a rectangle.
+public enum TextAlignment: Sendable { case leading, center, trailing }
+
+/// Font weights shipped in `Assets/Fonts`.
+public enum FontWeight: Sendable, Hashable { case regular, bold }
+
+/// Loads the shipped fonts and hands out `Font`s by logical size and display scale.
+///
+/// ```swift
+/// let fonts = try FontLibrary(atlas: window.renderer.atlas)
+/// let body = fonts.font(size: 15, scale: 2) // rasterized at 30 px, measures in points
+/// ```
+@MainActor
+public final class FontLibrary {
+    public let atlas: GlyphAtlas
+    private var paths: [FontWeight: String] = [:]
+    private let fallbackPaths: [String]
+    private var cache: [FontKey: Font] = [:]
+
+    struct FontKey: Hashable { let pixelSize: Int; let weight: FontWeight; let scale: Double }
+
+    /// Fallback fonts tried, in order, for characters DejaVu Sans lacks (CJK), when installed.
+    public static let systemFallbacks = [
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+        "/usr/share/fonts/truetype/arphic/uming.ttc",
+    ]
+
+    /// Opens the shipped fonts (initializing SDL_ttf if needed; no window required).
+    public init(atlas: GlyphAtlas) throws {
+        if TTF_WasInit() == 0, TTF_Init() != 0 {
+            throw Font.OpenError(path: "(TTF_Init)", message: String(cString: SDL_GetError()))
+        }
+        self.atlas = atlas
+        paths[.regular] = try AssetLocator.path(for: "Fonts/DejaVuSans.ttf")
+        paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? paths[.regular]
+        fallbackPaths = Self.systemFallbacks.filter { access($0, R_OK) == 0 }
+    }
+
+    /// A font of `size` logical pixels for a display with `scale` physical pixels per logical one.
+    public func font(size: Double, weight: FontWeight = .regular, scale: Double = 1) -> Font {
+        let pixelSize = max(1, Int((size * scale).rounded()))
+        let key = FontKey(pixelSize: pixelSize, weight: weight, scale: scale)
+        if let font = cache[key] { return font }
+        let font: Font
+        do {
+            font = try Font(path: paths[weight]!, fallbacks: fallbackPaths, pixelSize: pixelSize,
+                            scale: scale, atlas: atlas)
+        } catch {
+            // The regular face was opened once already; a failure here is a broken install.
+            preconditionFailure("cannot open font \(paths[weight]!): \(error)")
+        }
+        cache[key] = font
+        return font
+    }
+}
+
+/// One face at one pixel size. Measures in logical pixels, draws from the glyph atlas:
+/// each glyph is rasterized once on first use, then every run is a few quads.
+///
+/// ```swift
+/// font.draw("Hello", in: rect, alignment: .center, color: .white, into: &list)
+/// let w = font.measure("Hello")
+/// ```
+@MainActor
+public final class Font {
+    private let face: OpaquePointer
+    private let fallbacks: [OpaquePointer]
+    private let atlas: GlyphAtlas
+    /// Physical pixels per logical pixel.
+    public let scale: Double
+    public let pixelSize: Int
+    /// Ascent, descent (positive) and line height in logical pixels.
+    public let ascent: Double
+    public let descent: Double
+    public let lineHeight: Double
+    /// Glyphs rasterized for this font.
+    public private(set) var glyphsRasterized = 0
+
+    private var asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
+    private var otherGlyphs: [UInt32: AtlasGlyph] = [:]
+    /// Kerning between ASCII pairs in pixels; `Int8.min` = not looked up yet.
+    private var asciiKerning = [Int8](repeating: Int8.min, count: 128 * 128)
+    private var otherKerning: [UInt64: Int16] = [:]
+    private let hasKerning: Bool
+    private let replacement: UInt32
+
+    struct OpenError: Error, CustomStringConvertible {
+        let path: String
+        let message: String
+        var description: String { "TTF_OpenFont(\(path)): \(message)" }
+    }
+
+    init(path: String, fallbacks fallbackPaths: [String], pixelSize: Int, scale: Double, atlas: GlyphAtlas) throws {
+        guard let face = TTF_OpenFont(path, Int32(pixelSize)) else {
+            throw OpenError(path: path, message: String(cString: SDL_GetError()))
+        }
+        TTF_SetFontHinting(face, TTF_HINTING_LIGHT)
+        TTF_SetFontKerning(face, 1)
+        self.face = face
+        self.fallbacks = fallbackPaths.compactMap { TTF_OpenFont($0, Int32(pixelSize)) }
+        self.atlas = atlas
+        self.scale = scale
+        self.pixelSize = pixelSize
+        ascent = Double(TTF_FontAscent(face)) / scale
+        descent = Double(-TTF_FontDescent(face)) / scale
+        lineHeight = Double(TTF_FontHeight(face)) / scale
+        hasKerning = TTF_GetFontKerning(face) != 0
+        replacement = TTF_GlyphIsProvided32(face, 0xFFFD) != 0 ? 0xFFFD : 0x3F
+    }
+
+    isolated deinit {
+        TTF_CloseFont(face)
+        for f in fallbacks { TTF_CloseFont(f) }
+    }
+
+    // MARK: Glyphs
+
+    @inline(__always)
+    private func glyph(_ scalar: UInt32) -> AtlasGlyph {
+        if scalar < 128, let g = asciiGlyphs[Int(scalar)] { return g }
+        if scalar >= 128, let g = otherGlyphs[scalar] { return g }
+        let g = rasterize(scalar)
+        if scalar < 128 { asciiGlyphs[Int(scalar)] = g } else { otherGlyphs[scalar] = g }
+        return g
+    }
+
+    /// Picks the face that has `scalar` (primary, then fallbacks, then the replacement glyph).
+    private func faceFor(_ scalar: UInt32) -> (OpaquePointer, UInt32) {
+        if TTF_GlyphIsProvided32(face, scalar) != 0 { return (face, scalar) }
+        for f in fallbacks where TTF_GlyphIsProvided32(f, scalar) != 0 { return (f, scalar) }
+        return (face, replacement)
+    }
+
+    private func rasterize(_ scalar: UInt32) -> AtlasGlyph {
+        glyphsRasterized += 1
+        let (f, ch) = faceFor(scalar)
+        var minx: Int32 = 0, maxx: Int32 = 0, miny: Int32 = 0, maxy: Int32 = 0, advance: Int32 = 0
+        TTF_GlyphMetrics32(f, ch, &minx, &maxx, &miny, &maxy, &advance)
+        var g = AtlasGlyph(texture: atlas.whiteTexture, uv0: .zero, uv1: .zero, offsetX: 0, offsetY: 0,
+                           width: 0, height: 0, advance: Float(advance))
+        // Whitespace and control characters have no bitmap.
+        guard scalar > 0x20, maxx > minx || maxy > miny,
+              let surface = TTF_RenderGlyph32_Blended(f, ch, SDL_Color(r: 255, g: 255, b: 255, a: 255))
+        else { return g }
+        defer { SDL_FreeSurface(surface) }
+        // Crop to the covered pixels: the surface is one line tall, with the pen at x = min(0, minx).
+        let w = Int(surface.pointee.w), h = Int(surface.pointee.h)
+        let rowStride = Int(surface.pointee.pitch) / 4
+        let px = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
+        var x0 = w, y0 = h, x1 = -1, y1 = -1
+        for y in 0..<h {
+            for x in 0..<w where px[y * rowStride + x] >> 24 != 0 {
+                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            }
+        }
+        guard x1 >= x0, y1 >= y0 else { return g }
+        let cw = x1 - x0 + 1, ch2 = y1 - y0 + 1
+        // A different face may have a different ascent: align baselines.
+        let baselineShift = TTF_FontAscent(face) - TTF_FontAscent(f)
+        do {
+            let placed = try atlas.insert(surface: surface, cropX: x0, cropY: y0, width: cw, height: ch2)
+            g.texture = placed.texture
+            g.uv0 = placed.uv0
+            g.uv1 = placed.uv1
+            g.offsetX = Float(x0) + Float(min(0, minx))
+            g.offsetY = Float(y0) + Float(baselineShift)
+            g.width = Float(cw)
+            g.height = Float(ch2)
+        } catch {
+            Log.error("glyph U+\(String(scalar, radix: 16)) not added to the atlas: \(error)")
+        }
+        return g
+    }
+
+    @inline(__always)
+    private func kerning(_ a: UInt32, _ b: UInt32) -> Float {
+        guard hasKerning, a != 0 else { return 0 }
+        if a < 128 && b < 128 {
+            let i = Int(a) &* 128 &+ Int(b)
+            var k = asciiKerning[i]
+            if k == Int8.min {
+                k = Int8(clamping: TTF_GetFontKerningSizeGlyphs32(face, a, b))
+                asciiKerning[i] = k
+            }
+            return Float(k)
+        }
+        let key = UInt64(a) << 32 | UInt64(b)
+        if let k = otherKerning[key] { return Float(k) }
+        let k = Int16(clamping: TTF_GetFontKerningSizeGlyphs32(face, a, b))
+        otherKerning[key] = k
+        return Float(k)
+    }
+
+    // MARK: Measuring
+
+    /// Width of `text` in logical pixels.
+    public func measure<S: StringProtocol>(_ text: S) -> Double {
+        var pen: Float = 0
+        var previous: UInt32 = 0
+        forEachScalar(text) { s in
+            pen += kerning(previous, s) + glyph(s).advance
+            previous = s
+        }
+        return Double(pen) / scale
+    }
+
+    /// Logical x offset of every character boundary: `[0, after 1st, after 2nd, ...]`, one
+    /// entry per Unicode scalar plus one (used for caret placement and hit testing).
+    public func caretOffsets(_ text: String) -> [Double] {
+        var result: [Double] = [0]
+        var pen: Float = 0
+        var previous: UInt32 = 0
+        forEachScalar(text) { s in
+            pen += kerning(previous, s) + glyph(s).advance
+            previous = s
+            result.append(Double(pen) / scale)
+        }
+        return result
+    }
+
+    /// `text` shortened with a trailing "…" so it fits `width` logical pixels (unchanged if it fits).
+    public func truncated(_ text: String, toWidth width: Double) -> String {
+        if measure(text) <= width { return text }
+        let ellipsis = "…"
+        let budget = width - measure(ellipsis)
+        guard budget > 0 else { return measure(ellipsis) <= width ? ellipsis : "" }
+        var pen: Float = 0
+        var previous: UInt32 = 0
+        var fitted = text.unicodeScalars.startIndex
+        for index in text.unicodeScalars.indices {
+            let s = text.unicodeScalars[index].value
+            pen += kerning(previous, s) + glyph(s).advance
+            previous = s
+            if Double(pen) / scale > budget { break }
+            fitted = text.unicodeScalars.index(after: index)
+        }
+        var result = String(text.unicodeScalars[..<fitted])
+        while result.last == " " { result.removeLast() }
+        return result + ellipsis
+    }
+
+    // MARK: Drawing
+
+    /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
+    @discardableResult
+    public func draw<S: StringProtocol>(_ text: S, at origin: Point, color: Color, into list: inout DrawList) -> Double {
+        let s = Float(list.scale)
+        var pen = Float((origin.x * list.scale).rounded())
+        let start = pen
+        let top = Float((origin.y * list.scale).rounded())
+        var previous: UInt32 = 0
+        list.reserve(quads: text.utf8.count)
+        forEachScalar(text) { scalar in
+            pen += kerning(previous, scalar)
+            let g = glyph(scalar)
+            if g.width > 0 {
+                let x = pen + g.offsetX, y = top + g.offsetY
+                list.addGlyphPx(x0: x, y0: y, x1: x + g.width, y1: y + g.height, uv0: g.uv0, uv1: g.uv1,
+                                color: color, texture: g.texture)
+            }
+            pen += g.advance
+            previous = scalar
+        }
+        return Double(pen - start) / Double(s)
+    }
+
+    /// Draws one line in `rect`, vertically centred, aligned horizontally, truncated with "…"
+    /// when `truncate` is set and it does not fit.
+    public func draw(_ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
+                     truncate: Bool = true, into list: inout DrawList) {
+        var line = text
+        var width = measure(text)
+        if truncate && width > rect.width {
+            line = truncated(text, toWidth: rect.width)
+            width = measure(line)
+        }
+        let x: Double
+        switch alignment {
+        case .leading: x = rect.minX
+        case .center: x = rect.minX + (rect.width - width) / 2
+        case .trailing: x = rect.maxX - width
+        }
+        let y = rect.minY + (rect.height - lineHeight) / 2
+        draw(line, at: Point(x, y), color: color, into: &list)
+    }
+}
+
+/// Calls `body` with each Unicode scalar of `text`, decoding UTF-8 directly (fast for the
+/// ASCII common case); invalid sequences become U+FFFD.
+@inline(__always)
+func forEachScalar<S: StringProtocol>(_ text: S, _ body: (UInt32) -> Void) {
+    let utf8 = text.utf8
+    let done: Void? = utf8.withContiguousStorageIfAvailable { bytes in decodeUTF8(bytes, body) }
+    if done == nil { decodeUTF8(Array(utf8), body) }
+}
+
+@inline(__always)
+private func decodeUTF8<C: RandomAccessCollection>(_ bytes: C, _ body: (UInt32) -> Void) where C.Element == UInt8, C.Index == Int {
+    var i = bytes.startIndex
+    let end = bytes.endIndex
+    while i < end {
+        let b0 = UInt32(bytes[i])
+        if b0 < 0x80 { body(b0); i += 1; continue }
+        var need = 0, value: UInt32 = 0
+        if b0 & 0xE0 == 0xC0 { need = 1; value = b0 & 0x1F }
+        else if b0 & 0xF0 == 0xE0 { need = 2; value = b0 & 0x0F }
+        else if b0 & 0xF8 == 0xF0 { need = 3; value = b0 & 0x07 }
+        else { body(0xFFFD); i += 1; continue }
+        guard i + need < end else { body(0xFFFD); return }
+        for k in 1...need { value = value << 6 | (UInt32(bytes[i + k]) & 0x3F) }
+        body(value)
+        i += need + 1
+    }
+}

@@ -1,0 +1,252 @@
+import CSDL2
+
+/// Tightly packed 8-bit RGBA pixels (R, G, B, A byte order), the currency between decode
+/// workers and the renderer. `Sendable`: safe to hand from a worker to the main thread.
+public struct PixelBuffer: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var bytes: [UInt8]
+
+    /// A buffer filled with `color`.
+    public init(width: Int, height: Int, color: Color = .clear) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        var row = [UInt8](repeating: 0, count: self.width * 4)
+        for x in 0..<self.width { row[4 * x] = color.r; row[4 * x + 1] = color.g; row[4 * x + 2] = color.b; row[4 * x + 3] = color.a }
+        bytes = Array([[UInt8]](repeating: row, count: self.height).joined())
+    }
+
+    public init(width: Int, height: Int, bytes: [UInt8]) {
+        precondition(bytes.count == width * height * 4, "PixelBuffer needs width*height*4 bytes")
+        self.width = width; self.height = height; self.bytes = bytes
+    }
+
+    public func pixel(x: Int, y: Int) -> Color {
+        let i = (y * width + x) * 4
+        return Color(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2], a: bytes[i + 3])
+    }
+}
+
+/// Errors from the SDL renderer, with SDL's own message.
+public struct RenderError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ what: String) { description = "\(what): \(String(cString: SDL_GetError()))" }
+}
+
+/// How a texture is sampled when scaled.
+public enum TextureFilter: Sendable { case nearest, linear }
+
+/// Turns `DrawList`s into batched `SDL_RenderGeometry` calls (one per texture and scissor
+/// run) and owns every GPU texture, addressed by `TextureHandle` values.
+///
+/// ```swift
+/// renderer.beginFrame(clearColor: .black)
+/// renderer.draw(list)
+/// renderer.present()
+/// ```
+@MainActor
+public final class Renderer {
+    /// The `SDL_Renderer*`.
+    public let handle: OpaquePointer
+    /// SDL's name for the backend, e.g. "opengl" or "software".
+    public let name: String
+    /// Glyphs and the white texel that solid shapes sample.
+    public let atlas: GlyphAtlas
+    /// GPU textures of the atlas pages, by page index.
+    private var atlasTextures: [OpaquePointer] = []
+
+    /// What the last frame cost the GPU side.
+    public struct Stats: Sendable, Equatable {
+        public var drawCalls = 0
+        public var vertices = 0
+        public var triangles = 0
+    }
+    /// Counts for the frame in progress (reset by `beginFrame`).
+    public private(set) var stats = Stats()
+
+    private var textures: [UInt32: OpaquePointer] = [:]
+    private var nextTextureID: UInt32 = 1
+
+    init(handle: OpaquePointer, atlas: GlyphAtlas) {
+        self.handle = handle
+        self.atlas = atlas
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(handle, &info)
+        name = info.name.map { String(cString: $0) } ?? "unknown"
+        SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_BLEND)
+    }
+
+    private var destroyed = false
+
+    /// Frees every texture and the SDL renderer; the owning `Window` calls this before it
+    /// destroys the SDL window (GPU objects must go while their context still exists).
+    func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        for texture in textures.values { SDL_DestroyTexture(texture) }
+        for texture in atlasTextures { SDL_DestroyTexture(texture) }
+        textures.removeAll()
+        atlasTextures.removeAll()
+        SDL_DestroyRenderer(handle)
+    }
+
+    isolated deinit { destroy() }
+
+    /// The drawable size in physical pixels.
+    public var outputSize: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetRendererOutputSize(handle, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    // MARK: Textures
+
+    /// Creates an RGBA texture, optionally filled from `pixels` (which must match the size).
+    public func makeTexture(width: Int, height: Int, pixels: PixelBuffer? = nil,
+                            filter: TextureFilter = .linear) throws(RenderError) -> TextureHandle {
+        guard width > 0, height > 0,
+              let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
+                                              Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width), Int32(height))
+        else { throw RenderError("SDL_CreateTexture \(width)×\(height)") }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        SDL_SetTextureScaleMode(texture, filter == .linear ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+        let id = nextTextureID
+        nextTextureID += 1
+        textures[id] = texture
+        let result = TextureHandle(id: id)
+        if let pixels { try updateTexture(result, x: 0, y: 0, pixels: pixels) }
+        return result
+    }
+
+    /// Replaces a region of a texture with `pixels`.
+    public func updateTexture(_ texture: TextureHandle, x: Int, y: Int, pixels: PixelBuffer) throws(RenderError) {
+        guard let sdl = textures[texture.id] else { throw RenderError("unknown texture \(texture.id)") }
+        var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(pixels.width), h: Int32(pixels.height))
+        let status = pixels.bytes.withUnsafeBytes { SDL_UpdateTexture(sdl, &rect, $0.baseAddress, Int32(pixels.width * 4)) }
+        if status != 0 { throw RenderError("SDL_UpdateTexture") }
+    }
+
+    /// Replaces a region of a texture from raw RGBA rows `pitch` bytes apart.
+    public func updateTexture(_ texture: TextureHandle, x: Int, y: Int, width: Int, height: Int,
+                              bytes: UnsafeRawPointer, pitch: Int) throws(RenderError) {
+        guard let sdl = textures[texture.id] else { throw RenderError("unknown texture \(texture.id)") }
+        var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height))
+        if SDL_UpdateTexture(sdl, &rect, bytes, Int32(pitch)) != 0 { throw RenderError("SDL_UpdateTexture") }
+    }
+
+    /// Frees the GPU texture; drawing the handle afterwards draws nothing.
+    public func destroyTexture(_ texture: TextureHandle) {
+        if let sdl = textures.removeValue(forKey: texture.id) { SDL_DestroyTexture(sdl) }
+    }
+
+    /// The size of a live texture.
+    public func textureSize(_ texture: TextureHandle) -> (width: Int, height: Int)? {
+        guard let sdl = textures[texture.id] else { return nil }
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_QueryTexture(sdl, nil, nil, &w, &h)
+        return (Int(w), Int(h))
+    }
+
+    public var liveTextureCount: Int { textures.count }
+
+    // MARK: Frames
+
+    /// Clears the target and resets the per-frame counters.
+    public func beginFrame(clearColor: Color) {
+        stats = Stats()
+        SDL_RenderSetClipRect(handle, nil)
+        SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
+        SDL_RenderClear(handle)
+    }
+
+    /// Creates textures for new atlas pages and uploads the glyph rows added since last frame.
+    private func syncAtlas() {
+        atlas.drainDirtyRows { page, y, height, rows in
+            while atlasTextures.count <= page {
+                let size = Int32(GlyphAtlas.pageSize)
+                guard let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
+                                                      Int32(SDL_TEXTUREACCESS_STATIC.rawValue), size, size) else {
+                    Log.error("glyph atlas page texture: \(String(cString: SDL_GetError()))")
+                    return
+                }
+                SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+                SDL_SetTextureScaleMode(texture, SDL_ScaleModeNearest)
+                atlasTextures.append(texture)
+            }
+            var rect = SDL_Rect(x: 0, y: Int32(y), w: Int32(GlyphAtlas.pageSize), h: Int32(height))
+            SDL_UpdateTexture(atlasTextures[page], &rect, rows, Int32(GlyphAtlas.pageSize * 4))
+        }
+    }
+
+    private func sdlTexture(_ texture: TextureHandle) -> OpaquePointer? {
+        if texture == .none { return atlasTextures.first }
+        if texture.id & GlyphAtlas.pageHandleBit != 0 {
+            let page = Int(texture.id & ~GlyphAtlas.pageHandleBit)
+            return page < atlasTextures.count ? atlasTextures[page] : nil
+        }
+        return textures[texture.id]
+    }
+
+    /// Submits a draw list: one `SDL_RenderGeometry` call per command.
+    public func draw(_ list: DrawList) {
+        syncAtlas()
+        guard !list.commands.isEmpty else { return }
+        var currentScissor: Rect?? = .none
+        list.vertices.withUnsafeBufferPointer { vertices in
+            list.indices.withUnsafeBufferPointer { indices in
+                for command in list.commands where command.indexCount > 0 {
+                    guard let texture = sdlTexture(command.texture) else { continue }
+                    if currentScissor != .some(command.scissor) {
+                        if let s = command.scissor {
+                            var rect = SDL_Rect(x: Int32(s.x), y: Int32(s.y), w: Int32(max(0, s.width)), h: Int32(max(0, s.height)))
+                            SDL_RenderSetClipRect(handle, &rect)
+                        } else {
+                            SDL_RenderSetClipRect(handle, nil)
+                        }
+                        currentScissor = .some(command.scissor)
+                    }
+                    SDL_RenderGeometry(handle, texture, vertices.baseAddress, Int32(vertices.count),
+                                       indices.baseAddress! + command.indexStart, Int32(command.indexCount))
+                    stats.drawCalls += 1
+                    stats.triangles += command.indexCount / 3
+                }
+            }
+        }
+        stats.vertices += list.vertices.count
+        SDL_RenderSetClipRect(handle, nil)
+    }
+
+    /// Shows the frame.
+    public func present() {
+        SDL_RenderPresent(handle)
+    }
+
+    /// Reads back the frame drawn so far (call before `present`).
+    public func readPixels() throws(RenderError) -> PixelBuffer {
+        let (w, h) = outputSize
+        var bytes = [UInt8](repeating: 0, count: w * h * 4)
+        let status = bytes.withUnsafeMutableBytes {
+            SDL_RenderReadPixels(handle, nil, tessera_pixelformat_rgba32(), $0.baseAddress, Int32(w * 4))
+        }
+        if status != 0 { throw RenderError("SDL_RenderReadPixels") }
+        return PixelBuffer(width: w, height: h, bytes: bytes)
+    }
+
+    /// Writes the frame drawn so far to a PNG file (call before `present`).
+    public func saveScreenshot(to path: String) throws(RenderError) {
+        try Renderer.writePNG(try readPixels(), to: path)
+    }
+
+    /// Encodes `pixels` as a PNG file through SDL2_image.
+    public nonisolated static func writePNG(_ pixels: PixelBuffer, to path: String) throws(RenderError) {
+        var copy = pixels.bytes
+        let status: Int32 = copy.withUnsafeMutableBytes { raw in
+            guard let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+                raw.baseAddress, Int32(pixels.width), Int32(pixels.height), 32, Int32(pixels.width * 4),
+                tessera_pixelformat_rgba32()) else { return -1 }
+            defer { SDL_FreeSurface(surface) }
+            return IMG_SavePNG(surface, path)
+        }
+        if status != 0 { throw RenderError("writing PNG \(path)") }
+    }
+}

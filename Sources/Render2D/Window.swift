@@ -1,0 +1,117 @@
+import CSDL2
+
+/// Why a window could not be opened, with what to do about it.
+public struct WindowError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// Process-wide SDL setup (video, events, TTF, image). Idempotent.
+@MainActor
+public enum SDLContext {
+    private static var initialized = false
+
+    /// Initializes SDL. With `offscreen` the `offscreen` video driver is used (no display needed).
+    public static func initialize(offscreen: Bool = false) throws(WindowError) {
+        if initialized { return }
+        if offscreen { SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen") }
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl")
+        // Touch and mouse stay separate: we read fingers ourselves and drop the mouse
+        // events SDL synthesizes from them (they carry SDL_TOUCH_MOUSEID).
+        SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")
+        SDL_SetHint(SDL_HINT_IME_SHOW_UI, "1")
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        SDL_SetMainReady()
+        if SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0 {
+            let reason = String(cString: SDL_GetError())
+            throw WindowError(description: """
+                No display available (SDL: \(reason)).
+                Run with a display, under Xvfb (`Xvfb :99 & DISPLAY=:99 swift run GalleryDemo`), \
+                or offscreen (`swift run GalleryDemo --offscreen --screenshot out.png`, \
+                i.e. SDL_VIDEODRIVER=offscreen).
+                """)
+        }
+        if TTF_Init() != 0 { throw WindowError(description: "TTF_Init: \(String(cString: SDL_GetError()))") }
+        _ = IMG_Init(Int32(IMG_INIT_PNG.rawValue | IMG_INIT_JPG.rawValue))
+        initialized = true
+    }
+
+    /// The active SDL video driver ("x11", "wayland", "offscreen", ...).
+    public static var videoDriver: String {
+        SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+    }
+}
+
+/// A resizable, high-DPI-aware SDL window with an accelerated renderer (OpenGL preferred,
+/// software as a logged fallback).
+///
+/// ```swift
+/// try SDLContext.initialize(offscreen: true)
+/// let window = try Window(title: "Tessera", width: 1280, height: 800, vsync: false)
+/// print(window.renderer.name)
+/// ```
+@MainActor
+public final class Window {
+    /// The `SDL_Window*`.
+    public let handle: OpaquePointer
+    public let renderer: Renderer
+    public let id: UInt32
+
+    public init(title: String, width: Int, height: Int, vsync: Bool = true, resizable: Bool = true) throws(WindowError) {
+        try SDLContext.initialize()
+        var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        guard let window = SDL_CreateWindow(title, Int32(tessera_windowpos_centered()), Int32(tessera_windowpos_centered()),
+                                            Int32(max(1, width)), Int32(max(1, height)), flags) else {
+            throw WindowError(description: "SDL_CreateWindow: \(String(cString: SDL_GetError()))")
+        }
+        SDL_SetWindowMinimumSize(window, 1, 1)
+        var rendererFlags = SDL_RENDERER_ACCELERATED.rawValue
+        if vsync { rendererFlags |= SDL_RENDERER_PRESENTVSYNC.rawValue }
+        var sdlRenderer = SDL_CreateRenderer(window, -1, rendererFlags)
+        if sdlRenderer == nil {
+            let reason = String(cString: SDL_GetError())
+            Log.warn("accelerated renderer unavailable (\(reason)); falling back to the software renderer")
+            sdlRenderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+        }
+        guard let sdlRenderer else {
+            SDL_DestroyWindow(window)
+            throw WindowError(description: "SDL_CreateRenderer: \(String(cString: SDL_GetError()))")
+        }
+        handle = window
+        id = SDL_GetWindowID(window)
+        renderer = Renderer(handle: sdlRenderer, atlas: GlyphAtlas())
+    }
+
+    isolated deinit {
+        renderer.destroy()
+        SDL_DestroyWindow(handle)
+    }
+
+    /// Size in logical (window-manager) pixels.
+    public var size: Size {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(handle, &w, &h)
+        return Size(Double(w), Double(h))
+    }
+
+    /// Resizes the window (logical pixels).
+    public func setSize(width: Int, height: Int) {
+        SDL_SetWindowSize(handle, Int32(max(1, width)), Int32(max(1, height)))
+    }
+
+    /// Physical pixels per logical pixel of the drawable (2 on a Retina-style backing store).
+    public var backingScale: Double {
+        let w = size.width
+        return w > 0 ? Double(renderer.outputSize.width) / w : 1
+    }
+
+    /// The display's DPI divided by 96, rounded to a quarter (1 when SDL cannot tell).
+    public var displayScale: Double {
+        var ddpi: Float = 0, hdpi: Float = 0, vdpi: Float = 0
+        let index = SDL_GetWindowDisplayIndex(handle)
+        guard index >= 0, SDL_GetDisplayDPI(index, &ddpi, &hdpi, &vdpi) == 0, hdpi > 0 else { return 1 }
+        return max(1, (Double(hdpi) / 96 * 4).rounded() / 4)
+    }
+
+    public func setTitle(_ title: String) { SDL_SetWindowTitle(handle, title) }
+}

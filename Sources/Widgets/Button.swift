@@ -1,0 +1,91 @@
+import Render2D
+
+/// How a button draws its background.
+public enum ButtonStyle: Sendable {
+    /// A filled control-colored capsule.
+    case bordered
+    /// Filled with the accent color.
+    case borderedProminent
+    /// Text only, highlighted on hover.
+    case plain
+    /// Red text for deleting things.
+    case destructive
+}
+
+extension UI {
+    /// A push button; returns true on the frame it is clicked (mouse release over it, or a
+    /// touch tap).
+    ///
+    /// ```swift
+    /// if ui.button("Save", icon: .checkmark, style: .borderedProminent) { save() }
+    /// ```
+    @discardableResult
+    public func button(_ title: String, icon: Icon? = nil, style: ButtonStyle = .bordered, id: String? = nil) -> Bool {
+        let font = self.font
+        let iconSize = icon == nil ? 0 : (font.lineHeight * 0.9).rounded()
+        let gap = icon != nil && !title.isEmpty ? 6.0 : 0
+        let padding = title.isEmpty ? 6.0 : 12.0
+        let width = font.measure(title) + iconSize + gap + 2 * padding
+        let rect = allocate(Size(width, theme.controlHeight))
+        let r = interact(self.id(id ?? title), rect: rect)
+        if r.isHovered { setCursor(.pointingHand) }
+        let held = r.isActive && r.isHovered
+        var fg = theme.text
+        switch style {
+        case .bordered:
+            drawList.addRoundedRect(rect, radius: theme.cornerRadius,
+                                    color: held ? theme.controlPressed : r.isHovered ? theme.controlHovered : theme.control)
+        case .borderedProminent:
+            let base = theme.accent
+            drawList.addRoundedRect(rect, radius: theme.cornerRadius,
+                                    color: held ? base.mix(.black, 0.2) : r.isHovered ? base.mix(.white, 0.12) : base)
+            fg = theme.onAccent
+        case .plain, .destructive:
+            if r.isHovered { drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.control.opacity(held ? 1 : 0.6)) }
+            fg = style == .destructive ? theme.destructive : theme.accent
+        }
+        let contentWidth = width - 2 * padding
+        var x = rect.x + (rect.width - contentWidth) / 2
+        if let icon {
+            icon.draw(in: Rect(x: x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize), color: fg, into: &drawList)
+            x += iconSize + gap
+        }
+        if !title.isEmpty {
+            font.draw(title, in: Rect(x: x, y: rect.y, width: rect.maxX - x, height: rect.height), color: fg, into: &drawList)
+        }
+        return r.clicked
+    }
+
+    /// A switch with a title; flips `isOn` when clicked or tapped. Returns true when it changed.
+    ///
+    /// ```swift
+    /// ui.toggle("Show hidden files", isOn: &showHidden)
+    /// ```
+    @discardableResult
+    public func toggle(_ title: String, isOn: inout Bool, id: String? = nil) -> Bool {
+        let font = self.font
+        let trackWidth = 38.0, trackHeight = 22.0
+        let width = font.measure(title) + 10 + trackWidth
+        let rect = allocate(Size(width, theme.controlHeight))
+        let r = interact(self.id(id ?? title), rect: rect)
+        if r.isHovered { setCursor(.pointingHand) }
+        if r.clicked { isOn.toggle() }
+        let wid = self.id(id ?? title)
+        // Animate the knob briefly towards its new side.
+        let target = isOn ? 1.0 : 0.0
+        let t = withState(WidgetID(parent: wid, "knob"), default: target) { value -> Double in
+            let step = deltaTime / 0.12
+            value = value < target ? min(target, value + step) : max(target, value - step)
+            return value
+        }
+        font.draw(title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
+                  color: theme.text, into: &drawList)
+        let track = Rect(x: rect.maxX - trackWidth, y: rect.midY - trackHeight / 2, width: trackWidth, height: trackHeight)
+        let off = r.isHovered ? theme.controlPressed : theme.controlHovered
+        drawList.addRoundedRect(track, radius: trackHeight / 2, color: off.mix(theme.accent, t))
+        let knobRadius = trackHeight / 2 - 2
+        let knobX = track.minX + 2 + knobRadius + t * (trackWidth - 4 - 2 * knobRadius)
+        drawList.addCircle(center: Point(knobX, track.midY), radius: knobRadius, color: .white)
+        return r.clicked
+    }
+}

@@ -1,0 +1,44 @@
+import Render2D
+
+extension UI {
+    /// The frame-time overlay (F12 in `AppHost`): a graph of the recent frames' work time
+    /// with the 16.7 ms (60 Hz) line, live p50/p99 and the renderer's counters.
+    ///
+    /// ```swift
+    /// ui.profilerHUD(host.profiler)
+    /// ```
+    public func profilerHUD(_ profiler: FrameProfiler) {
+        let frames = profiler.recentFrames.suffix(300)
+        inOverlay {
+            let font = self.font(size: 12)
+            let panel = Rect(x: max(0, size.width - 330), y: 10, width: min(320, size.width), height: 150)
+            drawList.addRoundedRect(panel, radius: 8, color: Color(hex: 0x000000, alpha: 0.78))
+            let graph = Rect(x: panel.x + 10, y: panel.y + 52, width: panel.width - 20, height: 88)
+            let ceiling = 33.3
+            func y(_ ms: Double) -> Double { graph.maxY - min(ms, ceiling) / ceiling * graph.height }
+            let barWidth = graph.width / 300
+            for (i, frame) in frames.enumerated() {
+                let ms = frame.workMs
+                let x = graph.x + Double(300 - frames.count + i) * barWidth
+                let color = ms > 16.7 ? Color.red : ms > 8 ? Color.yellow : Color.green
+                drawList.addRect(Rect(x: x, y: y(ms), width: max(1, barWidth), height: graph.maxY - y(ms)), color: color.opacity(0.85))
+            }
+            drawList.addRect(Rect(x: graph.x, y: y(16.7), width: graph.width, height: 1), color: .white.opacity(0.7))
+            font.draw("16.7", at: Point(graph.maxX - 26, y(16.7) - 14), color: .white.opacity(0.7), into: &drawList)
+            let sorted = frames.map(\.workMs).sorted()
+            func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            let last = profiler.lastFrame
+            font.draw("work p50 \(format(pct(0.5))) ms   p99 \(format(pct(0.99))) ms   max \(format(sorted.last ?? 0))",
+                      at: Point(panel.x + 10, panel.y + 8), color: .white, into: &drawList)
+            font.draw("draw calls \(last?.drawCalls ?? 0)   triangles \(last?.triangles ?? 0)   janky \(profiler.jankyFrames)",
+                      at: Point(panel.x + 10, panel.y + 26), color: .white.opacity(0.85), into: &drawList)
+        }
+    }
+
+    /// Two decimals without Foundation.
+    func format(_ v: Double) -> String {
+        let hundredths = Int((v * 100).rounded())
+        let frac = hundredths % 100
+        return "\(hundredths / 100).\(frac < 10 ? "0" : "")\(frac)"
+    }
+}

@@ -1,0 +1,276 @@
+import Render2D
+
+/// Keyboard modifiers held during an event.
+public struct KeyModifiers: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let shift = KeyModifiers(rawValue: 1)
+    public static let control = KeyModifiers(rawValue: 2)
+    public static let alt = KeyModifiers(rawValue: 4)
+    public static let gui = KeyModifiers(rawValue: 8)
+    /// Ctrl on Linux: the modifier for shortcuts like copy and select-all.
+    public static let command: KeyModifiers = .control
+}
+
+/// A key, by SDL keycode (`SDLK_*` values): printable keys are their lowercase character.
+public struct Key: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The key that types `character` (letters and digits).
+    public init(_ character: Character) { rawValue = Int32(character.lowercased().unicodeScalars.first!.value) }
+
+    private static func scancodeKey(_ scancode: Int32) -> Key { Key(rawValue: scancode | (1 << 30)) }
+    public static let returnKey = Key(rawValue: 13)
+    public static let escape = Key(rawValue: 27)
+    public static let backspace = Key(rawValue: 8)
+    public static let tab = Key(rawValue: 9)
+    public static let space = Key(rawValue: 32)
+    public static let delete = Key(rawValue: 127)
+    public static let right = scancodeKey(79)
+    public static let left = scancodeKey(80)
+    public static let down = scancodeKey(81)
+    public static let up = scancodeKey(82)
+    public static let home = scancodeKey(74)
+    public static let pageUp = scancodeKey(75)
+    public static let end = scancodeKey(77)
+    public static let pageDown = scancodeKey(78)
+    public static let f12 = scancodeKey(69)
+}
+
+public enum MouseButton: Int, Sendable { case left = 1, middle = 2, right = 3 }
+public enum FingerPhase: Sendable { case down, moved, up }
+public enum PointerKind: Sendable { case mouse, touch }
+
+/// One input event in logical coordinates, translated from SDL by `EventPump` (or built
+/// directly by logic tests).
+public enum InputEvent: Sendable, Equatable {
+    case pointerMoved(Point)
+    case mouseButton(MouseButton, isDown: Bool, at: Point)
+    /// Scroll amount in logical pixels (positive `dy` scrolls content up, as a wheel turned
+    /// away from the user: the view moves towards the top).
+    case wheel(dx: Double, dy: Double)
+    case key(Key, isDown: Bool, modifiers: KeyModifiers, isRepeat: Bool)
+    case text(String)
+    /// IME composition in progress (pre-edit text and the caret in it).
+    case composition(String, cursor: Int)
+    case finger(id: Int64, phase: FingerPhase, at: Point)
+    case resized(Size)
+    case displayChanged
+    case quit
+}
+
+/// A key press delivered this frame.
+public struct KeyPress: Sendable, Equatable {
+    public var key: Key
+    public var modifiers: KeyModifiers
+    public var isRepeat: Bool
+}
+
+/// The primary pointer: the mouse, or the first finger down when no mouse button is held.
+public struct Pointer: Sendable {
+    public var kind: PointerKind = .mouse
+    /// Far away when nothing hovers (after a finger lifts).
+    public var position = Pointer.nowhere
+    public var isDown = false
+    /// Went down / up this frame.
+    public var pressed = false
+    public var released = false
+    public var pressPosition = Pointer.nowhere
+    public var pressTime = 0.0
+    /// 1 for a single click, 2 for a double click... (set on the press).
+    public var clickCount = 0
+    /// Right button pressed, or a touch long-press fired, this frame.
+    public var secondaryPressed = false
+    /// Moved past the slop since the press: a drag, not a click or tap.
+    public var isDragging = false
+    /// Motion this frame.
+    public var delta = Point.zero
+    /// Set on release of a touch that never dragged and never long-pressed.
+    public var wasTap = false
+    var longPressFired = false
+    var fingerID: Int64?
+
+    public static let nowhere = Point(-1e9, -1e9)
+}
+
+/// Gesture thresholds, in logical pixels and seconds.
+public struct GestureSettings: Sendable {
+    public var mouseSlop = 3.0
+    public var touchSlop = 8.0
+    public var doubleClickInterval = 0.4
+    public var doubleClickDistance = 6.0
+    public var longPressDuration = 0.5
+    public init() {}
+}
+
+/// Input state for one frame, built from `InputEvent`s. Holds no SDL types, so gesture
+/// rules (tap, long-press, double click, touch/mouse arbitration) are testable as logic.
+///
+/// At most one press or release of the primary pointer is applied per frame; the rest of
+/// the queue waits for the next frame, so a fast click (down and up between two frames)
+/// is still seen as a press and then a release.
+public struct InputState: Sendable {
+    public var pointer = Pointer()
+    /// Every finger currently down, by SDL finger ID.
+    public private(set) var fingers: [Int64: Point] = [:]
+    /// Wheel scroll this frame, logical pixels.
+    public var wheel = Point.zero
+    public var keys: [KeyPress] = []
+    public var modifiers: KeyModifiers = []
+    /// Text typed this frame (already composed by the IME).
+    public var text = ""
+    public var composition = ""
+    public var resized: Size?
+    public var quitRequested = false
+    public var settings = GestureSettings()
+
+    private var lastClickTime = -1.0
+    private var lastClickPosition = Pointer.nowhere
+    private var clearHoverNextFrame = false
+    private var pending: [InputEvent] = []
+
+    public init() {}
+
+    /// Starts a frame at `time` (seconds) with `events`; events that must wait are kept.
+    public mutating func beginFrame(events: [InputEvent], time: Double) {
+        pointer.pressed = false
+        pointer.released = false
+        pointer.secondaryPressed = false
+        pointer.wasTap = false
+        pointer.delta = .zero
+        wheel = .zero
+        keys.removeAll(keepingCapacity: true)
+        text = ""
+        resized = nil
+        if clearHoverNextFrame && !pointer.isDown {
+            pointer.position = Pointer.nowhere
+            pointer.kind = .mouse
+        }
+        clearHoverNextFrame = false
+
+        let queue = pending + events
+        pending.removeAll()
+        var transitioned = false
+        for (i, event) in queue.enumerated() {
+            if transitioned && event.isPrimaryTransition(for: pointer) {
+                pending = Array(queue[i...])
+                break
+            }
+            if apply(event, time: time) { transitioned = true }
+        }
+
+        // A touch held still long enough is a secondary click (context menu).
+        if pointer.kind == .touch, pointer.isDown, !pointer.isDragging, !pointer.longPressFired,
+           time - pointer.pressTime >= settings.longPressDuration {
+            pointer.longPressFired = true
+            pointer.secondaryPressed = true
+        }
+    }
+
+    /// Applies one event; returns true when it pressed or released the primary pointer.
+    private mutating func apply(_ event: InputEvent, time: Double) -> Bool {
+        switch event {
+        case .pointerMoved(let p):
+            guard pointer.kind == .mouse || !pointer.isDown else { return false }
+            pointer.kind = .mouse
+            move(to: p)
+        case .mouseButton(let button, let isDown, let p):
+            if pointer.kind == .touch && pointer.isDown { return false } // a finger owns the pointer
+            pointer.kind = .mouse
+            move(to: p)
+            switch button {
+            case .left:
+                if isDown == pointer.isDown { return false }
+                isDown ? press(at: p, time: time) : release()
+                return true
+            case .right:
+                if isDown { pointer.secondaryPressed = true }
+            case .middle:
+                break
+            }
+        case .wheel(let dx, let dy):
+            wheel.x += dx
+            wheel.y += dy
+        case .key(let key, let isDown, let mods, let isRepeat):
+            modifiers = mods
+            if isDown { keys.append(KeyPress(key: key, modifiers: mods, isRepeat: isRepeat)) }
+        case .text(let t):
+            text += t
+            composition = ""
+        case .composition(let t, _):
+            composition = t
+        case .finger(let id, let phase, let p):
+            switch phase {
+            case .down:
+                fingers[id] = p
+                if !pointer.isDown {
+                    pointer.kind = .touch
+                    pointer.fingerID = id
+                    pointer.position = p
+                    press(at: p, time: time)
+                    return true
+                }
+            case .moved:
+                fingers[id] = p
+                if pointer.fingerID == id && pointer.isDown { move(to: p) }
+            case .up:
+                fingers[id] = nil
+                if pointer.fingerID == id && pointer.isDown {
+                    move(to: p)
+                    release()
+                    pointer.fingerID = nil
+                    clearHoverNextFrame = true
+                    return true
+                }
+            }
+        case .resized(let size):
+            resized = size
+        case .displayChanged:
+            break
+        case .quit:
+            quitRequested = true
+        }
+        return false
+    }
+
+    private mutating func move(to p: Point) {
+        if pointer.position != Pointer.nowhere { pointer.delta = pointer.delta + (p - pointer.position) }
+        pointer.position = p
+        if pointer.isDown && !pointer.isDragging {
+            let slop = pointer.kind == .touch ? settings.touchSlop : settings.mouseSlop
+            if p.distance(to: pointer.pressPosition) > slop { pointer.isDragging = true }
+        }
+    }
+
+    private mutating func press(at p: Point, time: Double) {
+        pointer.isDown = true
+        pointer.pressed = true
+        pointer.pressPosition = p
+        pointer.pressTime = time
+        pointer.isDragging = false
+        pointer.longPressFired = false
+        let isRepeatClick = time - lastClickTime <= settings.doubleClickInterval
+            && p.distance(to: lastClickPosition) <= settings.doubleClickDistance
+        pointer.clickCount = isRepeatClick ? pointer.clickCount + 1 : 1
+        lastClickTime = time
+        lastClickPosition = p
+    }
+
+    private mutating func release() {
+        pointer.isDown = false
+        pointer.released = true
+        pointer.wasTap = pointer.kind == .touch && !pointer.isDragging && !pointer.longPressFired
+    }
+}
+
+extension InputEvent {
+    /// Whether applying this event would press or release the primary pointer.
+    func isPrimaryTransition(for pointer: Pointer) -> Bool {
+        switch self {
+        case .mouseButton(.left, _, _): return pointer.kind == .mouse || !pointer.isDown
+        case .finger(let id, .down, _): return !pointer.isDown || pointer.fingerID == id
+        case .finger(let id, .up, _): return pointer.fingerID == id
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import Render2D
+
+public enum Axis: Sendable { case horizontal, vertical }
+public enum HorizontalAlignment: Sendable { case leading, center, trailing, fill }
+public enum VerticalAlignment: Sendable { case top, center, bottom, fill }
+
+/// Cross-axis placement inside a stack (leading = left in a VStack, top in an HStack).
+enum CrossAlignment: Sendable {
+    case start, center, end, fill
+    init(_ h: HorizontalAlignment) {
+        switch h { case .leading: self = .start; case .center: self = .center; case .trailing: self = .end; case .fill: self = .fill }
+    }
+    init(_ v: VerticalAlignment) {
+        switch v { case .top: self = .start; case .center: self = .center; case .bottom: self = .end; case .fill: self = .fill }
+    }
+}
+
+/// What a stack measured last frame: flexible children and cross alignment use it, so an
+/// immediate-mode layout settles in one frame and then never moves.
+struct StackMemo {
+    var main = 0.0
+    var cross = 0.0
+    var fixedExtent = 0.0
+    var flexCount = 0
+}
+
+/// One open stack: places children one after another along `axis`.
+///
+/// Fixed children take their size; flexible children (spacers, fill frames) share what the
+/// fixed ones left over last frame. Pure value type: the placement math is tested directly.
+struct LayoutFrame {
+    var axis: Axis
+    /// The area available to the stack (the main size may be infinite inside a scroll view).
+    var rect: Rect
+    var spacing: Double
+    var alignment: CrossAlignment
+    var id = WidgetID.root
+    var memo = StackMemo()
+
+    var cursor = 0.0
+    var count = 0
+    var crossExtent = 0.0
+    var fixedExtent = 0.0
+    var flexCount = 0
+
+    init(axis: Axis, rect: Rect, spacing: Double, alignment: CrossAlignment, id: WidgetID = .root, memo: StackMemo = StackMemo()) {
+        self.axis = axis; self.rect = rect; self.spacing = spacing; self.alignment = alignment
+        self.id = id; self.memo = memo
+    }
+
+    var mainAvailable: Double { axis == .vertical ? rect.height : rect.width }
+    var crossAvailable: Double { axis == .vertical ? rect.width : rect.height }
+
+    /// Main-axis size each flexible child gets, from last frame's measurements.
+    var flexShare: Double {
+        guard memo.flexCount > 0, mainAvailable.isFinite else { return 0 }
+        return max(0, (mainAvailable - memo.fixedExtent) / Double(memo.flexCount))
+    }
+
+    /// The gap before the next child.
+    var nextGap: Double { count > 0 ? spacing : 0 }
+
+    /// The area left for the next child (used to lay out a nested stack in place).
+    var remainingRect: Rect {
+        let start = cursor + nextGap
+        if axis == .vertical {
+            return Rect(x: rect.x, y: rect.y + start, width: rect.width, height: max(0, rect.height - start))
+        }
+        return Rect(x: rect.x + start, y: rect.y, width: max(0, rect.width - start), height: rect.height)
+    }
+
+    /// The cross extent children align within: the full width of a VStack, the row height of an HStack.
+    func crossBasis(for childCross: Double) -> Double {
+        if axis == .vertical || alignment == .fill { return crossAvailable }
+        return min(crossAvailable, max(memo.cross, childCross))
+    }
+
+    /// Places a child of `size`; `flexibleMain` makes it take a share of the leftover space
+    /// (with `size` along the main axis as its minimum), `flexibleCross` fills the cross axis.
+    mutating func place(_ size: Size, flexibleMain: Bool = false, flexibleCross: Bool = false) -> Rect {
+        let gap = nextGap
+        let childMain = axis == .vertical ? size.height : size.width
+        let childCross = axis == .vertical ? size.width : size.height
+        let main = flexibleMain ? max(childMain, flexShare) : childMain
+        if flexibleMain { fixedExtent += gap; flexCount += 1 } else { fixedExtent += gap + main }
+        let basis = crossBasis(for: childCross)
+        let cross = (flexibleCross || alignment == .fill) ? basis : min(childCross, max(basis, 0))
+        let crossOffset: Double
+        switch alignment {
+        case .start, .fill: crossOffset = 0
+        case .center: crossOffset = ((basis - cross) / 2).rounded()
+        case .end: crossOffset = basis - cross
+        }
+        let mainPos = cursor + gap
+        cursor = mainPos + main
+        crossExtent = max(crossExtent, cross + crossOffset)
+        count += 1
+        if axis == .vertical {
+            return Rect(x: rect.x + crossOffset, y: rect.y + mainPos, width: cross, height: main)
+        }
+        return Rect(x: rect.x + mainPos, y: rect.y + crossOffset, width: main, height: cross)
+    }
+
+    /// What this stack measured, for the memo.
+    var measured: StackMemo {
+        StackMemo(main: cursor, cross: crossExtent, fixedExtent: fixedExtent, flexCount: flexCount)
+    }
+    var measuredSize: Size { axis == .vertical ? Size(crossExtent, cursor) : Size(cursor, crossExtent) }
+}
+
+extension UI {
+    /// Lays out `content` top to bottom.
+    ///
+    /// ```swift
+    /// ui.vstack(spacing: 4, alignment: .center) {
+    ///     ui.text("Title")
+    ///     ui.text("Subtitle")
+    /// }
+    /// ```
+    public func vstack(spacing: Double? = nil, alignment: HorizontalAlignment = .leading, _ content: () -> Void) {
+        stack(.vertical, spacing: spacing ?? theme.spacing, alignment: CrossAlignment(alignment), content)
+    }
+
+    /// Lays out `content` left to right.
+    ///
+    /// ```swift
+    /// ui.hstack {
+    ///     ui.text("Name")
+    ///     ui.spacer()
+    ///     ui.button("Edit")
+    /// }
+    /// ```
+    public func hstack(spacing: Double? = nil, alignment: VerticalAlignment = .center, _ content: () -> Void) {
+        stack(.horizontal, spacing: spacing ?? theme.spacing, alignment: CrossAlignment(alignment), content)
+    }
+
+    /// Insets `content` by `insets`.
+    public func padding(_ insets: EdgeInsets = EdgeInsets(8), _ content: () -> Void) {
+        let parent = layoutStack[layoutStack.count - 1]
+        let outer = parent.remainingRect
+        let inner = outer.inset(by: insets)
+        let size = child(at: inner, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
+        _ = layoutStack[layoutStack.count - 1].place(Size(size.width + insets.horizontal, size.height + insets.vertical))
+    }
+
+    public func padding(_ all: Double, _ content: () -> Void) { padding(EdgeInsets(all), content) }
+
+    /// A box of fixed `width` and/or `height` (nil = fill what is available), holding `content`
+    /// in a vertical stack.
+    public func frame(width: Double? = nil, height: Double? = nil, alignment: HorizontalAlignment = .leading,
+                      _ content: () -> Void = {}) {
+        let top = layoutStack[layoutStack.count - 1]
+        let available = top.remainingRect
+        let w = width ?? available.width
+        let h = height ?? (available.height.isFinite ? available.height : 0)
+        let flexMain = top.axis == .vertical ? height == nil : width == nil
+        let flexCross = top.axis == .vertical ? width == nil : height == nil
+        let rect = layoutStack[layoutStack.count - 1].place(Size(w, h), flexibleMain: flexMain && available.height.isFinite,
+                                                            flexibleCross: flexCross)
+        _ = child(at: rect, axis: .vertical, spacing: theme.spacing, alignment: CrossAlignment(alignment), content)
+    }
+
+    /// Flexible space along the enclosing stack's axis.
+    public func spacer(minLength: Double = 0) {
+        let axis = layoutStack[layoutStack.count - 1].axis
+        let size = axis == .vertical ? Size(0, minLength) : Size(minLength, 0)
+        _ = layoutStack[layoutStack.count - 1].place(size, flexibleMain: true)
+    }
+
+    /// Lays out `content` in an absolute rectangle, outside the enclosing stack's flow.
+    public func region(_ rect: Rect, _ content: () -> Void) {
+        _ = child(at: rect, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
+    }
+
+    /// Reserves room for a widget of `size` in the enclosing stack and returns its rectangle.
+    public func allocate(_ size: Size, flexibleWidth: Bool = false, flexibleHeight: Bool = false) -> Rect {
+        let axis = layoutStack[layoutStack.count - 1].axis
+        return layoutStack[layoutStack.count - 1].place(
+            size, flexibleMain: axis == .vertical ? flexibleHeight : flexibleWidth,
+            flexibleCross: axis == .vertical ? flexibleWidth : flexibleHeight)
+    }
+
+    /// The width available to the next widget.
+    public var availableWidth: Double { layoutStack[layoutStack.count - 1].remainingRect.width }
+    /// The area left to the next widget.
+    public var availableRect: Rect { layoutStack[layoutStack.count - 1].remainingRect }
+
+    private func stack(_ axis: Axis, spacing: Double, alignment: CrossAlignment, _ content: () -> Void) {
+        let parent = layoutStack[layoutStack.count - 1]
+        let id = WidgetID(parent: parent.id, index: parent.count)
+        let memo = state(id, default: StackMemo())
+        var origin = parent.remainingRect
+        // Cross-align the whole stack inside its parent using last frame's size.
+        let memoCross = axis == .vertical ? memo.cross : memo.main
+        if parent.axis == .vertical, parent.alignment == .center || parent.alignment == .end, memoCross > 0 {
+            let shift = parent.alignment == .center ? ((origin.width - memoCross) / 2).rounded() : origin.width - memoCross
+            origin.x += max(0, shift)
+            origin.width = min(origin.width, memoCross)
+        }
+        let size = child(at: origin, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, content)
+        _ = layoutStack[layoutStack.count - 1].place(size)
+    }
+
+    /// Runs `content` in a new layout frame over `rect`; returns the size it used.
+    @discardableResult
+    func child(at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
+               memo: StackMemo? = nil, _ content: () -> Void) -> Size {
+        let parent = layoutStack[layoutStack.count - 1]
+        let frameID = id ?? WidgetID(parent: parent.id, index: parent.count)
+        let memo = memo ?? state(frameID, default: StackMemo())
+        layoutStack.append(LayoutFrame(axis: axis, rect: rect, spacing: spacing, alignment: alignment, id: frameID, memo: memo))
+        content()
+        let frame = layoutStack.removeLast()
+        setState(frameID, frame.measured)
+        return frame.measuredSize
+    }
+}

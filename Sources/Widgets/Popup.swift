@@ -1,0 +1,132 @@
+import Render2D
+
+/// An open popup: where it is anchored and how big its content measured.
+struct PopupRecord {
+    var id: WidgetID
+    var anchor: Point
+    var size = Size.zero
+    var lastFrame: Int
+}
+
+extension UI {
+    /// Opens the popup `name` (in the current ID scope) at `point`, or at the pointer.
+    public func openPopup(_ name: String, at point: Point? = nil) {
+        let pid = id(name)
+        openPopups.removeAll { $0.id == pid }
+        openPopups.append(PopupRecord(id: pid, anchor: point ?? input.pointer.position, lastFrame: frameIndex))
+    }
+
+    /// Closes every open popup.
+    public func closePopups() { openPopups.removeAll() }
+
+    public func isPopupOpen(_ name: String) -> Bool { openPopups.contains { $0.id == id(name) } }
+
+    /// Builds the popup `name` when it is open: a floating panel in the overlay layer.
+    ///
+    /// A press outside every popup closes them and still reaches what is underneath, so the
+    /// same touch can go on to scroll. Escape closes them too.
+    ///
+    /// ```swift
+    /// if ui.button("More") { ui.openPopup("more") }
+    /// ui.popup("more") { if ui.menuItem("Rename") { rename() } }
+    /// ```
+    public func popup(_ name: String, _ content: () -> Void) {
+        let pid = id(name)
+        guard let index = openPopups.firstIndex(where: { $0.id == pid }) else { return }
+        openPopups[index].lastFrame = frameIndex
+        let record = openPopups[index]
+        let padding = 5.0
+        inOverlay {
+            withID(pid) {
+                if record.size == .zero {
+                    // First frame: measure the content without showing it.
+                    let mark = drawList.mark
+                    let size = child(at: Rect(x: 0, y: 0, width: self.size.width, height: self.size.height), axis: .vertical,
+                                     spacing: 0, alignment: .start, content)
+                    drawList.truncate(to: mark)
+                    openPopups[index].size = Size(size.width + 2 * padding, size.height + 2 * padding)
+                    return
+                }
+                var rect = Rect(origin: record.anchor, size: record.size)
+                // Keep it on screen: flip to the other side of the anchor when it would overflow.
+                if rect.maxX > self.size.width { rect.x = max(0, min(record.anchor.x - rect.width, self.size.width - rect.width)) }
+                if rect.maxY > self.size.height { rect.y = max(0, min(record.anchor.y - rect.height, self.size.height - rect.height)) }
+                drawList.addRoundedRect(rect.offsetBy(dx: 0, dy: 2).insetBy(dx: -2, dy: -2), radius: 9, color: Color.black.opacity(0.12))
+                drawList.addRoundedRect(rect, radius: 7, color: theme.popupBackground)
+                drawList.addRectBorder(rect, radius: 7, color: theme.border, thickness: 1)
+                popupRectsThisFrame.append(rect)
+                let size = child(at: rect.insetBy(dx: padding, dy: padding), axis: .vertical, spacing: 0, alignment: .fill, content)
+                if let i = openPopups.firstIndex(where: { $0.id == pid }) {
+                    openPopups[i].size = Size(max(size.width, record.size.width - 2 * padding) + 2 * padding, size.height + 2 * padding)
+                }
+            }
+        }
+    }
+
+    /// A context menu for a widget: opens on right-click or touch long-press over it.
+    ///
+    /// ```swift
+    /// let row = ui.interact(rowID, rect: rowRect)
+    /// ui.contextMenu(for: row) {
+    ///     if ui.menuItem("Delete", icon: .trash, role: .destructive) { delete() }
+    /// }
+    /// ```
+    public func contextMenu(for interaction: Interaction, _ content: () -> Void) {
+        let name = "context" + interaction.id.description
+        if interaction.secondaryClicked { openPopup(name) }
+        popup(name, content)
+    }
+
+    /// A row in a menu; returns true when chosen (which also closes the menu).
+    @discardableResult
+    public func menuItem(_ title: String, icon: Icon? = nil, role: ButtonStyle = .plain, shortcut: String? = nil) -> Bool {
+        let font = self.font
+        let iconSpace = 24.0
+        let shortcutWidth = shortcut.map { font.measure($0) + 24 } ?? 0
+        let rect = allocate(Size(iconSpace + font.measure(title) + shortcutWidth + 16, theme.rowHeight))
+        let r = interact(id(title), rect: rect)
+        let color = role == .destructive ? theme.destructive : theme.text
+        if r.isHovered {
+            drawList.addRoundedRect(rect, radius: 4, color: theme.accent)
+        }
+        let fg = r.isHovered ? theme.onAccent : color
+        if let icon {
+            icon.draw(in: Rect(x: rect.x + 4, y: rect.midY - 8, width: 16, height: 16), color: fg, into: &drawList)
+        }
+        font.draw(title, in: Rect(x: rect.x + iconSpace, y: rect.y, width: rect.width - iconSpace - shortcutWidth, height: rect.height),
+                  color: fg, into: &drawList)
+        if let shortcut {
+            font.draw(shortcut, in: Rect(x: rect.maxX - shortcutWidth, y: rect.y, width: shortcutWidth - 8, height: rect.height),
+                      alignment: .trailing, color: r.isHovered ? fg : theme.secondaryText, into: &drawList)
+        }
+        if r.clicked { closePopups() }
+        return r.clicked
+    }
+
+    /// Shows `text` in a tooltip after the pointer rests on the widget for half a second.
+    public func tooltip(_ text: String, for interaction: Interaction, delay: Double = 0.5) {
+        if interaction.isHovered && !interaction.isActive && hoverDuration(interaction.id) >= delay { tooltipText = text }
+    }
+
+    func dismissPopupsOnOutsidePress() {
+        guard !openPopups.isEmpty else { return }
+        let p = input.pointer
+        if input.keys.contains(where: { $0.key == .escape }) { openPopups.removeAll(); return }
+        if (p.pressed || p.secondaryPressed) && !popupRects.contains(where: { $0.contains(p.position) }) {
+            openPopups.removeAll()
+        }
+    }
+
+    func drawTooltip() {
+        guard let text = tooltipText else { return }
+        inOverlay {
+            let font = self.font
+            let size = Size(font.measure(text) + 16, font.lineHeight + 8)
+            var rect = Rect(origin: input.pointer.position + Point(12, 18), size: size)
+            rect.x = max(0, min(rect.x, self.size.width - size.width))
+            if rect.maxY > self.size.height { rect.y = input.pointer.position.y - size.height - 6 }
+            drawList.addRoundedRect(rect, radius: 5, color: theme.tooltipBackground)
+            font.draw(text, in: rect.insetBy(dx: 8, dy: 0), color: theme.tooltipText, into: &drawList)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Render2D
+
+/// Where copied text goes. `AppHost` installs SDL's clipboard; the default keeps it in memory.
+@MainActor
+public protocol Clipboard: AnyObject {
+    var text: String { get set }
+}
+
+/// A clipboard that lives in the process (tests, headless runs).
+@MainActor
+public final class MemoryClipboard: Clipboard {
+    public var text = ""
+    public init() {}
+}
+
+/// Editing state of a text field: caret and selection anchor, as Unicode scalar indices.
+public struct TextEditState: Sendable, Equatable {
+    public var caret = 0
+    public var anchor = 0
+    public var scrollX = 0.0
+    public init() {}
+    public var selection: Range<Int> { min(caret, anchor)..<max(caret, anchor) }
+    public var hasSelection: Bool { caret != anchor }
+}
+
+/// Text editing operations on an array of scalars; pure logic, tested without SDL.
+@MainActor
+enum TextEditing {
+    /// Applies one key press; returns true when `scalars` changed. `clipboard` receives copies.
+    static func apply(_ press: KeyPress, to scalars: inout [Unicode.Scalar], state s: inout TextEditState,
+                      clipboard: Clipboard) -> Bool {
+        let shift = press.modifiers.contains(.shift)
+        let command = press.modifiers.contains(.command)
+        func move(to index: Int) {
+            s.caret = max(0, min(scalars.count, index))
+            if !shift { s.anchor = s.caret }
+        }
+        switch press.key {
+        case .left:
+            if !shift && s.hasSelection { move(to: s.selection.lowerBound) } else { move(to: command ? wordStart(scalars, before: s.caret) : s.caret - 1) }
+        case .right:
+            if !shift && s.hasSelection { move(to: s.selection.upperBound) } else { move(to: command ? wordEnd(scalars, after: s.caret) : s.caret + 1) }
+        case .home: move(to: 0)
+        case .end: move(to: scalars.count)
+        case .backspace:
+            if s.hasSelection { return deleteSelection(&scalars, &s) }
+            guard s.caret > 0 else { return false }
+            let from = command ? wordStart(scalars, before: s.caret) : s.caret - 1
+            scalars.removeSubrange(from..<s.caret)
+            s.caret = from; s.anchor = from
+            return true
+        case .delete:
+            if s.hasSelection { return deleteSelection(&scalars, &s) }
+            guard s.caret < scalars.count else { return false }
+            scalars.remove(at: s.caret)
+            return true
+        case Key("a") where command:
+            s.anchor = 0; s.caret = scalars.count
+        case Key("c") where command, Key("x") where command:
+            guard s.hasSelection else { return false }
+            var copied = String.UnicodeScalarView()
+            copied.append(contentsOf: scalars[s.selection])
+            clipboard.text = String(copied)
+            if press.key == Key("x") { return deleteSelection(&scalars, &s) }
+        case Key("v") where command:
+            return insert(clipboard.text.replacingNewlines(), into: &scalars, state: &s)
+        default:
+            break
+        }
+        return false
+    }
+
+    /// Replaces the selection with `text`.
+    static func insert(_ text: String, into scalars: inout [Unicode.Scalar], state s: inout TextEditState) -> Bool {
+        guard !text.isEmpty else { return false }
+        let range = s.selection
+        let new = Array(text.unicodeScalars)
+        scalars.replaceSubrange(range, with: new)
+        s.caret = range.lowerBound + new.count
+        s.anchor = s.caret
+        return true
+    }
+
+    static func deleteSelection(_ scalars: inout [Unicode.Scalar], _ s: inout TextEditState) -> Bool {
+        let range = s.selection
+        scalars.removeSubrange(range)
+        s.caret = range.lowerBound; s.anchor = range.lowerBound
+        return true
+    }
+
+    static func isWordScalar(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c.properties.numericType != nil || c == "_" }
+
+    static func wordStart(_ scalars: [Unicode.Scalar], before index: Int) -> Int {
+        var i = min(index, scalars.count)
+        while i > 0 && !isWordScalar(scalars[i - 1]) { i -= 1 }
+        while i > 0 && isWordScalar(scalars[i - 1]) { i -= 1 }
+        return i
+    }
+
+    static func wordEnd(_ scalars: [Unicode.Scalar], after index: Int) -> Int {
+        var i = max(index, 0)
+        while i < scalars.count && !isWordScalar(scalars[i]) { i += 1 }
+        while i < scalars.count && isWordScalar(scalars[i]) { i += 1 }
+        return i
+    }
+
+    /// The caret index nearest to `x` given the boundary offsets from `Font.caretOffsets`.
+    static func index(atX x: Double, offsets: [Double]) -> Int {
+        var best = 0
+        for (i, o) in offsets.enumerated() where abs(o - x) < abs(offsets[best] - x) { best = i }
+        return best
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 }))
+    }
+}
+
+extension UI {
+    /// A single-line text field: click or tap to focus, type (IME composition shown
+    /// underlined), arrows/Home/End move, shift extends the selection, ctrl+A/C/X/V, Return
+    /// or Escape ends editing. Returns true on frames where `text` changed.
+    ///
+    /// ```swift
+    /// ui.textField("Search", text: &query, width: 240)
+    /// ```
+    @discardableResult
+    public func textField(_ placeholder: String, text: inout String, width: Double = 200, id: String? = nil) -> Bool {
+        let font = self.font
+        let rect = allocate(Size(width, theme.controlHeight))
+        let fid = self.id(id ?? placeholder)
+        let r = interact(fid, rect: rect, sense: [.click, .focus, .drag])
+        if r.isHovered { setCursor(.iBeam) }
+        let box = stateBox(fid, TextEditState())
+        let inner = rect.insetBy(dx: 8, dy: 0)
+        let focused = focusID == fid || (r.isActive && input.pointer.kind == .mouse)
+        var changed = false
+        var offsets: [Double] = []
+
+        if focused {
+            wantsTextInput = true
+            textInputRect = rect
+            var scalars = Array(text.unicodeScalars)
+            box.value.caret = min(box.value.caret, scalars.count)
+            box.value.anchor = min(box.value.anchor, scalars.count)
+            offsets = font.caretOffsets(text)
+            // Pointer: press places the caret, drag selects, double-click selects the word.
+            let localX = input.pointer.position.x - inner.minX + box.value.scrollX
+            if r.pressed {
+                let i = TextEditing.index(atX: localX, offsets: offsets)
+                if input.pointer.clickCount >= 2 {
+                    box.value.anchor = TextEditing.wordStart(scalars, before: i)
+                    box.value.caret = TextEditing.wordEnd(scalars, after: i)
+                } else {
+                    box.value.caret = i
+                    if !input.modifiers.contains(.shift) { box.value.anchor = i }
+                }
+            } else if r.isActive && input.pointer.kind == .mouse && input.pointer.isDragging {
+                box.value.caret = TextEditing.index(atX: localX, offsets: offsets)
+            }
+            if focusID == fid {
+                if !input.text.isEmpty {
+                    changed = TextEditing.insert(input.text.replacingNewlines(), into: &scalars, state: &box.value) || changed
+                }
+                for press in input.keys {
+                    if press.key == .returnKey || press.key == .escape { focus(nil); break }
+                    changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
+                }
+            }
+            if changed {
+                text = String(String.UnicodeScalarView(scalars))
+                offsets = font.caretOffsets(text)
+            }
+            // Keep the caret in view.
+            let caretX = offsets[min(box.value.caret, offsets.count - 1)]
+            if caretX - box.value.scrollX > inner.width { box.value.scrollX = caretX - inner.width }
+            if caretX - box.value.scrollX < 0 { box.value.scrollX = caretX }
+            box.value.scrollX = max(0, min(box.value.scrollX, max(0, (offsets.last ?? 0) - inner.width + 2)))
+        } else {
+            box.value.scrollX = 0
+        }
+
+        drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
+        drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focusID == fid ? theme.accent : theme.border,
+                               thickness: focusID == fid ? 2 : 1)
+        drawList.pushClip(inner)
+        let x0 = inner.minX - box.value.scrollX
+        let textY = inner.midY - font.lineHeight / 2
+        if focusID == fid && box.value.hasSelection, !offsets.isEmpty {
+            let sel = box.value.selection
+            drawList.addRect(Rect(x: x0 + offsets[sel.lowerBound], y: textY, width: offsets[sel.upperBound] - offsets[sel.lowerBound],
+                                  height: font.lineHeight), color: theme.selection)
+        }
+        if text.isEmpty && input.composition.isEmpty || (text.isEmpty && focusID != fid) {
+            font.draw(placeholder, at: Point(inner.minX, textY), color: theme.secondaryText, into: &drawList)
+        } else {
+            font.draw(text, at: Point(x0, textY), color: theme.text, into: &drawList)
+        }
+        if focusID == fid, !offsets.isEmpty {
+            var caretX = x0 + offsets[min(box.value.caret, offsets.count - 1)]
+            if !input.composition.isEmpty {
+                let w = font.draw(input.composition, at: Point(caretX, textY), color: theme.accent, into: &drawList)
+                drawList.addRect(Rect(x: caretX, y: textY + font.lineHeight - 1, width: w, height: 1), color: theme.accent)
+                caretX += w
+            }
+            // Blink: on for 0.5 s, off for 0.5 s.
+            if Int(time * 2) % 2 == 0 || r.isActive {
+                drawList.addRect(Rect(x: caretX.rounded(), y: textY, width: 1.5, height: font.lineHeight), color: theme.accent)
+            }
+        }
+        drawList.popClip()
+        return changed
+    }
+}

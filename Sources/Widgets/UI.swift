@@ -1,0 +1,303 @@
+import Render2D
+
+/// What a widget's rectangle should react to.
+public struct Sense: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let click = Sense(rawValue: 1)
+    /// Keeps the pointer while dragging, even against a touch scroll.
+    public static let drag = Sense(rawValue: 2)
+    /// Takes keyboard focus when clicked.
+    public static let focus = Sense(rawValue: 4)
+}
+
+/// The result of `UI.interact`: what the pointer did to a widget this frame.
+public struct Interaction: Sendable {
+    public var id: WidgetID
+    public var rect: Rect
+    public var isHovered = false
+    /// The widget holds the pointer (pressed on it and not yet released).
+    public var isActive = false
+    /// The widget became active with this frame (the press landed on it last frame).
+    public var pressed = false
+    /// Released over the widget after pressing it (a touch only when it was a tap).
+    public var clicked = false
+    public var doubleClicked = false
+    /// Right click or touch long-press.
+    public var secondaryClicked = false
+    /// Pointer motion this frame while active.
+    public var dragDelta = Point.zero
+}
+
+/// Widget state kept by the `UI` between frames.
+final class StateBox<Value>: AnyStateBox {
+    var value: Value
+    init(_ value: Value, frame: Int) { self.value = value; super.init(frame: frame) }
+}
+class AnyStateBox {
+    var lastUsedFrame: Int
+    init(frame: Int) { lastUsedFrame = frame }
+}
+
+/// The immediate-mode context of one window: input, IDs, per-ID state, hot/active/focus,
+/// layout cursor, theme and the draw lists of the content and overlay layers.
+///
+/// Each frame the app calls widget methods on it; each widget computes its rectangle,
+/// handles its input, reads and writes its state by ID and appends to the draw list.
+///
+/// ```swift
+/// host.run { ui in
+///     ui.vstack {
+///         ui.text("Hello")
+///         if ui.button("Press me") { count += 1 }
+///     }
+/// }
+/// ```
+@MainActor
+public final class UI {
+    public let fonts: FontLibrary
+    public var theme: Theme
+    public internal(set) var input = InputState()
+    /// Physical pixels per logical pixel.
+    public private(set) var scale = 1.0
+    /// The viewport, logical pixels.
+    public private(set) var size = Size(1, 1)
+    /// Seconds since an arbitrary origin; drives animations, double clicks and long presses.
+    public private(set) var time = 0.0
+    public private(set) var deltaTime = 1.0 / 60
+    public private(set) var frameIndex = 0
+
+    /// The widget under the pointer this frame (the last one hovered: the topmost).
+    public private(set) var hotID: WidgetID?
+    public private(set) var previousHotID: WidgetID?
+    /// The widget holding the pointer.
+    public internal(set) var activeID: WidgetID?
+    /// The widget receiving keyboard input.
+    public internal(set) var focusID: WidgetID?
+    /// The cursor requested for this frame.
+    public internal(set) var cursor: CursorKind = .arrow
+    /// Frames after which an unused state entry is dropped.
+    public var stateLifetimeFrames = 600
+
+    var content = DrawList()
+    var overlayList = DrawList()
+    var drawingOverlay = false
+    var idStack: [WidgetID] = [.root]
+    var store: [WidgetID: AnyStateBox] = [:]
+    var layoutStack: [LayoutFrame] = []
+    var pressCandidate: (id: WidgetID, sense: Sense)?
+    var activeSinceFrame = 0
+    var focusClaimedThisFrame = false
+    /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
+    var popupRects: [Rect] = []
+    var popupRectsThisFrame: [Rect] = []
+    var openPopups: [PopupRecord] = []
+    var tooltipText: String?
+    var scrollStack: [(WidgetID, Rect)] = []
+    /// A text field has focus this frame: the host should enable SDL text input (and IME).
+    public internal(set) var wantsTextInput = false
+    /// Where the focused text field is, for placing the IME candidate window.
+    public internal(set) var textInputRect = Rect.zero
+    /// Where copy and paste go; `AppHost` installs the system clipboard.
+    public var clipboard: Clipboard = MemoryClipboard()
+    var hoverStart: (id: WidgetID, time: Double)?
+
+    public init(fonts: FontLibrary, theme: Theme = .light) {
+        self.fonts = fonts
+        self.theme = theme
+    }
+
+    // MARK: Frame
+
+    /// Starts a frame: applies `events`, resets the layers and the layout to the viewport.
+    public func beginFrame(events: [InputEvent], size: Size, scale: Double, time: Double) {
+        frameIndex += 1
+        deltaTime = frameIndex > 1 ? min(max(time - self.time, 0), 0.25) : 1.0 / 60
+        self.time = time
+        self.size = Size(max(1, size.width), max(1, size.height))
+        self.scale = scale > 0 && scale.isFinite ? scale : 1
+        input.beginFrame(events: events, time: time)
+        let atlas = fonts.atlas
+        content.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
+        overlayList.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
+        drawingOverlay = false
+        previousHotID = hotID
+        hotID = nil
+        cursor = .arrow
+        pressCandidate = nil
+        focusClaimedThisFrame = false
+        tooltipText = nil
+        wantsTextInput = false
+        idStack = [.root]
+        layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
+                                   alignment: .start)]
+        content.addRect(Rect(origin: .zero, size: self.size), color: theme.background)
+        dismissPopupsOnOutsidePress()
+    }
+
+    /// Ends the frame: resolves the press, focus and popups, drops stale state.
+    public func endFrame() {
+        if let candidate = pressCandidate {
+            activeID = candidate.id
+            activeSinceFrame = frameIndex
+            if candidate.sense.contains(.focus) { focusID = candidate.id; focusClaimedThisFrame = true }
+        }
+        if input.pointer.pressed && !focusClaimedThisFrame { focusID = nil }
+        if !input.pointer.isDown && !input.pointer.released { activeID = nil }
+        drawTooltip()
+        popupRects = popupRectsThisFrame
+        popupRectsThisFrame.removeAll(keepingCapacity: true)
+        openPopups.removeAll { $0.lastFrame < frameIndex }
+        if frameIndex % 60 == 0 { collectStaleState() }
+    }
+
+    /// The content layer's geometry for this frame.
+    public var contentDrawList: DrawList { content }
+    /// The overlay layer (popups, menus, tooltips), drawn above the content.
+    public var overlayDrawList: DrawList { overlayList }
+
+    /// The draw list widgets append to: the overlay while building a popup, else the content.
+    public var drawList: DrawList {
+        get { drawingOverlay ? overlayList : content }
+        _modify {
+            if drawingOverlay { yield &overlayList } else { yield &content }
+        }
+    }
+
+    /// Runs `body` drawing into the overlay layer, above all content.
+    public func inOverlay(_ body: () -> Void) {
+        let was = drawingOverlay
+        drawingOverlay = true
+        body()
+        drawingOverlay = was
+    }
+
+    // MARK: Fonts
+
+    /// The body font at the current scale.
+    public var font: Font { fonts.font(size: theme.fontSize, scale: scale) }
+    public func font(size: Double, weight: FontWeight = .regular) -> Font {
+        fonts.font(size: size, weight: weight, scale: scale)
+    }
+
+    // MARK: IDs
+
+    /// The ID of `label` in the current ID scope.
+    public func id(_ label: String) -> WidgetID { WidgetID(parent: idStack[idStack.count - 1], label) }
+    public func id(index: Int) -> WidgetID { WidgetID(parent: idStack[idStack.count - 1], index: index) }
+
+    /// Builds `body` in the ID scope of `label`, so identical labels inside do not collide.
+    public func withID<R>(_ label: String, _ body: () throws -> R) rethrows -> R {
+        idStack.append(id(label))
+        defer { idStack.removeLast() }
+        return try body()
+    }
+    public func withID<R>(index: Int, _ body: () throws -> R) rethrows -> R {
+        idStack.append(id(index: index))
+        defer { idStack.removeLast() }
+        return try body()
+    }
+    func withID<R>(_ id: WidgetID, _ body: () throws -> R) rethrows -> R {
+        idStack.append(id)
+        defer { idStack.removeLast() }
+        return try body()
+    }
+
+    // MARK: State
+
+    /// The state stored for `id`, created with `initial` on first use. Entries unused for
+    /// `stateLifetimeFrames` frames are dropped.
+    func stateBox<Value>(_ id: WidgetID, _ initial: @autoclosure () -> Value) -> StateBox<Value> {
+        if let box = store[id] as? StateBox<Value> {
+            box.lastUsedFrame = frameIndex
+            return box
+        }
+        let box = StateBox(initial(), frame: frameIndex)
+        store[id] = box
+        return box
+    }
+
+    /// Reads the state for `id` (the initial value when there is none yet).
+    public func state<Value>(_ id: WidgetID, default initial: @autoclosure () -> Value) -> Value {
+        stateBox(id, initial()).value
+    }
+    /// Replaces the state for `id`.
+    public func setState<Value>(_ id: WidgetID, _ value: Value) {
+        stateBox(id, value).value = value
+    }
+    /// Mutates the state for `id` in place.
+    public func withState<Value, R>(_ id: WidgetID, default initial: @autoclosure () -> Value,
+                                    _ body: (inout Value) -> R) -> R {
+        body(&stateBox(id, initial()).value)
+    }
+
+    /// Number of live state entries (for tests and the HUD).
+    public var stateCount: Int { store.count }
+
+    private func collectStaleState() {
+        let cutoff = frameIndex - stateLifetimeFrames
+        store = store.filter { $0.value.lastUsedFrame >= cutoff }
+    }
+
+    // MARK: Interaction
+
+    /// Whether the pointer is over `rect` and not hidden from it by the clip or a popup.
+    public func isPointerOver(_ rect: Rect) -> Bool {
+        let p = input.pointer.position
+        guard rect.contains(p), drawList.clipRect.contains(p) else { return false }
+        if !drawingOverlay && popupRects.contains(where: { $0.contains(p) }) { return false }
+        return true
+    }
+
+    /// Hit-tests `rect` for widget `id` and updates hot/active state.
+    ///
+    /// A press is given at the end of the frame to the last (topmost) widget that was hovered
+    /// when it happened; that widget is then active until the release.
+    public func interact(_ id: WidgetID, rect: Rect, sense: Sense = .click) -> Interaction {
+        var r = Interaction(id: id, rect: rect)
+        let pointer = input.pointer
+        let over = isPointerOver(rect)
+        r.isHovered = over && (activeID == nil || activeID == id)
+        if r.isHovered { hotID = id }
+        if over && pointer.pressed && (activeID == nil || activeID == id) {
+            pressCandidate = (id, sense)
+        }
+        // A touch that turns into a drag belongs to the scroll view, not a click target.
+        if activeID == id, pointer.kind == .touch, pointer.isDragging, !sense.contains(.drag) {
+            activeID = nil
+        }
+        if activeID == id {
+            r.isActive = true
+            r.dragDelta = pointer.delta
+            r.pressed = activeSinceFrame == frameIndex - 1
+            if pointer.released {
+                let isClick = pointer.kind == .mouse || pointer.wasTap
+                r.clicked = over && isClick
+                r.doubleClicked = r.clicked && pointer.clickCount == 2
+                activeID = nil
+            }
+        }
+        if over && pointer.secondaryPressed && (activeID == nil || activeID == id) {
+            r.secondaryClicked = true
+            if pointer.kind == .touch { activeID = nil } // a long-press is not also a tap
+        }
+        if r.isHovered {
+            if hoverStart?.id != id { hoverStart = (id, time) }
+        } else if hoverStart?.id == id {
+            hoverStart = nil
+        }
+        return r
+    }
+
+    /// Requests `kind` as the mouse cursor for this frame.
+    public func setCursor(_ kind: CursorKind) { cursor = kind }
+
+    /// Seconds the pointer has rested on widget `id` (0 when it is not hovered).
+    public func hoverDuration(_ id: WidgetID) -> Double {
+        guard let h = hoverStart, h.id == id else { return 0 }
+        return time - h.time
+    }
+
+    /// Gives keyboard focus to `id` (nil clears it).
+    public func focus(_ id: WidgetID?) { focusID = id; focusClaimedThisFrame = id != nil }
+}

@@ -1,0 +1,39 @@
+/// A widget's identity: a 64-bit FNV-1a hash of its label (or index) combined with the IDs
+/// of the containers it is built in, so two "Name" columns in two tables never collide.
+/// Deterministic across runs, so IDs can key persisted state.
+///
+/// ```swift
+/// let a = WidgetID(parent: .root, "Name")
+/// let b = WidgetID(parent: WidgetID(parent: .root, "table 2"), "Name") // a != b
+/// ```
+public struct WidgetID: Hashable, Sendable, CustomStringConvertible {
+    public let raw: UInt64
+    public init(raw: UInt64) { self.raw = raw }
+
+    /// The ID at the bottom of every ID stack.
+    public static let root = WidgetID(raw: 0xcbf2_9ce4_8422_2325)
+
+    static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    /// The ID of `label` inside `parent`.
+    public init(parent: WidgetID, _ label: String) {
+        var h = parent.raw
+        for byte in label.utf8 { h = (h ^ UInt64(byte)) &* Self.prime }
+        // A separator so ("ab","c") and ("a","bc") differ along a path.
+        h = (h ^ 0xFF) &* Self.prime
+        raw = h
+    }
+
+    /// The ID of the `index`-th item inside `parent` (rows, cells, list items).
+    public init(parent: WidgetID, index: Int) {
+        var h = parent.raw ^ 0x9E37_79B9_7F4A_7C15
+        var v = UInt64(bitPattern: Int64(index))
+        for _ in 0..<8 {
+            h = (h ^ (v & 0xFF)) &* Self.prime
+            v >>= 8
+        }
+        raw = h
+    }
+
+    public var description: String { "#" + String(raw, radix: 16) }
+}
