@@ -62,15 +62,24 @@ struct Bench: ParsableCommand {
             host.profiler.warmupFrames = warmup
             let setupMs = Double(MonotonicClock.nanoseconds() - setupStart) / 1e6
             let total = warmup + frames
+            var phases = [[Double]](repeating: [], count: FramePhase.allCases.count)
             for f in 0..<total {
                 if f == total - 1, let screenshot { host.captureScreenshot(to: screenshot) }
                 host.frame { ui in bench.build(ui, frame: f) }
-                if f >= warmup, let record = host.profiler.lastFrame { bench.measured(frame: record) }
+                if f >= warmup, let record = host.profiler.lastFrame {
+                    bench.measured(frame: record)
+                    for phase in FramePhase.allCases { phases[phase.rawValue].append(Double(record.phaseNs[phase.rawValue]) / 1e6) }
+                }
+            }
+            let phaseMedians = FramePhase.allCases.map { phase -> String in
+                let sorted = phases[phase.rawValue].sorted()
+                return "\"\(phase.name)\":\(FrameTimeSummary.format(sorted.isEmpty ? 0 : sorted[sorted.count / 2]))"
             }
             let work = host.profiler.workSummary(), all = host.profiler.totalSummary()
             var json = "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(frames),\"renderer\":\"\(host.window.renderer.name)\""
             json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
             json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes())"
+            json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))}"
             json += bench.fields() + "}"
             print(json)
         }

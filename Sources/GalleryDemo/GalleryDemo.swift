@@ -29,6 +29,9 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Use the dark theme.")
     var dark = false
 
+    @Flag(help: "Show the frame-time HUD from the start (F12 toggles it).")
+    var hud = false
+
     /// Offscreen when asked, or when there is no display to open a window on.
     var resolvedOffscreen: Bool {
         if offscreen { return true }
@@ -57,15 +60,19 @@ struct Run: ParsableCommand {
             let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", vsync: true, offscreen: offscreen,
                                                   scale: window.scale, theme: window.dark ? .dark : .light))
             let page = KitchenSink()
+            page.darkTheme = window.dark
+            host.showsHUD = window.hud
             // Offscreen there is nobody to close the window: stop after a few frames.
             let frames = window.frames ?? (offscreen ? 10 : nil)
+            // The screenshot is taken once the layout has settled: the last frame of a bounded
+            // run, else the fifth frame of an interactive one (which then goes on).
+            let shotFrame = frames.map { max(1, $0) } ?? 5
             var count = 0
             host.run(maxFrames: frames) { ui in
                 count += 1
-                if let shot = window.screenshot, let frames, count == frames - 1 { host.captureScreenshot(to: shot) }
+                if let shot = window.screenshot, count == shotFrame { host.captureScreenshot(to: shot) }
                 page.build(ui, host: host)
             }
-            if let shot = window.screenshot, frames == nil { Log.warn("--screenshot needs --frames N (or --offscreen); not saved: \(shot)") }
         }
     }
 }

@@ -36,7 +36,15 @@ public struct DrawCommand: Equatable, Sendable {
 public struct DrawList {
     public private(set) var vertices: [SDL_Vertex] = []
     public private(set) var indices: [Int32] = []
-    public private(set) var commands: [DrawCommand] = []
+    /// The batched commands; the last one's `indexCount` runs to the end of `indices`.
+    public var commands: [DrawCommand] {
+        guard !runs.isEmpty else { return [] }
+        var result = runs
+        result[result.count - 1].indexCount = indices.count - result[result.count - 1].indexStart
+        return result
+    }
+    /// Closed commands plus the open last one (whose `indexCount` is not kept up to date).
+    private var runs: [DrawCommand] = []
 
     /// Physical pixels per logical pixel.
     public var scale: Double = 1
@@ -56,7 +64,7 @@ public struct DrawList {
     public mutating func reset(scale: Double, solidTexture: TextureHandle, whiteUV: SIMD2<Float>) {
         vertices.removeAll(keepingCapacity: true)
         indices.removeAll(keepingCapacity: true)
-        commands.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
         clipStack.removeAll(keepingCapacity: true)
         clipPx = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         self.scale = scale
@@ -130,17 +138,20 @@ public struct DrawList {
         vertices.append(SDL_Vertex(position: SDL_FPoint(x: fx0, y: fy1), color: c, tex_coord: SDL_FPoint(x: u0, y: v1)))
         indices.append(base); indices.append(base + 1); indices.append(base + 2)
         indices.append(base); indices.append(base + 2); indices.append(base + 3)
-        commands[commands.count - 1].indexCount += 6
     }
 
+    @inline(__always)
     private mutating func ensureCommand(texture: TextureHandle, scissor: Rect?) {
-        if let last = commands.last, last.texture == texture, last.scissor == scissor { return }
-        if let last = commands.last, last.indexCount == 0 {
-            commands[commands.count - 1].texture = texture
-            commands[commands.count - 1].scissor = scissor
-            return
+        if let last = runs.last, last.texture == texture, last.scissor == scissor { return }
+        if let last = runs.last {
+            if last.indexStart == indices.count {
+                runs[runs.count - 1].texture = texture
+                runs[runs.count - 1].scissor = scissor
+                return
+            }
+            runs[runs.count - 1].indexCount = indices.count - last.indexStart
         }
-        commands.append(DrawCommand(texture: texture, scissor: scissor, indexStart: indices.count, indexCount: 0))
+        runs.append(DrawCommand(texture: texture, scissor: scissor, indexStart: indices.count, indexCount: 0))
     }
 
     // MARK: Shapes (anti-aliased)
@@ -287,7 +298,6 @@ public struct DrawList {
             indices.append(ii); indices.append(io); indices.append(jo)
             indices.append(ii); indices.append(jo); indices.append(ji)
         }
-        commands[commands.count - 1].indexCount += 9 * n
     }
 
     /// Strokes `path` with mitred joins and a 1-pixel anti-aliased fringe on both sides.
@@ -321,7 +331,6 @@ public struct DrawList {
                 indices.append(a + k); indices.append(b + k + 1); indices.append(b + k)
             }
         }
-        commands[commands.count - 1].indexCount += 18 * segments
     }
 
     /// Per-vertex miter normals of `path` (scaled so the stroke keeps its width at joins).
@@ -356,16 +365,16 @@ public struct DrawList {
     }
 
     public var mark: Mark {
-        Mark(vertexCount: vertices.count, indexCount: indices.count, commandCount: commands.count,
-             lastCommandIndexCount: commands.last?.indexCount ?? 0)
+        Mark(vertexCount: vertices.count, indexCount: indices.count, commandCount: runs.count,
+             lastCommandIndexCount: runs.last?.indexCount ?? 0)
     }
 
     /// Drops everything added since `mark` (used to measure content without showing it).
     public mutating func truncate(to mark: Mark) {
         vertices.removeSubrange(mark.vertexCount...)
         indices.removeSubrange(mark.indexCount...)
-        commands.removeSubrange(mark.commandCount...)
-        if mark.commandCount > 0 { commands[mark.commandCount - 1].indexCount = mark.lastCommandIndexCount }
+        runs.removeSubrange(mark.commandCount...)
+        if mark.commandCount > 0 { runs[mark.commandCount - 1].indexCount = mark.lastCommandIndexCount }
     }
 
     // MARK: Raw access for text

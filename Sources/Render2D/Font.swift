@@ -202,7 +202,7 @@ public final class Font {
     // MARK: Measuring
 
     /// Width of `text` in logical pixels.
-    public func measure<S: StringProtocol>(_ text: S) -> Double {
+    public func measure(_ text: String) -> Double {
         var pen: Float = 0
         var previous: UInt32 = 0
         forEachScalar(text) { s in
@@ -251,7 +251,7 @@ public final class Font {
 
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
     @discardableResult
-    public func draw<S: StringProtocol>(_ text: S, at origin: Point, color: Color, into list: inout DrawList) -> Double {
+    public func draw(_ text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
         let s = Float(list.scale)
         var pen = Float((origin.x * list.scale).rounded())
         let start = pen
@@ -293,17 +293,16 @@ public final class Font {
     }
 }
 
-/// Calls `body` with each Unicode scalar of `text`, decoding UTF-8 directly (fast for the
-/// ASCII common case); invalid sequences become U+FFFD.
+/// Calls `body` with each Unicode scalar of `text`, decoding its UTF-8 directly (fast for
+/// the ASCII common case).
 @inline(__always)
-func forEachScalar<S: StringProtocol>(_ text: S, _ body: (UInt32) -> Void) {
-    let utf8 = text.utf8
-    let done: Void? = utf8.withContiguousStorageIfAvailable { bytes in decodeUTF8(bytes, body) }
-    if done == nil { decodeUTF8(Array(utf8), body) }
+func forEachScalar(_ text: String, _ body: (UInt32) -> Void) {
+    var text = text
+    text.withUTF8 { bytes in decodeUTF8(bytes, body) }
 }
 
 @inline(__always)
-private func decodeUTF8<C: RandomAccessCollection>(_ bytes: C, _ body: (UInt32) -> Void) where C.Element == UInt8, C.Index == Int {
+private func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32) -> Void) {
     var i = bytes.startIndex
     let end = bytes.endIndex
     while i < end {

@@ -114,6 +114,11 @@ public final class FrameProfiler {
         current.drawCalls = stats.drawCalls
         current.vertices = stats.vertices
         current.triangles = stats.triangles
+        record(current)
+    }
+
+    /// Records a finished frame (also used to feed recorded or synthetic frames).
+    public func record(_ current: FrameRecord) {
         if recent.count < recentCapacity { recent.append(current) } else { recent[recentNext] = current }
         recentNext = (recentNext + 1) % recentCapacity
         if frameCount >= warmupFrames {

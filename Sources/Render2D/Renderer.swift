@@ -190,11 +190,12 @@ public final class Renderer {
     /// Submits a draw list: one `SDL_RenderGeometry` call per command.
     public func draw(_ list: DrawList) {
         syncAtlas()
-        guard !list.commands.isEmpty else { return }
+        let commands = list.commands
+        guard !commands.isEmpty else { return }
         var currentScissor: Rect?? = .none
         list.vertices.withUnsafeBufferPointer { vertices in
             list.indices.withUnsafeBufferPointer { indices in
-                for command in list.commands where command.indexCount > 0 {
+                for command in commands where command.indexCount > 0 {
                     guard let texture = sdlTexture(command.texture) else { continue }
                     if currentScissor != .some(command.scissor) {
                         if let s = command.scissor {

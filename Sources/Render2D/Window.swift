@@ -15,6 +15,10 @@ public enum SDLContext {
         if initialized { return }
         if offscreen { SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen") }
         SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengl")
+        // Naming a driver turns SDL's command batching off by default; without it every
+        // SDL_RenderGeometry call flushes to the GPU synchronously (measured: 17 ms vs 1.3 ms
+        // of submit for 40k glyphs). Batching stays on.
+        SDL_SetHint(SDL_HINT_RENDER_BATCHING, "1")
         // Touch and mouse stay separate: we read fingers ourselves and drop the mouse
         // events SDL synthesizes from them (they carry SDL_TOUCH_MOUSEID).
         SDL_SetHint(SDL_HINT_MOUSE_TOUCH_EVENTS, "0")

@@ -59,6 +59,10 @@ public final class AppHost {
     private let explicitScale: Double?
     public private(set) var quitRequested = false
     private var pendingScreenshot: String?
+    /// When set, every frame is read back before it is presented (tests assert on pixels).
+    public var readsBackFrames = false
+    /// The last frame read back (see `readsBackFrames`).
+    public private(set) var lastFramePixels: PixelBuffer?
     private var cursors: [CursorKind: OpaquePointer] = [:]
     private var currentCursor: CursorKind = .arrow
     private var textInputActive = false
@@ -113,6 +117,7 @@ public final class AppHost {
         renderer.draw(ui.contentDrawList)
         renderer.draw(ui.overlayDrawList)
         profiler.endPhase(.submit)
+        if readsBackFrames { lastFramePixels = try? renderer.readPixels() }
         if let path = pendingScreenshot {
             pendingScreenshot = nil
             do {

@@ -66,6 +66,13 @@ public struct KeyPress: Sendable, Equatable {
     public var isRepeat: Bool
 }
 
+/// Keyboard input in the order it was typed: keys and text interleave (a key press, then
+/// the text it produced, then Backspace...).
+public enum TypedInput: Sendable, Equatable {
+    case key(KeyPress)
+    case text(String)
+}
+
 /// The primary pointer: the mouse, or the first finger down when no mouse button is held.
 public struct Pointer: Sendable {
     public var kind: PointerKind = .mouse
@@ -116,6 +123,8 @@ public struct InputState: Sendable {
     /// Wheel scroll this frame, logical pixels.
     public var wheel = Point.zero
     public var keys: [KeyPress] = []
+    /// Key presses and text of this frame, in order.
+    public var typing: [TypedInput] = []
     public var modifiers: KeyModifiers = []
     /// Text typed this frame (already composed by the IME).
     public var text = ""
@@ -140,6 +149,7 @@ public struct InputState: Sendable {
         pointer.delta = .zero
         wheel = .zero
         keys.removeAll(keepingCapacity: true)
+        typing.removeAll(keepingCapacity: true)
         text = ""
         resized = nil
         if clearHoverNextFrame && !pointer.isDown {
@@ -193,9 +203,14 @@ public struct InputState: Sendable {
             wheel.y += dy
         case .key(let key, let isDown, let mods, let isRepeat):
             modifiers = mods
-            if isDown { keys.append(KeyPress(key: key, modifiers: mods, isRepeat: isRepeat)) }
+            if isDown {
+                let press = KeyPress(key: key, modifiers: mods, isRepeat: isRepeat)
+                keys.append(press)
+                typing.append(.key(press))
+            }
         case .text(let t):
             text += t
+            typing.append(.text(t))
             composition = ""
         case .composition(let t, _):
             composition = t

@@ -161,12 +161,14 @@ extension UI {
                 box.value.caret = TextEditing.index(atX: localX, offsets: offsets)
             }
             if focusID == fid {
-                if !input.text.isEmpty {
-                    changed = TextEditing.insert(input.text.replacingNewlines(), into: &scalars, state: &box.value) || changed
-                }
-                for press in input.keys {
-                    if press.key == .returnKey || press.key == .escape { focus(nil); break }
-                    changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
+                typing: for typed in input.typing {
+                    switch typed {
+                    case .text(let t):
+                        changed = TextEditing.insert(t.replacingNewlines(), into: &scalars, state: &box.value) || changed
+                    case .key(let press):
+                        if press.key == .returnKey || press.key == .escape { focus(nil); break typing }
+                        changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
+                    }
                 }
             }
             if changed {

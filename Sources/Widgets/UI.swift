@@ -187,11 +187,13 @@ public final class UI {
     public func id(index: Int) -> WidgetID { WidgetID(parent: idStack[idStack.count - 1], index: index) }
 
     /// Builds `body` in the ID scope of `label`, so identical labels inside do not collide.
+    @discardableResult
     public func withID<R>(_ label: String, _ body: () throws -> R) rethrows -> R {
         idStack.append(id(label))
         defer { idStack.removeLast() }
         return try body()
     }
+    @discardableResult
     public func withID<R>(index: Int, _ body: () throws -> R) rethrows -> R {
         idStack.append(id(index: index))
         defer { idStack.removeLast() }

@@ -1,0 +1,96 @@
+import XCTest
+@testable import Render2D
+
+final class GeometryTests: XCTestCase {
+    func testRectIntersectionContainmentAndInsets() {
+        let a = Rect(x: 0, y: 0, width: 100, height: 50)
+        let b = Rect(x: 80, y: 40, width: 50, height: 50)
+        XCTAssertEqual(a.intersection(b), Rect(x: 80, y: 40, width: 20, height: 10))
+        XCTAssertTrue(a.intersection(Rect(x: 200, y: 0, width: 5, height: 5)).isEmpty)
+        XCTAssertTrue(a.contains(Point(99.9, 49.9)))
+        XCTAssertFalse(a.contains(Point(100, 10)), "right edge is exclusive")
+        XCTAssertEqual(a.inset(by: EdgeInsets(10)), Rect(x: 10, y: 10, width: 80, height: 30))
+        XCTAssertEqual(a.inset(by: EdgeInsets(60)).size, Size(0, 0), "over-inset never goes negative")
+    }
+
+    func testColorHelpers() {
+        XCTAssertEqual(Color(hex: 0x102030), Color(r: 0x10, g: 0x20, b: 0x30))
+        XCTAssertEqual(Color.white.opacity(0.5).a, 128)
+        XCTAssertEqual(Color.black.mix(.white, 0.5).r, 128)
+        XCTAssertEqual(Color(red: .nan, green: 2, blue: -1).r, 0, "non-finite components clamp")
+    }
+}
+
+final class DrawListTests: XCTestCase {
+    private func list() -> DrawList {
+        var l = DrawList()
+        l.reset(scale: 1, solidTexture: TextureHandle(id: 7), whiteUV: SIMD2(0.5, 0.5))
+        return l
+    }
+
+    func testSolidsAndImagesBatchPerTexture() {
+        var l = list()
+        for i in 0..<100 { l.addRect(Rect(x: Double(i), y: 0, width: 5, height: 5), color: .red) }
+        l.addRoundedRect(Rect(x: 0, y: 10, width: 50, height: 20), radius: 6, color: .blue)
+        XCTAssertEqual(l.commands.count, 1, "every solid shape shares the atlas texture")
+        XCTAssertEqual(l.commands[0].indexCount, l.indices.count)
+        l.addImage(TextureHandle(id: 9), in: Rect(x: 0, y: 40, width: 10, height: 10))
+        l.addRect(Rect(x: 0, y: 60, width: 5, height: 5), color: .red)
+        XCTAssertEqual(l.commands.map(\.texture.id), [7, 9, 7])
+        XCTAssertEqual(l.commands.map(\.indexCount).reduce(0, +), l.indices.count)
+    }
+
+    func testQuadsAreClippedOnTheCPUWithAdjustedUVs() {
+        var l = list()
+        l.pushClip(Rect(x: 0, y: 0, width: 50, height: 50))
+        l.addImage(TextureHandle(id: 3), in: Rect(x: 25, y: 0, width: 50, height: 50))
+        l.addRect(Rect(x: 60, y: 0, width: 10, height: 10), color: .red) // fully outside
+        l.popClip()
+        XCTAssertEqual(l.vertices.count, 4, "the outside rect is dropped")
+        XCTAssertNil(l.commands[0].scissor, "CPU-clipped quads need no scissor")
+        let xs = l.vertices.map(\.position.x), us = l.vertices.map(\.tex_coord.x)
+        XCTAssertEqual(xs.max(), 50)
+        XCTAssertEqual(us.max()!, 0.5, accuracy: 1e-6, "half the image is visible, so half the UV range")
+    }
+
+    func testShapesStraddlingTheClipGetAScissorAndNestedClipsIntersect() {
+        var l = list()
+        l.pushClip(Rect(x: 0, y: 0, width: 100, height: 100))
+        l.pushClip(Rect(x: 50, y: 50, width: 100, height: 100))
+        XCTAssertEqual(l.clipRect, Rect(x: 50, y: 50, width: 50, height: 50))
+        l.addRoundedRect(Rect(x: 40, y: 40, width: 30, height: 30), radius: 8, color: .green)
+        l.popClip()
+        XCTAssertEqual(l.clipRect, Rect(x: 0, y: 0, width: 100, height: 100))
+        l.addRoundedRect(Rect(x: 10, y: 10, width: 30, height: 30), radius: 8, color: .green)
+        l.popClip()
+        XCTAssertEqual(l.commands.count, 2)
+        XCTAssertEqual(l.commands[0].scissor, Rect(x: 50, y: 50, width: 50, height: 50))
+        XCTAssertNil(l.commands[1].scissor, "a shape fully inside its clip needs no scissor")
+    }
+
+    func testScaleMultipliesLogicalCoordinates() {
+        var l = DrawList()
+        l.reset(scale: 2, solidTexture: TextureHandle(id: 1), whiteUV: .zero)
+        l.addRect(Rect(x: 10, y: 10, width: 5, height: 5), color: .red)
+        XCTAssertEqual(l.vertices.map(\.position.x).max(), 30)
+    }
+
+    func testTruncateToMarkUndoesGeometry() {
+        var l = list()
+        l.addRect(Rect(x: 0, y: 0, width: 5, height: 5), color: .red)
+        let mark = l.mark
+        l.addImage(TextureHandle(id: 2), in: Rect(x: 0, y: 0, width: 5, height: 5))
+        l.addCircle(center: Point(20, 20), radius: 5, color: .red)
+        l.truncate(to: mark)
+        XCTAssertEqual(l.vertices.count, 4)
+        XCTAssertEqual(l.commands.count, 1)
+        XCTAssertEqual(l.commands[0].indexCount, 6)
+    }
+
+    func testAntiAliasedFillHasTransparentFringe() {
+        var l = list()
+        l.addCircle(center: Point(50, 50), radius: 20, color: .red)
+        let alphas = Set(l.vertices.map(\.color.a))
+        XCTAssertEqual(alphas, [0, 255], "solid core plus a fringe fading to zero")
+    }
+}

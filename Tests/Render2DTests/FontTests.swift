@@ -1,0 +1,67 @@
+import XCTest
+import TestSupport
+@testable import Render2D
+
+/// Fonts need SDL_ttf but no window: the glyph atlas is CPU memory.
+final class FontTests: XCTestCase {
+
+    func testMeasuringIsAdditiveApartFromKerning() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        let font = library.font(size: 15)
+        XCTAssertEqual(font.measure(""), 0)
+        XCTAssertGreaterThan(font.measure("abc"), font.measure("ab"))
+        XCTAssertEqual(font.measure("ab") + font.measure("cd"), font.measure("abcd"), accuracy: 1.5)
+        XCTAssertLessThan(font.measure("AV"), font.measure("A") + font.measure("V"), "DejaVu kerns A-V")
+        XCTAssertGreaterThan(font.lineHeight, 15)
+        XCTAssertEqual(font.ascent + font.descent, font.lineHeight, accuracy: 1.5)
+    } }
+
+    func testTruncationFitsWithEllipsis() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        let font = library.font(size: 15)
+        let text = "The quick brown fox jumps over the lazy dog"
+        XCTAssertEqual(font.truncated(text, toWidth: 10_000), text)
+        for width in [30.0, 80, 150] {
+            let cut = font.truncated(text, toWidth: width)
+            XCTAssertTrue(cut.hasSuffix("…"), cut)
+            XCTAssertLessThanOrEqual(font.measure(cut), width)
+            XCTAssertTrue(text.hasPrefix(String(cut.dropLast()).trimmingCharacters(in: .whitespaces)))
+        }
+        XCTAssertEqual(font.truncated(text, toWidth: 1), "", "no room even for the ellipsis")
+    } }
+
+    func testUnicodeScriptsAndReplacementGlyph() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        let font = library.font(size: 15)
+        XCTAssertGreaterThan(font.measure("Ωμέγα"), 20)
+        XCTAssertGreaterThan(font.measure("Съешь"), 20)
+        let replacement = font.measure("\u{FFFD}")
+        let cjkFallbackInstalled = FontLibrary.systemFallbacks.contains { FileManager.default.fileExists(atPath: $0) }
+        if !cjkFallbackInstalled {
+            XCTAssertEqual(font.measure("写"), replacement, accuracy: 0.01, "missing glyphs draw the replacement glyph")
+        }
+        XCTAssertEqual(font.caretOffsets("aé写").count, 4, "one caret stop per scalar plus the start")
+    } }
+
+    func testScaleRasterizesLargerButMeasuresInLogicalPixels() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        let one = library.font(size: 15, scale: 1), two = library.font(size: 15, scale: 2)
+        XCTAssertEqual(two.pixelSize, 30)
+        XCTAssertEqual(one.measure("Hello, world"), two.measure("Hello, world"), accuracy: 3)
+    } }
+
+    func testAtlasAddsPagesWhenFullAndCachesGlyphs() { onMain {
+        let atlas = GlyphAtlas()
+        let lib = try! FontLibrary(atlas: atlas)
+        let huge = lib.font(size: 220)
+        var list = DrawList()
+        list.reset(scale: 1, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+        huge.draw(letters, at: .zero, color: .white, into: &list)
+        XCTAssertGreaterThan(atlas.pageCount, 1, "220 px glyphs overflow one 1024² page")
+        let rasterized = huge.glyphsRasterized
+        huge.draw(letters, at: Point(0, 300), color: .white, into: &list)
+        XCTAssertEqual(huge.glyphsRasterized, rasterized, "second use comes from the atlas")
+        XCTAssertEqual(Set(list.commands.map(\.texture)).count, atlas.pageCount)
+    } }
+}

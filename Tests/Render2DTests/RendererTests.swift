@@ -1,0 +1,53 @@
+import XCTest
+import TestSupport
+@testable import Render2D
+
+/// The real renderer through SDL's offscreen driver, asserting on pixels read back.
+final class RendererTests: XCTestCase {
+    func testRectsTextAndClipLandWhereExpectedInOneDrawCall() throws { try onMain {
+        let h = try Harness(width: 320, height: 200)
+        let bg = h.ui.theme.background
+        let clip = Rect(x: 20, y: 100, width: 60, height: 40)
+        h.frame { ui in
+            ui.drawList.addRect(Rect(x: 10, y: 10, width: 40, height: 30), color: .red)
+            ui.font.draw("Hello", at: Point(100, 10), color: .black, into: &ui.drawList)
+            ui.drawList.pushClip(clip)
+            ui.font.draw("Clipped text that runs far past its clip", at: Point(20, 110), color: .black, into: &ui.drawList)
+            ui.drawList.popClip()
+        }
+        let px = h.pixels
+        XCTAssertEqual(px.width, 320)
+        XCTAssertEqual(px.pixel(x: 30, y: 25), Color.red)
+        XCTAssertEqual(px.pixel(x: 60, y: 25), bg)
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 100, y: 10, width: 60, height: 20), differingFrom: bg), 40, "text drew")
+        XCTAssertGreaterThan(h.countPixels(in: clip, differingFrom: bg), 40, "text inside the clip drew")
+        XCTAssertEqual(h.countPixels(in: Rect(x: 80, y: 100, width: 240, height: 40), differingFrom: bg), 0, "nothing past the clip")
+        XCTAssertEqual(h.host.window.renderer.stats.drawCalls, 1, "background, rects and text: one batch")
+        XCTAssertEqual(h.host.window.renderer.name, "opengl")
+    } }
+
+    func testTexturesCreateUpdateDrawWithTintAndDestroy() throws { try onMain {
+        let h = try Harness(width: 200, height: 100)
+        let renderer = h.host.window.renderer
+        let texture = try renderer.makeTexture(width: 2, height: 2, pixels: PixelBuffer(width: 2, height: 2, color: .white))
+        XCTAssertEqual(renderer.textureSize(texture)?.width, 2)
+        try renderer.updateTexture(texture, x: 0, y: 0, pixels: PixelBuffer(width: 2, height: 2, color: Color(r: 0, g: 255, b: 0)))
+        h.frame { ui in ui.drawList.addImage(texture, in: Rect(x: 10, y: 10, width: 40, height: 40), tint: Color(r: 255, g: 255, b: 0)) }
+        XCTAssertEqual(h.pixels.pixel(x: 30, y: 30), Color(r: 0, g: 255, b: 0), "green modulated by yellow stays green")
+        let live = renderer.liveTextureCount
+        renderer.destroyTexture(texture)
+        XCTAssertEqual(renderer.liveTextureCount, live - 1)
+        h.frame { ui in ui.drawList.addImage(texture, in: Rect(x: 10, y: 10, width: 40, height: 40)) }
+        XCTAssertEqual(h.pixels.pixel(x: 30, y: 30), h.ui.theme.background, "a destroyed texture draws nothing")
+    } }
+
+    func testScreenshotWritesAPNG() throws { try onMain {
+        let h = try Harness(width: 64, height: 48)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shot-\(getpid()).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        h.host.captureScreenshot(to: path)
+        h.frame { ui in ui.drawList.addRect(Rect(x: 0, y: 0, width: 10, height: 10), color: .blue) }
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertEqual(Array(data.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    } }
+}

@@ -1,0 +1,239 @@
+import XCTest
+import TestSupport
+@testable import Widgets
+@testable import Render2D
+
+/// Controls driven by real SDL events through the offscreen renderer.
+final class ControlTests: XCTestCase {
+    func testButtonFiresOnceAndShowsHandCursor() throws { try onMain {
+        let h = try Harness()
+        var clicks = 0
+        let build: (UI) -> Void = { ui in
+            if ui.button("Press") { clicks += 1 }
+        }
+        h.frame(build)
+        let center = Point(30, 20)
+        h.click(at: center, build)
+        h.frames(3, build)
+        XCTAssertEqual(clicks, 1)
+        XCTAssertEqual(h.host.shownCursor, .pointingHand)
+        // Pressing on the button and releasing elsewhere is not a click.
+        h.drag(from: center, to: Point(400, 400), build)
+        XCTAssertEqual(clicks, 1)
+    } }
+
+    func testTouchTapClicksOnceDespiteSynthesizedMouseEvents() throws { try onMain {
+        let h = try Harness()
+        var clicks = 0
+        let build: (UI) -> Void = { ui in if ui.button("Tap me") { clicks += 1 } }
+        h.frame(build)
+        let p = Point(30, 20)
+        h.inject.finger(1, .down, at: p)
+        // What SDL would synthesize from the touch: must be ignored.
+        var e = SDL_EventBridge.touchMouse(down: true, at: p)
+        _ = e.push()
+        h.frame(build)
+        h.inject.finger(1, .up, at: p)
+        e = SDL_EventBridge.touchMouse(down: false, at: p)
+        _ = e.push()
+        h.frames(3, build)
+        XCTAssertEqual(clicks, 1)
+    } }
+
+    func testToggleFlipsAndSliderDragsToValue() throws { try onMain {
+        let h = try Harness()
+        var on = false
+        var value = 0.0
+        var slider = Rect.zero
+        let build: (UI) -> Void = { ui in
+            ui.toggle("Wi-Fi", isOn: &on)
+            slider = Rect(origin: ui.availableRect.origin, size: Size(200, ui.theme.controlHeight))
+            ui.slider("", value: &value, in: 0...100, width: 200)
+        }
+        h.frame(build)
+        h.click(at: Point(60, 21), build)
+        XCTAssertTrue(on)
+        h.click(at: Point(60, 21), build)
+        XCTAssertFalse(on)
+        // The track runs between the knob radius (9) insets of the slider's rectangle.
+        let track = (start: slider.minX + 9, length: slider.width - 18)
+        h.drag(from: Point(track.start, slider.midY), to: Point(track.start + track.length * 0.75, slider.midY), build)
+        XCTAssertEqual(value, 75, accuracy: 1)
+        h.drag(from: Point(track.start + track.length * 0.75, slider.midY), to: Point(-50, slider.midY), build)
+        XCTAssertEqual(value, 0, "dragging past the end clamps")
+    } }
+
+    func testTypingIntoATextFieldEditsIt() throws { try onMain {
+        let h = try Harness()
+        var text = "ab"
+        let build: (UI) -> Void = { ui in ui.textField("Name", text: &text, width: 200) }
+        h.frame(build)
+        h.click(at: Point(150, 21), build)
+        XCTAssertTrue(h.ui.wantsTextInput, "focused field asks for SDL text input")
+        h.inject.text("cd é")
+        h.frame(build)
+        XCTAssertEqual(text, "abcd é")
+        h.inject.tap(.backspace)
+        h.inject.tap(.home)
+        h.inject.text("X")
+        h.frames(2, build)
+        XCTAssertEqual(text, "Xabcd ")
+        h.inject.tap(.escape)
+        h.frames(2, build)
+        XCTAssertFalse(h.ui.wantsTextInput)
+        h.inject.text("ignored")
+        h.frame(build)
+        XCTAssertEqual(text, "Xabcd ")
+    } }
+
+    func testWheelAndScrollbarScrollAScrollView() throws { try onMain {
+        let h = try Harness()
+        var info: ScrollViewInfo?
+        let build: (UI) -> Void = { ui in
+            info = ui.scrollView("list", height: 300) {
+                for i in 0..<100 { ui.text("Row \(i)") }
+            }
+        }
+        h.frames(2, build)
+        XCTAssertEqual(info?.offset.y, 0)
+        XCTAssertGreaterThan(info!.contentSize.height, 2000)
+        h.inject.mouseMove(to: Point(100, 100))
+        h.inject.wheel(dy: -2)
+        h.frames(2, build)
+        XCTAssertEqual(info!.offset.y, 96, accuracy: 0.5, "two notches down at 48 px each")
+        h.inject.wheel(dy: 10)
+        h.frames(2, build)
+        XCTAssertEqual(info?.offset.y, 0, "clamped at the top")
+        // Drag the scrollbar thumb to the bottom.
+        let bar = info!.viewport.maxX - 5
+        h.drag(from: Point(bar, info!.viewport.minY + 10), to: Point(bar, info!.viewport.maxY + 50), build)
+        XCTAssertEqual(info!.offset.y, info!.contentSize.height - info!.viewport.height, accuracy: 0.5)
+    } }
+
+    func testTouchFlickScrollsWithMomentumThatDecaysToRest() throws { try onMain {
+        let h = try Harness()
+        var info: ScrollViewInfo?
+        var clicks = 0
+        let build: (UI) -> Void = { ui in
+            info = ui.scrollView("feed", height: 400) {
+                for i in 0..<400 { if ui.button("Item \(i)") { clicks += 1 } }
+            }
+        }
+        h.frames(2, build)
+        // The finger starts on a button: the drag must scroll, not click it.
+        var y = 300.0
+        h.inject.finger(7, .down, at: Point(40, y))
+        h.frame(build)
+        for _ in 0..<6 {
+            y -= 25
+            h.inject.finger(7, .moved, at: Point(40, y))
+            h.frame(build)
+        }
+        let atRelease = info!.offset.y
+        XCTAssertEqual(atRelease, 150, accuracy: 1, "content follows the finger")
+        h.inject.finger(7, .up, at: Point(40, y))
+        h.frame(build)
+        var previous = info!.offset.y
+        var steps: [Double] = []
+        for _ in 0..<400 {
+            h.frame(build)
+            steps.append(info!.offset.y - previous)
+            previous = info!.offset.y
+        }
+        XCTAssertGreaterThan(info!.offset.y, atRelease + 200, "momentum carried the content on")
+        XCTAssertGreaterThan(steps[0], steps[30], "decelerating")
+        XCTAssertEqual(steps.suffix(10).reduce(0, +), 0, "at rest")
+        XCTAssertEqual(clicks, 0)
+    } }
+
+    func testContextMenuOpensOnRightClickAndLongPressAndOutsidePressStillReachesBelow() throws { try onMain {
+        let h = try Harness()
+        var chosen: [String] = []
+        var clicks = 0
+        var area = Interaction(id: .root, rect: .zero)
+        let build: (UI) -> Void = { ui in
+            let rect = ui.allocate(Size(300, 100))
+            ui.drawList.addRect(rect, color: ui.theme.control)
+            area = ui.interact(ui.id("area"), rect: rect)
+            ui.contextMenu(for: area) {
+                if ui.menuItem("Rename") { chosen.append("Rename") }
+                if ui.menuItem("Delete", role: .destructive) { chosen.append("Delete") }
+            }
+            if ui.button("Below") { clicks += 1 }
+        }
+        h.frame(build)
+        h.click(at: Point(50, 40), button: .right, build)
+        let menuName = "context" + area.id.description
+        XCTAssertTrue(h.ui.isPopupOpen(menuName))
+        h.frame(build)
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 60, y: 45, width: 60, height: 20), differingFrom: h.ui.theme.control), 20,
+                            "the menu is drawn over the area")
+        // The first item sits just below the pointer.
+        h.click(at: Point(80, 55), build)
+        XCTAssertEqual(chosen, ["Rename"])
+        XCTAssertFalse(h.ui.isPopupOpen(menuName))
+
+        // Long press with a finger opens it too.
+        h.inject.finger(3, .down, at: Point(50, 40))
+        h.frame(build)
+        h.wait(0.6)
+        h.frames(2, build)
+        XCTAssertTrue(h.ui.isPopupOpen(menuName))
+        h.inject.finger(3, .up, at: Point(50, 40))
+        h.frames(2, build)
+        XCTAssertTrue(h.ui.isPopupOpen(menuName), "lifting after a long press keeps the menu")
+        XCTAssertEqual(chosen, ["Rename"])
+
+        // A click outside closes it and still presses the button underneath.
+        h.click(at: Point(30, 128), build)
+        XCTAssertFalse(h.ui.isPopupOpen(menuName))
+        XCTAssertEqual(clicks, 1)
+    } }
+
+    func testLayoutSurvivesA1x1WindowAndF12TogglesTheHUD() throws { try onMain {
+        let h = try Harness()
+        var text = "x"
+        var v = 0.5
+        let build: (UI) -> Void = { ui in
+            ui.hstack {
+                ui.text("A label that is much wider than the window")
+                ui.spacer()
+                ui.button("OK")
+            }
+            ui.textField("t", text: &text)
+            ui.slider("s", value: &v, in: 0...1)
+            ui.scrollView("s") { ui.text("inside") }
+        }
+        h.host.window.setSize(width: 1, height: 1)
+        h.frames(3, build)
+        XCTAssertEqual(h.ui.size, Size(1, 1))
+        h.host.window.setSize(width: 640, height: 480)
+        h.frames(2, build)
+        XCTAssertFalse(h.host.showsHUD)
+        h.inject.tap(.f12)
+        h.frames(2, build)
+        XCTAssertTrue(h.host.showsHUD)
+        let graph = Rect(x: 640 - 320, y: 62, width: 300, height: 88)
+        XCTAssertGreaterThan(h.countPixels(in: graph, differingFrom: h.ui.theme.background), 1000, "HUD panel drawn")
+    } }
+
+    func testUnusedStateIsDroppedAndIDsScopeState() throws { try onMain {
+        let h = try Harness()
+        h.ui.stateLifetimeFrames = 30
+        var showSecond = true
+        var a = 0.2
+        var name = "x"
+        let build: (UI) -> Void = { ui in
+            ui.withID("one") { ui.slider("v", value: &a, in: 0...1) }
+            if showSecond { ui.withID("two") { ui.textField("v", text: &name) } }
+        }
+        h.frames(2, build)
+        let withBoth = h.ui.stateCount
+        showSecond = false
+        h.frames(120, build)
+        XCTAssertLessThan(h.ui.stateCount, withBoth, "the hidden field's state went away")
+        let one = WidgetID(parent: WidgetID(parent: .root, "one"), "v")
+        let two = WidgetID(parent: WidgetID(parent: .root, "two"), "v")
+        XCTAssertNotEqual(one, two, "same label, different scopes")
+    } }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Tessera needs (SDL2, SDL2_ttf, SDL2_image, TurboJPEG,
+# FreeType, Xvfb, DejaVu fonts) when any is missing. Non-interactive; uses sudo if not root.
+set -euo pipefail
+packages=(libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libturbojpeg0-dev libfreetype-dev xvfb xauth fonts-dejavu-core)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all system packages present" >&2
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}" >&2
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
