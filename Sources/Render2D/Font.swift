@@ -39,9 +39,13 @@ public final class FontLibrary {
             throw Font.OpenError(path: "(TTF_Init)", message: String(cString: SDL_GetError()))
         }
         self.atlas = atlas
-        paths[.regular] = try AssetLocator.path(for: "Fonts/DejaVuSans.ttf")
-        paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? paths[.regular]
+        let regular = try AssetLocator.path(for: "Fonts/DejaVuSans.ttf")
+        paths[.regular] = regular
         fallbackPaths = Self.systemFallbacks.filter { access($0, R_OK) == 0 }
+        // Open the regular face once now, so a broken font fails here with a clear error.
+        let body = try Font(path: regular, fallbacks: fallbackPaths, pixelSize: 15, scale: 1, atlas: atlas)
+        cache[FontKey(pixelSize: 15, weight: .regular, scale: 1)] = body
+        paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? regular
     }
 
     /// A font of `size` logical pixels for a display with `scale` physical pixels per logical one.
@@ -49,16 +53,18 @@ public final class FontLibrary {
         let pixelSize = max(1, Int((size * scale).rounded()))
         let key = FontKey(pixelSize: pixelSize, weight: weight, scale: scale)
         if let font = cache[key] { return font }
-        let font: Font
         do {
-            font = try Font(path: paths[weight]!, fallbacks: fallbackPaths, pixelSize: pixelSize,
-                            scale: scale, atlas: atlas)
+            let font = try Font(path: paths[weight] ?? paths[.regular]!, fallbacks: fallbackPaths, pixelSize: pixelSize,
+                                scale: scale, atlas: atlas)
+            cache[key] = font
+            return font
         } catch {
-            // The regular face was opened once already; a failure here is a broken install.
-            preconditionFailure("cannot open font \(paths[weight]!): \(error)")
+            // The file went away or broke after start-up: keep drawing with a face already open.
+            Log.error("\(error); using an already open font instead")
+            let fallback = cache.values.min { abs($0.pixelSize - pixelSize) < abs($1.pixelSize - pixelSize) }!
+            cache[key] = fallback
+            return fallback
         }
-        cache[key] = font
-        return font
     }
 }
 
