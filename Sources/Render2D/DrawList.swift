@@ -34,17 +34,31 @@ public struct DrawCommand: Equatable, Sendable {
 /// list.popClip()
 /// ```
 public struct DrawList {
-    public private(set) var vertices: [SDL_Vertex] = []
-    public private(set) var indices: [Int32] = []
-    /// The batched commands; the last one's `indexCount` runs to the end of `indices`.
+    /// Vertex and index storage: grown geometrically, written through pointers, and only
+    /// the first `vertexCount` / `indexCount` elements are live.
+    private var vertexStorage: [SDL_Vertex] = []
+    private var indexStorage: [Int32] = []
+    public private(set) var vertexCount = 0
+    public private(set) var indexCount = 0
+    public var vertices: ArraySlice<SDL_Vertex> { vertexStorage[..<vertexCount] }
+    public var indices: ArraySlice<Int32> { indexStorage[..<indexCount] }
+
+    /// Where each texture/scissor run starts; counts are derived when `commands` is read.
+    private var runs: [DrawCommand] = []
+
+    /// The batched draw commands, in order (empty runs left out).
     public var commands: [DrawCommand] {
-        guard !runs.isEmpty else { return [] }
-        var result = runs
-        result[result.count - 1].indexCount = indices.count - result[result.count - 1].indexStart
+        var result: [DrawCommand] = []
+        result.reserveCapacity(runs.count)
+        for (i, run) in runs.enumerated() {
+            let end = i + 1 < runs.count ? runs[i + 1].indexStart : indexCount
+            guard end > run.indexStart else { continue }
+            var command = run
+            command.indexCount = end - run.indexStart
+            result.append(command)
+        }
         return result
     }
-    /// Closed commands plus the open last one (whose `indexCount` is not kept up to date).
-    private var runs: [DrawCommand] = []
 
     /// Physical pixels per logical pixel.
     public var scale: Double = 1
@@ -62,8 +76,8 @@ public struct DrawList {
 
     /// Empties the list, keeping its capacity.
     public mutating func reset(scale: Double, solidTexture: TextureHandle, whiteUV: SIMD2<Float>) {
-        vertices.removeAll(keepingCapacity: true)
-        indices.removeAll(keepingCapacity: true)
+        vertexCount = 0
+        indexCount = 0
         runs.removeAll(keepingCapacity: true)
         clipStack.removeAll(keepingCapacity: true)
         clipPx = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
@@ -72,7 +86,32 @@ public struct DrawList {
         self.whiteUV = whiteUV
     }
 
-    public var triangleCount: Int { indices.count / 3 }
+    public var triangleCount: Int { indexCount / 3 }
+
+    /// Makes room for `v` more vertices and `i` more indices.
+    @inline(__always)
+    private mutating func reserveRoom(vertices v: Int, indices i: Int) {
+        if vertexCount + v > vertexStorage.count {
+            vertexStorage.append(contentsOf: repeatElement(SDL_Vertex(), count: max(vertexCount + v - vertexStorage.count, vertexStorage.count, 1024)))
+        }
+        if indexCount + i > indexStorage.count {
+            indexStorage.append(contentsOf: repeatElement(0, count: max(indexCount + i - indexStorage.count, indexStorage.count, 1536)))
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendVertex(_ x: Float, _ y: Float, _ color: SDL_Color, _ uv: SDL_FPoint) {
+        vertexStorage[vertexCount] = SDL_Vertex(position: SDL_FPoint(x: x, y: y), color: color, tex_coord: uv)
+        vertexCount += 1
+    }
+
+    @inline(__always)
+    private mutating func appendTriangle(_ a: Int32, _ b: Int32, _ c: Int32) {
+        indexStorage[indexCount] = a
+        indexStorage[indexCount + 1] = b
+        indexStorage[indexCount + 2] = c
+        indexCount += 3
+    }
 
     // MARK: Clipping
 
@@ -111,47 +150,47 @@ public struct DrawList {
     }
 
     /// An axis-aligned quad in physical pixels, clipped on the CPU (UVs follow the clip).
-    @inline(__always)
     mutating func addQuadPx(x0: Double, y0: Double, x1: Double, y1: Double,
                             uv0: SIMD2<Float>, uv1: SIMD2<Float>, color: Color, texture: TextureHandle) {
-        let cx0 = max(x0, clipPx.x), cy0 = max(y0, clipPx.y)
-        let cx1 = min(x1, clipPx.x + clipPx.width), cy1 = min(y1, clipPx.y + clipPx.height)
-        guard cx1 > cx0, cy1 > cy0 else { return }
-        var u0 = uv0.x, v0 = uv0.y, u1 = uv1.x, v1 = uv1.y
-        if cx0 != x0 || cx1 != x1 {
-            let du = (u1 - u0) / Float(x1 - x0)
-            u0 += Float(cx0 - x0) * du
-            u1 -= Float(x1 - cx1) * du
+        withQuadSink(maxQuads: 1, texture: texture) { sink in
+            sink.add(x0: Float(x0), y0: Float(y0), x1: Float(x1), y1: Float(y1), uv0: uv0, uv1: uv1,
+                     color: SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a), texture: texture)
         }
-        if cy0 != y0 || cy1 != y1 {
-            let dv = (v1 - v0) / Float(y1 - y0)
-            v0 += Float(cy0 - y0) * dv
-            v1 -= Float(y1 - cy1) * dv
-        }
+    }
+
+    /// Writes up to `maxQuads` CPU-clipped quads straight into the buffers: one capacity
+    /// check for a whole text run instead of ten checked appends per glyph.
+    @inline(__always)
+    mutating func withQuadSink(maxQuads: Int, texture: TextureHandle, _ body: (inout QuadSink) -> Void) {
+        reserveRoom(vertices: maxQuads * 4, indices: maxQuads * 6)
         ensureCommand(texture: texture, scissor: nil)
-        let base = Int32(vertices.count)
-        let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        let fx0 = Float(cx0), fy0 = Float(cy0), fx1 = Float(cx1), fy1 = Float(cy1)
-        vertices.append(SDL_Vertex(position: SDL_FPoint(x: fx0, y: fy0), color: c, tex_coord: SDL_FPoint(x: u0, y: v0)))
-        vertices.append(SDL_Vertex(position: SDL_FPoint(x: fx1, y: fy0), color: c, tex_coord: SDL_FPoint(x: u1, y: v0)))
-        vertices.append(SDL_Vertex(position: SDL_FPoint(x: fx1, y: fy1), color: c, tex_coord: SDL_FPoint(x: u1, y: v1)))
-        vertices.append(SDL_Vertex(position: SDL_FPoint(x: fx0, y: fy1), color: c, tex_coord: SDL_FPoint(x: u0, y: v1)))
-        indices.append(base); indices.append(base + 1); indices.append(base + 2)
-        indices.append(base); indices.append(base + 2); indices.append(base + 3)
+        let c = clipPx
+        var changes: [(indexStart: Int, texture: TextureHandle)] = []
+        let (v, i) = (vertexCount, indexCount)
+        var written = (v, i)
+        vertexStorage.withUnsafeMutableBufferPointer { vp in
+            indexStorage.withUnsafeMutableBufferPointer { ip in
+                var sink = QuadSink(vertices: vp.baseAddress!, indices: ip.baseAddress!,
+                                    clipX0: Float(c.minX), clipY0: Float(c.minY), clipX1: Float(c.maxX), clipY1: Float(c.maxY),
+                                    vertexCount: v, indexCount: i, texture: texture, capacity: v + maxQuads * 4)
+                body(&sink)
+                written = (sink.vertexCount, sink.indexCount)
+                changes = sink.textureChanges
+            }
+        }
+        for change in changes {
+            runs.append(DrawCommand(texture: change.texture, scissor: nil, indexStart: change.indexStart, indexCount: 0))
+        }
+        (vertexCount, indexCount) = written
     }
 
     @inline(__always)
     private mutating func ensureCommand(texture: TextureHandle, scissor: Rect?) {
-        if let last = runs.last, last.texture == texture, last.scissor == scissor { return }
         if let last = runs.last {
-            if last.indexStart == indices.count {
-                runs[runs.count - 1].texture = texture
-                runs[runs.count - 1].scissor = scissor
-                return
-            }
-            runs[runs.count - 1].indexCount = indices.count - last.indexStart
+            if last.texture == texture && last.scissor == scissor { return }
+            if last.indexStart == indexCount { runs.removeLast() }
         }
-        runs.append(DrawCommand(texture: texture, scissor: scissor, indexStart: indices.count, indexCount: 0))
+        runs.append(DrawCommand(texture: texture, scissor: scissor, indexStart: indexCount, indexCount: 0))
     }
 
     // MARK: Shapes (anti-aliased)
@@ -272,6 +311,7 @@ public struct DrawList {
         let n = path.count
         guard n >= 3, beginShape(bounds: pathBounds(margin: 1)) else { return }
         computeNormals(closed: true)
+        reserveRoom(vertices: 2 * n + 1, indices: 9 * n)
         let solid = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
         let fade = SDL_Color(r: color.r, g: color.g, b: color.b, a: 0)
         let uv = SDL_FPoint(x: whiteUV.x, y: whiteUV.y)
@@ -282,21 +322,21 @@ public struct DrawList {
         var centroid = SIMD2<Float>(0, 0)
         for p in path { centroid += p }
         centroid /= Float(n)
-        let base = Int32(vertices.count)
-        vertices.append(SDL_Vertex(position: SDL_FPoint(x: centroid.x, y: centroid.y), color: solid, tex_coord: uv))
+        let base = Int32(vertexCount)
+        appendVertex(centroid.x, centroid.y, solid, uv)
         for i in 0..<n {
             let inner = path[i] + normals[i] * (-0.5 * outward)
             let outer = path[i] + normals[i] * (0.5 * outward)
-            vertices.append(SDL_Vertex(position: SDL_FPoint(x: inner.x, y: inner.y), color: solid, tex_coord: uv))
-            vertices.append(SDL_Vertex(position: SDL_FPoint(x: outer.x, y: outer.y), color: fade, tex_coord: uv))
+            appendVertex(inner.x, inner.y, solid, uv)
+            appendVertex(outer.x, outer.y, fade, uv)
         }
         for i in 0..<n {
             let j = (i + 1) % n
             let ii = base + 1 + Int32(2 * i), io = ii + 1
             let ji = base + 1 + Int32(2 * j), jo = ji + 1
-            indices.append(base); indices.append(ii); indices.append(ji)
-            indices.append(ii); indices.append(io); indices.append(jo)
-            indices.append(ii); indices.append(jo); indices.append(ji)
+            appendTriangle(base, ii, ji)
+            appendTriangle(ii, io, jo)
+            appendTriangle(ii, jo, ji)
         }
     }
 
@@ -314,21 +354,22 @@ public struct DrawList {
         let uv = SDL_FPoint(x: whiteUV.x, y: whiteUV.y)
         let core = max(widthPx - 1, 0) / 2
         let fringe = core + 1
-        let base = Int32(vertices.count)
+        let segments = closed ? n : n - 1
+        reserveRoom(vertices: 4 * n, indices: 18 * segments)
+        let base = Int32(vertexCount)
         for i in 0..<n {
             let p = path[i], nm = normals[i]
             let a = p - nm * fringe, b = p - nm * core, c = p + nm * core, d = p + nm * fringe
-            vertices.append(SDL_Vertex(position: SDL_FPoint(x: a.x, y: a.y), color: fade, tex_coord: uv))
-            vertices.append(SDL_Vertex(position: SDL_FPoint(x: b.x, y: b.y), color: solid, tex_coord: uv))
-            vertices.append(SDL_Vertex(position: SDL_FPoint(x: c.x, y: c.y), color: solid, tex_coord: uv))
-            vertices.append(SDL_Vertex(position: SDL_FPoint(x: d.x, y: d.y), color: fade, tex_coord: uv))
+            appendVertex(a.x, a.y, fade, uv)
+            appendVertex(b.x, b.y, solid, uv)
+            appendVertex(c.x, c.y, solid, uv)
+            appendVertex(d.x, d.y, fade, uv)
         }
-        let segments = closed ? n : n - 1
         for s in 0..<segments {
             let a = base + Int32(4 * s), b = base + Int32(4 * ((s + 1) % n))
             for k in Int32(0)..<3 {
-                indices.append(a + k); indices.append(a + k + 1); indices.append(b + k + 1)
-                indices.append(a + k); indices.append(b + k + 1); indices.append(b + k)
+                appendTriangle(a + k, a + k + 1, b + k + 1)
+                appendTriangle(a + k, b + k + 1, b + k)
             }
         }
     }
@@ -361,36 +402,65 @@ public struct DrawList {
 
     /// A point in the list that `truncate(to:)` can return to.
     public struct Mark: Sendable {
-        let vertexCount: Int, indexCount: Int, commandCount: Int, lastCommandIndexCount: Int
+        let vertexCount: Int, indexCount: Int, runCount: Int
     }
 
-    public var mark: Mark {
-        Mark(vertexCount: vertices.count, indexCount: indices.count, commandCount: runs.count,
-             lastCommandIndexCount: runs.last?.indexCount ?? 0)
-    }
+    public var mark: Mark { Mark(vertexCount: vertexCount, indexCount: indexCount, runCount: runs.count) }
 
     /// Drops everything added since `mark` (used to measure content without showing it).
     public mutating func truncate(to mark: Mark) {
-        vertices.removeSubrange(mark.vertexCount...)
-        indices.removeSubrange(mark.indexCount...)
-        runs.removeSubrange(mark.commandCount...)
-        if mark.commandCount > 0 { runs[mark.commandCount - 1].indexCount = mark.lastCommandIndexCount }
+        vertexCount = mark.vertexCount
+        indexCount = mark.indexCount
+        runs.removeSubrange(mark.runCount...)
     }
 
-    // MARK: Raw access for text
+}
 
-    /// Appends a glyph quad in physical pixels; used by `Font`'s text runs.
+/// Writes clipped quads into a `DrawList`'s buffers through raw pointers, within the room
+/// `DrawList.withQuadSink` reserved. A quad on another texture starts a new command.
+struct QuadSink {
+    let vertices: UnsafeMutablePointer<SDL_Vertex>
+    let indices: UnsafeMutablePointer<Int32>
+    let clipX0: Float, clipY0: Float, clipX1: Float, clipY1: Float
+    var vertexCount: Int
+    var indexCount: Int
+    var texture: TextureHandle
+    let capacity: Int
+    var textureChanges: [(indexStart: Int, texture: TextureHandle)] = []
+
     @inline(__always)
-    mutating func addGlyphPx(x0: Float, y0: Float, x1: Float, y1: Float, uv0: SIMD2<Float>, uv1: SIMD2<Float>,
-                             color: Color, texture: TextureHandle) {
-        addQuadPx(x0: Double(x0), y0: Double(y0), x1: Double(x1), y1: Double(y1),
-                  uv0: uv0, uv1: uv1, color: color, texture: texture)
-    }
-
-    /// Reserves room for `quads` more quads (text runs know their glyph count up front).
-    public mutating func reserve(quads: Int) {
-        vertices.reserveCapacity(vertices.count + quads * 4)
-        indices.reserveCapacity(indices.count + quads * 6)
+    mutating func add(x0: Float, y0: Float, x1: Float, y1: Float, uv0: SIMD2<Float>, uv1: SIMD2<Float>,
+                      color: SDL_Color, texture quadTexture: TextureHandle) {
+        let cx0 = max(x0, clipX0), cy0 = max(y0, clipY0)
+        let cx1 = min(x1, clipX1), cy1 = min(y1, clipY1)
+        guard cx1 > cx0, cy1 > cy0 else { return }
+        precondition(vertexCount + 4 <= capacity, "QuadSink overflow")
+        var u0 = uv0.x, v0 = uv0.y, u1 = uv1.x, v1 = uv1.y
+        if cx0 != x0 || cx1 != x1 {
+            let du = (u1 - u0) / (x1 - x0)
+            u0 += (cx0 - x0) * du
+            u1 -= (x1 - cx1) * du
+        }
+        if cy0 != y0 || cy1 != y1 {
+            let dv = (v1 - v0) / (y1 - y0)
+            v0 += (cy0 - y0) * dv
+            v1 -= (y1 - cy1) * dv
+        }
+        if quadTexture != texture {
+            texture = quadTexture
+            textureChanges.append((indexCount, quadTexture))
+        }
+        let v = vertices + vertexCount
+        v[0] = SDL_Vertex(position: SDL_FPoint(x: cx0, y: cy0), color: color, tex_coord: SDL_FPoint(x: u0, y: v0))
+        v[1] = SDL_Vertex(position: SDL_FPoint(x: cx1, y: cy0), color: color, tex_coord: SDL_FPoint(x: u1, y: v0))
+        v[2] = SDL_Vertex(position: SDL_FPoint(x: cx1, y: cy1), color: color, tex_coord: SDL_FPoint(x: u1, y: v1))
+        v[3] = SDL_Vertex(position: SDL_FPoint(x: cx0, y: cy1), color: color, tex_coord: SDL_FPoint(x: u0, y: v1))
+        let base = Int32(vertexCount)
+        let i = indices + indexCount
+        i[0] = base; i[1] = base + 1; i[2] = base + 2
+        i[3] = base; i[4] = base + 2; i[5] = base + 3
+        vertexCount += 4
+        indexCount += 6
     }
 }
 

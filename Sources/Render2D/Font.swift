@@ -263,17 +263,19 @@ public final class Font {
         let start = pen
         let top = Float((origin.y * list.scale).rounded())
         var previous: UInt32 = 0
-        list.reserve(quads: text.utf8.count)
-        forEachScalar(text) { scalar in
-            pen += kerning(previous, scalar)
-            let g = glyph(scalar)
-            if g.width > 0 {
-                let x = pen + g.offsetX, y = top + g.offsetY
-                list.addGlyphPx(x0: x, y0: y, x1: x + g.width, y1: y + g.height, uv0: g.uv0, uv1: g.uv1,
-                                color: color, texture: g.texture)
+        let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
+        list.withQuadSink(maxQuads: text.utf8.count, texture: atlas.whiteTexture) { sink in
+            forEachScalar(text) { scalar in
+                pen += kerning(previous, scalar)
+                let g = glyph(scalar)
+                if g.width > 0 {
+                    let x = pen + g.offsetX, y = top + g.offsetY
+                    sink.add(x0: x, y0: y, x1: x + g.width, y1: y + g.height, uv0: g.uv0, uv1: g.uv1,
+                             color: sdlColor, texture: g.texture)
+                }
+                pen += g.advance
+                previous = scalar
             }
-            pen += g.advance
-            previous = scalar
         }
         return Double(pen - start) / Double(s)
     }
