@@ -74,6 +74,16 @@ final class KitchenSink {
                     ui.tooltip(icon.rawValue, for: ui.interact(ui.id(icon.rawValue), rect: rect))
                 }
             }
+            ui.text("Horizontal scroll (shift+wheel, drag the bar)", color: ui.theme.secondaryText)
+            ui.scrollView("chips", axes: .horizontal, height: 40) {
+                ui.hstack(spacing: 6) {
+                    for i in 0..<30 {
+                        let rect = ui.allocate(Size(64, 26))
+                        ui.drawList.addRoundedRect(rect, radius: 13, color: Color(hex: 0x0A84FF).mix(.orange, Double(i) / 29).opacity(0.85))
+                        ui.font.draw("tag \(i + 1)", in: rect, alignment: .center, color: .white, into: &ui.drawList)
+                    }
+                }
+            }
             ui.label("Library", icon: .photo)
             ui.label("Favorites", icon: .starFill, iconColor: .yellow)
             ui.label("Folders", icon: .folder)

@@ -26,17 +26,27 @@ public enum SDLContext {
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         SDL_SetMainReady()
         if SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0 {
-            let reason = String(cString: SDL_GetError())
-            throw WindowError(description: """
-                No display available (SDL: \(reason)).
-                Run with a display, under Xvfb (`Xvfb :99 & DISPLAY=:99 swift run GalleryDemo`), \
-                or offscreen (`swift run GalleryDemo --offscreen --screenshot out.png`, \
-                i.e. SDL_VIDEODRIVER=offscreen).
-                """)
+            throw noDisplay(String(cString: SDL_GetError()))
+        }
+        // SDL falls back to its offscreen or dummy driver when no display works: a window
+        // nobody can see. Only accept that when it was asked for.
+        let driver = videoDriver
+        if !offscreen && ["offscreen", "dummy"].contains(driver) && SDL_getenv("SDL_VIDEODRIVER") == nil {
+            SDL_Quit()
+            throw noDisplay("no usable display; SDL fell back to its '\(driver)' driver")
         }
         if TTF_Init() != 0 { throw WindowError(description: "TTF_Init: \(String(cString: SDL_GetError()))") }
         _ = IMG_Init(Int32(IMG_INIT_PNG.rawValue | IMG_INIT_JPG.rawValue))
         initialized = true
+    }
+
+    private static func noDisplay(_ reason: String) -> WindowError {
+        WindowError(description: """
+            No display available (\(reason)).
+            Run with a display, under Xvfb (`Xvfb :99 & DISPLAY=:99 swift run GalleryDemo`), \
+            or offscreen (`swift run GalleryDemo --offscreen --screenshot out.png`, \
+            i.e. SDL_VIDEODRIVER=offscreen).
+            """)
     }
 
     /// The active SDL video driver ("x11", "wayland", "offscreen", ...).

@@ -42,7 +42,7 @@ public struct EventPump {
             guard event.wheel.which != touchMouse else { return nil }
             var dx = Double(event.wheel.preciseX), dy = Double(event.wheel.preciseY)
             if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { dx = -dx; dy = -dy }
-            // SDL: positive x is to the right; content should then move left.
+            // SDL: positive x scrolls right, i.e. the view moves towards the right edge.
             return .wheel(dx: -dx * wheelStep, dy: dy * wheelStep)
         case SDL_KEYDOWN, SDL_KEYUP:
             return .key(Key(rawValue: event.key.keysym.sym), isDown: event.type == SDL_KEYDOWN.rawValue,
@@ -181,6 +181,21 @@ public struct EventInjector {
             push(&e)
             bytes.removeFirst(n)
         }
+    }
+
+    /// IME pre-edit text (composition in progress), as SDL_TEXTEDITING delivers it.
+    public func composition(_ string: String, cursor: Int = 0) {
+        var e = SDL_Event()
+        e.edit.type = SDL_TEXTEDITING.rawValue
+        e.edit.windowID = window.id
+        e.edit.start = Int32(cursor)
+        e.edit.length = 0
+        let bytes = Array(string.utf8.prefix(31))
+        withUnsafeMutableBytes(of: &e.edit.text) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        push(&e)
     }
 
     /// A finger event at `p` (window coordinates); SDL reports touch positions normalized to 0...1.

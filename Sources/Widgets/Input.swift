@@ -46,8 +46,9 @@ public enum PointerKind: Sendable { case mouse, touch }
 public enum InputEvent: Sendable, Equatable {
     case pointerMoved(Point)
     case mouseButton(MouseButton, isDown: Bool, at: Point)
-    /// Scroll amount in logical pixels (positive `dy` scrolls content up, as a wheel turned
-    /// away from the user: the view moves towards the top).
+    /// Scroll amount in logical pixels; scroll views subtract it from their offset. Positive
+    /// `dy` (wheel turned away from the user) moves the view towards the top, positive `dx`
+    /// towards the left edge.
     case wheel(dx: Double, dy: Double)
     case key(Key, isDown: Bool, modifiers: KeyModifiers, isRepeat: Bool)
     case text(String)

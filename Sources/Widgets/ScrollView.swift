@@ -171,13 +171,15 @@ extension UI {
         }
 
         // Wheel: the innermost scroll view under the pointer that can move takes it.
+        // Shift turns a vertical wheel into a horizontal one.
         if isPointerOver(viewport) && input.wheel != .zero {
-            var w = input.wheel
-            if input.modifiers.contains(.shift) && w.x == 0 { w = Point(w.y, 0) }
+            let shifted = input.modifiers.contains(.shift) && input.wheel.x == 0
+            let w = shifted ? Point(input.wheel.y, 0) : input.wheel
             if canY && w.y != 0 { box.value.offset.y -= w.y; input.wheel.y = 0; box.value.kinetic.stop() }
-            if canX && w.x != 0 { box.value.offset.x += w.x; input.wheel.x = 0; box.value.kinetic.stop() }
-            if input.modifiers.contains(.shift) && canX && input.wheel.y != 0 && !canY {
-                box.value.offset.x -= input.wheel.y; input.wheel.y = 0
+            if canX && w.x != 0 {
+                box.value.offset.x -= w.x
+                if shifted { input.wheel.y = 0 } else { input.wheel.x = 0 }
+                box.value.kinetic.stop()
             }
         }
 
