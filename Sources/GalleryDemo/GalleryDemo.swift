@@ -32,6 +32,25 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Show the frame-time HUD from the start (F12 toggles it).")
     var hud = false
 
+    @Option(help: "Page to open: controls, splits, navigation.")
+    var page: String = "controls"
+
+    @Option(help: "Window size, e.g. 1280x800.")
+    var size: String = "1280x800"
+
+    func validate() throws {
+        guard DemoPage(rawValue: page) != nil else {
+            throw ValidationError("unknown page '\(page)'; pages: \(DemoPage.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard parsedSize != nil else { throw ValidationError("--size must look like 1280x800") }
+    }
+
+    var parsedSize: (width: Int, height: Int)? {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
+        return (parts[0], parts[1])
+    }
+
     /// Offscreen when asked, or when there is no display to open a window on.
     var resolvedOffscreen: Bool {
         if offscreen { return true }
@@ -57,10 +76,12 @@ struct Run: ParsableCommand {
         try MainActor.assumeIsolated {
             let offscreen = window.resolvedOffscreen
             if offscreen { Log.info("no display: using the offscreen video driver") }
-            let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", vsync: true, offscreen: offscreen,
-                                                  scale: window.scale, theme: window.dark ? .dark : .light))
-            let page = KitchenSink()
-            page.darkTheme = window.dark
+            let size = window.parsedSize ?? (1280, 800)
+            let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.width, height: size.height,
+                                                  vsync: true, offscreen: offscreen, scale: window.scale,
+                                                  theme: window.dark ? .dark : .light))
+            host.ui.persistentStore = PersistentStore.standard(app: "GalleryDemo")
+            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .controls, darkTheme: window.dark)
             host.showsHUD = window.hud
             // Offscreen there is nobody to close the window: stop after a few frames.
             let frames = window.frames ?? (offscreen ? 10 : nil)
@@ -71,7 +92,7 @@ struct Run: ParsableCommand {
             host.run(maxFrames: frames) { ui in
                 count += 1
                 if let shot = window.screenshot, count == shotFrame { host.captureScreenshot(to: shot) }
-                page.build(ui, host: host)
+                app.build(ui, host: host)
             }
         }
     }

@@ -11,20 +11,11 @@ final class KitchenSink {
     var name = "Tessera"
     var search = ""
     var lastAction = "—"
-    var darkTheme = false
     let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
 
-    func build(_ ui: UI, host: AppHost) {
-        ui.theme = darkTheme ? .dark : .light
+    func build(_ ui: UI) {
         ui.padding(EdgeInsets(16)) {
             ui.vstack(spacing: 12) {
-                ui.hstack {
-                    ui.text("Tessera kitchen sink", font: ui.font(size: 22, weight: .bold))
-                    ui.spacer()
-                    if ui.toggle("Dark", isOn: &darkTheme) {}
-                    if ui.button(host.showsHUD ? "Hide HUD" : "Show HUD (F12)", icon: .sidebar) { host.showsHUD.toggle() }
-                }
-                ui.divider()
                 ui.hstack(alignment: .top) {
                     ui.frame(width: 420) { controls(ui) }
                     ui.frame(width: 360) { textSamples(ui) }

@@ -108,6 +108,7 @@ public final class AppHost {
         build(ui)
         if showsHUD { ui.profilerHUD(profiler) }
         ui.endFrame()
+        ui.persistentStore?.saveIfNeeded()
         applyCursor(ui.cursor)
         applyTextInput()
         profiler.endPhase(.build)
@@ -140,6 +141,7 @@ public final class AppHost {
             count += 1
             if let maxFrames, count >= maxFrames { break }
         }
+        if ui.persistentStore?.hasUnsavedChanges == true { ui.persistentStore?.save() }
     }
 
     private func applyCursor(_ kind: CursorKind) {

@@ -98,6 +98,8 @@ public final class UI {
     public internal(set) var wantsTextInput = false
     /// Where the focused text field is, for placing the IME candidate window.
     public internal(set) var textInputRect = Rect.zero
+    /// Where state that survives restarts goes (split positions...); nil keeps it in memory.
+    public var persistentStore: PersistentStore?
     /// Where copy and paste go; `AppHost` installs the system clipboard.
     public var clipboard: Clipboard = MemoryClipboard()
     var hoverStart: (id: WidgetID, time: Double)?

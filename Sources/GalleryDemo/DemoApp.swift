@@ -1,0 +1,55 @@
+import Render2D
+import Widgets
+
+/// The demo's pages, switched from the top bar (or `--page`).
+enum DemoPage: String, CaseIterable {
+    case controls, splits, navigation
+    var title: String {
+        switch self {
+        case .controls: "Controls"
+        case .splits: "Split panes"
+        case .navigation: "Navigation split"
+        }
+    }
+}
+
+/// GalleryDemo's window: a top bar with the pages, the theme and the HUD, above the page.
+@MainActor
+final class DemoApp {
+    var page: DemoPage
+    var darkTheme: Bool
+    let kitchenSink = KitchenSink()
+    let splits = SplitsPage()
+    let navigation = NavigationPage()
+
+    init(page: DemoPage, darkTheme: Bool) {
+        self.page = page
+        self.darkTheme = darkTheme
+    }
+
+    func build(_ ui: UI, host: AppHost) {
+        ui.theme = darkTheme ? .dark : .light
+        ui.vstack(spacing: 0) {
+            ui.padding(EdgeInsets(horizontal: 12, vertical: 8)) {
+                ui.hstack(spacing: 6) {
+                    ui.text("Tessera", font: ui.font(size: 18, weight: .bold))
+                    ui.spacer(minLength: 12)
+                    for candidate in DemoPage.allCases {
+                        if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) { page = candidate }
+                    }
+                    ui.spacer()
+                    ui.toggle("Dark", isOn: &darkTheme)
+                    if ui.button(host.showsHUD ? "Hide HUD" : "HUD (F12)") { host.showsHUD.toggle() }
+                }
+            }
+            ui.divider()
+            ui.frame {
+                switch page {
+                case .controls: kitchenSink.build(ui)
+                case .splits: splits.build(ui)
+                case .navigation: navigation.build(ui)
+                }
+            }
+        }
+    }
+}

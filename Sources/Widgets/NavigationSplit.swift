@@ -1,0 +1,226 @@
+import Render2D
+
+/// Which columns of a navigation split view show (SwiftUI's `NavigationSplitViewVisibility`).
+public enum NavigationSplitViewVisibility: String, Sendable, Codable, Equatable {
+    /// Every column.
+    case all
+    /// Two columns: content and detail in a three-column view, sidebar and detail in a two-column one.
+    case doubleColumn
+    /// The detail alone.
+    case detailOnly
+}
+
+/// `.balanced` shrinks the detail to make room for the leading columns; `.prominentDetail`
+/// keeps the detail full size and shows the leading columns over it.
+public enum NavigationSplitViewStyle: Sendable, Equatable { case balanced, prominentDetail }
+
+public enum NavigationSplitColumn: String, Sendable, Codable, Equatable { case sidebar, content, detail }
+
+/// Bounds of a column's width; the user resizes between `min` and `max`, starting at `ideal`.
+public struct NavigationColumnWidth: Sendable, Equatable {
+    public var min: Double, ideal: Double, max: Double
+    public init(min: Double, ideal: Double, max: Double) {
+        self.min = min
+        self.max = Swift.max(min, max)
+        self.ideal = Swift.min(Swift.max(ideal, min), self.max)
+    }
+    public func clamp(_ width: Double?) -> Double {
+        guard let width, width.isFinite else { return ideal }
+        return Swift.min(Swift.max(width, min), max)
+    }
+}
+
+/// The user-facing state of a navigation split view: visibility, the widths the user
+/// dragged, and the column a compact (one-column) layout shows. Codable, so it can persist.
+public struct NavigationSplitState: Sendable, Codable, Equatable {
+    public var visibility: NavigationSplitViewVisibility
+    public var sidebarWidth: Double?
+    public var contentWidth: Double?
+    /// The column shown when the view collapses to one column. Set it to `.detail` when the
+    /// user selects something, as SwiftUI's `preferredCompactColumn`; back navigation moves it.
+    public var preferredCompactColumn: NavigationSplitColumn
+
+    public init(visibility: NavigationSplitViewVisibility = .all, preferredCompactColumn: NavigationSplitColumn = .sidebar) {
+        self.visibility = visibility
+        self.preferredCompactColumn = preferredCompactColumn
+    }
+
+    /// What the sidebar button does: show the leading columns, or hide them.
+    public mutating func toggleSidebar(threeColumns: Bool) {
+        switch visibility {
+        case .all: visibility = threeColumns ? .doubleColumn : .detailOnly
+        case .doubleColumn: visibility = threeColumns ? .all : .detailOnly
+        case .detailOnly: visibility = .all
+        }
+    }
+
+    /// Back navigation in the compact layout: detail → content → sidebar.
+    public mutating func goBack(threeColumns: Bool) {
+        switch preferredCompactColumn {
+        case .detail: preferredCompactColumn = threeColumns ? .content : .sidebar
+        case .content: preferredCompactColumn = .sidebar
+        case .sidebar: break
+        }
+    }
+}
+
+/// Where each column goes for a given width: pure, so every rule is tested without SDL.
+public struct NavigationSplitLayout: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// Columns side by side.
+        case tiled
+        /// Leading columns drawn over the full-size detail (narrow windows, `.prominentDetail`).
+        case overlay
+        /// One column at a time with back navigation.
+        case compact
+    }
+    public var mode: Mode
+    public var sidebar: Rect?
+    public var content: Rect?
+    public var detail: Rect?
+
+    /// Resolves the layout of `rect`.
+    public static func resolve(_ rect: Rect, state: NavigationSplitState, style: NavigationSplitViewStyle,
+                               sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
+                               detailMinWidth: Double, compactWidth: Double) -> NavigationSplitLayout {
+        let threeColumns = contentWidth != nil
+        if rect.width < compactWidth {
+            var column = state.preferredCompactColumn
+            if column == .content && !threeColumns { column = .detail }
+            return NavigationSplitLayout(mode: .compact, sidebar: column == .sidebar ? rect : nil,
+                                         content: column == .content ? rect : nil, detail: column == .detail ? rect : nil)
+        }
+        var leading: [(NavigationSplitColumn, Double)] = []
+        switch (state.visibility, threeColumns) {
+        case (.all, true): leading = [(.sidebar, sidebarWidth.clamp(state.sidebarWidth)), (.content, contentWidth!.clamp(state.contentWidth))]
+        case (.doubleColumn, true): leading = [(.content, contentWidth!.clamp(state.contentWidth))]
+        case (.all, false), (.doubleColumn, false): leading = [(.sidebar, sidebarWidth.clamp(state.sidebarWidth))]
+        case (.detailOnly, _): leading = []
+        }
+        let leadingWidth = leading.reduce(0) { $0 + $1.1 }
+        let fits = leadingWidth + detailMinWidth <= rect.width
+        let mode: Mode = leading.isEmpty || (style == .balanced && fits) ? .tiled : .overlay
+        var result = NavigationSplitLayout(mode: mode, sidebar: nil, content: nil, detail: nil)
+        var x = rect.minX
+        for (column, width) in leading {
+            let w = min(width, rect.maxX - x)
+            let columnRect = Rect(x: x, y: rect.y, width: max(0, w), height: rect.height)
+            if column == .sidebar { result.sidebar = columnRect } else { result.content = columnRect }
+            x += w
+        }
+        result.detail = mode == .tiled ? Rect(x: x, y: rect.y, width: max(0, rect.maxX - x), height: rect.height) : rect
+        return result
+    }
+}
+
+extension UI {
+    /// SwiftUI's `NavigationSplitView`: a sidebar, an optional content column and a detail,
+    /// with column widths the user drags, a sidebar button, visibility by API, and layouts
+    /// for narrow windows (leading columns over the detail) and compact ones (one column at
+    /// a time with a back button, or your own `compact` layout).
+    ///
+    /// ```swift
+    /// ui.navigationSplit("browser", state: Binding(self, \.nav), contentWidth: .init(min: 220, ideal: 300, max: 500)) {
+    ///     sidebar()
+    /// } content: {
+    ///     list()
+    /// } detail: {
+    ///     inspector()
+    /// }
+    /// ```
+    public func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
+                                sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
+                                contentWidth: NavigationColumnWidth = .init(min: 200, ideal: 300, max: 500), detailMinWidth: Double = 320,
+                                compactWidth: Double = 520, title: String = "",
+                                sidebar: () -> Void, content: () -> Void, detail: () -> Void) {
+        withoutActuallyEscaping(content) { content in
+            navigationSplit(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
+                            detailMinWidth: detailMinWidth, compactWidth: compactWidth, title: title,
+                            sidebar: sidebar, content: content, detail: detail, compact: nil)
+        }
+    }
+
+    /// The two-column form (sidebar | detail); `compact`, when given, replaces the one-column
+    /// stack in compact widths (for example with a tab bar).
+    public func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
+                                sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
+                                detailMinWidth: Double = 320, compactWidth: Double = 520, title: String = "",
+                                sidebar: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil) {
+        navigationSplit(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: nil,
+                        detailMinWidth: detailMinWidth, compactWidth: compactWidth, title: title,
+                        sidebar: sidebar, content: nil, detail: detail, compact: compact)
+    }
+
+    private func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle,
+                                 sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
+                                 detailMinWidth: Double, compactWidth: Double, title: String,
+                                 sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void, compact: (() -> Void)?) {
+        let nid = id(name)
+        let available = availableRect
+        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 0),
+                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let threeColumns = content != nil
+        let toolbarHeight = 40.0
+        let toolbar = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(toolbarHeight, rect.height))
+        let body = Rect(x: rect.x, y: toolbar.maxY, width: rect.width, height: max(0, rect.height - toolbar.height))
+
+        if body.width < compactWidth, let compact {
+            pane(rect, compact)
+            return
+        }
+        let layout = NavigationSplitLayout.resolve(body, state: state.wrappedValue, style: style, sidebarWidth: sidebarWidth,
+                                                   contentWidth: contentWidth, detailMinWidth: detailMinWidth,
+                                                   compactWidth: compactWidth)
+
+        // Toolbar: sidebar button (or back button when compact) and the title.
+        drawList.addRect(toolbar, color: theme.surface)
+        drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
+        pane(toolbar.insetBy(dx: 8, dy: 7)) {
+            withID(nid) {
+                hstack {
+                    if layout.mode == .compact {
+                        if state.wrappedValue.preferredCompactColumn != .sidebar {
+                            let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
+                            if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
+                        }
+                    } else if button("", icon: .sidebar, style: .plain, id: "toggleSidebar") {
+                        state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
+                    }
+                    if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }
+                }
+            }
+        }
+
+        // Detail first: in the overlay mode the leading columns are drawn over it.
+        if let detailRect = layout.detail { pane(detailRect, detail) }
+        if layout.mode == .overlay {
+            let covered = (layout.content ?? layout.sidebar).map { $0.maxX } ?? body.minX
+            let scrim = Rect(x: covered, y: body.y, width: max(0, body.maxX - covered), height: body.height)
+            drawList.addRect(scrim, color: Color.black.opacity(0.25))
+            // A tap on the dimmed detail dismisses the overlaid columns; it reaches nothing else.
+            if interact(WidgetID(parent: nid, "scrim"), rect: scrim).clicked { state.wrappedValue.visibility = .detailOnly }
+        }
+        for (column, columnRect) in [(NavigationSplitColumn.sidebar, layout.sidebar), (.content, layout.content)] {
+            guard let columnRect else { continue }
+            drawList.addRect(columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
+            if column == .sidebar { pane(columnRect, sidebar) } else if let content { pane(columnRect, content) }
+            if layout.mode == .compact { continue }
+            // A resize handle on the column's trailing edge.
+            let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
+            let handleID = WidgetID(parent: nid, column.rawValue)
+            let styling = SplitStyling()
+            let r = splitterHandle(handleID, splitter: edge, horizontal: true, styling: styling)
+            let startBox = stateBox(WidgetID(parent: handleID, "start"), 0.0)
+            if r.pressed { startBox.value = columnRect.width }
+            if r.isActive && input.pointer.isDragging {
+                let width = startBox.value + input.pointer.position.x - input.pointer.pressPosition.x
+                if column == .sidebar { state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width) } else { state.wrappedValue.contentWidth = contentWidth?.clamp(width) }
+            }
+            if r.doubleClicked {
+                if column == .sidebar { state.wrappedValue.sidebarWidth = nil } else { state.wrappedValue.contentWidth = nil } // back to the ideal width
+            }
+            drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
+            claimSplitterPress(r)
+        }
+    }
+}
