@@ -168,17 +168,14 @@ extension UI {
             pane(rect, compact)
             return
         }
-        let layout = NavigationSplitLayout.resolve(body, state: state.wrappedValue, style: style, sidebarWidth: sidebarWidth,
-                                                   contentWidth: contentWidth, detailMinWidth: detailMinWidth,
-                                                   compactWidth: compactWidth)
-
+        let isCompact = body.width < compactWidth
         // Toolbar: sidebar button (or back button when compact) and the title.
         drawList.addRect(toolbar, color: theme.surface)
         drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
         pane(toolbar.insetBy(dx: 8, dy: 7)) {
             withID(nid) {
                 hstack {
-                    if layout.mode == .compact {
+                    if isCompact {
                         if state.wrappedValue.preferredCompactColumn != .sidebar {
                             let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
                             if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
@@ -191,6 +188,10 @@ extension UI {
             }
         }
 
+        // Resolved after the toolbar, so its buttons take effect in this frame.
+        let layout = NavigationSplitLayout.resolve(body, state: state.wrappedValue, style: style, sidebarWidth: sidebarWidth,
+                                                   contentWidth: contentWidth, detailMinWidth: detailMinWidth,
+                                                   compactWidth: compactWidth)
         // Detail first: in the overlay mode the leading columns are drawn over it.
         if let detailRect = layout.detail { pane(detailRect, detail) }
         if layout.mode == .overlay {

@@ -1,0 +1,186 @@
+import XCTest
+import TestSupport
+@testable import Widgets
+@testable import Render2D
+
+final class SplitLogicTests: XCTestCase {
+    func testClampingHandlesNaNRangeAndImpossibleConstraints() {
+        let free = SplitConstraints()
+        XCTAssertEqual(free.clamp(.nan), 0.5)
+        XCTAssertEqual(free.clamp(-3), 0)
+        XCTAssertEqual(free.clamp(7), 1)
+        let c = SplitConstraints(minPFraction: 0.2, minSFraction: 0.3)
+        XCTAssertEqual(c.clamp(0.1), 0.2)
+        XCTAssertEqual(c.clamp(0.9), 0.7)
+        XCTAssertEqual(SplitConstraints(minPFraction: 0.7, minSFraction: 0.5).clamp(0.1), 0.6, accuracy: 1e-9,
+                       "constraints that cannot both hold meet in the middle")
+    }
+
+    func testDragToHideThresholdAndPreview() {
+        let c = SplitConstraints(minPFraction: 0.2, minSFraction: 0.2, dragToHideS: true)
+        XCTAssertEqual(c.dragOutcome(raw: 0.85).fraction, 0.8)
+        XCTAssertNil(c.dragOutcome(raw: 0.85).previewHide, "past the minimum but not halfway: no hide")
+        XCTAssertEqual(c.dragOutcome(raw: 0.95).previewHide, .secondary)
+        XCTAssertEqual(c.dragOutcome(raw: 0.95).fraction, 0.8, "the saved fraction stays at the constraint")
+        XCTAssertNil(c.dragOutcome(raw: 0.02).previewHide, "no drag-to-hide on the primary side")
+        let p = SplitConstraints(minPFraction: 0.3, dragToHideP: true)
+        XCTAssertNil(p.dragOutcome(raw: 0.16).previewHide)
+        XCTAssertEqual(p.dragOutcome(raw: 0.14).previewHide, .primary)
+        XCTAssertNil(SplitConstraints(dragToHideS: true).dragOutcome(raw: 0.99).previewHide, "needs a minimum to be past")
+    }
+
+    func testPriorityKeepsPixelsOnResizeOtherwiseProportion() {
+        XCTAssertEqual(SplitConstraints(priority: .left).resized(0.25, from: 1000, to: 500), 0.5)
+        XCTAssertEqual(SplitConstraints(priority: .right).resized(0.75, from: 1000, to: 500), 0.5)
+        XCTAssertEqual(SplitConstraints().resized(0.25, from: 1000, to: 500), 0.25)
+        XCTAssertEqual(SplitConstraints(minSFraction: 0.3, priority: .left).resized(0.5, from: 1000, to: 600), 0.7,
+                       "still inside the constraints")
+    }
+
+    func testToggleSemantics() {
+        var s = SplitState(fraction: 0.3)
+        s.toggle()
+        XCTAssertEqual(s.hidden, .secondary, "toggle() hides the secondary side first")
+        s.toggle()
+        XCTAssertNil(s.hidden)
+        XCTAssertEqual(s.fraction, 0.3, "hiding keeps the fraction")
+        s.hide(.left)
+        s.show()
+        s.toggle()
+        XCTAssertEqual(s.hidden, .primary, "toggle() toggles the side hidden last")
+        s.toggle(.bottom)
+        XCTAssertEqual(s.hidden, .secondary)
+        s.toggle(.secondary)
+        XCTAssertNil(s.hidden)
+        XCTAssertEqual(SplitSide.top, .primary)
+        XCTAssertEqual(SplitSide.right, .secondary)
+        var layout = SplitLayout.horizontal
+        layout.toggle()
+        XCTAssertEqual(layout, .vertical)
+    }
+
+    func testGeometryIncludingHiddenSidesAndTinyRects() {
+        let g = SplitGeometry.layout(Rect(x: 10, y: 0, width: 200, height: 100), layout: .horizontal, position: 0.5, thickness: 10)
+        XCTAssertEqual(g.primary, Rect(x: 10, y: 0, width: 95, height: 100))
+        XCTAssertEqual(g.splitter, Rect(x: 105, y: 0, width: 10, height: 100))
+        XCTAssertEqual(g.secondary, Rect(x: 115, y: 0, width: 95, height: 100))
+        let hidden = SplitGeometry.layout(Rect(x: 0, y: 0, width: 100, height: 50), layout: .vertical, position: 0, thickness: 4)
+        XCTAssertEqual(hidden.primary.height, 0)
+        XCTAssertEqual(hidden.secondary, Rect(x: 0, y: 4, width: 100, height: 46))
+        let tiny = SplitGeometry.layout(Rect(x: 0, y: 0, width: 1, height: 1), layout: .horizontal, position: .nan, thickness: 9)
+        for r in [tiny.primary, tiny.splitter, tiny.secondary] {
+            XCTAssertGreaterThanOrEqual(r.width, 0)
+            XCTAssertLessThanOrEqual(r.maxX, 1)
+        }
+    }
+
+    func testSplitStateIsCodable() throws {
+        var s = SplitState(fraction: 0.42, layout: .vertical)
+        s.hide(.primary)
+        let back = try JSONDecoder().decode(SplitState.self, from: JSONEncoder().encode(s))
+        XCTAssertEqual(back, s)
+    }
+}
+
+final class PersistentStoreTests: XCTestCase {
+    private static func tempPath() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-store-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("state.json").path
+    }
+
+    func testRoundTrip() { onMain {
+        let path = Self.tempPath()
+        let store = PersistentStore(path: path)
+        XCTAssertNil(store.loadProblem)
+        store.set(SplitState(fraction: 0.33, layout: .vertical), for: "split.a")
+        store.set(NavigationSplitState(visibility: .detailOnly), for: "nav")
+        XCTAssertTrue(store.hasUnsavedChanges)
+        store.save()
+        let again = PersistentStore(path: path)
+        XCTAssertEqual(again.value("split.a", as: SplitState.self), SplitState(fraction: 0.33, layout: .vertical))
+        XCTAssertEqual(again.value("nav", as: NavigationSplitState.self)?.visibility, .detailOnly)
+        XCTAssertNil(again.value("split.a", as: [String].self), "a value of another shape reads as absent")
+    } }
+
+    func testCorruptFileFallsBackToDefaultsAndIsKeptAside() throws { try onMain {
+        let path = Self.tempPath()
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+        let store = PersistentStore(path: path)
+        XCTAssertNotNil(store.loadProblem)
+        XCTAssertNil(store.value("split.a", as: SplitState.self))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "moved out of the way")
+        let dir = (path as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("state.json.corrupt-") }
+        XCTAssertEqual(aside.count, 1)
+        store.set(SplitState(), for: "split.a")
+        store.save()
+        XCTAssertNil(PersistentStore(path: path).loadProblem, "the next start is clean")
+    } }
+}
+
+final class NavigationLayoutTests: XCTestCase {
+    let body = Rect(x: 0, y: 0, width: 1200, height: 700)
+    let sidebar = NavigationColumnWidth(min: 180, ideal: 240, max: 400)
+    let content = NavigationColumnWidth(min: 200, ideal: 300, max: 500)
+
+    private func resolve(_ state: NavigationSplitState, width: Double = 1200, style: NavigationSplitViewStyle = .balanced,
+                         threeColumns: Bool = true) -> NavigationSplitLayout {
+        NavigationSplitLayout.resolve(Rect(x: 0, y: 0, width: width, height: 700), state: state, style: style, sidebarWidth: sidebar,
+                                      contentWidth: threeColumns ? content : nil, detailMinWidth: 320, compactWidth: 520)
+    }
+
+    func testTiledOverlayAndCompactModes() {
+        let wide = resolve(NavigationSplitState())
+        XCTAssertEqual(wide.mode, .tiled)
+        XCTAssertEqual(wide.sidebar?.width, 240)
+        XCTAssertEqual(wide.content?.minX, 240)
+        XCTAssertEqual(wide.detail, Rect(x: 540, y: 0, width: 660, height: 700))
+
+        let narrow = resolve(NavigationSplitState(), width: 800)
+        XCTAssertEqual(narrow.mode, .overlay, "240 + 300 + 320 > 800: the columns go over the detail")
+        XCTAssertEqual(narrow.detail?.width, 800)
+
+        XCTAssertEqual(resolve(NavigationSplitState(), style: .prominentDetail).mode, .overlay)
+
+        var compactState = NavigationSplitState()
+        let compact = resolve(compactState, width: 400)
+        XCTAssertEqual(compact.mode, .compact)
+        XCTAssertNotNil(compact.sidebar)
+        XCTAssertNil(compact.detail)
+        compactState.preferredCompactColumn = .detail
+        XCTAssertEqual(resolve(compactState, width: 400).detail?.width, 400)
+        compactState.preferredCompactColumn = .content
+        XCTAssertNotNil(resolve(compactState, width: 400, threeColumns: false).detail, "no content column: the detail shows")
+    }
+
+    func testVisibilityAndWidthsAndTransitions() {
+        var s = NavigationSplitState(visibility: .doubleColumn)
+        let double = resolve(s)
+        XCTAssertNil(double.sidebar)
+        XCTAssertEqual(double.content?.minX, 0)
+        s.visibility = .detailOnly
+        XCTAssertEqual(resolve(s).detail?.width, 1200)
+        s.visibility = .all
+        s.sidebarWidth = 10_000
+        XCTAssertEqual(resolve(s).sidebar?.width, 400, "user widths are clamped to max")
+
+        var t = NavigationSplitState()
+        t.toggleSidebar(threeColumns: true)
+        XCTAssertEqual(t.visibility, .doubleColumn)
+        t.toggleSidebar(threeColumns: true)
+        XCTAssertEqual(t.visibility, .all)
+        t.toggleSidebar(threeColumns: false)
+        XCTAssertEqual(t.visibility, .detailOnly)
+        t.toggleSidebar(threeColumns: false)
+        XCTAssertEqual(t.visibility, .all)
+        t.preferredCompactColumn = .detail
+        t.goBack(threeColumns: true)
+        XCTAssertEqual(t.preferredCompactColumn, .content)
+        t.goBack(threeColumns: true)
+        XCTAssertEqual(t.preferredCompactColumn, .sidebar)
+        t.preferredCompactColumn = .detail
+        t.goBack(threeColumns: false)
+        XCTAssertEqual(t.preferredCompactColumn, .sidebar)
+    }
+}
