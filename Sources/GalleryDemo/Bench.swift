@@ -34,7 +34,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text.")
+    @Argument(help: "Scene: text, split.")
     var scene: String
 
     @Option(help: "Frames to measure (after 30 warm-up frames).")
@@ -44,8 +44,8 @@ struct Bench: ParsableCommand {
     var screenshot: String?
 
     func validate() throws {
-        guard ["text"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text")
+        guard ["text", "split"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split")
         }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
     }
@@ -56,7 +56,7 @@ struct Bench: ParsableCommand {
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
             let host = try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: false,
                                                   offscreen: offscreen, scale: 1))
-            let bench: BenchScene = TextBench()
+            let bench: BenchScene = scene == "split" ? SplitBench() : TextBench()
             try bench.setUp(host: host)
             let warmup = 30
             host.profiler.warmupFrames = warmup

@@ -306,8 +306,24 @@ public struct DrawList {
         return (lo.x - margin, lo.y - margin, hi.x + margin, hi.y + margin)
     }
 
+    /// Drops points that repeat their predecessor (a capsule's arcs meet in one point): a
+    /// zero-length edge has no normal and would tear the anti-aliased fringe.
+    private mutating func removeDuplicatePoints(closed: Bool) {
+        var kept = 0
+        for i in path.indices {
+            let d = path[i] - (kept > 0 ? path[kept - 1] : SIMD2(.infinity, .infinity))
+            if kept == 0 || (d * d).sum() > 1e-4 { path[kept] = path[i]; kept += 1 }
+        }
+        path.removeSubrange(kept...)
+        if closed, path.count > 1 {
+            let d = path[path.count - 1] - path[0]
+            if (d * d).sum() <= 1e-4 { path.removeLast() }
+        }
+    }
+
     /// Fills `path` (star-shaped from its centroid) with a 1-pixel anti-aliased fringe.
     private mutating func fillPath(color: Color) {
+        removeDuplicatePoints(closed: true)
         let n = path.count
         guard n >= 3, beginShape(bounds: pathBounds(margin: 1)) else { return }
         computeNormals(closed: true)
@@ -342,6 +358,7 @@ public struct DrawList {
 
     /// Strokes `path` with mitred joins and a 1-pixel anti-aliased fringe on both sides.
     private mutating func strokePath(color: Color, thickness: Double, closed: Bool) {
+        removeDuplicatePoints(closed: closed)
         let n = path.count
         guard n >= 2 else { return }
         let widthPx = Float(max(thickness * scale, 1))

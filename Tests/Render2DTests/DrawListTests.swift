@@ -87,6 +87,23 @@ final class DrawListTests: XCTestCase {
         XCTAssertEqual(l.commands[0].indexCount, 6)
     }
 
+    func testCapsuleCoreStaysASimpleConvexPolygon() {
+        // Width == 2 × radius: the corner arcs meet in single points. The fan from the
+        // centroid overlaps itself (a dark sliver with translucent colors) unless the core
+        // polygon keeps one orientation all the way round.
+        var l = list()
+        l.addRoundedRect(Rect(x: 10, y: 10, width: 6, height: 200), radius: 3, color: .red)
+        let core = Array(l.vertices.dropFirst()).enumerated().filter { $0.offset % 2 == 0 }.map { SIMD2($0.element.position.x, $0.element.position.y) }
+        XCTAssertGreaterThan(core.count, 4)
+        var signs = Set<Bool>()
+        for i in core.indices {
+            let a = core[i], b = core[(i + 1) % core.count], c = core[(i + 2) % core.count]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            if abs(cross) > 1e-3 { signs.insert(cross > 0) }
+        }
+        XCTAssertEqual(signs.count, 1, "every turn of the core polygon goes the same way")
+    }
+
     func testAntiAliasedFillHasTransparentFringe() {
         var l = list()
         l.addCircle(center: Point(50, 50), radius: 20, color: .red)
