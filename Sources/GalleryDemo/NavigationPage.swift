@@ -7,6 +7,7 @@ import Widgets
 final class NavigationPage {
     private var state = NavigationSplitState()
     private var style = NavigationSplitViewStyle.balanced
+    private var narrow = NavigationSplitNarrowBehavior.overlay
     private var collection = "All Photos"
     private var selectedPhoto: Int?
     private let collections = ["All Photos", "Favorites", "Recent", "Holidays", "Family", "Screenshots"]
@@ -25,7 +26,7 @@ final class NavigationPage {
 
     func build(_ ui: UI) {
         ui.navigationSplit("navigation", state: Binding(self, \.state), style: style,
-                           contentWidth: .init(min: 200, ideal: 280, max: 460), title: "Photos") {
+                           contentWidth: .init(min: 200, ideal: 280, max: 460), narrowBehavior: narrow, title: "Photos") {
             ui.padding(10) {
                 ui.vstack(spacing: 4, alignment: .fill) {
                     ui.text("Library", color: ui.theme.secondaryText, font: ui.font(size: 13, weight: .bold))
@@ -58,6 +59,9 @@ final class NavigationPage {
                         }
                         if ui.button(style == .balanced ? "Style: balanced" : "Style: prominent detail") {
                             style = style == .balanced ? .prominentDetail : .balanced
+                        }
+                        if ui.button(narrow == .overlay ? "Narrow: overlay" : "Narrow: displace") {
+                            narrow = narrow == .overlay ? .displace : .overlay
                         }
                     }
                     if let photo = selectedPhoto {

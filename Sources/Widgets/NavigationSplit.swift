@@ -14,6 +14,10 @@ public enum NavigationSplitViewVisibility: String, Sendable, Codable, Equatable 
 /// keeps the detail full size and shows the leading columns over it.
 public enum NavigationSplitViewStyle: Sendable, Equatable { case balanced, prominentDetail }
 
+/// What happens when the leading columns do not fit beside the detail (UISplitViewController's
+/// split behaviours): they cover it (`.overlay`), or push it aside, partly off screen (`.displace`).
+public enum NavigationSplitNarrowBehavior: Sendable, Equatable { case overlay, displace }
+
 public enum NavigationSplitColumn: String, Sendable, Codable, Equatable { case sidebar, content, detail }
 
 /// Bounds of a column's width; the user resizes between `min` and `max`, starting at `ideal`.
@@ -71,6 +75,8 @@ public struct NavigationSplitLayout: Sendable, Equatable {
         case tiled
         /// Leading columns drawn over the full-size detail (narrow windows, `.prominentDetail`).
         case overlay
+        /// Leading columns beside a full-width detail pushed partly off screen (narrow windows).
+        case displace
         /// One column at a time with back navigation.
         case compact
     }
@@ -82,7 +88,8 @@ public struct NavigationSplitLayout: Sendable, Equatable {
     /// Resolves the layout of `rect`.
     public static func resolve(_ rect: Rect, state: NavigationSplitState, style: NavigationSplitViewStyle,
                                sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
-                               detailMinWidth: Double, compactWidth: Double) -> NavigationSplitLayout {
+                               detailMinWidth: Double, compactWidth: Double,
+                               narrowBehavior: NavigationSplitNarrowBehavior = .overlay) -> NavigationSplitLayout {
         let threeColumns = contentWidth != nil
         if rect.width < compactWidth {
             var column = state.preferredCompactColumn
@@ -99,7 +106,10 @@ public struct NavigationSplitLayout: Sendable, Equatable {
         }
         let leadingWidth = leading.reduce(0) { $0 + $1.1 }
         let fits = leadingWidth + detailMinWidth <= rect.width
-        let mode: Mode = leading.isEmpty || (style == .balanced && fits) ? .tiled : .overlay
+        let mode: Mode
+        if leading.isEmpty || (style == .balanced && fits) { mode = .tiled }
+        else if style == .balanced && narrowBehavior == .displace { mode = .displace }
+        else { mode = .overlay }
         var result = NavigationSplitLayout(mode: mode, sidebar: nil, content: nil, detail: nil)
         var x = rect.minX
         for (column, width) in leading {
@@ -108,7 +118,11 @@ public struct NavigationSplitLayout: Sendable, Equatable {
             if column == .sidebar { result.sidebar = columnRect } else { result.content = columnRect }
             x += w
         }
-        result.detail = mode == .tiled ? Rect(x: x, y: rect.y, width: max(0, rect.maxX - x), height: rect.height) : rect
+        switch mode {
+        case .tiled: result.detail = Rect(x: x, y: rect.y, width: max(0, rect.maxX - x), height: rect.height)
+        case .displace: result.detail = Rect(x: x, y: rect.y, width: rect.width, height: rect.height)
+        case .overlay, .compact: result.detail = rect
+        }
         return result
     }
 }
@@ -131,12 +145,12 @@ extension UI {
     public func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
                                 sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
                                 contentWidth: NavigationColumnWidth = .init(min: 200, ideal: 300, max: 500), detailMinWidth: Double = 320,
-                                compactWidth: Double = 520, title: String = "",
-                                sidebar: () -> Void, content: () -> Void, detail: () -> Void) {
+                                compactWidth: Double = 520, narrowBehavior: NavigationSplitNarrowBehavior = .overlay, title: String = "",
+                                sidebar: () -> Void, content: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil) {
         withoutActuallyEscaping(content) { content in
-            navigationSplit(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
-                            detailMinWidth: detailMinWidth, compactWidth: compactWidth, title: title,
-                            sidebar: sidebar, content: content, detail: detail, compact: nil)
+            navigationColumns(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
+                            detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior, title: title,
+                            sidebar: sidebar, content: content, detail: detail, compact: compact)
         }
     }
 
@@ -144,17 +158,20 @@ extension UI {
     /// stack in compact widths (for example with a tab bar).
     public func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
                                 sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
-                                detailMinWidth: Double = 320, compactWidth: Double = 520, title: String = "",
+                                detailMinWidth: Double = 320, compactWidth: Double = 520,
+                                narrowBehavior: NavigationSplitNarrowBehavior = .overlay, title: String = "",
                                 sidebar: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil) {
-        navigationSplit(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: nil,
-                        detailMinWidth: detailMinWidth, compactWidth: compactWidth, title: title,
+        navigationColumns(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: nil,
+                        detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior, title: title,
                         sidebar: sidebar, content: nil, detail: detail, compact: compact)
     }
 
-    private func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle,
+    /// The implementation behind both forms of `navigationSplit`.
+    private func navigationColumns(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle,
                                  sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
-                                 detailMinWidth: Double, compactWidth: Double, title: String,
-                                 sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void, compact: (() -> Void)?) {
+                                 detailMinWidth: Double, compactWidth: Double, narrowBehavior: NavigationSplitNarrowBehavior,
+                                 title: String, sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void,
+                                 compact: (() -> Void)?) {
         let nid = id(name)
         let available = availableRect
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 0),
@@ -191,10 +208,10 @@ extension UI {
         // Resolved after the toolbar, so its buttons take effect in this frame.
         let layout = NavigationSplitLayout.resolve(body, state: state.wrappedValue, style: style, sidebarWidth: sidebarWidth,
                                                    contentWidth: contentWidth, detailMinWidth: detailMinWidth,
-                                                   compactWidth: compactWidth)
+                                                   compactWidth: compactWidth, narrowBehavior: narrowBehavior)
         // Detail first: in the overlay mode the leading columns are drawn over it.
-        if let detailRect = layout.detail { pane(detailRect, detail) }
-        if layout.mode == .overlay {
+        if let detailRect = layout.detail { pane(detailRect.intersection(body), detailRect, detail) }
+        if layout.mode == .overlay || layout.mode == .displace {
             let covered = (layout.content ?? layout.sidebar).map { $0.maxX } ?? body.minX
             let scrim = Rect(x: covered, y: body.y, width: max(0, body.maxX - covered), height: body.height)
             drawList.addRect(scrim, color: Color.black.opacity(0.25))

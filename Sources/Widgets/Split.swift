@@ -394,9 +394,14 @@ extension UI {
 
     /// Builds one side in its rectangle, clipped to it.
     func pane(_ rect: Rect, _ content: () -> Void) {
-        guard !rect.isEmpty else { return }
-        drawList.pushClip(rect)
-        region(rect, content)
+        pane(rect, rect, content)
+    }
+
+    /// Builds content laid out in `layout` but visible only in `clip` (a pane pushed partly off screen).
+    func pane(_ clip: Rect, _ layout: Rect, _ content: () -> Void) {
+        guard !clip.isEmpty else { return }
+        drawList.pushClip(clip)
+        region(layout, content)
         drawList.popClip()
     }
 

@@ -143,6 +143,12 @@ final class NavigationLayoutTests: XCTestCase {
 
         XCTAssertEqual(resolve(NavigationSplitState(), style: .prominentDetail).mode, .overlay)
 
+        let displaced = NavigationSplitLayout.resolve(Rect(x: 0, y: 0, width: 800, height: 700), state: NavigationSplitState(),
+                                                      style: .balanced, sidebarWidth: sidebar, contentWidth: content,
+                                                      detailMinWidth: 320, compactWidth: 520, narrowBehavior: .displace)
+        XCTAssertEqual(displaced.mode, .displace)
+        XCTAssertEqual(displaced.detail, Rect(x: 540, y: 0, width: 800, height: 700), "pushed aside at full width, partly off screen")
+
         var compactState = NavigationSplitState()
         let compact = resolve(compactState, width: 400)
         XCTAssertEqual(compact.mode, .compact)

@@ -207,4 +207,39 @@ final class SplitWidgetTests: XCTestCase {
         h.frames(2, build)
         XCTAssertEqual(shown, ["sidebar", "content", "detail"], "widening restores the columns")
     } }
+
+    func testNarrowWindowsOverlayOrDisplaceTheDetail() throws { try onMain {
+        let h = try Harness(width: 700, height: 500)
+        let state = Model(NavigationSplitState())
+        var behavior = NavigationSplitNarrowBehavior.overlay
+        var detail = Rect.zero
+        let build: (UI) -> Void = { ui in
+            ui.navigationSplit("nav", state: state.binding, narrowBehavior: behavior) {
+                ui.text("Sidebar")
+            } content: {
+                ui.text("Content")
+            } detail: {
+                detail = ui.availableRect
+                ui.drawList.addRect(ui.availableRect, color: .red)
+            }
+        }
+        h.frames(2, build)
+        XCTAssertEqual(detail.minX, 0, "overlay: the detail keeps the whole width under the columns")
+        XCTAssertNotEqual(h.pixels.pixel(x: 650, y: 300), .red, "dimmed by the scrim")
+        behavior = .displace
+        h.frames(2, build)
+        XCTAssertEqual(detail.minX, 540, "displace: pushed aside by the 240 + 300 px columns")
+        XCTAssertEqual(detail.width, 700, "at full width, partly off screen")
+        let dimmed = h.pixels.pixel(x: 650, y: 300)
+        XCTAssertTrue(dimmed.r > 150 && dimmed.g < 80 && dimmed != .red, "the displaced detail shows, dimmed (tap to dismiss)")
+        if let dir = ProcessInfo.processInfo.environment["TESSERA_TEST_SHOTS"] {
+            h.host.captureScreenshot(to: dir + "/displace.png")
+            h.frame(build)
+        }
+        // A tap on the dimmed detail hides the columns.
+        h.click(at: Point(650, 300), build)
+        XCTAssertEqual(state.value.visibility, .detailOnly)
+        h.frames(2, build)
+        XCTAssertEqual(detail.minX, 0)
+    } }
 }
