@@ -133,7 +133,6 @@ public final class UI {
         idStack = [.root]
         layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
                                    alignment: .start)]
-        content.addRect(Rect(origin: .zero, size: self.size), color: theme.background)
         dismissPopupsOnOutsidePress()
     }
 
