@@ -34,8 +34,11 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split.")
+    @Argument(help: "Scene: text, split, table.")
     var scene: String
+
+    @Option(help: "Rows for the table scene.")
+    var rows = 1_000_000
 
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
@@ -44,9 +47,10 @@ struct Bench: ParsableCommand {
     var screenshot: String?
 
     func validate() throws {
-        guard ["text", "split"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split")
+        guard ["text", "split", "table"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table")
         }
+        guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
     }
 
@@ -56,7 +60,12 @@ struct Bench: ParsableCommand {
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
             let host = try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: false,
                                                   offscreen: offscreen, scale: 1))
-            let bench: BenchScene = scene == "split" ? SplitBench() : TextBench()
+            let bench: BenchScene
+            switch scene {
+            case "split": bench = SplitBench()
+            case "table": bench = TableBench(rows: rows)
+            default: bench = TextBench()
+            }
             try bench.setUp(host: host)
             let warmup = 30
             host.profiler.warmupFrames = warmup

@@ -90,13 +90,23 @@ public final class Font {
     /// Glyphs rasterized for this font.
     public private(set) var glyphsRasterized = 0
 
-    private var asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
-    private var otherGlyphs: [UInt32: AtlasGlyph] = [:]
+    // The glyph and kerning caches are read on every text run. `Font` is main-actor
+    // confined and `layoutRun` drops its local copies before the slow path writes them, so
+    // overlapping access cannot happen; the dynamic exclusivity checks (about 10 % of a
+    // table frame) are turned off for these properties only.
+    @exclusivity(unchecked) private var asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
+    @exclusivity(unchecked) private var otherGlyphs: [UInt32: AtlasGlyph] = [:]
+    /// Direct-mapped cache in front of `otherGlyphs` (and of `otherKerning` below): a repeated
+    /// non-ASCII character (★, é, …) costs an array read, not a hash lookup.
+    @exclusivity(unchecked) private var recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
     /// Kerning between ASCII pairs in pixels; `Int8.min` = not looked up yet.
-    private var asciiKerning = [Int8](repeating: Int8.min, count: 128 * 128)
-    private var otherKerning: [UInt64: Int16] = [:]
+    @exclusivity(unchecked) private var asciiKerning = [Int8](repeating: Int8.min, count: 128 * 128)
+    @exclusivity(unchecked) private var otherKerning: [UInt64: Int16] = [:]
+    @exclusivity(unchecked) private var recentKerning = [(key: UInt64, value: Int16)?](repeating: nil, count: 512)
     private let hasKerning: Bool
     private let replacement: UInt32
+    /// The atlas page that holds the white texel (page 0 never changes).
+    private let firstPage: TextureHandle
 
     struct OpenError: Error, CustomStringConvertible {
         let path: String
@@ -120,6 +130,7 @@ public final class Font {
         lineHeight = Double(TTF_FontHeight(face)) / scale
         hasKerning = TTF_GetFontKerning(face) != 0
         replacement = TTF_GlyphIsProvided32(face, 0xFFFD) != 0 ? 0xFFFD : 0x3F
+        firstPage = atlas.whiteTexture
     }
 
     isolated deinit {
@@ -131,10 +142,17 @@ public final class Font {
 
     @inline(__always)
     private func glyph(_ scalar: UInt32) -> AtlasGlyph {
-        if scalar < 128, let g = asciiGlyphs[Int(scalar)] { return g }
-        if scalar >= 128, let g = otherGlyphs[scalar] { return g }
-        let g = rasterize(scalar)
-        if scalar < 128 { asciiGlyphs[Int(scalar)] = g } else { otherGlyphs[scalar] = g }
+        if scalar < 128 {
+            if let g = asciiGlyphs[Int(scalar)] { return g }
+            let g = rasterize(scalar)
+            asciiGlyphs[Int(scalar)] = g
+            return g
+        }
+        let slot = Int(scalar & 255)
+        if let recent = recentGlyphs[slot], recent.scalar == scalar { return recent.glyph }
+        let g = otherGlyphs[scalar] ?? rasterize(scalar)
+        otherGlyphs[scalar] = g
+        recentGlyphs[slot] = (scalar, g)
         return g
     }
 
@@ -199,9 +217,11 @@ public final class Font {
             return Float(k)
         }
         let key = UInt64(a) << 32 | UInt64(b)
-        if let k = otherKerning[key] { return Float(k) }
-        let k = Int16(clamping: TTF_GetFontKerningSizeGlyphs32(face, a, b))
+        let slot = Int((a &* 31 &+ b) & 511)
+        if let recent = recentKerning[slot], recent.key == key { return Float(recent.value) }
+        let k = otherKerning[key] ?? Int16(clamping: TTF_GetFontKerningSizeGlyphs32(face, a, b))
         otherKerning[key] = k
+        recentKerning[slot] = (key, k)
         return Float(k)
     }
 
@@ -209,26 +229,59 @@ public final class Font {
 
     /// Width of `text` in logical pixels.
     public func measure(_ text: String) -> Double {
+        Double(layoutRun(text) { _, _ in }) / scale
+    }
+
+    /// Walks `text` glyph by glyph with kerning, calling `body` with each glyph and its pen
+    /// position (physical pixels from the run's start); returns the run's advance.
+    ///
+    /// The ASCII glyph and kerning tables are read through locals: reading a class's array
+    /// property costs a dynamic exclusivity check per access, which showed as 11 % of a table
+    /// frame. On a miss the tables are released before the slow path writes them (no copy).
+    @inline(__always)
+    private func layoutRun(_ text: String, _ body: (AtlasGlyph, Float) -> Void) -> Float {
+        var glyphs = asciiGlyphs
+        var pairs = asciiKerning
+        let kerns = hasKerning
         var pen: Float = 0
         var previous: UInt32 = 0
-        forEachScalar(text) { s in
-            pen += kerning(previous, s) + glyph(s).advance
-            previous = s
+        forEachScalar(text) { scalar in
+            if kerns && previous != 0 {
+                if scalar < 128 && previous < 128 {
+                    let k = pairs[Int(previous) &* 128 &+ Int(scalar)]
+                    if k != Int8.min {
+                        pen += Float(k)
+                    } else {
+                        pairs = []
+                        pen += kerning(previous, scalar)
+                        pairs = asciiKerning
+                    }
+                } else {
+                    pen += kerning(previous, scalar)
+                }
+            }
+            let g: AtlasGlyph
+            if scalar < 128, let cached = glyphs[Int(scalar)] {
+                g = cached
+            } else if scalar < 128 {
+                glyphs = []
+                g = glyph(scalar)
+                glyphs = asciiGlyphs
+            } else {
+                g = glyph(scalar)
+            }
+            body(g, pen)
+            pen += g.advance
+            previous = scalar
         }
-        return Double(pen) / scale
+        return pen
     }
 
     /// Logical x offset of every character boundary: `[0, after 1st, after 2nd, ...]`, one
     /// entry per Unicode scalar plus one (used for caret placement and hit testing).
     public func caretOffsets(_ text: String) -> [Double] {
         var result: [Double] = [0]
-        var pen: Float = 0
-        var previous: UInt32 = 0
-        forEachScalar(text) { s in
-            pen += kerning(previous, s) + glyph(s).advance
-            previous = s
-            result.append(Double(pen) / scale)
-        }
+        _ = layoutRun(text) { g, pen in result.append(Double(pen + g.advance) / scale) }
         return result
     }
 
@@ -258,45 +311,41 @@ public final class Font {
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
     @discardableResult
     public func draw(_ text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
-        let s = Float(list.scale)
-        var pen = Float((origin.x * list.scale).rounded())
-        let start = pen
+        let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
-        var previous: UInt32 = 0
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        list.withQuadSink(maxQuads: text.utf8.count, texture: atlas.whiteTexture) { sink in
-            forEachScalar(text) { scalar in
-                pen += kerning(previous, scalar)
-                let g = glyph(scalar)
-                if g.width > 0 {
-                    let x = pen + g.offsetX, y = top + g.offsetY
-                    sink.add(x0: x, y0: y, x1: x + g.width, y1: y + g.height, uv0: g.uv0, uv1: g.uv1,
-                             color: sdlColor, texture: g.texture)
-                }
-                pen += g.advance
-                previous = scalar
+        var advance: Float = 0
+        list.withQuadSink(maxQuads: text.utf8.count, texture: firstPage) { sink in
+            advance = layoutRun(text) { g, pen in
+                guard g.width > 0 else { return }
+                let x = start + pen + g.offsetX, y = top + g.offsetY
+                sink.add(x0: x, y0: y, x1: x + g.width, y1: y + g.height, uv0: g.uv0, uv1: g.uv1,
+                         color: sdlColor, texture: g.texture)
             }
         }
-        return Double(pen - start) / Double(s)
+        return Double(advance) / list.scale
     }
 
     /// Draws one line in `rect`, vertically centred, aligned horizontally, truncated with "…"
     /// when `truncate` is set and it does not fit.
     public func draw(_ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
                      truncate: Bool = true, into list: inout DrawList) {
+        let y = rect.minY + (rect.height - lineHeight) / 2
+        if alignment == .leading {
+            // One pass for the common case: draw, and redo truncated only if it overflowed.
+            let mark = list.mark
+            if draw(text, at: Point(rect.minX, y), color: color, into: &list) <= rect.width || !truncate { return }
+            list.truncate(to: mark)
+            draw(truncated(text, toWidth: rect.width), at: Point(rect.minX, y), color: color, into: &list)
+            return
+        }
         var line = text
         var width = measure(text)
         if truncate && width > rect.width {
             line = truncated(text, toWidth: rect.width)
             width = measure(line)
         }
-        let x: Double
-        switch alignment {
-        case .leading: x = rect.minX
-        case .center: x = rect.minX + (rect.width - width) / 2
-        case .trailing: x = rect.maxX - width
-        }
-        let y = rect.minY + (rect.height - lineHeight) / 2
+        let x = alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width
         draw(line, at: Point(x, y), color: color, into: &list)
     }
 }

@@ -129,6 +129,33 @@ extension UI {
         return ScrollViewInfo(offset: box.value.offset, contentSize: box.value.contentSize, viewport: viewport)
     }
 
+    /// A scroll viewport over `contentSize` whose content the caller lays out itself, for
+    /// virtualized views (tables, lists, grids): `content` gets the offset and builds only
+    /// what is visible. Wheel, scrollbars and touch momentum work as in `scrollView`.
+    ///
+    /// ```swift
+    /// ui.virtualScrollView("rows", contentSize: Size(width, Double(count) * 24), viewport: rect) { info in
+    ///     let first = Int(info.offset.y / 24)
+    ///     // draw rows first ..< first + visibleCount
+    /// }
+    /// ```
+    @discardableResult
+    public func virtualScrollView(_ name: String, contentSize: Size, viewport: Rect, axes: ScrollAxes = .vertical,
+                                  _ content: (ScrollViewInfo) -> Void) -> ScrollViewInfo {
+        let sid = id(name)
+        let box = stateBox(sid, ScrollState())
+        box.value.contentSize = contentSize
+        clampOffset(&box.value, viewport: viewport)
+        drawList.pushClip(viewport)
+        scrollStack.append((sid, viewport))
+        withID(sid) { content(ScrollViewInfo(offset: box.value.offset, contentSize: contentSize, viewport: viewport)) }
+        scrollStack.removeLast()
+        handleScrollInput(sid, box: box, axes: axes, viewport: viewport)
+        drawScrollbars(sid, box: box, axes: axes, viewport: viewport)
+        drawList.popClip()
+        return ScrollViewInfo(offset: box.value.offset, contentSize: contentSize, viewport: viewport)
+    }
+
     /// Scrolls the scroll view `name` (in the current ID scope) to `offset`.
     public func scrollTo(_ name: String, offset: Point) {
         let box = stateBox(id(name), ScrollState())

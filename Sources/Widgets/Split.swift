@@ -393,6 +393,7 @@ extension UI {
     }
 
     /// Builds one side in its rectangle, clipped to it.
+    @usableFromInline
     func pane(_ rect: Rect, _ content: () -> Void) {
         pane(rect, rect, content)
     }

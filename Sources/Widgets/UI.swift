@@ -30,10 +30,12 @@ public struct Interaction: Sendable {
 }
 
 /// Widget state kept by the `UI` between frames.
+@usableFromInline
 final class StateBox<Value>: AnyStateBox {
-    var value: Value
+    @usableFromInline var value: Value
     init(_ value: Value, frame: Int) { self.value = value; super.init(frame: frame) }
 }
+@usableFromInline
 class AnyStateBox {
     var lastUsedFrame: Int
     init(frame: Int) { lastUsedFrame = frame }
@@ -200,6 +202,7 @@ public final class UI {
         defer { idStack.removeLast() }
         return try body()
     }
+    @usableFromInline
     func withID<R>(_ id: WidgetID, _ body: () throws -> R) rethrows -> R {
         idStack.append(id)
         defer { idStack.removeLast() }
@@ -210,6 +213,7 @@ public final class UI {
 
     /// The state stored for `id`, created with `initial` on first use. Entries unused for
     /// `stateLifetimeFrames` frames are dropped.
+    @usableFromInline
     func stateBox<Value>(_ id: WidgetID, _ initial: @autoclosure () -> Value) -> StateBox<Value> {
         if let box = store[id] as? StateBox<Value> {
             box.lastUsedFrame = frameIndex

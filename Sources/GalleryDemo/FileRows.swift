@@ -1,0 +1,75 @@
+import Widgets
+
+/// A row of the file table used by `bench table` and the demo's table page.
+struct FileRow: Identifiable, Sendable {
+    let id: UInt64
+    let name: String
+    let kind: String
+    let size: Int64
+    let modified: Int64
+    let rating: Int
+
+    static let kinds = ["Photo", "Video", "Audio", "Document", "Archive", "Other"]
+    static let syllables = ["ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor"]
+
+    /// `count` rows generated deterministically (SplitMix64 seeded 42), as shared/BENCHMARKS.md describes.
+    static func generate(count: Int) -> [FileRow] {
+        var rng = SplitMix64(seed: 42)
+        var rows: [FileRow] = []
+        rows.reserveCapacity(count)
+        for i in 0..<count {
+            var name = ""
+            for _ in 0..<(2 + rng.next(below: 3)) { name += syllables[rng.next(below: syllables.count)] }
+            name = name.prefix(1).uppercased() + name.dropFirst()
+            rows.append(FileRow(id: UInt64(i + 1), name: name, kind: kinds[rng.next(below: kinds.count)],
+                                size: Int64(rng.next() % 10_000_000_000), modified: 1_500_000_000 + Int64(rng.next() % 300_000_000),
+                                rating: rng.next(below: 6)))
+        }
+        return rows
+    }
+}
+
+/// Cell text, formatted by hand: Foundation's formatters cost microseconds a call.
+enum FileFormat {
+    /// "12.3 MB" (decimal units, one decimal below 100).
+    static func size(_ bytes: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes), unit = 0
+        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        if unit == 0 { return "\(bytes) B" }
+        let tenths = Int((value * 10).rounded())
+        return tenths >= 1000 ? "\(tenths / 10) \(units[unit])" : "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+
+    /// "YYYY-MM-DD HH:MM" in UTC, from Unix seconds (days-from-civil inverse), written into
+    /// one byte buffer: no Foundation, one string allocation.
+    static func date(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondsOfDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        var year = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        if month <= 2 { year += 1 }
+        let hour = secondsOfDay / 3600, minute = secondsOfDay % 3600 / 60
+        return String(unsafeUninitializedCapacity: 16) { b in
+            func digits(_ v: Int64, _ at: Int, _ count: Int) {
+                var v = v
+                for k in stride(from: at + count - 1, through: at, by: -1) { b[k] = UInt8(48 + v % 10); v /= 10 }
+            }
+            digits(year, 0, 4); b[4] = 45
+            digits(month, 5, 2); b[7] = 45
+            digits(day, 8, 2); b[10] = 32
+            digits(hour, 11, 2); b[13] = 58
+            digits(minute, 14, 2)
+            return 16
+        }
+    }
+
+    static let stars = (0...5).map { String(repeating: "★", count: $0) + String(repeating: "☆", count: 5 - $0) }
+}

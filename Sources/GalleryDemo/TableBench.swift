@@ -1,0 +1,102 @@
+import Render2D
+import Widgets
+
+/// `bench table`: N file rows in a table filling the window, scrolled 37 px a frame, with
+/// header clicks injected as SDL mouse events at frames 100 (Name), 200 (Name again),
+/// 300 (Size) and 400 (shift-click Kind, a secondary key). Reports the time from each click
+/// to sorted rows on screen and the longest frame while a sort was pending.
+@MainActor
+final class TableBench: BenchScene {
+    let n: Int
+    private var rows: [FileRow] = []
+    private let sorter = TableSorter<FileRow>()
+    private var sortOrder: [SortDescriptor<FileRow>] = []
+    private var selection: Set<UInt64> = []
+    private var inject: EventInjector!
+    private var sortStarted: Double?
+    private var pendingFrame = false
+    private var sortTimes: [Double] = []
+    private var maxPendingFrameMs = 0.0
+    private var columnCenters: [String: Double] = [:]
+
+    init(rows: Int) { n = rows }
+
+    func setUp(host: AppHost) throws {
+        rows = FileRow.generate(count: n)
+        inject = EventInjector(window: host.window)
+    }
+
+    private func columns() -> [TableColumn<FileRow>] {
+        [
+            TableColumn("ID", value: \FileRow.id) { "\($0.id)" }.width(min: 60, ideal: 90, max: 140).alignment(.trailing),
+            TableColumn("Name", value: \FileRow.name).width(min: 100, ideal: 260),
+            TableColumn("Kind", value: \FileRow.kind).width(min: 70, ideal: 110),
+            TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing),
+            TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 170),
+            TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[$0.rating] }.width(min: 80, ideal: 110),
+        ]
+    }
+
+    private func click(_ column: String, shift: Bool, frame: Int, at start: Int) {
+        guard let x = columnCenters[column] else { return }
+        let p = Point(x, 12)
+        switch frame - start {
+        case 0:
+            if shift { inject.key(Key(rawValue: 225 | (1 << 30)), down: true, modifiers: .shift) }
+            inject.mouseMove(to: p)
+            inject.mouseButton(.left, down: true, at: p)
+        case 1:
+            inject.mouseButton(.left, down: false, at: p)
+        case 2:
+            if shift { inject.key(Key(rawValue: 225 | (1 << 30)), down: false) }
+        default: break
+        }
+    }
+
+    func build(_ ui: UI, frame: Int) {
+        let columns = self.columns()
+        if columnCenters.isEmpty {
+            let widths = TableColumnLayout.widths(columns, userWidths: [:], available: ui.size.width)
+            var x = 0.0
+            for (c, column) in columns.enumerated() { columnCenters[column.id] = x + widths[c] / 2; x += widths[c] }
+        }
+        let contentHeight = Double(rows.count) * ui.theme.rowHeight
+        let bodyHeight = ui.size.height - ui.theme.rowHeight - 4
+        let maxOffset = max(1, contentHeight - bodyHeight)
+        ui.scrollTable("table", toOffset: (Double(frame) * 37).truncatingRemainder(dividingBy: maxOffset))
+
+        let before = sortOrder
+        let view = sorter.view(of: rows, sortedBy: sortOrder)
+        // The previous click's sort is on screen from the frame its rows are drawn.
+        if let started = sortStarted, !sorter.isSorting {
+            sortTimes.append((MonotonicClock.seconds() - started) * 1000)
+            sortStarted = nil
+        }
+        pendingFrame = sortStarted != nil
+        ui.table("table", rows: view, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
+                 isSorting: sorter.isSorting) {
+            for column in columns { column }
+        }
+        if sortOrder != before {
+            sortStarted = MonotonicClock.seconds()
+            pendingFrame = true
+        }
+        switch frame {
+        case 100...102: click("Name", shift: false, frame: frame, at: 100)
+        case 200...202: click("Name", shift: false, frame: frame, at: 200)
+        case 300...302: click("Size", shift: false, frame: frame, at: 300)
+        case 400...402: click("Kind", shift: true, frame: frame, at: 400)
+        default: break
+        }
+    }
+
+    func measured(frame: FrameRecord) {
+        if pendingFrame { maxPendingFrameMs = max(maxPendingFrameMs, frame.workMs) }
+    }
+
+    func fields() -> String {
+        let order = sortOrder.map { "\"\($0.id)\($0.order == .forward ? "↑" : "↓")\"" }.joined(separator: ",")
+        return ",\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
+            + ",\"sort_max_frame_ms\":\(FrameTimeSummary.format(maxPendingFrameMs)),\"final_sort_order\":[\(order)]"
+    }
+}
