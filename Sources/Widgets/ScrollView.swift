@@ -156,6 +156,9 @@ extension UI {
         return ScrollViewInfo(offset: box.value.offset, contentSize: contentSize, viewport: viewport)
     }
 
+    /// The current offset of the scroll view `name` (in the current ID scope).
+    public func scrollOffset(_ name: String) -> Point { stateBox(id(name), ScrollState()).value.offset }
+
     /// Scrolls the scroll view `name` (in the current ID scope) to `offset`.
     public func scrollTo(_ name: String, offset: Point) {
         let box = stateBox(id(name), ScrollState())

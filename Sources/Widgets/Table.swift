@@ -131,6 +131,73 @@ public enum TableColumnLayout {
     }
 }
 
+/// Row geometry of tables and lists, pure arithmetic on `Double` offsets (a million rows
+/// of 24 pt is beyond exact `Float`). Section headers take one row slot each, before their
+/// section's rows: `sectionStarts` are the data-row indices where sections begin.
+public struct RowGeometry: Sendable, Equatable {
+    public var rowHeight: Double
+    public var rowCount: Int
+    public var sectionStarts: [Int]
+
+    public init(rowHeight: Double, rowCount: Int, sectionStarts: [Int] = []) {
+        self.rowHeight = max(1, rowHeight)
+        self.rowCount = max(0, rowCount)
+        self.sectionStarts = sectionStarts
+    }
+
+    /// Slots: every row plus one per section header.
+    public var slotCount: Int { rowCount + sectionStarts.count }
+    public var contentHeight: Double { Double(slotCount) * rowHeight }
+
+    /// What occupies slot `slot`.
+    public enum Slot: Equatable, Sendable { case header(section: Int), row(Int) }
+
+    /// The slots in or near a viewport of `height` scrolled to `offset` (`overscan` extra each side).
+    public func visibleSlots(offset: Double, height: Double, overscan: Int = 1) -> Range<Int> {
+        guard slotCount > 0, height > 0 else { return 0..<0 }
+        let first = max(0, Int((max(0, offset) / rowHeight).rounded(.down)) - overscan)
+        let last = min(slotCount, Int(((max(0, offset) + height) / rowHeight).rounded(.up)) + overscan)
+        return first..<max(first, last)
+    }
+
+    /// The section whose header is at or before `slot` (nil without sections).
+    public func section(containingSlot slot: Int) -> Int? {
+        guard !sectionStarts.isEmpty else { return nil }
+        // The header of section s sits at slot sectionStarts[s] + s.
+        var lo = 0, hi = sectionStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if sectionStarts[mid] + mid <= slot { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    public func slot(_ slot: Int) -> Slot {
+        guard let s = section(containingSlot: slot) else { return .row(slot) }
+        let headerSlot = sectionStarts[s] + s
+        return slot == headerSlot ? .header(section: s) : .row(slot - s - 1)
+    }
+
+    /// The slot that shows data row `row`.
+    public func slot(ofRow row: Int) -> Int {
+        guard !sectionStarts.isEmpty else { return row }
+        var lo = 0, hi = sectionStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if sectionStarts[mid] <= row { lo = mid } else { hi = mid - 1 }
+        }
+        return row + (sectionStarts[lo] <= row ? lo + 1 : 0)
+    }
+
+    /// The data row at content-space `y` (nil for a header or past the end).
+    public func row(atContentY y: Double) -> Int? {
+        guard y >= 0 else { return nil }
+        let slot = Int((y / rowHeight).rounded(.down))
+        guard slot < slotCount, case .row(let row) = self.slot(slot) else { return nil }
+        return row
+    }
+}
+
 /// A column resolved for one frame: where it is and how a row's cell is drawn, with the
 /// row type erased so the per-cell loop runs no generic code (unspecialized generics cost
 /// a metadata lookup per cell).
@@ -155,6 +222,8 @@ struct TableMemo<ID: Hashable> {
     @usableFromInline var userWidths: [String: Double] = [:]
     @usableFromInline var menuIDs: Set<ID> = []
     @usableFromInline var resizeStart = 0.0
+    @usableFromInline var menuRow: Int?
+    @usableFromInline var panSelecting = false
     @usableFromInline init() {}
 }
 
@@ -178,12 +247,49 @@ public struct TableInfo: Sendable {
     }
 }
 
+/// Rows grouped under a header that stays pinned while its rows scroll.
+public struct TableSection<Row> {
+    public var title: String
+    public var rows: [Row]
+    public init(_ title: String, rows: [Row]) { self.title = title; self.rows = rows }
+}
+
+/// A row given explicitly (SwiftUI's `TableRow`), optionally with its own context menu.
+public struct TableRow<Row> {
+    public var value: Row
+    @usableFromInline let contextMenu: (() -> Void)?
+    public init(_ value: Row, contextMenu: (() -> Void)? = nil) { self.value = value; self.contextMenu = contextMenu }
+}
+
+/// The rows of several sections as one collection (no copying; binary search per access).
+public struct SectionedRows<Row>: RandomAccessCollection {
+    @usableFromInline let sections: [TableSection<Row>]
+    public let starts: [Int]
+    public let endIndex: Int
+    public var startIndex: Int { 0 }
+    public init(_ sections: [TableSection<Row>]) {
+        self.sections = sections
+        var starts: [Int] = [], total = 0
+        for section in sections { starts.append(total); total += section.rows.count }
+        self.starts = starts
+        endIndex = total
+    }
+    @inlinable public subscript(position: Int) -> Row {
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= position { lo = mid } else { hi = mid - 1 }
+        }
+        return sections[lo].rows[position - starts[lo]]
+    }
+}
+
 extension UI {
     /// SwiftUI's `Table` in immediate mode: a pinned header whose clicks edit `sortOrder`
     /// (the app sorts; `TableSorter` helps), virtualized rows (only the visible ones are
     /// built, so a million rows cost what forty do), selection by ID with mouse, keyboard
-    /// and touch, a context menu for the selection, resizable columns, and a one-column
-    /// layout below `compactWidth`.
+    /// and touch, a context menu for the selection, resizable columns, an edit mode with
+    /// checkmarks for touch, and a one-column layout below `compactWidth`.
     ///
     /// ```swift
     /// ui.table("files", rows: sorter.view(of: files, sortedBy: order), selection: Binding(self, \.selection),
@@ -198,13 +304,13 @@ extension UI {
     public func table<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, selection: Binding<Set<Rows.Element.ID>>? = nil,
         sortOrder: Binding<[SortDescriptor<Rows.Element>]>? = nil, isSorting: Bool = false,
-        rowHeight: Double? = nil, compactWidth: Double = 360,
+        rowHeight: Double? = nil, compactWidth: Double = 360, editMode: Bool = false,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
-                  isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth, contextMenu: contextMenu,
-                  columns: columns())
+                  isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
+                  sectionTitles: [], sectionStarts: [], rowMenus: nil, contextMenu: contextMenu, columns: columns())
     }
 
     /// A table with single selection (`ID?`), as SwiftUI's `Table(_:selection:)` with an optional binding.
@@ -219,7 +325,36 @@ extension UI {
         let asSet = Binding<Set<Rows.Element.ID>>(get: { selection.wrappedValue.map { [$0] } ?? [] },
                                                    set: { selection.wrappedValue = $0.first })
         return tableBody(name, rows: rows, mode: .single, selection: asSet, sortOrder: sortOrder, isSorting: isSorting,
-                         rowHeight: rowHeight, compactWidth: compactWidth, contextMenu: contextMenu, columns: columns())
+                         rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [], sectionStarts: [],
+                         rowMenus: nil, contextMenu: contextMenu, columns: columns())
+    }
+
+    /// A table of rows grouped in sections whose headers stay pinned while their rows scroll.
+    @inlinable @discardableResult
+    public func table<Row: Identifiable>(
+        _ name: String, sections: [TableSection<Row>], selection: Binding<Set<Row.ID>>? = nil,
+        sortOrder: Binding<[SortDescriptor<Row>]>? = nil, rowHeight: Double? = nil, compactWidth: Double = 360,
+        editMode: Bool = false, contextMenu: ((Set<Row.ID>) -> Void)? = nil,
+        @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
+    ) -> TableInfo {
+        let rows = SectionedRows(sections)
+        return tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
+                         isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
+                         sectionTitles: sections.map(\.title), sectionStarts: rows.starts, rowMenus: nil,
+                         contextMenu: contextMenu, columns: columns())
+    }
+
+    /// A table of explicit rows (SwiftUI's `Table(of:columns:rows:)`), for constant data;
+    /// a row's own context menu replaces the table's for that row.
+    @inlinable @discardableResult
+    public func table<Row: Identifiable>(
+        _ name: String, of: Row.Type, rows: [TableRow<Row>], selection: Binding<Set<Row.ID>>? = nil,
+        rowHeight: Double? = nil, compactWidth: Double = 360, contextMenu: ((Set<Row.ID>) -> Void)? = nil,
+        @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
+    ) -> TableInfo {
+        tableBody(name, rows: rows.map(\.value), mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: nil,
+                  isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [],
+                  sectionStarts: [], rowMenus: rows.map(\.contextMenu), contextMenu: contextMenu, columns: columns())
     }
 
     /// Scrolls the table `name` so its body's top is `offset` points down.
@@ -227,12 +362,13 @@ extension UI {
         withID(id(name)) { scrollTo("body", offset: Point(0, offset)) }
     }
 
-    /// The implementation of both `table` forms; inlinable so it is specialized for the
+    /// The implementation behind every `table` form; inlinable so it is specialized for the
     /// app's row type (unspecialized, generic row access cost ~40 % of a table frame).
     @inlinable
     func tableBody<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, mode: SelectionMode, selection: Binding<Set<Rows.Element.ID>>?,
         sortOrder: Binding<[SortDescriptor<Rows.Element>]>?, isSorting: Bool, rowHeight: Double?, compactWidth: Double,
+        editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)?, columns allColumns: [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         typealias ID = Rows.Element.ID
@@ -248,10 +384,13 @@ extension UI {
         let headerH = min(theme.rowHeight + 4, rect.height)
         let header = Rect(x: rect.x, y: rect.y, width: rect.width, height: headerH)
         let body = Rect(x: rect.x, y: header.maxY, width: rect.width, height: max(0, rect.height - headerH))
-        let widths = isCompact ? [rect.width] : TableColumnLayout.widths(columns, userWidths: memo.value.userWidths, available: rect.width)
+        let checkWidth = editMode ? 32.0 : 0
+        let widths = isCompact ? [rect.width - checkWidth]
+            : TableColumnLayout.widths(columns, userWidths: memo.value.userWidths, available: rect.width - checkWidth)
         let count = rows.count
         let base = rows.startIndex
         let idAt: (Int) -> ID = { rows[base + $0].id }
+        let geometry = RowGeometry(rowHeight: rowH, rowCount: count, sectionStarts: sectionStarts)
         var info = TableInfo(visibleRows: 0..<0, scrollOffset: 0, rowHeight: rowH, bodyRect: body, isCompact: isCompact)
 
         drawList.pushClip(rect)
@@ -260,45 +399,43 @@ extension UI {
             let bodyID = id("bodyInput")
             let focused = focusID == bodyID
             let r = interact(bodyID, rect: body, sense: [.click, .focus])
-            virtualScrollView("body", contentSize: Size(rect.width, Double(count) * rowH), viewport: body) { scroll in
+            if editMode && mode == .multiple { twoFingerSelect(bodyID, body: body, geometry: geometry, memo: memo, idAt: idAt) }
+            virtualScrollView("body", contentSize: Size(rect.width, geometry.contentHeight), viewport: body) { scroll in
                 let offset = scroll.offset.y
                 info.scrollOffset = offset
-                func rowIndex(atY y: Double) -> Int? {
-                    let i = Int(((y - body.y + offset) / rowH).rounded(.down))
-                    return i >= 0 && i < count ? i : nil
-                }
-                // Selection input, applied before drawing so this frame shows it. A click on
-                // empty space below the rows clears the selection.
+                func row(atY y: Double) -> Int? { geometry.row(atContentY: y - body.y + offset) }
+                // Selection input, applied before drawing so this frame shows it. In edit mode a
+                // click toggles like ctrl-click; a click on empty space clears the selection.
                 if r.clicked {
-                    if let i = rowIndex(atY: input.pointer.pressPosition.y) {
-                        memo.value.selection.click(index: i, modifiers: input.modifiers, mode: mode, count: count, idAt: idAt)
-                    } else if input.modifiers.isEmpty {
+                    if let i = row(atY: input.pointer.pressPosition.y) {
+                        let modifiers = editMode ? input.modifiers.union(.command) : input.modifiers
+                        memo.value.selection.click(index: i, modifiers: modifiers, mode: mode, count: count, idAt: idAt)
+                    } else if input.modifiers.isEmpty && !editMode {
                         memo.value.selection.selected = []
                     }
                 }
                 if r.secondaryClicked {
-                    let i = rowIndex(atY: input.pointer.position.y)
+                    let i = row(atY: input.pointer.position.y)
                     memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: i, mode: mode, count: count, idAt: idAt)
+                    memo.value.menuRow = i
                 }
                 if focused {
                     let page = Int(body.height / rowH)
                     for press in input.keys {
                         if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode, pageSize: page,
                                                                  count: count, idAt: idAt) {
-                            scrollToVisible(Rect(x: body.x, y: body.y + Double(target) * rowH - offset, width: body.width, height: rowH))
+                            let y = body.y + Double(geometry.slot(ofRow: target)) * rowH - offset
+                            scrollToVisible(Rect(x: body.x, y: y, width: body.width, height: rowH))
                         }
                     }
                 }
-                // Visible rows, plus one of overscan each side.
-                let first = max(0, Int((offset / rowH).rounded(.down)) - 1)
-                let last = min(count, Int(((offset + body.height) / rowH).rounded(.up)) + 1)
-                info.visibleRows = first..<max(first, last)
-                let hovered = r.isHovered ? rowIndex(atY: input.pointer.position.y) : nil
+                let slots = geometry.visibleSlots(offset: offset, height: body.height)
+                let hovered = r.isHovered ? row(atY: input.pointer.position.y) : nil
                 let selectedSet = memo.value.selection.selected
                 let isSelected: (Int) -> Bool = { selectedSet.contains(rows[base + $0].id) }
                 var plans: [TableCellPlan] = []
                 plans.reserveCapacity(columns.count)
-                var x = body.x
+                var x = body.x + checkWidth
                 for c in columns.indices {
                     let column = columns[c]
                     let text = column.text.map { format in { (i: Int) in format(rows[base + i]) } }
@@ -306,15 +443,26 @@ extension UI {
                     plans.append(TableCellPlan(x: x, width: widths[c], alignment: column.alignment, text: text, content: content))
                     x += widths[c]
                 }
-                drawRows(info.visibleRows, plans: plans, body: body, offset: offset, rowHeight: rowH, hovered: hovered,
-                         focused: focused, isSelected: selectedSet.isEmpty ? nil : isSelected)
+                info.visibleRows = drawRows(slots, geometry: geometry, sectionTitles: sectionTitles, plans: plans, body: body,
+                                            offset: offset, hovered: hovered, focused: focused, editMode: editMode,
+                                            isSelected: selectedSet.isEmpty ? nil : isSelected)
             }
-            if r.secondaryClicked, contextMenu != nil { openPopup("menu") }
+            if r.secondaryClicked {
+                if let i = memo.value.menuRow, let menus = rowMenus, i < menus.count, menus[i] != nil {
+                    openPopup("rowMenu")
+                } else if contextMenu != nil {
+                    openPopup("menu")
+                }
+            }
             if let contextMenu {
                 let ids = memo.value.menuIDs
                 popup("menu") { contextMenu(ids) }
             }
-            drawHeader(header, columns: columns, widths: widths, sortOrder: sortOrder, isSorting: isSorting, memo: memo)
+            if let menus = rowMenus, let i = memo.value.menuRow, i < menus.count, let menu = menus[i] {
+                popup("rowMenu", menu)
+            }
+            drawHeader(header, columns: columns, widths: widths, leading: checkWidth, sortOrder: sortOrder, isSorting: isSorting,
+                       memo: memo)
         }
         drawList.popClip()
         if let selection, selection.wrappedValue != memo.value.selection.selected {
@@ -323,22 +471,53 @@ extension UI {
         return info
     }
 
-    /// The visible rows: backgrounds (alternating, hover, selection) and cells. Not generic.
+    /// Edit mode on a touch screen: two fingers dragging over rows select every row they pass.
     @usableFromInline
-    func drawRows(_ visible: Range<Int>, plans: [TableCellPlan], body: Rect, offset: Double, rowHeight rowH: Double,
-                          hovered: Int?, focused: Bool, isSelected: ((Int) -> Bool)?) {
+    func twoFingerSelect<ID: Hashable>(_ bodyID: WidgetID, body: Rect, geometry: RowGeometry, memo: StateBox<TableMemo<ID>>,
+                                       idAt: (Int) -> ID) {
+        let fingers = input.fingers
+        guard fingers.count >= 2 else { memo.value.panSelecting = false; return }
+        let center = fingers.values.reduce(Point.zero) { $0 + $1 } * (1 / Double(fingers.count))
+        guard memo.value.panSelecting || body.contains(center) else { return }
+        memo.value.panSelecting = true
+        activeID = bodyID // two fingers select rather than scroll
+        let scrollOffset = scrollOffset("body").y
+        if let row = geometry.row(atContentY: center.y - body.y + scrollOffset), row < geometry.rowCount {
+            memo.value.selection.selected.insert(idAt(row))
+        }
+    }
+
+    /// The visible slots: section headers (the top one pinned), row backgrounds (alternating,
+    /// hover, selection), edit-mode checkmarks and cells. Not generic. Returns the data rows drawn.
+    @usableFromInline
+    func drawRows(_ slots: Range<Int>, geometry: RowGeometry, sectionTitles: [String], plans: [TableCellPlan], body: Rect,
+                  offset: Double, hovered: Int?, focused: Bool, editMode: Bool, isSelected: ((Int) -> Bool)?) -> Range<Int> {
         let font = self.font
-        for i in visible {
-            let rowRect = Rect(x: body.x, y: body.y + Double(i) * rowH - offset, width: body.width, height: rowH)
+        let rowH = geometry.rowHeight
+        var firstRow = Int.max, lastRow = -1
+        for slot in slots {
+            let rowRect = Rect(x: body.x, y: body.y + Double(slot) * rowH - offset, width: body.width, height: rowH)
+            guard case .row(let i) = geometry.slot(slot) else { continue }
+            firstRow = min(firstRow, i)
+            lastRow = max(lastRow, i)
             let selected = isSelected?(i) ?? false
-            if selected {
+            if selected && !editMode {
                 drawList.addRect(rowRect, color: focused ? theme.accent : theme.controlPressed)
             } else if i == hovered {
                 drawList.addRect(rowRect, color: theme.selection.opacity(0.45))
             } else if i % 2 == 1 {
                 drawList.addRect(rowRect, color: theme.control.opacity(0.45))
             }
-            let textColor = selected && focused ? theme.onAccent : theme.text
+            if editMode {
+                let mark = Point(rowRect.x + 16, rowRect.midY)
+                if selected {
+                    drawList.addCircle(center: mark, radius: 8, color: theme.accent)
+                    Icon.checkmark.draw(in: Rect(x: mark.x - 6, y: mark.y - 6, width: 12, height: 12), color: theme.onAccent, into: &drawList)
+                } else {
+                    drawList.addCircleBorder(center: mark, radius: 8, color: theme.border, thickness: 1.5)
+                }
+            }
+            let textColor = selected && focused && !editMode ? theme.onAccent : theme.text
             for plan in plans {
                 let cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowH)
                 if let text = plan.text {
@@ -348,16 +527,45 @@ extension UI {
                 }
             }
         }
+        if !sectionTitles.isEmpty && !slots.isEmpty {
+            drawSectionHeaders(slots, geometry: geometry, titles: sectionTitles, body: body, offset: offset)
+        }
+        return lastRow >= firstRow ? firstRow..<(lastRow + 1) : 0..<0
+    }
+
+    /// Section headers in their slots, and the top section's header pinned to the body's top
+    /// (pushed up by the next header as it arrives).
+    private func drawSectionHeaders(_ slots: Range<Int>, geometry: RowGeometry, titles: [String], body: Rect, offset: Double) {
+        let bold = font(size: theme.fontSize - 1, weight: .bold)
+        let rowH = geometry.rowHeight
+        func headerBar(_ section: Int, y: Double) {
+            let rect = Rect(x: body.x, y: y, width: body.width, height: rowH)
+            drawList.addRect(rect, color: theme.surface.mix(theme.background, 0.5))
+            drawList.addRect(Rect(x: rect.x, y: rect.maxY - 1, width: rect.width, height: 1), color: theme.separator)
+            bold.draw(section < titles.count ? titles[section] : "", in: rect.insetBy(dx: 8, dy: 0), color: theme.secondaryText,
+                      into: &drawList)
+        }
+        for slot in slots {
+            if case .header(let s) = geometry.slot(slot) { headerBar(s, y: body.y + Double(slot) * rowH - offset) }
+        }
+        let topSlot = Int((max(0, offset) / rowH).rounded(.down))
+        guard let section = geometry.section(containingSlot: topSlot) else { return }
+        var y = body.y
+        if section + 1 < geometry.sectionStarts.count {
+            let nextHeaderY = body.y + Double(geometry.sectionStarts[section + 1] + section + 1) * rowH - offset
+            y = min(y, nextHeaderY - rowH)
+        }
+        headerBar(section, y: y)
     }
 
     @usableFromInline
-    func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], widths: [Double],
-                                     sortOrder: Binding<[SortDescriptor<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>) {
+    func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], widths: [Double], leading: Double,
+                             sortOrder: Binding<[SortDescriptor<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>) {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
         let order = sortOrder?.wrappedValue ?? []
-        var x = header.x
+        var x = header.x + leading
         for (c, column) in columns.enumerated() {
             let cell = Rect(x: x, y: header.y, width: widths[c], height: header.height - 1)
             x += widths[c]
