@@ -10,7 +10,7 @@ final class TableBench: BenchScene {
     let n: Int
     private var rows: [FileRow] = []
     private let sorter = TableSorter<FileRow>()
-    private var sortOrder: [SortDescriptor<FileRow>] = []
+    private var sortOrder: [KeyComparator<FileRow>] = []
     private var selection: Set<UInt64> = []
     private var inject: EventInjector!
     private var sortStarted: Double?

@@ -2,8 +2,8 @@ import Foundation
 import Render2D
 import Synchronization
 
-/// Ascending or descending, as Foundation's `SortOrder`.
-public enum SortOrder: Sendable, Equatable, Hashable {
+/// Ascending or descending, as Foundation's `SortDirection`.
+public enum SortDirection: Sendable, Equatable, Hashable {
     case forward, reverse
     public mutating func toggle() { self = self == .forward ? .reverse : .forward }
 }
@@ -23,45 +23,45 @@ public enum SortKey<Row>: Sendable {
 /// slower on Linux). Two descriptors are equal when their column and order are.
 ///
 /// ```swift
-/// var order = [SortDescriptor<File>(\.name), SortDescriptor(\.size, order: .reverse)]
+/// var order = [KeyComparator<File>(\.name), KeyComparator(\.size, order: .reverse)]
 /// let sorted = files.sorted(using: order)
 /// ```
-public struct SortDescriptor<Row>: Sendable, Equatable {
+public struct KeyComparator<Row>: Sendable, Equatable {
     public var id: String
-    public var order: SortOrder
+    public var order: SortDirection
     public let key: SortKey<Row>
 
-    @inlinable public init(id: String, order: SortOrder = .forward, key: SortKey<Row>) {
+    @inlinable public init(id: String, order: SortDirection = .forward, key: SortKey<Row>) {
         self.id = id
         self.order = order
         self.key = key
     }
 
     /// Case-insensitive (ASCII) string ordering, then byte order.
-    @inlinable public init(_ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortOrder = .forward) {
+    @inlinable public init(_ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .string { $0[keyPath: keyPath] })
     }
 
-    @inlinable public init<Value: BinaryInteger & Sendable>(_ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortOrder = .forward) {
+    @inlinable public init<Value: BinaryInteger & Sendable>(_ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: $0[keyPath: keyPath]) })
     }
 
-    @inlinable public init(_ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortOrder = .forward) {
+    @inlinable public init(_ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .double { $0[keyPath: keyPath] })
     }
 
     /// Any `Comparable` value (compared row by row: slower than the flat-key kinds).
     @inlinable public init<Value: Comparable & Sendable>(comparable keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil,
-                                              order: SortOrder = .forward) {
+                                              order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .custom { a, b in
             let x = a[keyPath: keyPath], y = b[keyPath: keyPath]
             return x < y ? -1 : (y < x ? 1 : 0)
         })
     }
 
-    public static func == (a: SortDescriptor, b: SortDescriptor) -> Bool { a.id == b.id && a.order == b.order }
+    public static func == (a: KeyComparator, b: KeyComparator) -> Bool { a.id == b.id && a.order == b.order }
 
-    public var reversed: SortDescriptor {
+    public var reversed: KeyComparator {
         var copy = self
         copy.order.toggle()
         return copy
@@ -73,7 +73,7 @@ public struct SortDescriptor<Row>: Sendable, Equatable {
 /// (secondary keys stay); shift-click adds the column as the next key, or reverses it where
 /// it already is.
 public enum SortOrderRules {
-    public static func click<Row>(_ column: SortDescriptor<Row>, in order: [SortDescriptor<Row>], addingKey: Bool) -> [SortDescriptor<Row>] {
+    public static func click<Row>(_ column: KeyComparator<Row>, in order: [KeyComparator<Row>], addingKey: Bool) -> [KeyComparator<Row>] {
         var result = order
         if let i = result.firstIndex(where: { $0.id == column.id }) {
             if addingKey || i == 0 {
@@ -100,7 +100,7 @@ public enum IndexSorter {
     /// first (strings by their rank among the distinct strings), so the sort itself compares
     /// flat words through raw pointers; only `custom` keys compare rows.
     public static func sortedIndices<Rows: RandomAccessCollection>(
-        _ rows: Rows, by descriptors: [SortDescriptor<Rows.Element>], isCancelled: () -> Bool = { false }
+        _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
         let n = rows.count
         var indices = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
@@ -276,7 +276,7 @@ private func compareFolded(_ a: String, _ b: String) -> Int {
 
 extension RandomAccessCollection where Index == Int {
     /// The elements in `descriptors` order (stable), sorted on the calling thread.
-    public func sorted(using descriptors: [SortDescriptor<Element>]) -> [Element] {
+    public func sorted(using descriptors: [KeyComparator<Element>]) -> [Element] {
         let order = (try? IndexSorter.sortedIndices(self, by: descriptors)) ?? []
         return order.map { self[startIndex + Int($0)] }
     }
@@ -312,7 +312,7 @@ public struct SortedView<Base: RandomAccessCollection>: RandomAccessCollection w
 @MainActor
 public final class TableSorter<Row: Sendable> {
     private struct Request: Sendable {
-        var order: [SortDescriptor<Row>]
+        var order: [KeyComparator<Row>]
         var version: Int
     }
     private final class Mailbox: Sendable {
@@ -333,7 +333,7 @@ public final class TableSorter<Row: Sendable> {
 
     /// The rows in the most recent finished sort order, starting a background sort when
     /// `order` or `version` changed.
-    public func view<Rows: RandomAccessCollection & Sendable>(of rows: Rows, sortedBy order: [SortDescriptor<Row>], version: Int = 0)
+    public func view<Rows: RandomAccessCollection & Sendable>(of rows: Rows, sortedBy order: [KeyComparator<Row>], version: Int = 0)
         -> SortedView<Rows> where Rows.Element == Row, Rows.Index == Int {
         let request = Request(order: order, version: version)
         collectFinished()

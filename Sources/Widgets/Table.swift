@@ -21,7 +21,7 @@ public struct TableColumn<Row> {
     @usableFromInline let text: ((Row) -> String)?
     @usableFromInline let content: (@MainActor (UI, Row) -> Void)?
     /// The descriptor a header click puts in the sort order; nil = not sortable.
-    public let sortDescriptor: SortDescriptor<Row>?
+    public let sortDescriptor: KeyComparator<Row>?
     public internal(set) var widthRule = Width.flexible(min: 40, ideal: 140, max: .infinity)
     public internal(set) var alignment = TextAlignment.leading
 
@@ -32,7 +32,7 @@ public struct TableColumn<Row> {
         self.id = id ?? title
         self.text = text
         self.content = content
-        self.sortDescriptor = sort.map { SortDescriptor(id: id ?? title, key: $0) }
+        self.sortDescriptor = sort.map { KeyComparator(id: id ?? title, key: $0) }
     }
 
     /// A sortable text column showing a string property.
@@ -55,7 +55,7 @@ public struct TableColumn<Row> {
     @inlinable public init<Value: Comparable & Sendable>(_ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
                                               content: @escaping @MainActor (UI, Row) -> Void) {
         self.init(title: title, id: id, text: nil, content: content,
-                  sort: SortDescriptor(comparable: value, id: id ?? title).key)
+                  sort: KeyComparator(comparable: value, id: id ?? title).key)
     }
 
     /// A column of non-`Comparable` values, sorted by `sortUsing`, with custom cell content.
@@ -303,7 +303,7 @@ extension UI {
     @inlinable @discardableResult
     public func table<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, selection: Binding<Set<Rows.Element.ID>>? = nil,
-        sortOrder: Binding<[SortDescriptor<Rows.Element>]>? = nil, isSorting: Bool = false,
+        sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
         rowHeight: Double? = nil, compactWidth: Double = 360, editMode: Bool = false,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
@@ -317,7 +317,7 @@ extension UI {
     @inlinable @discardableResult
     public func table<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, selection: Binding<Rows.Element.ID?>,
-        sortOrder: Binding<[SortDescriptor<Rows.Element>]>? = nil, isSorting: Bool = false,
+        sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
         rowHeight: Double? = nil, compactWidth: Double = 360,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
@@ -333,7 +333,7 @@ extension UI {
     @inlinable @discardableResult
     public func table<Row: Identifiable>(
         _ name: String, sections: [TableSection<Row>], selection: Binding<Set<Row.ID>>? = nil,
-        sortOrder: Binding<[SortDescriptor<Row>]>? = nil, rowHeight: Double? = nil, compactWidth: Double = 360,
+        sortOrder: Binding<[KeyComparator<Row>]>? = nil, rowHeight: Double? = nil, compactWidth: Double = 360,
         editMode: Bool = false, contextMenu: ((Set<Row.ID>) -> Void)? = nil,
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
@@ -367,7 +367,7 @@ extension UI {
     @inlinable
     func tableBody<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, mode: SelectionMode, selection: Binding<Set<Rows.Element.ID>>?,
-        sortOrder: Binding<[SortDescriptor<Rows.Element>]>?, isSorting: Bool, rowHeight: Double?, compactWidth: Double,
+        sortOrder: Binding<[KeyComparator<Rows.Element>]>?, isSorting: Bool, rowHeight: Double?, compactWidth: Double,
         editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)?, columns allColumns: [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
@@ -560,12 +560,13 @@ extension UI {
 
     @usableFromInline
     func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], widths: [Double], leading: Double,
-                             sortOrder: Binding<[SortDescriptor<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>) {
+                             sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>) {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
         let order = sortOrder?.wrappedValue ?? []
         var x = header.x + leading
+        var dividers: [Interaction] = []
         for (c, column) in columns.enumerated() {
             let cell = Rect(x: x, y: header.y, width: widths[c], height: header.height - 1)
             x += widths[c]
@@ -597,9 +598,11 @@ extension UI {
                     memo.value.userWidths[column.id] = min(max(width, lo), hi)
                 }
                 if handle.doubleClicked { memo.value.userWidths[column.id] = nil }
-                claimSplitterPress(handle)
+                dividers.append(handle)
             }
         }
+        // A divider's reach overlaps the next header cell: claim presses after every cell.
+        for handle in dividers { claimSplitterPress(handle) }
         if isSorting {
             // Progress cue: a pulsing dot train while a background sort runs.
             let phase = time.truncatingRemainder(dividingBy: 0.9) / 0.9

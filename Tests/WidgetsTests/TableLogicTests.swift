@@ -1,0 +1,229 @@
+import XCTest
+import TestSupport
+@testable import Widgets
+
+struct Item: Identifiable, Sendable, Equatable {
+    let id: Int
+    let name: String
+    let size: Int
+    let score: Double
+}
+
+/// Deterministic rows with many duplicate keys (so stability matters).
+func makeItems(_ count: Int, seed: UInt64 = 7) -> [Item] {
+    var state = seed
+    func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+    let names = ["alpha", "Beta", "beta", "Gamma", "delta", "Alpha", "epsilon"]
+    return (0..<count).map { i in
+        Item(id: i, name: names[Int(next() % UInt64(names.count))], size: Int(next() % 5) - 2, score: Double(Int(next() % 7)) / 2 - 1)
+    }
+}
+
+final class SortingTests: XCTestCase {
+    /// The reference: a plain stable sort with the same rules, written independently.
+    private func reference(_ items: [Item], _ keys: [(String, SortDirection)]) -> [Int] {
+        func cmpName(_ a: String, _ b: String) -> Int {
+            let x = a.lowercased(), y = b.lowercased()
+            if x != y { return x < y ? -1 : 1 }
+            return a == b ? 0 : (Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) ? -1 : 1)
+        }
+        return items.enumerated().sorted { l, r in
+            for (key, order) in keys {
+                var c: Int
+                switch key {
+                case "name": c = cmpName(l.element.name, r.element.name)
+                case "size": c = l.element.size < r.element.size ? -1 : (l.element.size > r.element.size ? 1 : 0)
+                default: c = l.element.score < r.element.score ? -1 : (l.element.score > r.element.score ? 1 : 0)
+                }
+                if order == .reverse { c = -c }
+                if c != 0 { return c < 0 }
+            }
+            return l.offset < r.offset
+        }.map { $0.element.id }
+    }
+
+    private func descriptor(_ key: String, _ order: SortDirection) -> KeyComparator<Item> {
+        switch key {
+        case "name": return KeyComparator(\Item.name, id: "name", order: order)
+        case "size": return KeyComparator(\Item.size, id: "size", order: order)
+        default: return KeyComparator(\Item.score, id: "score", order: order)
+        }
+    }
+
+    func testMultiKeySortsMatchAStableReference() throws {
+        let items = makeItems(3000)
+        let cases: [[(String, SortDirection)]] = [
+            [("name", .forward)], [("name", .reverse)], [("size", .forward)], [("score", .reverse)],
+            [("name", .forward), ("size", .reverse)], [("size", .forward), ("name", .forward), ("score", .reverse)],
+            [("score", .forward), ("size", .forward)],
+        ]
+        for keys in cases {
+            let got = try IndexSorter.sortedIndices(items, by: keys.map { descriptor($0.0, $0.1) }).map { items[Int($0)].id }
+            XCTAssertEqual(got, reference(items, keys), "keys \(keys)")
+        }
+        // A custom comparator key (not Comparable-flattened) agrees too.
+        let custom = KeyComparator<Item>(id: "len", key: .custom { a, b in a.name.count - b.name.count })
+        let byLength = items.sorted(using: [custom]).map(\.name.count)
+        XCTAssertEqual(byLength, byLength.sorted())
+    }
+
+    func testCancellationStopsASort() {
+        let items = makeItems(50_000)
+        var calls = 0
+        XCTAssertThrowsError(try IndexSorter.sortedIndices(items, by: [descriptor("size", .forward)], isCancelled: {
+            calls += 1
+            return calls > 2
+        }))
+    }
+
+    func testHeaderClickTransitions() {
+        let name = descriptor("name", .forward), size = descriptor("size", .forward), score = descriptor("score", .forward)
+        var order: [KeyComparator<Item>] = []
+        order = SortOrderRules.click(name, in: order, addingKey: false)
+        XCTAssertEqual(order.map(\.id), ["name"])
+        order = SortOrderRules.click(name, in: order, addingKey: false)
+        XCTAssertEqual(order.first?.order, .reverse, "clicking the primary key reverses it")
+        order = SortOrderRules.click(size, in: order, addingKey: true)
+        XCTAssertEqual(order.map(\.id), ["name", "size"], "shift-click adds a secondary key")
+        order = SortOrderRules.click(size, in: order, addingKey: true)
+        XCTAssertEqual(order[1].order, .reverse, "shift-click on a key reverses it in place")
+        order = SortOrderRules.click(name, in: order, addingKey: false)
+        XCTAssertEqual(order.map(\.id), ["name", "size"], "reversing the primary keeps the secondary keys")
+        XCTAssertEqual(order[0].order, .forward)
+        order = SortOrderRules.click(score, in: order, addingKey: false)
+        XCTAssertEqual(order.map(\.id), ["score"], "a plain click on another column makes it the only key")
+    }
+
+    func testBackgroundSorterKeepsTheOldOrderUntilTheNewOneIsReady() { onMain {
+        let items = makeItems(60_000)
+        let sorter = TableSorter<Item>()
+        sorter.synchronousLimit = 1000
+        let order = [KeyComparator(\Item.size, id: "size")]
+        var view = sorter.view(of: items, sortedBy: order)
+        XCTAssertTrue(sorter.isSorting)
+        XCTAssertEqual(view.map(\.id).prefix(5), [0, 1, 2, 3, 4], "the old (base) order while sorting")
+        let deadline = Date().addingTimeInterval(20)
+        while sorter.isSorting && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+            view = sorter.view(of: items, sortedBy: order)
+        }
+        XCTAssertFalse(sorter.isSorting)
+        XCTAssertEqual(view.map(\.size), items.map(\.size).sorted())
+        // A new order supersedes a running one: only the latest lands.
+        _ = sorter.view(of: items, sortedBy: [KeyComparator(\Item.name, id: "name")])
+        view = sorter.view(of: items, sortedBy: [KeyComparator(\Item.size, id: "size", order: .reverse)])
+        while sorter.isSorting && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+            view = sorter.view(of: items, sortedBy: [KeyComparator(\Item.size, id: "size", order: .reverse)])
+        }
+        XCTAssertEqual(view.map(\.size), items.map(\.size).sorted(by: >))
+    } }
+}
+
+final class SelectionLogicTests: XCTestCase {
+    let ids = Array(100..<120)
+    private func idAt(_ i: Int) -> Int { ids[i] }
+
+    func testClickCtrlShiftAndSelectAll() {
+        var s = SelectionModel<Int>()
+        s.click(index: 3, modifiers: [], mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, [103])
+        s.click(index: 7, modifiers: .command, mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, [103, 107])
+        s.click(index: 3, modifiers: .command, mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, [107], "ctrl-click toggles")
+        s.click(index: 4, modifiers: .shift, mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, Set(103...104), "shift-click ranges from the anchor: the last ctrl-clicked row, even deselected")
+        s.click(index: 1, modifiers: .shift, mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, Set(101...103), "the anchor stays; the range follows the new end")
+        s.click(index: 10, modifiers: [.shift, .command], mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, Set(101...110), "ctrl-shift adds the range")
+        _ = s.key(Key("a"), modifiers: .command, mode: .multiple, pageSize: 5, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected.count, 20)
+    }
+
+    func testSelectionFollowsIDsAcrossReordering() {
+        var s = SelectionModel<Int>()
+        s.click(index: 2, modifiers: [], mode: .multiple, count: 20, idAt: idAt)
+        let reversed = Array(ids.reversed())
+        s.click(index: 0, modifiers: .shift, mode: .multiple, count: 20, idAt: { reversed[$0] })
+        XCTAssertEqual(s.selected, Set(102...119), "the anchor (id 102) is found at its new place")
+    }
+
+    func testKeyboardMovesExtendsAndPages() {
+        var s = SelectionModel<Int>()
+        XCTAssertEqual(s.key(.down, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 0)
+        XCTAssertEqual(s.key(.down, modifiers: .shift, mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 1)
+        XCTAssertEqual(s.key(.down, modifiers: .shift, mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 2)
+        XCTAssertEqual(s.selected, [100, 101, 102])
+        XCTAssertEqual(s.key(.pageDown, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 7)
+        XCTAssertEqual(s.selected, [107])
+        XCTAssertEqual(s.key(.end, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 19)
+        XCTAssertEqual(s.key(.down, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 19, "clamped at the end")
+        XCTAssertEqual(s.key(.home, modifiers: .shift, mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 0)
+        XCTAssertEqual(s.selected.count, 20)
+        XCTAssertNil(s.key(.up, modifiers: [], mode: .none, pageSize: 5, count: 20, idAt: idAt))
+    }
+
+    func testSingleModeAndContextMenuTargets() {
+        var s = SelectionModel<Int>()
+        s.click(index: 1, modifiers: [], mode: .single, count: 20, idAt: idAt)
+        s.click(index: 5, modifiers: .shift, mode: .single, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, [105], "single selection: shift acts as a click")
+        s.click(index: 6, modifiers: .command, mode: .single, count: 20, idAt: idAt)
+        XCTAssertEqual(s.selected, [106])
+
+        var m = SelectionModel<Int>()
+        m.click(index: 2, modifiers: [], mode: .multiple, count: 20, idAt: idAt)
+        m.click(index: 4, modifiers: .shift, mode: .multiple, count: 20, idAt: idAt)
+        XCTAssertEqual(m.contextMenuTarget(index: nil, mode: .multiple, count: 20, idAt: idAt), [], "empty area: no IDs")
+        XCTAssertEqual(m.contextMenuTarget(index: 3, mode: .multiple, count: 20, idAt: idAt), [102, 103, 104],
+                       "a row inside the selection: the whole selection")
+        XCTAssertEqual(m.contextMenuTarget(index: 9, mode: .multiple, count: 20, idAt: idAt), [109],
+                       "an unselected row: just it")
+        XCTAssertEqual(m.selected, [109], "and it becomes the selection first")
+    }
+}
+
+final class RowGeometryTests: XCTestCase {
+    func testVisibleRangeAtAMillionRows() {
+        let g = RowGeometry(rowHeight: 24, rowCount: 1_000_000)
+        XCTAssertEqual(g.contentHeight, 24_000_000)
+        XCTAssertEqual(g.visibleSlots(offset: 0, height: 240), 0..<11)
+        let deep = g.visibleSlots(offset: 23_999_000, height: 500, overscan: 0)
+        XCTAssertEqual(deep, 999_958..<999_980)
+        XCTAssertEqual(g.visibleSlots(offset: 23_999_800, height: 500, overscan: 2).upperBound, 1_000_000, "clamped to the last row")
+        XCTAssertEqual(g.visibleSlots(offset: 12_000_012, height: 24, overscan: 0), 500_000..<500_002)
+        XCTAssertEqual(g.row(atContentY: 12_000_012), 500_000)
+        XCTAssertNil(g.row(atContentY: 24_000_001))
+        XCTAssertEqual(RowGeometry(rowHeight: 24, rowCount: 0).visibleSlots(offset: 0, height: 100), 0..<0)
+    }
+
+    func testSectionsMapSlotsAndRowsBothWays() {
+        let g = RowGeometry(rowHeight: 20, rowCount: 10, sectionStarts: [0, 3, 3, 7])
+        // Slots: H0 r0 r1 r2 H1 H2 r3 r4 r5 r6 H3 r7 r8 r9
+        XCTAssertEqual(g.slotCount, 14)
+        XCTAssertEqual(g.slot(0), .header(section: 0))
+        XCTAssertEqual(g.slot(1), .row(0))
+        XCTAssertEqual(g.slot(4), .header(section: 1))
+        XCTAssertEqual(g.slot(5), .header(section: 2), "an empty section still shows its header")
+        XCTAssertEqual(g.slot(6), .row(3))
+        XCTAssertEqual(g.slot(10), .header(section: 3))
+        XCTAssertEqual(g.slot(13), .row(9))
+        for row in 0..<10 { XCTAssertEqual(g.slot(g.slot(ofRow: row)), .row(row)) }
+        XCTAssertEqual(g.section(containingSlot: 12), 3)
+        XCTAssertNil(g.row(atContentY: 4 * 20 + 5), "a header is not a row")
+    }
+
+    func testColumnWidthsShareTheSpareRoom() {
+        let columns: [TableColumn<Item>] = [
+            TableColumn("ID", text: { "\($0.id)" }).width(60),
+            TableColumn("Name", value: \Item.name).width(min: 50, ideal: 100, max: 300),
+            TableColumn("Size", value: \Item.size) { "\($0.size)" }.width(min: 40, ideal: 80),
+        ]
+        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: [:], available: 500), [60, 300, 140])
+        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: ["Name": 120], available: 500), [60, 120, 320],
+                       "a width the user set stays; the others take the rest")
+        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: ["Name": 5], available: 100), [60, 50, 80], "clamped to min")
+    }
+}
