@@ -3,12 +3,13 @@ import Widgets
 
 /// The demo's pages, switched from the top bar (or `--page`).
 enum DemoPage: String, CaseIterable {
-    case controls, splits, navigation
+    case controls, splits, navigation, table
     var title: String {
         switch self {
         case .controls: "Controls"
         case .splits: "Split panes"
         case .navigation: "Navigation split"
+        case .table: "Table"
         }
     }
 }
@@ -21,6 +22,7 @@ final class DemoApp {
     let kitchenSink = KitchenSink()
     let splits = SplitsPage()
     let navigation = NavigationPage()
+    let table = TablePage()
 
     init(page: DemoPage, darkTheme: Bool) {
         self.page = page
@@ -48,6 +50,7 @@ final class DemoApp {
                 case .controls: kitchenSink.build(ui)
                 case .splits: splits.build(ui)
                 case .navigation: navigation.build(ui)
+                case .table: table.build(ui)
                 }
             }
         }

@@ -32,7 +32,10 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Show the frame-time HUD from the start (F12 toggles it).")
     var hud = false
 
-    @Option(help: "Page to open: controls, splits, navigation.")
+    @Flag(help: "Play a short scripted interaction on the page (table: select rows, open the context menu).")
+    var tour = false
+
+    @Option(help: "Page to open: controls, splits, navigation, table.")
     var page: String = "controls"
 
     @Option(help: "Window size, e.g. 1280x800.")
@@ -89,10 +92,12 @@ struct Run: ParsableCommand {
             // run, else the fifth frame of an interactive one (which then goes on).
             let shotFrame = frames.map { max(1, $0) } ?? 5
             var count = 0
+            let inject = EventInjector(window: host.window)
             host.run(maxFrames: frames) { ui in
                 count += 1
                 if let shot = window.screenshot, count == shotFrame { host.captureScreenshot(to: shot) }
                 app.build(ui, host: host)
+                if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
             }
         }
     }

@@ -1,0 +1,68 @@
+import Render2D
+import Widgets
+
+/// A sortable, selectable table of 100,000 generated files with a toolbar that reacts to
+/// the selection, an edit mode for touch, and a context menu for the selection.
+@MainActor
+final class TablePage {
+    private var files: [FileRow] = []
+    private let sorter = TableSorter<FileRow>()
+    private var order: [KeyComparator<FileRow>] = [KeyComparator(\FileRow.name, id: "Name")]
+    private var selection: Set<UInt64> = []
+    private var favorites: Set<UInt64> = []
+    private var editMode = false
+    private var lastAction = ""
+
+    func build(_ ui: UI) {
+        if files.isEmpty { files = FileRow.generate(count: 100_000) }
+        let rows = sorter.view(of: files, sortedBy: order)
+        ui.vstack(spacing: 0) {
+            ui.padding(EdgeInsets(horizontal: 12, vertical: 6)) {
+                ui.hstack {
+                    ui.text(selection.isEmpty ? "\(files.count) files" : "\(selection.count) selected",
+                            font: ui.font(size: 15, weight: .bold))
+                    if !selection.isEmpty {
+                        if ui.button("Favorite \(selection.count)", icon: .starFill) { favorites.formUnion(selection); lastAction = "Favorited \(selection.count)" }
+                        if ui.button("Deselect", icon: .xmark) { selection = [] }
+                    }
+                    ui.spacer()
+                    if sorter.isSorting { ui.text("Sorting…", color: ui.theme.secondaryText) }
+                    ui.text(lastAction, color: ui.theme.secondaryText)
+                    ui.toggle("Edit", isOn: &editMode)
+                }
+            }
+            ui.divider()
+            ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+                     isSorting: sorter.isSorting, editMode: editMode, contextMenu: { ids in
+                         if ids.isEmpty {
+                             if ui.menuItem("Select All", shortcut: "Ctrl+A") { self.selection = Set(self.files.map(\.id)) }
+                         } else {
+                             if ui.menuItem(ids.count == 1 ? "Open" : "Open \(ids.count) Files", icon: .photo) { self.lastAction = "Opened \(ids.count)" }
+                             if ui.menuItem("Favorite", icon: .starFill) { self.favorites.formUnion(ids); self.lastAction = "Favorited \(ids.count)" }
+                             if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) { self.lastAction = "Trashed \(ids.count)" }
+                         }
+                     }) {
+                TableColumn("Name", value: \FileRow.name).width(min: 120, ideal: 280)
+                TableColumn("Kind", value: \FileRow.kind).width(min: 70, ideal: 110)
+                TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing)
+                TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 130, ideal: 170)
+                TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[$0.rating] }.width(min: 90, ideal: 120)
+            }
+        }
+    }
+
+    /// `--tour`: selects rows 2-5 and opens the context menu over them (for screenshots).
+    func tour(frame: Int, inject: EventInjector) {
+        let shift = Key(rawValue: 225 | (1 << 30))
+        let row = { (i: Int) in Point(200, 44 + 38 + 28 + 24 * Double(i) + 12) }
+        switch frame {
+        case 3: inject.mouseMove(to: row(2)); inject.mouseButton(.left, down: true, at: row(2))
+        case 4: inject.mouseButton(.left, down: false, at: row(2))
+        case 5: inject.key(shift, down: true, modifiers: .shift); inject.mouseMove(to: row(5)); inject.mouseButton(.left, down: true, at: row(5))
+        case 6: inject.mouseButton(.left, down: false, at: row(5))
+        case 7: inject.key(shift, down: false); inject.mouseMove(to: row(3)); inject.mouseButton(.right, down: true, at: row(3))
+        case 8: inject.mouseButton(.right, down: false, at: row(3))
+        default: break
+        }
+    }
+}
