@@ -17,6 +17,8 @@ final class TableBench: BenchScene {
     private var pendingFrame = false
     private var sortTimes: [Double] = []
     private var maxPendingFrameMs = 0.0
+    /// Work times of the frames with no sort pending (the issue's "outside sort frames").
+    private var quietFrameWork: [Double] = []
     private var columnCenters: [String: Double] = [:]
 
     init(rows: Int) { n = rows }
@@ -91,12 +93,17 @@ final class TableBench: BenchScene {
     }
 
     func measured(frame: FrameRecord) {
-        if pendingFrame { maxPendingFrameMs = max(maxPendingFrameMs, frame.workMs) }
+        if pendingFrame { maxPendingFrameMs = max(maxPendingFrameMs, frame.workMs) } else { quietFrameWork.append(frame.workMs) }
     }
 
     func fields() -> String {
         let order = sortOrder.map { "\"\($0.id)\($0.order == .forward ? "↑" : "↓")\"" }.joined(separator: ",")
-        return ",\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
+        let quiet = quietFrameWork.sorted()
+        func pct(_ p: Double) -> String {
+            FrameTimeSummary.format(quiet.isEmpty ? 0 : quiet[min(quiet.count - 1, Int(Double(quiet.count) * p))])
+        }
+        let outside = "{\"frames\":\(quiet.count),\"p50\":\(pct(0.5)),\"p95\":\(pct(0.95)),\"p99\":\(pct(0.99))}"
+        return ",\"work_ms_outside_sorts\":\(outside),\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
             + ",\"sort_max_frame_ms\":\(FrameTimeSummary.format(maxPendingFrameMs)),\"final_sort_order\":[\(order)]"
     }
 }
