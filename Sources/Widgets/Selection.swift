@@ -35,10 +35,17 @@ public struct SelectionModel<ID: Hashable>: Equatable {
             anchor = id
             anchorHint = index
         } else {
-            selected = [id]
-            anchor = id
-            anchorHint = index
+            selectOnly(id, at: index)
         }
+        cursor = id
+        cursorHint = index
+    }
+
+    /// Makes `id` (shown at `index`) the whole selection, the anchor and the cursor.
+    private mutating func selectOnly(_ id: ID, at index: Int) {
+        selected = [id]
+        anchor = id
+        anchorHint = index
         cursor = id
         cursorHint = index
     }
@@ -72,13 +79,11 @@ public struct SelectionModel<ID: Hashable>: Equatable {
         let id = idAt(index)
         if mode == .multiple && modifiers.contains(.shift), let anchorIndex = locate(anchor, hint: anchorHint, count: count, idAt: idAt) {
             selected = ids(from: anchorIndex, to: index, idAt: idAt)
+            cursor = id
+            cursorHint = index
         } else {
-            selected = [id]
-            anchor = id
-            anchorHint = index
+            selectOnly(id, at: index)
         }
-        cursor = id
-        cursorHint = index
         return index
     }
 
@@ -102,13 +107,7 @@ public struct SelectionModel<ID: Hashable>: Equatable {
         guard let index, index >= 0, index < count else { return [] }
         let id = idAt(index)
         if selected.contains(id) { return selected }
-        if mode != .none {
-            selected = [id]
-            anchor = id
-            cursor = id
-            anchorHint = index
-            cursorHint = index
-        }
+        if mode != .none { selectOnly(id, at: index) }
         return [id]
     }
 }
