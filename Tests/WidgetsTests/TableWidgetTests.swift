@@ -216,3 +216,39 @@ final class TableWidgetTests: XCTestCase {
         XCTAssertGreaterThan(probeCalls, before, "widening restores every column")
     } }
 }
+
+/// Degenerate inputs must draw something sensible and never crash.
+final class TableEdgeCaseTests: XCTestCase {
+    func testEmptyTablesNoColumnsAndATinyWindow() throws { try onMain {
+        let h = try Harness()
+        var selection: Set<Int> = []
+        let box = TableWidgetTests.TableModel([])
+        let build: (UI) -> Void = { ui in
+            ui.table("empty", rows: [Item](), selection: Binding(get: { selection }, set: { selection = $0 })) {
+                TableColumn("Name", value: \Item.name)
+            }
+        }
+        h.frame(build)
+        h.click(at: Point(100, 100), build)
+        h.inject.tap(.down)
+        h.inject.tap(Key("a"), modifiers: .control)
+        h.frames(2, build)
+        XCTAssertEqual(selection, [], "nothing to select")
+        // No columns at all.
+        h.frames(2) { ui in
+            ui.table("nocolumns", rows: makeItems(5)) { }
+        }
+        // A 1×1 window with a million-row-sized geometry.
+        let many = makeItems(2000)
+        h.host.window.setSize(width: 1, height: 1)
+        h.frames(3) { ui in
+            ui.table("tiny", rows: many, selection: Binding(box, \.selection)) {
+                TableColumn("Name", value: \Item.name)
+                TableColumn("Size", value: \Item.size) { "\($0.size)" }
+            }
+        }
+        XCTAssertEqual(h.ui.size, Size(1, 1))
+        h.host.window.setSize(width: 640, height: 480)
+        h.frames(2, build)
+    } }
+}
