@@ -112,7 +112,7 @@ final class KitchenSink {
             ui.scrollView("rows", height: 520) {
                 ui.vstack(spacing: 0, alignment: .fill) {
                     for (i, row) in filtered.enumerated() {
-                        let rect = ui.allocate(Size(0, ui.theme.rowHeight), flexibleWidth: true)
+                        let rect = ui.allocate(Size(0, compact ? 18 : ui.theme.rowHeight), flexibleWidth: true)
                         let r = ui.interact(ui.id(index: i), rect: rect)
                         if i % 2 == 1 { ui.drawList.addRect(rect, color: ui.theme.control.opacity(0.35)) }
                         if r.isHovered { ui.drawList.addRect(rect, color: ui.theme.selection.opacity(0.5)) }

@@ -1,5 +1,4 @@
 import Foundation
-import Render2D
 import Synchronization
 
 /// Ascending or descending, as Foundation's `SortDirection`.
@@ -326,8 +325,6 @@ public final class TableSorter<Row: Sendable> {
     public var synchronousLimit = 20_000
     /// True while a requested order is being computed.
     public private(set) var isSorting = false
-    /// How long the last finished sort took, seconds.
-    public private(set) var lastSortDuration = 0.0
 
     public init() {}
 
@@ -350,13 +347,11 @@ public final class TableSorter<Row: Sendable> {
         let myGeneration = generation
         mailbox.state.withLock { $0.generation = myGeneration }
         if request.order.isEmpty {
-            finish(permutation: nil, duration: 0)
+            finish(permutation: nil)
             return
         }
         if rows.count <= synchronousLimit {
-            let t0 = MonotonicClock.seconds()
-            let result = try? IndexSorter.sortedIndices(rows, by: request.order)
-            finish(permutation: result, duration: MonotonicClock.seconds() - t0)
+            finish(permutation: try? IndexSorter.sortedIndices(rows, by: request.order))
             return
         }
         isSorting = true
@@ -370,11 +365,8 @@ public final class TableSorter<Row: Sendable> {
             }
         }
         thread.stackSize = 1 << 20
-        sortStart = MonotonicClock.seconds()
         thread.start()
     }
-
-    private var sortStart = 0.0
 
     private func collectFinished() {
         guard isSorting else { return }
@@ -383,12 +375,11 @@ public final class TableSorter<Row: Sendable> {
             state.result = nil
             return result.permutation
         }
-        if let finished { finish(permutation: finished, duration: MonotonicClock.seconds() - sortStart) }
+        if let finished { finish(permutation: finished) }
     }
 
-    private func finish(permutation: [Int32]?, duration: Double) {
+    private func finish(permutation: [Int32]?) {
         self.permutation = permutation
         isSorting = false
-        lastSortDuration = duration
     }
 }

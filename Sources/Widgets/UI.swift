@@ -71,7 +71,6 @@ public final class UI {
 
     /// The widget under the pointer this frame (the last one hovered: the topmost).
     public private(set) var hotID: WidgetID?
-    public private(set) var previousHotID: WidgetID?
     /// The widget holding the pointer.
     public internal(set) var activeID: WidgetID?
     /// The widget receiving keyboard input.
@@ -125,7 +124,6 @@ public final class UI {
         content.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         overlayList.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         drawingOverlay = false
-        previousHotID = hotID
         hotID = nil
         cursor = .arrow
         pressCandidate = nil
