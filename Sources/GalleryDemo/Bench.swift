@@ -5,20 +5,6 @@ import Widgets
 import Glibc
 #endif
 
-/// Deterministic pseudo-random numbers (SplitMix64), as shared/BENCHMARKS.md prescribes.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(below n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// A benchmark scene: builds one frame of UI; `fields` adds the scene's own JSON fields.
 @MainActor
 protocol BenchScene {

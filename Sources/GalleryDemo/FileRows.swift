@@ -1,3 +1,4 @@
+import Render2D
 import Widgets
 
 /// A row of the file table used by `bench table` and the demo's table page.
