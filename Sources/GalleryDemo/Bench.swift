@@ -20,7 +20,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table.")
+    @Argument(help: "Scene: text, split, table, outline.")
     var scene: String
 
     @Option(help: "Rows for the table scene.")
@@ -33,8 +33,8 @@ struct Bench: ParsableCommand {
     var screenshot: String?
 
     func validate() throws {
-        guard ["text", "split", "table"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table")
+        guard ["text", "split", "table", "outline"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline")
         }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
@@ -50,6 +50,7 @@ struct Bench: ParsableCommand {
             switch scene {
             case "split": bench = SplitBench()
             case "table": bench = TableBench(rows: rows)
+            case "outline": bench = OutlineBench()
             default: bench = TextBench()
             }
             try bench.setUp(host: host)

@@ -1,46 +1,64 @@
-/// What an outline knows about a row's children.
-@usableFromInline
-enum OutlineChildren<Node> {
-    /// `children` has not been asked yet (the row was never drawn nor expanded).
-    case unread
-    case leaf
-    case branch([Node])
-}
-
 /// One row of a flattened outline: a node, its depth, and whether it is expanded.
 public struct OutlineRow<Node> {
     public var node: Node
     public var depth: Int
     public var isExpanded: Bool
-    @usableFromInline var children: OutlineChildren<Node>
 
-    @usableFromInline init(node: Node, depth: Int, isExpanded: Bool, children: OutlineChildren<Node>) {
+    @usableFromInline init(node: Node, depth: Int, isExpanded: Bool) {
         self.node = node
         self.depth = depth
         self.isExpanded = isExpanded
-        self.children = children
     }
 }
 
+/// A run of consecutive siblings shown as consecutive rows. Only the last node of a run can
+/// be expanded: its children's runs follow, then the rest of the siblings as a new run.
+@usableFromInline
+struct OutlineSegment<Node> {
+    /// The sibling array (shared with the app's tree, never copied).
+    @usableFromInline var nodes: [Node]
+    @usableFromInline var start: Int
+    @usableFromInline var end: Int
+    @usableFromInline var depth: Int
+    /// The row of `nodes[start]`.
+    @usableFromInline var firstRow: Int
+    @usableFromInline var lastIsExpanded: Bool
+
+    @usableFromInline init(nodes: [Node], start: Int, end: Int, depth: Int, firstRow: Int, lastIsExpanded: Bool) {
+        self.nodes = nodes
+        self.start = start
+        self.end = end
+        self.depth = depth
+        self.firstRow = firstRow
+        self.lastIsExpanded = lastIsExpanded
+    }
+
+    @usableFromInline var count: Int { end - start }
+}
+
 /// The rows an outline shows: every root, and the children of every expanded node, in
-/// depth-first order. Kept between frames and updated in place when nodes expand or
-/// collapse, so a frame costs O(visible rows), never O(tree).
+/// depth-first order, kept between frames. Rows are not materialized: the view is a list of
+/// runs of siblings, so expanding a node with 100 children inserts one run, and finding row
+/// `i` is a binary search over runs. A frame costs O(visible rows), never O(tree).
 ///
 /// `children` is asked for a node only when the node is expanded or its row is drawn (to
-/// know whether it gets a disclosure chevron), and once at most: a collapsed subtree is never
-/// read, whatever its size. Pure logic: tested without SDL.
+/// know whether it gets a disclosure chevron): a collapsed subtree is never read, whatever
+/// its size. Pure logic: tested without SDL.
 ///
 /// ```swift
-/// var rows = OutlineFlattening(roots: tree, children: { $0.children }, expanded: [rootID])
-/// rows.setExpanded(at: 3, true, expanded: &expandedIDs)
+/// var outline = OutlineFlattening(roots: tree, children: { $0.children }, expanded: [rootID])
+/// outline.setExpanded(at: 3, true, expanded: &expandedIDs)
+/// let row = outline.row(at: 4)
 /// ```
 public struct OutlineFlattening<Node: Identifiable> {
-    /// The rows in display order.
-    public var rows: [OutlineRow<Node>] { flat }
-    @usableFromInline var flat: [OutlineRow<Node>] = []
-    /// IDs of the roots, to notice when the app's data changes.
-    @usableFromInline var rootIDs: [Node.ID] = []
+    @usableFromInline var segments: [OutlineSegment<Node>] = []
+    @usableFromInline var roots: [Node] = []
     @usableFromInline var children: (Node) -> [Node]?
+    /// Whether drawn nodes have children (so each is asked once).
+    @usableFromInline var isBranchCache: [Node.ID: Bool] = [:]
+    /// The number of rows shown.
+    public var count: Int { rowCount }
+    @usableFromInline var rowCount = 0
 
     @inlinable
     public init(roots: [Node], children: @escaping (Node) -> [Node]?, expanded: Set<Node.ID>) {
@@ -48,90 +66,164 @@ public struct OutlineFlattening<Node: Identifiable> {
         rebuild(roots: roots, expanded: expanded)
     }
 
-    public var count: Int { flat.count }
-
-    /// Flattens from scratch (new data); reads children of expanded nodes only.
+    /// Flattens `roots` with the nodes in `expanded` open; reads children of expanded nodes only.
+    /// Costs O(rows shown) set lookups and O(expanded nodes) children reads.
     @inlinable
     public mutating func rebuild(roots: [Node], expanded: Set<Node.ID>) {
-        rootIDs = roots.map(\.id)
-        var out: [OutlineRow<Node>] = []
-        appendRows(of: roots, depth: 0, expanded: expanded, into: &out)
-        flat = out
+        self.roots = roots
+        var out: [OutlineSegment<Node>] = []
+        var row = 0
+        appendSegments(of: roots, from: 0, depth: 0, expanded: expanded, into: &out, row: &row)
+        segments = out
+        rowCount = row
     }
+
+    /// Re-flattens after the app changed `expanded` (or the tree below the roots).
+    @inlinable
+    public mutating func apply(expanded: Set<Node.ID>) { rebuild(roots: roots, expanded: expanded) }
 
     /// True when `roots` are not the roots this flattening was built from.
     @inlinable
     public func rootsDiffer(from roots: [Node]) -> Bool {
-        roots.count != rootIDs.count || !zip(roots, rootIDs).allSatisfy { $0.id == $1 }
+        roots.count != self.roots.count || !zip(roots, self.roots).allSatisfy { $0.id == $1.id }
     }
 
-    /// Appends `nodes` and, below each expanded one, its visible descendants.
+    /// Runs for `nodes[from...]` at `depth`, recursing into expanded nodes.
     @inlinable
-    func appendRows(of nodes: [Node], depth: Int, expanded: Set<Node.ID>, into out: inout [OutlineRow<Node>]) {
-        for node in nodes {
-            guard expanded.contains(node.id) else {
-                out.append(OutlineRow(node: node, depth: depth, isExpanded: false, children: .unread))
-                continue
-            }
-            guard let kids = children(node), !kids.isEmpty else {
-                out.append(OutlineRow(node: node, depth: depth, isExpanded: false, children: .leaf))
-                continue
-            }
-            out.append(OutlineRow(node: node, depth: depth, isExpanded: true, children: .branch(kids)))
-            appendRows(of: kids, depth: depth + 1, expanded: expanded, into: &out)
+    func appendSegments(of nodes: [Node], from: Int, depth: Int, expanded: Set<Node.ID>,
+                        into out: inout [OutlineSegment<Node>], row: inout Int) {
+        var runStart = from
+        for k in from..<nodes.count where expanded.contains(nodes[k].id) {
+            guard let kids = children(nodes[k]), !kids.isEmpty else { continue }
+            out.append(OutlineSegment(nodes: nodes, start: runStart, end: k + 1, depth: depth, firstRow: row, lastIsExpanded: true))
+            row += k + 1 - runStart
+            appendSegments(of: kids, from: 0, depth: depth + 1, expanded: expanded, into: &out, row: &row)
+            runStart = k + 1
+        }
+        if runStart < nodes.count {
+            out.append(OutlineSegment(nodes: nodes, start: runStart, end: nodes.count, depth: depth, firstRow: row, lastIsExpanded: false))
+            row += nodes.count - runStart
         }
     }
 
-    /// The children of row `index`, asking `children` the first time.
+    /// The run holding `row` and the node's index in the run's sibling array.
     @inlinable
-    mutating func resolveChildren(at index: Int) -> [Node]? {
-        switch flat[index].children {
-        case .leaf: return nil
-        case .branch(let kids): return kids
-        case .unread:
-            let kids = children(flat[index].node)
-            flat[index].children = kids.map { $0.isEmpty ? .leaf : .branch($0) } ?? .leaf
-            return kids?.isEmpty == false ? kids : nil
+    func locate(_ row: Int) -> (segment: Int, index: Int) {
+        var lo = 0, hi = segments.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if segments[mid].firstRow <= row { lo = mid } else { hi = mid - 1 }
         }
+        return (lo, segments[lo].start + row - segments[lo].firstRow)
     }
 
-    /// Whether row `index` can expand (reads its children the first time; call it for drawn rows only).
     @inlinable
-    public mutating func isBranch(at index: Int) -> Bool { resolveChildren(at: index) != nil }
+    func isExpanded(segment s: Int, index: Int) -> Bool { segments[s].lastIsExpanded && index == segments[s].end - 1 }
 
-    /// One past the last row of the subtree under row `index`.
+    /// The node shown at `row`.
     @inlinable
-    public func subtreeEnd(at index: Int) -> Int {
-        let depth = flat[index].depth
-        var end = index + 1
-        while end < flat.count && flat[end].depth > depth { end += 1 }
-        return end
+    public func node(at row: Int) -> Node {
+        let (s, i) = locate(row)
+        return segments[s].nodes[i]
     }
 
-    /// The row of the parent of row `index` (nil for a root).
-    public func parent(of index: Int) -> Int? {
-        let depth = flat[index].depth
+    /// The node, depth and expansion of `row`.
+    @inlinable
+    public func row(at row: Int) -> OutlineRow<Node> {
+        let (s, i) = locate(row)
+        return OutlineRow(node: segments[s].nodes[i], depth: segments[s].depth, isExpanded: isExpanded(segment: s, index: i))
+    }
+
+    /// Every row, materialized (for tests and debugging: O(rows)).
+    public func allRows() -> [OutlineRow<Node>] { (0..<count).map { row(at: $0) } }
+
+    /// Whether `row` can expand (asks `children` the first time; call it for drawn rows only).
+    @inlinable
+    public mutating func isBranch(at row: Int) -> Bool {
+        let (s, i) = locate(row)
+        if isExpanded(segment: s, index: i) { return true }
+        let node = segments[s].nodes[i]
+        if let known = isBranchCache[node.id] { return known }
+        let branch = children(node)?.isEmpty == false
+        if isBranchCache.count > 100_000 { isBranchCache.removeAll(keepingCapacity: true) }
+        isBranchCache[node.id] = branch
+        return branch
+    }
+
+    /// The row of the parent of `row` (nil for a root): the last node of the nearest earlier
+    /// run one level up.
+    public func parent(of row: Int) -> Int? {
+        let (s, _) = locate(row)
+        let depth = segments[s].depth
         guard depth > 0 else { return nil }
-        var i = index - 1
-        while i >= 0 && flat[i].depth >= depth { i -= 1 }
-        return i >= 0 ? i : nil
+        var p = s - 1
+        while p >= 0 && segments[p].depth != depth - 1 { p -= 1 }
+        return p >= 0 ? segments[p].firstRow + segments[p].count - 1 : nil
     }
 
-    /// Expands or collapses row `index`, updating `expanded` (the IDs of expanded nodes) and
-    /// splicing the rows in or out. `recursive` applies the same to every descendant (alt-click),
-    /// reading the whole subtree when expanding.
+    /// Expands or collapses `row`, updating `expanded` (the IDs of expanded nodes) and the runs.
+    /// `recursive` applies the same to every descendant (alt-click), reading the whole subtree
+    /// when expanding.
     @inlinable
-    public mutating func setExpanded(at index: Int, _ expand: Bool, recursive: Bool = false, expanded: inout Set<Node.ID>) {
-        guard index >= 0, index < flat.count, let kids = resolveChildren(at: index) else { return }
+    public mutating func setExpanded(at row: Int, _ expand: Bool, recursive: Bool = false, expanded: inout Set<Node.ID>) {
+        guard row >= 0, row < count else { return }
+        var (s, i) = locate(row)
+        let node = segments[s].nodes[i]
+        if !expand && !recursive {
+            // A plain collapse reads nothing.
+            expanded.remove(node.id)
+            if isExpanded(segment: s, index: i) { collapseRuns(after: s); renumber(from: s) }
+            return
+        }
+        guard let kids = children(node), !kids.isEmpty else { isBranchCache[node.id] = false; return }
         if recursive {
             if expand { markSubtree(kids, into: &expanded) } else { unmarkSubtree(kids, from: &expanded) }
         }
-        if expand { expanded.insert(flat[index].node.id) } else { expanded.remove(flat[index].node.id) }
-        let end = flat[index].isExpanded ? subtreeEnd(at: index) : index + 1
-        var inserted: [OutlineRow<Node>] = []
-        if expand { appendRows(of: kids, depth: flat[index].depth + 1, expanded: expanded, into: &inserted) }
-        flat[index].isExpanded = expand
-        flat.replaceSubrange((index + 1)..<end, with: inserted)
+        if expand { expanded.insert(node.id) } else { expanded.remove(node.id) }
+        if isExpanded(segment: s, index: i) { collapseRuns(after: s) }
+        if expand {
+            // Split the run after the node, and put the children's runs in between.
+            let seg = segments[s]
+            var inserted: [OutlineSegment<Node>] = []
+            var nextRow = row + 1
+            appendSegments(of: kids, from: 0, depth: seg.depth + 1, expanded: expanded, into: &inserted, row: &nextRow)
+            if i + 1 < seg.end {
+                inserted.append(OutlineSegment(nodes: seg.nodes, start: i + 1, end: seg.end, depth: seg.depth, firstRow: nextRow,
+                                               lastIsExpanded: seg.lastIsExpanded))
+            }
+            segments[s].end = i + 1
+            segments[s].lastIsExpanded = true
+            segments.insert(contentsOf: inserted, at: s + 1)
+            s += inserted.count
+        }
+        renumber(from: s)
+    }
+
+    /// Removes the runs of the expanded last node of run `s` and joins its following siblings back on.
+    @inlinable
+    mutating func collapseRuns(after s: Int) {
+        let depth = segments[s].depth
+        var t = s + 1
+        while t < segments.count && segments[t].depth > depth { t += 1 }
+        segments[s].lastIsExpanded = false
+        if t < segments.count && segments[t].depth == depth {
+            // The next run at the same depth continues the same sibling array.
+            segments[s].end = segments[t].end
+            segments[s].lastIsExpanded = segments[t].lastIsExpanded
+            t += 1
+        }
+        segments.removeSubrange((s + 1)..<t)
+    }
+
+    /// Recomputes `firstRow` from run `s` on, and the row count.
+    @inlinable
+    mutating func renumber(from s: Int) {
+        var row = segments[s].firstRow
+        for k in s..<segments.count {
+            segments[k].firstRow = row
+            row += segments[k].count
+        }
+        rowCount = row
     }
 
     @inlinable
@@ -144,8 +236,8 @@ public struct OutlineFlattening<Node: Identifiable> {
         }
     }
 
-    /// Forgets the expansion of every node below `nodes` that the outline has read (it only
-    /// reads expanded subtrees, so nothing expanded is missed).
+    /// Forgets the expansion of every node below `nodes` whose parent chain is expanded
+    /// (the outline reads only expanded subtrees).
     @inlinable
     func unmarkSubtree(_ nodes: [Node], from expanded: inout Set<Node.ID>) {
         for node in nodes where expanded.remove(node.id) != nil {
@@ -153,36 +245,19 @@ public struct OutlineFlattening<Node: Identifiable> {
         }
     }
 
-    /// Applies expansion changes made outside the outline (the app edited its set): one pass
-    /// over the current rows that splices in the children of newly expanded nodes and drops
-    /// the subtrees of newly collapsed ones. `changed` holds the IDs whose state differs.
+    /// Every node of the tree that has children: the expanded set of "expand all". Reads
+    /// the whole tree, so it costs O(nodes).
     @inlinable
-    public mutating func sync(expanded: Set<Node.ID>, changed: Set<Node.ID>) {
-        guard !changed.isEmpty else { return }
-        var out: [OutlineRow<Node>] = []
-        out.reserveCapacity(flat.count)
-        var i = 0
-        while i < flat.count {
-            if case .leaf = flat[i].children {} else if changed.contains(flat[i].node.id) {
-                let wanted = expanded.contains(flat[i].node.id)
-                if wanted != flat[i].isExpanded {
-                    let end = flat[i].isExpanded ? subtreeEnd(at: i) : i + 1
-                    if wanted, let kids = resolveChildren(at: i) {
-                        flat[i].isExpanded = true
-                        out.append(flat[i])
-                        appendRows(of: kids, depth: flat[i].depth + 1, expanded: expanded, into: &out)
-                    } else {
-                        flat[i].isExpanded = false
-                        out.append(flat[i])
-                    }
-                    i = end
-                    continue
-                }
+    public static func allBranchIDs(of roots: [Node], children: (Node) -> [Node]?) -> Set<Node.ID> {
+        var ids = Set<Node.ID>()
+        var stack = roots
+        while let node = stack.popLast() {
+            if let kids = children(node), !kids.isEmpty {
+                ids.insert(node.id)
+                stack.append(contentsOf: kids)
             }
-            out.append(flat[i])
-            i += 1
         }
-        flat = out
+        return ids
     }
 }
 

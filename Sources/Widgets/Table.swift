@@ -535,7 +535,7 @@ extension UI {
 
     /// Section headers in their slots, and the top section's header pinned to the body's top
     /// (pushed up by the next header as it arrives).
-    private func drawSectionHeaders(_ slots: Range<Int>, geometry: RowGeometry, titles: [String], body: Rect, offset: Double) {
+    func drawSectionHeaders(_ slots: Range<Int>, geometry: RowGeometry, titles: [String], body: Rect, offset: Double) {
         let bold = font(size: theme.fontSize - 1, weight: .bold)
         let rowH = geometry.rowHeight
         func headerBar(_ section: Int, y: Double) {

@@ -1,0 +1,404 @@
+import Render2D
+
+/// How a list looks: `.plain` rows with separators and pinned section headers, or
+/// `.sidebar` (rounded selection, bold section headers that collapse and expand).
+public enum ListStyle: Sendable { case plain, sidebar }
+
+/// What sits at the trailing edge of a list row.
+public enum ListAccessory: Sendable, Equatable {
+    case none, checkmark, disclosureIndicator
+    /// A count in a capsule (unread mail, items in a folder).
+    case badge(Int)
+}
+
+/// A row's content configuration, as UIKit's: a title with an optional icon, secondary
+/// text and an accessory, drawn directly (no layout), so rows of a million-node outline cost
+/// a few quads each.
+///
+/// ```swift
+/// ListRowContent("Inbox", icon: .folder, secondaryText: "Today", accessory: .badge(12))
+/// ```
+public struct ListRowContent: Sendable {
+    public var title: String
+    public var icon: Icon?
+    public var iconColor: Color?
+    public var secondaryText: String?
+    public var accessory: ListAccessory
+
+    public init(_ title: String, icon: Icon? = nil, iconColor: Color? = nil, secondaryText: String? = nil,
+                accessory: ListAccessory = .none) {
+        self.title = title
+        self.icon = icon
+        self.iconColor = iconColor
+        self.secondaryText = secondaryText
+        self.accessory = accessory
+    }
+}
+
+/// A button revealed by swiping a row to the left (UIKit's trailing swipe actions).
+///
+/// ```swift
+/// SwipeAction("Delete", icon: .trash, isDestructive: true) { remove(item) }
+/// ```
+public struct SwipeAction {
+    public var title: String
+    public var icon: Icon?
+    public var tint: Color?
+    public var isDestructive: Bool
+    public var action: () -> Void
+
+    public init(_ title: String, icon: Icon? = nil, tint: Color? = nil, isDestructive: Bool = false, action: @escaping () -> Void) {
+        self.title = title
+        self.icon = icon
+        self.tint = tint
+        self.isDestructive = isDestructive
+        self.action = action
+    }
+}
+
+/// Whether a row has a disclosure chevron and which way it points.
+public enum RowDisclosure: Sendable, Equatable { case none, collapsed, expanded }
+
+/// How a list row is drawn: a content configuration (fast path) or arbitrary widgets.
+@usableFromInline
+enum ListRowBody {
+    case content(ListRowContent)
+    case widgets(() -> Void)
+}
+
+/// A run of rows a list shows (one `forEach` or `outlineGroup`), with the element type
+/// erased so the list's per-row code is not generic.
+@usableFromInline
+final class ListRowSource {
+    let count: () -> Int
+    let id: (Int) -> AnyHashable
+    let depth: (Int) -> Int
+    /// Resolves lazily: asks the outline for the row's children the first time.
+    let disclosure: (Int) -> RowDisclosure
+    let setExpanded: (_ row: Int, _ expand: Bool, _ recursive: Bool) -> Void
+    let parent: (Int) -> Int?
+    let body: (Int) -> ListRowBody
+    let swipeActions: ((Int) -> [SwipeAction])?
+    let move: ((_ from: Int, _ to: Int) -> Void)?
+    let isHierarchical: Bool
+
+    @usableFromInline
+    init(count: @escaping () -> Int, id: @escaping (Int) -> AnyHashable, body: @escaping (Int) -> ListRowBody,
+         swipeActions: ((Int) -> [SwipeAction])?, move: ((Int, Int) -> Void)?,
+         hierarchy: (depth: (Int) -> Int, disclosure: (Int) -> RowDisclosure, setExpanded: (Int, Bool, Bool) -> Void,
+                     parent: (Int) -> Int?)? = nil) {
+        self.count = count
+        self.id = id
+        self.body = body
+        self.swipeActions = swipeActions
+        self.move = move
+        isHierarchical = hierarchy != nil
+        depth = hierarchy?.depth ?? { _ in 0 }
+        disclosure = hierarchy?.disclosure ?? { _ in .none }
+        setExpanded = hierarchy?.setExpanded ?? { _, _, _ in }
+        parent = hierarchy?.parent ?? { _ in nil }
+    }
+}
+
+/// A request to expand or collapse every outline of a list on its next frame.
+@usableFromInline
+enum OutlineCommand { case expandAll, collapseAll }
+
+/// What a list's content closure registers: its row sources and section titles.
+@usableFromInline
+final class ListCollector {
+    @usableFromInline var sources: [ListRowSource] = []
+    /// Section titles and the index of their first source.
+    var sections: [(title: String, firstSource: Int)] = []
+    @usableFromInline let command: OutlineCommand?
+    init(command: OutlineCommand?) { self.command = command }
+}
+
+/// Where a list's rows are this frame: sources laid end to end, with a header slot before
+/// each section. Pure arithmetic.
+struct ListLayout {
+    /// First global row of each source (collapsed sections contribute none).
+    var starts: [Int] = []
+    var counts: [Int] = []
+    var geometry: RowGeometry
+
+    init(collector: ListCollector, collapsed: Set<String>, rowHeight: Double) {
+        var sectionStarts: [Int] = []
+        var total = 0
+        var section = -1
+        for (s, source) in collector.sources.enumerated() {
+            while section + 1 < collector.sections.count && collector.sections[section + 1].firstSource <= s {
+                section += 1
+                sectionStarts.append(total)
+            }
+            let hidden = section >= 0 && collapsed.contains(collector.sections[section].title)
+            let count = hidden ? 0 : max(0, source.count())
+            starts.append(total)
+            counts.append(count)
+            total += count
+        }
+        while section + 1 < collector.sections.count { section += 1; sectionStarts.append(total) }
+        geometry = RowGeometry(rowHeight: rowHeight, rowCount: total, sectionStarts: sectionStarts)
+    }
+
+    var rowCount: Int { geometry.rowCount }
+
+    /// The source and its local row for global `row`.
+    func locate(_ row: Int) -> (source: Int, local: Int) {
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= row && (counts[mid] > 0 || starts[mid] < row) { lo = mid } else { hi = mid - 1 }
+        }
+        while counts[lo] == 0 || row >= starts[lo] + counts[lo] { lo += 1 } // skip empty sources
+        return (lo, row - starts[lo])
+    }
+}
+
+/// List state kept in the UI store.
+struct ListMemo {
+    var selection = SelectionModel<AnyHashable>()
+    var collapsedSections: Set<String> = []
+    var menuIDs: Set<AnyHashable> = []
+    var command: OutlineCommand?
+    var swipe: SwipeState?
+    var reorder: ReorderState?
+}
+
+/// A row swiped open (or being swiped): how far its actions are revealed.
+struct SwipeState {
+    var rowID: AnyHashable
+    var offset: Double
+    var dragStartOffset: Double
+    var isDragging: Bool
+    var isOpen: Bool
+    /// The width the actions take when fully open.
+    var revealWidth: Double
+    /// Where the actions were drawn last frame (a press there does not close the row).
+    var actionsRect = Rect.zero
+}
+
+/// A row being dragged by its reorder handle.
+struct ReorderState {
+    var source: Int
+    var from: Int
+    var pointerY: Double
+}
+
+/// What a list showed this frame.
+public struct ListInfo: Sendable {
+    /// Global indices of the rows drawn.
+    public var visibleRows: Range<Int>
+    public var rowCount: Int
+    public var scrollOffset: Double
+    public var bodyRect: Rect
+}
+
+extension UI {
+    /// A virtualized list (SwiftUI's `List`) whose content registers rows with `forEach`,
+    /// `outlineGroup` and `section`. Only visible rows are drawn, so a list of 110,000
+    /// outline rows scrolls like one of 100. Selection by ID as in `table`: click, ctrl,
+    /// shift, arrows (Left/Right collapse and expand outline rows), touch tap, and a context
+    /// menu for the selection. Rows swipe left to reveal their `swipeActions`; in `editMode`
+    /// rows of a `forEach` with `onMove` show a reorder handle.
+    ///
+    /// ```swift
+    /// ui.list("sidebar", selection: Binding(self, \.selection), style: .sidebar) {
+    ///     ui.section("Library") { ui.forEach(places) { ListRowContent($0.name, icon: .photo) } }
+    ///     ui.section("Canvases") { ui.outlineGroup(canvases, children: \.children) { ListRowContent($0.name) } }
+    /// }
+    /// ```
+    @discardableResult
+    public func list<ID: Hashable>(_ name: String, selection: Binding<Set<ID>>?, style: ListStyle = .plain,
+                                   rowHeight: Double? = nil, editMode: Bool = false,
+                                   contextMenu: ((Set<ID>) -> Void)? = nil, _ content: () -> Void) -> ListInfo {
+        let bridge = selection.map { typedSelectionBridge(name, $0) }
+        return listBody(name, mode: selection == nil ? .none : .multiple, selection: bridge, style: style, rowHeight: rowHeight,
+                        editMode: editMode, contextMenu: contextMenu.map { menu in { ids in menu(Set(ids.compactMap { $0.base as? ID })) } },
+                        content)
+    }
+
+    /// A list with single selection (`ID?`).
+    @discardableResult
+    public func list<ID: Hashable>(_ name: String, selection: Binding<ID?>, style: ListStyle = .plain, rowHeight: Double? = nil,
+                                   contextMenu: ((Set<ID>) -> Void)? = nil, _ content: () -> Void) -> ListInfo {
+        let asSet = Binding<Set<ID>>(get: { selection.wrappedValue.map { [$0] } ?? [] }, set: { selection.wrappedValue = $0.first })
+        let bridge = typedSelectionBridge(name, asSet)
+        return listBody(name, mode: .single, selection: bridge, style: style, rowHeight: rowHeight, editMode: false,
+                        contextMenu: contextMenu.map { menu in { ids in menu(Set(ids.compactMap { $0.base as? ID })) } }, content)
+    }
+
+    /// A list without selection.
+    @discardableResult
+    public func list(_ name: String, style: ListStyle = .plain, rowHeight: Double? = nil, editMode: Bool = false,
+                     _ content: () -> Void) -> ListInfo {
+        listBody(name, mode: .none, selection: nil, style: style, rowHeight: rowHeight, editMode: editMode, contextMenu: nil, content)
+    }
+
+    /// A flat list of `items`, each row a content configuration.
+    ///
+    /// ```swift
+    /// ui.list("files", files, selection: Binding(self, \.picked)) { ListRowContent($0.name, icon: .photo) }
+    /// ```
+    @inlinable @discardableResult
+    public func list<Items: RandomAccessCollection>(
+        _ name: String, _ items: Items, selection: Binding<Set<Items.Element.ID>>?, style: ListStyle = .plain,
+        swipeActions: ((Items.Element) -> [SwipeAction])? = nil, contextMenu: ((Set<Items.Element.ID>) -> Void)? = nil,
+        row: @escaping (Items.Element) -> ListRowContent
+    ) -> ListInfo where Items.Element: Identifiable, Items.Index == Int {
+        list(name, selection: selection, style: style, contextMenu: contextMenu) { forEach(items, swipeActions: swipeActions, row: row) }
+    }
+
+    /// A flat list of `items` whose rows are any widgets.
+    ///
+    /// ```swift
+    /// ui.list("people", people, selection: Binding(self, \.picked)) { ui, person in
+    ///     ui.hstack { ui.text(person.name); ui.spacer(); ui.button("Call") { call(person) } }
+    /// }
+    /// ```
+    @inlinable @discardableResult
+    public func list<Items: RandomAccessCollection>(
+        _ name: String, _ items: Items, selection: Binding<Set<Items.Element.ID>>?, style: ListStyle = .plain,
+        contextMenu: ((Set<Items.Element.ID>) -> Void)? = nil, rowContent: @escaping (UI, Items.Element) -> Void
+    ) -> ListInfo where Items.Element: Identifiable, Items.Index == Int {
+        list(name, selection: selection, style: style, contextMenu: contextMenu) { forEach(items, rowContent: rowContent) }
+    }
+
+    /// A hierarchical list (SwiftUI's `List(_:children:selection:)`): disclosure chevrons,
+    /// indentation, children read only when their parent is expanded.
+    ///
+    /// ```swift
+    /// ui.list("files", roots, children: \.children, selection: Binding(self, \.picked)) { ListRowContent($0.name, icon: .folder) }
+    /// ```
+    @inlinable @discardableResult
+    public func list<Node: Identifiable>(
+        _ name: String, _ roots: [Node], children: KeyPath<Node, [Node]?>, selection: Binding<Set<Node.ID>>?,
+        expanded: Binding<Set<Node.ID>>? = nil, style: ListStyle = .plain, contextMenu: ((Set<Node.ID>) -> Void)? = nil,
+        row: @escaping (Node) -> ListRowContent
+    ) -> ListInfo {
+        list(name, selection: selection, style: style, contextMenu: contextMenu) {
+            outlineGroup(roots, children: children, expanded: expanded, row: row)
+        }
+    }
+
+    /// Rows for each of `items` inside a `list`; `onMove(from, to)` enables reordering by
+    /// the handle in edit mode (`to` is the index the row ends up at).
+    ///
+    /// ```swift
+    /// ui.forEach(tasks, onMove: { tasks.move(from: $0, to: $1) }) { ListRowContent($0.title) }
+    /// ```
+    @inlinable
+    public func forEach<Items: RandomAccessCollection>(
+        _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
+        row: @escaping (Items.Element) -> ListRowContent
+    ) where Items.Element: Identifiable, Items.Index == Int {
+        let base = items.startIndex
+        registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
+                                   body: { .content(row(items[base + $0])) },
+                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
+    }
+
+    /// Rows of any widgets for each of `items` inside a `list`.
+    @inlinable
+    public func forEach<Items: RandomAccessCollection>(
+        _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
+        rowContent: @escaping (UI, Items.Element) -> Void
+    ) where Items.Element: Identifiable, Items.Index == Int {
+        let base = items.startIndex
+        registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
+                                   body: { i in .widgets { rowContent(self, items[base + i]) } },
+                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
+    }
+
+    /// Expands every outline in the list `name` on its next frame (reads the whole trees).
+    public func expandAllOutlines(inList name: String) { stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .expandAll }
+    /// Collapses every outline in the list `name` on its next frame.
+    public func collapseAllOutlines(inList name: String) { stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .collapseAll }
+
+    /// Scrolls the list `name` so its top is `offset` points down.
+    public func scrollList(_ name: String, toOffset offset: Double) {
+        withID(id(name)) { scrollTo("body", offset: Point(0, offset)) }
+    }
+
+    /// Adds a row source to the list being built; outside a list, shows it in a list of its own.
+    @usableFromInline
+    func registerRows(_ source: ListRowSource) {
+        if let collector = listStack.last {
+            collector.sources.append(source)
+        } else {
+            list("rows\(idStack.count)") { registerRows(source) }
+        }
+    }
+
+    /// The command (expand or collapse all) the enclosing list carries this frame.
+    @usableFromInline
+    var pendingOutlineCommand: OutlineCommand? { listStack.last?.command }
+
+    /// Keeps a typed selection and the list's `AnyHashable` one in step, converting only when
+    /// either side changes (not every frame).
+    private func typedSelectionBridge<ID: Hashable>(_ name: String, _ typed: Binding<Set<ID>>) -> Binding<Set<AnyHashable>> {
+        let box = stateBox(WidgetID(parent: id(name), "typedSelection"), (typed: Set<ID>(), erased: Set<AnyHashable>()))
+        let current = typed.wrappedValue
+        if current != box.value.typed { box.value = (current, Set(current.map { AnyHashable($0) })) }
+        return Binding(get: { box.value.erased }, set: { erased in
+            let newTyped = Set(erased.compactMap { $0.base as? ID })
+            box.value = (newTyped, erased)
+            typed.wrappedValue = newTyped
+        })
+    }
+
+    /// The implementation behind every `list`.
+    private func listBody(_ name: String, mode: SelectionMode, selection: Binding<Set<AnyHashable>>?, style: ListStyle,
+                          rowHeight: Double?, editMode: Bool, contextMenu: ((Set<AnyHashable>) -> Void)?,
+                          _ content: () -> Void) -> ListInfo {
+        let lid = id(name)
+        let available = availableRect
+        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
+                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let memo = stateBox(WidgetID(parent: lid, "memo"), ListMemo())
+        if let selection { memo.value.selection.selected = selection.wrappedValue }
+        let rowH = rowHeight ?? (style == .sidebar ? theme.rowHeight + 4 : theme.rowHeight)
+        var info = ListInfo(visibleRows: 0..<0, rowCount: 0, scrollOffset: 0, bodyRect: rect)
+
+        let collector = ListCollector(command: memo.value.command)
+        memo.value.command = nil
+        listStack.append(collector)
+        withID(lid) { content() }
+        listStack.removeLast()
+
+        drawList.pushClip(rect)
+        if style == .sidebar { drawList.addRect(rect, color: theme.control.opacity(0.35)) }
+        withID(lid) {
+            var layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
+            let bodyID = id("body.input")
+            let focused = focusID == bodyID
+            let r = interact(bodyID, rect: rect, sense: [.click, .focus])
+            let offset = scrollOffset("body").y
+            let ctx = ListRowContext(collector: collector, rect: rect, rowHeight: rowH, style: style, editMode: editMode)
+            // Input first: it may expand or collapse rows, which changes the layout drawn below.
+            if handleListPointer(r, ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
+                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
+            }
+            if focused && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
+                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
+            }
+            trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
+            info.rowCount = layout.rowCount
+            virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
+                info.scrollOffset = scroll.offset.y
+                info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
+                                                focused: focused, memo: memo)
+            }
+            if r.secondaryClicked && contextMenu != nil { openPopup("menu") }
+            if let contextMenu {
+                let ids = memo.value.menuIDs
+                popup("menu") { contextMenu(ids) }
+            }
+        }
+        drawList.popClip()
+        if let selection, selection.wrappedValue != memo.value.selection.selected {
+            selection.wrappedValue = memo.value.selection.selected
+        }
+        return info
+    }
+}

@@ -1,0 +1,356 @@
+import Render2D
+
+/// A list's fixed facts for one frame, shared by its input and drawing code.
+struct ListRowContext {
+    let collector: ListCollector
+    let rect: Rect
+    let rowHeight: Double
+    let style: ListStyle
+    let editMode: Bool
+
+    static let indent = 16.0
+    static let swipeActionWidth = 76.0
+
+    func slotY(_ slot: Int, offset: Double) -> Double { rect.y + Double(slot) * rowHeight - offset }
+
+    /// The slot under screen `y` (nil outside the rows).
+    func slot(atY y: Double, offset: Double, layout: ListLayout) -> Int? {
+        let content = y - rect.y + offset
+        guard content >= 0 else { return nil }
+        let slot = Int(content / rowHeight)
+        return slot < layout.geometry.slotCount ? slot : nil
+    }
+
+    /// The global row under screen `y` (nil on headers and empty space).
+    func row(atY y: Double, offset: Double, layout: ListLayout) -> Int? {
+        layout.geometry.row(atContentY: y - rect.y + offset)
+    }
+
+    /// Where a row at `depth` starts its content (after the indentation).
+    func leading(depth: Int) -> Double { rect.x + (style == .sidebar ? 14 : 10) + Double(depth) * Self.indent }
+
+    func chevronRect(depth: Int, rowY: Double) -> Rect {
+        Rect(x: leading(depth: depth), y: rowY + (rowHeight - 12) / 2, width: 12, height: 12)
+    }
+
+    func handleRect(rowY: Double) -> Rect { Rect(x: rect.maxX - 40, y: rowY, width: 30, height: rowHeight) }
+
+    func idAt(_ layout: ListLayout) -> (Int) -> AnyHashable {
+        { row in
+            let (s, local) = layout.locate(row)
+            return collector.sources[s].id(local)
+        }
+    }
+}
+
+extension UI {
+    /// Clicks on rows, chevrons and section headers. Returns true when rows expanded or collapsed.
+    func handleListPointer(_ r: Interaction, ctx: ListRowContext, layout: ListLayout, offset: Double, memo: StateBox<ListMemo>,
+                           mode: SelectionMode) -> Bool {
+        let p = input.pointer
+        var changed = false
+        let idAt = ctx.idAt(layout)
+        if r.clicked {
+            if let slot = ctx.slot(atY: p.pressPosition.y, offset: offset, layout: layout) {
+                switch layout.geometry.slot(slot) {
+                case .header(let section):
+                    if ctx.style == .sidebar {
+                        let title = ctx.collector.sections[section].title
+                        if memo.value.collapsedSections.remove(title) == nil { memo.value.collapsedSections.insert(title) }
+                        changed = true
+                    }
+                case .row(let row):
+                    let (s, local) = layout.locate(row)
+                    let source = ctx.collector.sources[s]
+                    let disclosure = source.disclosure(local)
+                    let chevron = ctx.chevronRect(depth: source.depth(local), rowY: ctx.slotY(slot, offset: offset))
+                    let recursive = input.modifiers.contains(.alt)
+                    if disclosure != .none && chevron.insetBy(dx: -5, dy: -5).contains(p.pressPosition) {
+                        source.setExpanded(local, disclosure == .collapsed, recursive)
+                        changed = true
+                    } else {
+                        memo.value.selection.click(index: row, modifiers: input.modifiers, mode: mode, count: layout.rowCount, idAt: idAt)
+                        if r.doubleClicked && disclosure != .none {
+                            source.setExpanded(local, disclosure == .collapsed, recursive)
+                            changed = true
+                        }
+                    }
+                }
+            } else if input.modifiers.isEmpty {
+                memo.value.selection.selected = []
+            }
+        }
+        if r.secondaryClicked {
+            let row = ctx.row(atY: p.position.y, offset: offset, layout: layout)
+            memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: row, mode: mode, count: layout.rowCount, idAt: idAt)
+        }
+        return changed
+    }
+
+    /// Arrow keys, Page Up/Down, Home/End and ctrl-A; Left/Right follow the outline rules.
+    /// Returns true when rows expanded or collapsed.
+    func handleListKeys(ctx: ListRowContext, layout: ListLayout, offset: Double, memo: StateBox<ListMemo>, mode: SelectionMode) -> Bool {
+        let idAt = ctx.idAt(layout)
+        let count = layout.rowCount
+        for press in input.keys {
+            if press.key == .left || press.key == .right {
+                let selection = memo.value.selection
+                guard let current = selection.locate(selection.cursor, hint: selection.cursorHint, count: count, idAt: idAt) else { continue }
+                let (s, local) = layout.locate(current)
+                let source = ctx.collector.sources[s]
+                let disclosure = source.disclosure(local)
+                let action = OutlineArrowAction.forKey(right: press.key == .right, index: local, isBranch: disclosure != .none,
+                                                       isExpanded: disclosure == .expanded, rowCount: layout.counts[s],
+                                                       parent: { source.parent(local) })
+                switch action {
+                case .expand, .collapse:
+                    source.setExpanded(local, action == .expand, press.modifiers.contains(.alt))
+                    return true // the rows moved: later keys wait for the next frame's layout
+                case .select(let target):
+                    let row = layout.starts[s] + target
+                    memo.value.selection.click(index: row, modifiers: [], mode: mode, count: count, idAt: idAt)
+                    scrollListRowIntoView(row, ctx: ctx, layout: layout, offset: offset)
+                case .none: break
+                }
+            } else if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode,
+                                                             pageSize: Int(ctx.rect.height / ctx.rowHeight), count: count, idAt: idAt) {
+                scrollListRowIntoView(target, ctx: ctx, layout: layout, offset: offset)
+            }
+        }
+        return false
+    }
+
+    private func scrollListRowIntoView(_ row: Int, ctx: ListRowContext, layout: ListLayout, offset: Double) {
+        let top = Double(layout.geometry.slot(ofRow: row)) * ctx.rowHeight
+        if top < offset {
+            scrollTo("body", offset: Point(0, top))
+        } else if top + ctx.rowHeight > offset + ctx.rect.height {
+            scrollTo("body", offset: Point(0, top + ctx.rowHeight - ctx.rect.height))
+        }
+    }
+
+    /// Swipe to reveal a row's trailing actions: a horizontal mouse or touch drag that starts
+    /// on a row with actions opens them past half their width; a press elsewhere closes them.
+    func trackSwipe(ctx: ListRowContext, layout: ListLayout, offset: Double, memo: StateBox<ListMemo>) {
+        let p = input.pointer
+        let swipeID = id("swipe")
+        if var swipe = memo.value.swipe {
+            let width = swipe.actionsRect.width
+            if swipe.isDragging {
+                if activeID == swipeID && p.isDown {
+                    swipe.offset = min(max(0, swipe.dragStartOffset + p.pressPosition.x - p.position.x), ctx.rect.width * 0.8)
+                } else {
+                    swipe.isDragging = false
+                    swipe.isOpen = swipe.offset > swipe.revealWidth * 0.5
+                    if activeID == swipeID { activeID = nil }
+                }
+            } else {
+                if p.pressed && swipe.isOpen && !(width > 0 && swipe.actionsRect.contains(p.position)) { swipe.isOpen = false }
+                let target = swipe.isOpen ? swipe.revealWidth : 0
+                swipe.offset += (target - swipe.offset) * min(1, deltaTime * 18)
+                if abs(target - swipe.offset) < 0.5 { swipe.offset = target }
+            }
+            memo.value.swipe = !swipe.isOpen && !swipe.isDragging && swipe.offset == 0 ? nil : swipe
+        }
+        // Start: a mostly horizontal drag from a row whose source has actions.
+        let dx = p.position.x - p.pressPosition.x, dy = p.position.y - p.pressPosition.y
+        guard memo.value.swipe?.isDragging != true, memo.value.reorder == nil, p.isDown, p.isDragging,
+              ctx.rect.contains(p.pressPosition), activeID == nil || activeID == id("body.input"), abs(dx) > abs(dy) * 1.5,
+              let row = ctx.row(atY: p.pressPosition.y, offset: offset, layout: layout) else { return }
+        let (s, local) = layout.locate(row)
+        guard let actions = ctx.collector.sources[s].swipeActions?(local), !actions.isEmpty else { return }
+        let rowID = ctx.collector.sources[s].id(local)
+        let existing = memo.value.swipe?.rowID == rowID ? memo.value.swipe?.offset ?? 0 : 0
+        memo.value.swipe = SwipeState(rowID: rowID, offset: existing, dragStartOffset: existing, isDragging: true, isOpen: false,
+                                      revealWidth: Double(actions.count) * ListRowContext.swipeActionWidth)
+        activeID = swipeID
+    }
+
+    /// Draws the visible rows (and section headers); returns the global rows drawn.
+    func drawListRows(ctx: ListRowContext, layout: ListLayout, offset: Double, hovered: Bool, focused: Bool,
+                      memo: StateBox<ListMemo>) -> Range<Int> {
+        let slots = layout.geometry.visibleSlots(offset: offset, height: ctx.rect.height)
+        let hoveredRow = hovered ? ctx.row(atY: input.pointer.position.y, offset: offset, layout: layout) : nil
+        let selected = memo.value.selection.selected
+        let swipe = memo.value.swipe
+        let reorder = memo.value.reorder
+        var first = Int.max, last = -1
+        for slot in slots {
+            let rowRect = Rect(x: ctx.rect.x, y: ctx.slotY(slot, offset: offset), width: ctx.rect.width, height: ctx.rowHeight)
+            guard case .row(let row) = layout.geometry.slot(slot) else {
+                if ctx.style == .sidebar, case .header(let section) = layout.geometry.slot(slot) {
+                    drawSidebarHeader(ctx.collector.sections[section].title, rect: rowRect,
+                                      collapsed: memo.value.collapsedSections.contains(ctx.collector.sections[section].title))
+                }
+                continue
+            }
+            first = min(first, row)
+            last = max(last, row)
+            let (s, local) = layout.locate(row)
+            let source = ctx.collector.sources[s]
+            let rowID = source.id(local)
+            if let reorder, reorder.source == s, reorder.from == local {
+                drawList.addRect(rowRect, color: theme.control.opacity(0.5)) // the gap the dragged row left
+                continue
+            }
+            let isSelected = !selected.isEmpty && selected.contains(rowID)
+            var contentRect = rowRect
+            if let swipe, swipe.rowID == rowID, swipe.offset > 0 {
+                drawSwipeActions(source.swipeActions?(local) ?? [], row: rowRect, revealed: swipe.offset, memo: memo)
+                contentRect.x -= swipe.offset
+                drawList.pushClip(Rect(x: rowRect.x, y: rowRect.y, width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
+            }
+            drawRowBackground(contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
+            drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected && focused)
+            if let swipe, swipe.rowID == rowID, swipe.offset > 0 { drawList.popClip() }
+            if ctx.editMode && source.move != nil { reorderHandle(ctx: ctx, rowRect: rowRect, source: s, local: local, memo: memo) }
+        }
+        if ctx.style == .plain && !ctx.collector.sections.isEmpty && !slots.isEmpty {
+            drawSectionHeaders(slots, geometry: layout.geometry, titles: ctx.collector.sections.map(\.title), body: ctx.rect, offset: offset)
+        }
+        if reorder != nil { trackReorder(ctx: ctx, layout: layout, offset: offset, memo: memo) }
+        return last >= first ? first..<(last + 1) : 0..<0
+    }
+
+    private func drawRowBackground(_ rect: Rect, selected: Bool, hovered: Bool, focused: Bool, style: ListStyle) {
+        let color: Color? = selected ? (focused ? theme.accent : theme.controlPressed) : hovered ? theme.selection.opacity(0.45) : nil
+        if style == .sidebar {
+            if let color { drawList.addRoundedRect(rect.insetBy(dx: 6, dy: 1), radius: 6, color: color) }
+        } else {
+            drawList.addRect(rect, color: color ?? theme.surface)
+        }
+    }
+
+    /// Indentation, chevron and content (a configuration or widgets) of one row.
+    private func drawRow(_ source: ListRowSource, local: Int, row: Int, in rect: Rect, ctx: ListRowContext, selected: Bool) {
+        let depth = source.depth(local)
+        var x = ctx.leading(depth: depth)
+        let textColor = selected ? theme.onAccent : theme.text
+        let secondaryColor = selected ? theme.onAccent.opacity(0.8) : theme.secondaryText
+        if source.isHierarchical {
+            let disclosure = source.disclosure(local)
+            if disclosure != .none {
+                let icon: Icon = disclosure == .expanded ? .chevronDown : .chevronRight
+                icon.draw(in: ctx.chevronRect(depth: depth, rowY: rect.y), color: secondaryColor, into: &drawList)
+            }
+            x += 18
+        }
+        var trailing = rect.maxX - 10 - (ctx.editMode && source.move != nil ? 34 : 0)
+        if ctx.style == .plain {
+            drawList.addRect(Rect(x: x, y: rect.maxY - 1, width: max(0, rect.maxX - x), height: 1), color: theme.separator.opacity(0.6))
+        }
+        switch source.body(local) {
+        case .widgets(let build):
+            withID(index: source.id(local).hashValue) {
+                pane(Rect(x: x, y: rect.y, width: max(0, trailing - x), height: rect.height)) { build() }
+            }
+        case .content(let content):
+            let font = self.font
+            if let icon = content.icon {
+                icon.draw(in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: selected ? theme.onAccent : content.iconColor ?? theme.accent,
+                          into: &drawList)
+                x += 22
+            }
+            switch content.accessory {
+            case .none: break
+            case .checkmark:
+                Icon.checkmark.draw(in: Rect(x: trailing - 14, y: rect.midY - 7, width: 14, height: 14),
+                                    color: selected ? theme.onAccent : theme.accent, into: &drawList)
+                trailing -= 22
+            case .disclosureIndicator:
+                Icon.chevronRight.draw(in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12), color: secondaryColor, into: &drawList)
+                trailing -= 20
+            case .badge(let count):
+                let small = self.font(size: theme.fontSize - 3)
+                let label = String(count)
+                let width = small.measure(label) + 14
+                let capsule = Rect(x: trailing - width, y: rect.midY - 9, width: width, height: 18)
+                drawList.addRoundedRect(capsule, radius: 9, color: selected ? theme.onAccent.opacity(0.25) : theme.control)
+                small.draw(label, in: capsule, alignment: .center, color: secondaryColor, into: &drawList)
+                trailing -= width + 8
+            }
+            if let secondary = content.secondaryText {
+                let width = min(font.measure(secondary), max(0, (trailing - x) * 0.45))
+                font.draw(secondary, in: Rect(x: trailing - width, y: rect.y, width: width, height: rect.height), alignment: .trailing,
+                          color: secondaryColor, into: &drawList)
+                trailing -= width + 10
+            }
+            font.draw(content.title, in: Rect(x: x, y: rect.y, width: max(0, trailing - x), height: rect.height), color: textColor,
+                      into: &drawList)
+        }
+    }
+
+    private func drawSidebarHeader(_ title: String, rect: Rect, collapsed: Bool) {
+        let bold = font(size: theme.fontSize - 2, weight: .bold)
+        bold.draw(title, in: Rect(x: rect.x + 14, y: rect.y + 4, width: rect.width - 44, height: rect.height - 4),
+                  color: theme.secondaryText, into: &drawList)
+        let icon: Icon = collapsed ? .chevronRight : .chevronDown
+        icon.draw(in: Rect(x: rect.maxX - 26, y: rect.midY - 5, width: 12, height: 12), color: theme.secondaryText, into: &drawList)
+    }
+
+    /// The actions behind a swiped row, sharing the revealed width; a click runs one and closes the row.
+    private func drawSwipeActions(_ actions: [SwipeAction], row: Rect, revealed: Double, memo: StateBox<ListMemo>) {
+        guard !actions.isEmpty else { return }
+        let area = Rect(x: row.maxX - revealed, y: row.y, width: revealed, height: row.height)
+        memo.value.swipe?.actionsRect = area
+        let width = revealed / Double(actions.count)
+        let small = font(size: theme.fontSize - 2, weight: .bold)
+        for (k, action) in actions.enumerated() {
+            let cell = Rect(x: area.x + Double(k) * width, y: area.y, width: width, height: area.height)
+            let tint = action.tint ?? (action.isDestructive ? theme.destructive : (k == 0 ? theme.accent : theme.secondaryText))
+            drawList.addRect(cell, color: tint)
+            let r = interact(id("swipe.action.\(k)"), rect: cell)
+            if let icon = action.icon, cell.height >= 40 {
+                icon.draw(in: Rect(x: cell.midX - 8, y: cell.y + 4, width: 16, height: 16), color: .white, into: &drawList)
+            }
+            drawList.pushClip(cell)
+            small.draw(action.title, in: cell, alignment: .center, color: .white, into: &drawList)
+            drawList.popClip()
+            if r.clicked {
+                action.action()
+                memo.value.swipe?.isOpen = false
+            }
+        }
+    }
+
+    /// The drag handle of a reorderable row: pressing it starts a reorder.
+    private func reorderHandle(ctx: ListRowContext, rowRect: Rect, source: Int, local: Int, memo: StateBox<ListMemo>) {
+        let handle = ctx.handleRect(rowY: rowRect.y)
+        for k in -1...1 {
+            drawList.addRect(Rect(x: handle.midX - 8, y: handle.midY + Double(k) * 5 - 0.75, width: 16, height: 1.5), color: theme.secondaryText)
+        }
+        let r = withID(index: source) { interact(id("reorder.\(local)"), rect: handle, sense: .drag) }
+        if r.isHovered { setCursor(.resizeUpDown) }
+        if r.isActive && memo.value.reorder == nil {
+            memo.value.reorder = ReorderState(source: source, from: local, pointerY: input.pointer.position.y)
+        }
+    }
+
+    /// While a row is dragged by its handle: the row follows the pointer over an insertion
+    /// line; the release calls the source's `onMove(from, to)`.
+    private func trackReorder(ctx: ListRowContext, layout: ListLayout, offset: Double, memo: StateBox<ListMemo>) {
+        guard var reorder = memo.value.reorder, reorder.source < layout.counts.count else { memo.value.reorder = nil; return }
+        let p = input.pointer
+        let start = layout.starts[reorder.source], count = layout.counts[reorder.source]
+        guard count > 0 else { memo.value.reorder = nil; return }
+        reorder.pointerY = p.position.y
+        let contentY = p.position.y - ctx.rect.y + offset
+        let slotUnder = Int((contentY / ctx.rowHeight).rounded(.down))
+        let firstSlot = layout.geometry.slot(ofRow: start)
+        let target = min(max(slotUnder - firstSlot, 0), count - 1)
+        if p.isDown {
+            memo.value.reorder = reorder
+            let lineSlot = firstSlot + (target > reorder.from ? target + 1 : target)
+            let lineY = ctx.slotY(lineSlot, offset: offset)
+            drawList.addRect(Rect(x: ctx.rect.x + 8, y: lineY - 1, width: ctx.rect.width - 16, height: 2), color: theme.accent)
+            let floating = Rect(x: ctx.rect.x + 4, y: p.position.y - ctx.rowHeight / 2, width: ctx.rect.width - 8, height: ctx.rowHeight)
+            drawList.addRoundedRect(floating.offsetBy(dx: 0, dy: 2), radius: 6, color: Color.black.opacity(0.15))
+            drawList.addRoundedRect(floating, radius: 6, color: theme.surface)
+            drawRow(ctx.collector.sources[reorder.source], local: reorder.from, row: start + reorder.from, in: floating, ctx: ctx,
+                    selected: false)
+        } else {
+            memo.value.reorder = nil
+            if target != reorder.from { ctx.collector.sources[reorder.source].move?(reorder.from, target) }
+        }
+    }
+}

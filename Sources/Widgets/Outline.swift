@@ -1,0 +1,123 @@
+import Render2D
+
+/// Per-outline state in the UI store: the flattened rows and the expanded IDs they reflect.
+@usableFromInline
+struct OutlineGroupMemo<Node: Identifiable> {
+    @usableFromInline var flattening: OutlineFlattening<Node>?
+    @usableFromInline var expanded: Set<Node.ID> = []
+    @usableFromInline var revision = 0
+    @usableFromInline init() {}
+}
+
+extension UI {
+    /// Hierarchical rows (SwiftUI's `OutlineGroup`) inside a `list`, or a list of their own
+    /// elsewhere: a chevron on every node with children, indentation per level. Click the
+    /// chevron or double-click the row to expand; alt-click expands or collapses the whole
+    /// subtree; Right/Left expand, collapse and move between parent and child.
+    ///
+    /// Expansion is kept by the UI, or by the app when it passes `expanded` (a set of node
+    /// IDs it may edit: the outline applies the difference incrementally). Children are read
+    /// only for expanded and drawn nodes. Bump `revision` when the tree's content changes
+    /// below the roots.
+    ///
+    /// ```swift
+    /// ui.outlineGroup(canvases, children: \.children) { ListRowContent($0.name, icon: .folder) }
+    /// ```
+    @inlinable
+    public func outlineGroup<Node: Identifiable>(
+        _ roots: [Node], children: KeyPath<Node, [Node]?>, expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0,
+        swipeActions: ((Node) -> [SwipeAction])? = nil, row: @escaping (Node) -> ListRowContent
+    ) {
+        outlineRows(roots, children: { $0[keyPath: children] }, expanded: expanded, revision: revision, swipeActions: swipeActions) {
+            .content(row($0))
+        }
+    }
+
+    /// An outline whose rows are any widgets.
+    @inlinable
+    public func outlineGroup<Node: Identifiable>(
+        _ roots: [Node], children: KeyPath<Node, [Node]?>, expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0,
+        swipeActions: ((Node) -> [SwipeAction])? = nil, rowContent: @escaping (UI, Node) -> Void
+    ) {
+        outlineRows(roots, children: { $0[keyPath: children] }, expanded: expanded, revision: revision, swipeActions: swipeActions) { node in
+            .widgets { rowContent(self, node) }
+        }
+    }
+
+    /// An outline whose children come from a closure (a file system, a database): it is
+    /// called only for nodes that are drawn or expanded.
+    @inlinable
+    public func outlineGroup<Node: Identifiable>(
+        _ roots: [Node], childrenOf children: @escaping (Node) -> [Node]?, expanded: Binding<Set<Node.ID>>? = nil,
+        revision: Int = 0, swipeActions: ((Node) -> [SwipeAction])? = nil, row: @escaping (Node) -> ListRowContent
+    ) {
+        outlineRows(roots, children: children, expanded: expanded, revision: revision, swipeActions: swipeActions) { .content(row($0)) }
+    }
+
+    @inlinable
+    func outlineRows<Node: Identifiable>(
+        _ roots: [Node], children: @escaping (Node) -> [Node]?, expanded binding: Binding<Set<Node.ID>>?, revision: Int,
+        swipeActions: ((Node) -> [SwipeAction])?, body: @escaping (Node) -> ListRowBody
+    ) {
+        guard !listStack.isEmpty else {
+            list("outline") { outlineRows(roots, children: children, expanded: binding, revision: revision, swipeActions: swipeActions, body: body) }
+            return
+        }
+        let box = stateBox(id("outline\(listStack[listStack.count - 1].sources.count)"), OutlineGroupMemo<Node>())
+        var wanted = binding?.wrappedValue ?? box.value.expanded
+        let command = pendingOutlineCommand
+        switch command {
+        case .expandAll?: wanted = OutlineFlattening.allBranchIDs(of: roots, children: children)
+        case .collapseAll?: wanted = []
+        case nil: break
+        }
+        if box.value.flattening == nil || box.value.revision != revision || box.value.flattening!.rootsDiffer(from: roots) {
+            box.value.flattening = OutlineFlattening(roots: roots, children: children, expanded: wanted)
+        } else {
+            box.value.flattening!.children = children
+            // The app (or expand/collapse all) edited the set: re-flatten, reading only expanded nodes.
+            if wanted != box.value.expanded { box.value.flattening!.apply(expanded: wanted) }
+        }
+        box.value.expanded = wanted
+        box.value.revision = revision
+        if command != nil { binding?.wrappedValue = wanted }
+
+        let setExpanded = { (row: Int, expand: Bool, recursive: Bool) in
+            var ids = box.value.expanded
+            box.value.expanded = [] // keeps `ids` uniquely referenced: no copy of the set
+            box.value.flattening?.setExpanded(at: row, expand, recursive: recursive, expanded: &ids)
+            box.value.expanded = ids
+            binding?.wrappedValue = ids
+        }
+        let disclosure = { (row: Int) -> RowDisclosure in
+            guard box.value.flattening!.isBranch(at: row) else { return .none }
+            return box.value.flattening!.row(at: row).isExpanded ? .expanded : .collapsed
+        }
+        registerRows(ListRowSource(
+            count: { box.value.flattening?.count ?? 0 },
+            id: { AnyHashable(box.value.flattening!.node(at: $0).id) },
+            body: { body(box.value.flattening!.node(at: $0)) },
+            swipeActions: swipeActions.map { actions in { actions(box.value.flattening!.node(at: $0)) } },
+            move: nil,
+            hierarchy: (depth: { box.value.flattening!.row(at: $0).depth }, disclosure: disclosure, setExpanded: setExpanded,
+                        parent: { box.value.flattening!.parent(of: $0) })))
+    }
+
+    /// A titled group of rows inside a `list` (SwiftUI's `Section`); several outlines can
+    /// share a list, one per section. Outside a list it is a titled group of controls.
+    ///
+    /// ```swift
+    /// ui.section("Favorites") { ui.forEach(favorites) { ListRowContent($0.name, icon: .star) } }
+    /// ```
+    public func section(_ title: String, _ content: () -> Void) {
+        if let collector = listStack.last {
+            collector.sections.append((title, collector.sources.count))
+            withID(title) { content() }
+        } else {
+            vstack(spacing: 4) {
+                text(title.uppercased(), color: theme.secondaryText, font: font(size: theme.fontSize - 3, weight: .bold))
+                withID(title) { content() }
+            }
+        }
+    }
+}
