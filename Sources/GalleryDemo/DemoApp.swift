@@ -3,13 +3,14 @@ import Widgets
 
 /// The demo's pages, switched from the top bar (or `--page`).
 enum DemoPage: String, CaseIterable {
-    case controls, splits, navigation, table
+    case controls, splits, navigation, table, outline
     var title: String {
         switch self {
         case .controls: "Controls"
         case .splits: "Split panes"
         case .navigation: "Navigation split"
         case .table: "Table"
+        case .outline: "Lists & outlines"
         }
     }
 }
@@ -23,6 +24,7 @@ final class DemoApp {
     let splits = SplitsPage()
     let navigation = NavigationPage()
     let table = TablePage()
+    let outline = OutlinePage()
 
     init(page: DemoPage, darkTheme: Bool) {
         self.page = page
@@ -51,6 +53,7 @@ final class DemoApp {
                 case .splits: splits.build(ui)
                 case .navigation: navigation.build(ui)
                 case .table: table.build(ui)
+                case .outline: outline.build(ui)
                 }
             }
         }

@@ -130,6 +130,12 @@ public struct Color: Hashable, Sendable {
         c.a = Color.unit(Double(a) / 255 * factor)
         return c
     }
+    /// The same color with opacity `alpha` (0...1).
+    public func withAlpha(_ alpha: Double) -> Color {
+        var c = self
+        c.a = Color.unit(alpha)
+        return c
+    }
     /// Linear interpolation towards `other` by `t` in 0...1.
     public func mix(_ other: Color, _ t: Double) -> Color {
         func m(_ p: UInt8, _ q: UInt8) -> UInt8 { Color.unit((Double(p) + (Double(q) - Double(p)) * t) / 255) }

@@ -65,8 +65,14 @@ extension UI {
     public func toggle(_ title: String, isOn: inout Bool, id: String? = nil) -> Bool {
         let font = self.font
         let trackWidth = 38.0, trackHeight = 22.0
-        let width = font.measure(title) + 10 + trackWidth
-        let rect = allocate(Size(width, theme.controlHeight))
+        let rect: Rect
+        var showsTitle = true
+        if let column = formRow(title, height: theme.controlHeight) {
+            rect = Rect(x: column.x, y: column.y, width: trackWidth, height: column.height)
+            showsTitle = false
+        } else {
+            rect = allocate(Size(font.measure(title) + 10 + trackWidth, theme.controlHeight))
+        }
         let r = interact(self.id(id ?? title), rect: rect)
         if r.isHovered { setCursor(.pointingHand) }
         if r.clicked { isOn.toggle() }
@@ -78,8 +84,10 @@ extension UI {
             value = value < target ? min(target, value + step) : max(target, value - step)
             return value
         }
-        font.draw(title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
-                  color: theme.text, into: &drawList)
+        if showsTitle {
+            font.draw(title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
+                      color: theme.text, into: &drawList)
+        }
         let track = Rect(x: rect.maxX - trackWidth, y: rect.midY - trackHeight / 2, width: trackWidth, height: trackHeight)
         let off = r.isHovered ? theme.controlPressed : theme.controlHovered
         drawList.addRoundedRect(track, radius: trackHeight / 2, color: off.mix(theme.accent, t))

@@ -201,7 +201,7 @@ extension UI {
                 drawList.pushClip(Rect(x: rowRect.x, y: rowRect.y, width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }
             drawRowBackground(contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
-            drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected && focused)
+            drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected, highlighted: isSelected && focused)
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 { drawList.popClip() }
             if ctx.editMode && source.move != nil { reorderHandle(ctx: ctx, rowRect: rowRect, source: s, local: local, memo: memo) }
         }
@@ -222,11 +222,13 @@ extension UI {
     }
 
     /// Indentation, chevron and content (a configuration or widgets) of one row.
-    private func drawRow(_ source: ListRowSource, local: Int, row: Int, in rect: Rect, ctx: ListRowContext, selected: Bool) {
+    /// `highlighted`: drawn on the accent color (selected in a focused list).
+    private func drawRow(_ source: ListRowSource, local: Int, row: Int, in rect: Rect, ctx: ListRowContext, selected: Bool,
+                         highlighted: Bool) {
         let depth = source.depth(local)
         var x = ctx.leading(depth: depth)
-        let textColor = selected ? theme.onAccent : theme.text
-        let secondaryColor = selected ? theme.onAccent.opacity(0.8) : theme.secondaryText
+        let textColor = highlighted ? theme.onAccent : theme.text
+        let secondaryColor = highlighted ? theme.onAccent.opacity(0.8) : theme.secondaryText
         if source.isHierarchical {
             let disclosure = source.disclosure(local)
             if disclosure != .none {
@@ -236,7 +238,7 @@ extension UI {
             x += 18
         }
         var trailing = rect.maxX - 10 - (ctx.editMode && source.move != nil ? 34 : 0)
-        if ctx.style == .plain {
+        if ctx.style == .plain && !selected {
             drawList.addRect(Rect(x: x, y: rect.maxY - 1, width: max(0, rect.maxX - x), height: 1), color: theme.separator.opacity(0.6))
         }
         switch source.body(local) {
@@ -247,7 +249,7 @@ extension UI {
         case .content(let content):
             let font = self.font
             if let icon = content.icon {
-                icon.draw(in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: selected ? theme.onAccent : content.iconColor ?? theme.accent,
+                icon.draw(in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: highlighted ? theme.onAccent : content.iconColor ?? theme.accent,
                           into: &drawList)
                 x += 22
             }
@@ -255,7 +257,7 @@ extension UI {
             case .none: break
             case .checkmark:
                 Icon.checkmark.draw(in: Rect(x: trailing - 14, y: rect.midY - 7, width: 14, height: 14),
-                                    color: selected ? theme.onAccent : theme.accent, into: &drawList)
+                                    color: highlighted ? theme.onAccent : theme.accent, into: &drawList)
                 trailing -= 22
             case .disclosureIndicator:
                 Icon.chevronRight.draw(in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12), color: secondaryColor, into: &drawList)
@@ -265,7 +267,7 @@ extension UI {
                 let label = String(count)
                 let width = small.measure(label) + 14
                 let capsule = Rect(x: trailing - width, y: rect.midY - 9, width: width, height: 18)
-                drawList.addRoundedRect(capsule, radius: 9, color: selected ? theme.onAccent.opacity(0.25) : theme.control)
+                drawList.addRoundedRect(capsule, radius: 9, color: highlighted ? theme.onAccent.opacity(0.25) : theme.control)
                 small.draw(label, in: capsule, alignment: .center, color: secondaryColor, into: &drawList)
                 trailing -= width + 8
             }
@@ -347,7 +349,7 @@ extension UI {
             drawList.addRoundedRect(floating.offsetBy(dx: 0, dy: 2), radius: 6, color: Color.black.opacity(0.15))
             drawList.addRoundedRect(floating, radius: 6, color: theme.surface)
             drawRow(ctx.collector.sources[reorder.source], local: reorder.from, row: start + reorder.from, in: floating, ctx: ctx,
-                    selected: false)
+                    selected: false, highlighted: false)
         } else {
             memo.value.reorder = nil
             if target != reorder.from { ctx.collector.sources[reorder.source].move?(reorder.from, target) }

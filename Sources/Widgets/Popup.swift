@@ -36,6 +36,10 @@ extension UI {
         openPopups[index].lastFrame = frameIndex
         let record = openPopups[index]
         let padding = 5.0
+        // A popup opened from a form lays out its own controls, not form rows.
+        let forms = formStack
+        formStack = []
+        defer { formStack = forms }
         inOverlay {
             withID(pid) {
                 if record.size == .zero {

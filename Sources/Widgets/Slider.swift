@@ -30,9 +30,15 @@ extension UI {
     public func slider(_ title: String, value: inout Double, in range: ClosedRange<Double>, step: Double? = nil,
                        width: Double = 200, id: String? = nil) -> Bool {
         let font = self.font
-        let titleWidth = title.isEmpty ? 0 : font.measure(title) + 10
-        let rect = allocate(Size(titleWidth + width, theme.controlHeight))
-        if !title.isEmpty {
+        var titleWidth = title.isEmpty ? 0 : font.measure(title) + 10
+        let rect: Rect
+        if let column = formRow(title, height: theme.controlHeight) {
+            rect = Rect(x: column.x, y: column.y, width: min(width, column.width), height: column.height)
+            titleWidth = 0
+        } else {
+            rect = allocate(Size(titleWidth + width, theme.controlHeight))
+        }
+        if titleWidth > 0 {
             font.draw(title, in: Rect(x: rect.x, y: rect.y, width: titleWidth, height: rect.height), color: theme.text, into: &drawList)
         }
         let knobRadius = 9.0

@@ -129,7 +129,8 @@ extension UI {
     @discardableResult
     public func textField(_ placeholder: String, text: inout String, width: Double = 200, id: String? = nil) -> Bool {
         let font = self.font
-        let rect = allocate(Size(width, theme.controlHeight))
+        let rect = formRow(placeholder, height: theme.controlHeight).map { Rect(x: $0.x, y: $0.y, width: min(width, $0.width), height: $0.height) }
+            ?? allocate(Size(width, theme.controlHeight))
         let fid = self.id(id ?? placeholder)
         let r = interact(fid, rect: rect, sense: [.click, .focus, .drag])
         if r.isHovered { setCursor(.iBeam) }

@@ -97,6 +97,8 @@ public final class UI {
     var scrollStack: [(WidgetID, Rect)] = []
     /// The lists whose content is being built (innermost last).
     @usableFromInline var listStack: [ListCollector] = []
+    /// The forms being built: controls inside take the label | control row layout.
+    var formStack: [FormContext] = []
     /// A text field has focus this frame: the host should enable SDL text input (and IME).
     public internal(set) var wantsTextInput = false
     /// Where the focused text field is, for placing the IME candidate window.

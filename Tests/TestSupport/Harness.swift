@@ -1,6 +1,9 @@
 import CSDL2
 import Render2D
 import Widgets
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Drives a real window (SDL's offscreen driver: no display needed) with injected SDL
 /// events and a virtual clock: each `frame` advances time by 1/60 s, so double clicks,
@@ -65,6 +68,14 @@ public final class Harness {
             frame(build)
         }
         inject.mouseButton(.left, down: false, at: to)
+        frame(build)
+    }
+
+    /// Saves a screenshot of the next frame as `<name>.png` in `$TESSERA_TEST_SHOTS`, when
+    /// that is set (to look at what a test drove); does nothing otherwise.
+    public func shot(_ name: String, _ build: (UI) -> Void) {
+        guard let raw = getenv("TESSERA_TEST_SHOTS") else { return }
+        host.captureScreenshot(to: String(cString: raw) + "/" + name + ".png")
         frame(build)
     }
 

@@ -232,10 +232,7 @@ final class SplitWidgetTests: XCTestCase {
         XCTAssertEqual(detail.width, 700, "at full width, partly off screen")
         let dimmed = h.pixels.pixel(x: 650, y: 300)
         XCTAssertTrue(dimmed.r > 150 && dimmed.g < 80 && dimmed != .red, "the displaced detail shows, dimmed (tap to dismiss)")
-        if let dir = ProcessInfo.processInfo.environment["TESSERA_TEST_SHOTS"] {
-            h.host.captureScreenshot(to: dir + "/displace.png")
-            h.frame(build)
-        }
+        h.shot("displace", build)
         // A tap on the dimmed detail hides the columns.
         h.click(at: Point(650, 300), build)
         XCTAssertEqual(state.value.visibility, .detailOnly)

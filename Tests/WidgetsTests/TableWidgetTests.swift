@@ -172,10 +172,7 @@ final class TableWidgetTests: XCTestCase {
         h.frames(2, build)
         XCTAssertEqual(m.selection, [1, 3, 6, 7, 8, 9, 10])
         XCTAssertEqual(m.info?.scrollOffset, 0, "two fingers select rather than scroll")
-        if let dir = ProcessInfo.processInfo.environment["TESSERA_TEST_SHOTS"] {
-            h.host.captureScreenshot(to: dir + "/editmode.png")
-            h.frame(build)
-        }
+        h.shot("editmode", build)
     } }
 
     func testSectionsPinTheirHeaderAndCompactWidthShowsOneColumn() throws { try onMain {

@@ -1,0 +1,263 @@
+import XCTest
+import TestSupport
+@testable import Widgets
+@testable import Render2D
+
+/// Lists, outlines, sections, swipe actions and reordering in the real renderer, driven by
+/// injected SDL events. Harness: 640×480; plain rows are 24 pt, so row i's centre is at
+/// y = 24 i + 12, and a row at depth d has its chevron centred at x = 16 + 16 d.
+final class ListWidgetTests: XCTestCase {
+    final class Model {
+        var tree = makeTree(fanout: [3, 4, 5])
+        var selection: Set<Int> = []
+        var expanded: Set<Int> = []
+        var info: ListInfo?
+        var menus: [Set<Int>] = []
+        var actions: [String] = []
+        var moves: [(Int, Int)] = []
+        var items = (0..<6).map { TreeNode(id: 100 + $0, children: nil) }
+    }
+
+    private static let altKey = Key(rawValue: 226 | (1 << 30))
+    private static let shiftKey = Key(rawValue: 225 | (1 << 30))
+    private static func rowY(_ i: Int) -> Double { 24 * Double(i) + 12 }
+
+    @MainActor
+    private static func outline(_ m: Model) -> (UI) -> Void {
+        { ui in
+            m.info = ui.list("tree", m.tree, children: \.children, selection: Binding(m, \.selection), expanded: Binding(m, \.expanded),
+                             contextMenu: { ids in m.menus.append(ids); ui.menuItem("Delete \(ids.count)") }) {
+                ListRowContent("Node \($0.id)", icon: .folder)
+            }
+        }
+    }
+
+    func testClickingAChevronExpandsAndShowsTheChildren() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build = Self.outline(m)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 3)
+        let childRow = Rect(x: 30, y: 24, width: 200, height: 24)
+        let beforeInk = h.countPixels(in: Rect(x: 0, y: 24, width: 640, height: 48), differingFrom: h.ui.theme.surface)
+        h.click(at: Point(16, Self.rowY(0)), build)
+        h.frame(build)
+        XCTAssertEqual(m.expanded, [m.tree[0].id], "the chevron expands through the app's binding")
+        XCTAssertEqual(m.info?.rowCount, 7, "root 0 shows its 4 children")
+        XCTAssertEqual(m.selection, [], "a chevron click does not select")
+        // Row 1 is now a child: indented one level, so its chevron sits at x = 32.
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 26, y: 30, width: 12, height: 12), differingFrom: h.ui.theme.surface), 4)
+        XCTAssertGreaterThan(h.countPixels(in: childRow, differingFrom: h.ui.theme.surface), 0)
+        XCTAssertNotEqual(h.countPixels(in: Rect(x: 0, y: 24, width: 640, height: 48), differingFrom: h.ui.theme.surface), beforeInk)
+        // Double-clicking a collapsed child row expands it too.
+        h.inject.mouseMove(to: Point(200, Self.rowY(1)))
+        h.frame(build)
+        for clicks in 1...2 {
+            h.inject.mouseButton(.left, down: true, at: Point(200, Self.rowY(1)), clicks: clicks)
+            h.frame(build)
+            h.inject.mouseButton(.left, down: false, at: Point(200, Self.rowY(1)), clicks: clicks)
+            h.frame(build)
+        }
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 12, "the child's 5 leaves appear")
+        XCTAssertEqual(m.selection, [m.tree[0].children![0].id])
+    }}
+
+    func testArrowKeysWalkTheTree() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build = Self.outline(m)
+        h.frame(build)
+        h.click(at: Point(200, Self.rowY(0)), build) // select and focus root 0
+        XCTAssertEqual(m.selection, [m.tree[0].id])
+        @MainActor func press(_ key: Key) { h.inject.tap(key); h.frame(build); h.frame(build) }
+        press(.right)
+        XCTAssertEqual(m.info?.rowCount, 7, "Right expands")
+        press(.right)
+        XCTAssertEqual(m.selection, [m.tree[0].children![0].id], "Right again moves to the first child")
+        press(.down)
+        XCTAssertEqual(m.selection, [m.tree[0].children![1].id])
+        press(.left)
+        XCTAssertEqual(m.selection, [m.tree[0].id], "Left on a collapsed child moves to the parent")
+        press(.left)
+        XCTAssertEqual(m.info?.rowCount, 3, "Left on an expanded node collapses it")
+        press(.down)
+        XCTAssertEqual(m.selection, [m.tree[1].id])
+    }}
+
+    func testAltClickExpandsAndCollapsesAWholeSubtree() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build = Self.outline(m)
+        h.frame(build)
+        h.inject.key(Self.altKey, down: true, modifiers: .alt)
+        h.click(at: Point(16, Self.rowY(0)), build)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 3 + 4 + 15, "root 0, its 4 children and the leaves of the 3 non-empty ones")
+        h.click(at: Point(16, Self.rowY(0)), build)
+        h.inject.key(Self.altKey, down: false)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 3)
+        XCTAssertEqual(m.expanded, [], "alt-collapse forgets the nested expansions too")
+    }}
+
+    func testSelectionAndContextMenuWorkAsInTheTable() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build = Self.outline(m)
+        h.frame(build)
+        h.click(at: Point(200, Self.rowY(0)), build)
+        h.inject.key(Self.shiftKey, down: true, modifiers: .shift)
+        h.click(at: Point(200, Self.rowY(2)), build)
+        h.inject.key(Self.shiftKey, down: false)
+        h.frame(build)
+        XCTAssertEqual(m.selection, Set(m.tree.map(\.id)), "shift-click selects the range")
+        XCTAssertLessThan(h.countPixels(in: Rect(x: 400, y: 2, width: 100, height: 68), differingFrom: h.ui.theme.accent, tolerance: 30), 10,
+                          "the focused list draws its selected rows in the accent color")
+        h.click(at: Point(200, Self.rowY(1)), button: .right, build)
+        h.frame(build)
+        XCTAssertEqual(m.menus.last, Set(m.tree.map(\.id)), "the menu applies to the whole selection")
+        h.inject.tap(.escape)
+        h.frame(build)
+        h.click(at: Point(200, Self.rowY(1)), build)
+        XCTAssertEqual(m.selection, [m.tree[1].id], "a plain click selects one")
+    }}
+
+    func testSidebarSectionHeadersCollapseTheirSection() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        var drawn: [Int] = []
+        let build: (UI) -> Void = { ui in
+            drawn = []
+            m.info = ui.list("sidebar", selection: Binding(m, \.selection), style: .sidebar) {
+                ui.section("Library") { ui.forEach(m.items.prefix(3)) { drawn.append($0.id); return ListRowContent("Item \($0.id)") } }
+                ui.section("Canvases") { ui.outlineGroup(m.tree, children: \.children) { drawn.append($0.id); return ListRowContent("Node") } }
+            }
+        }
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 6)
+        XCTAssertEqual(drawn, [100, 101, 102] + m.tree.map(\.id))
+        h.click(at: Point(100, 14), build) // the "Library" header (sidebar rows are 28 pt)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 3, "Library's rows are hidden")
+        XCTAssertEqual(drawn, m.tree.map(\.id))
+        // Canvases' header moved up to the second slot; clicking it hides the outline too.
+        h.click(at: Point(100, 28 + 14), build)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 0)
+        h.click(at: Point(100, 14), build)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 3, "Library opens again")
+    }}
+
+    func testASwipeRevealsTheRowsActions() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build: (UI) -> Void = { ui in
+            m.info = ui.list("swipe", selection: Binding(m, \.selection)) {
+                ui.forEach(m.items, swipeActions: { item in
+                    [SwipeAction("Delete", isDestructive: true) { m.actions.append("delete \(item.id)") }]
+                }) { ListRowContent("Item \($0.id)") }
+            }
+        }
+        h.frame(build)
+        let destructive = h.ui.theme.destructive
+        let actionArea = Rect(x: 580, y: 26, width: 50, height: 20)
+        XCTAssertGreaterThan(h.countPixels(in: actionArea, differingFrom: destructive), 900, "nothing revealed yet")
+        h.drag(from: Point(500, Self.rowY(1)), to: Point(380, Self.rowY(1)), build)
+        h.frames(20, build)
+        XCTAssertLessThan(h.countPixels(in: actionArea, differingFrom: destructive, tolerance: 40), 300,
+                          "the Delete action shows in red behind row 1")
+        XCTAssertEqual(m.selection, [], "a swipe is not a click")
+        h.click(at: Point(600, Self.rowY(1)), build)
+        XCTAssertEqual(m.actions, ["delete 101"])
+        h.frames(20, build)
+        XCTAssertGreaterThan(h.countPixels(in: actionArea, differingFrom: destructive), 900, "the row closed after the action")
+
+        // A touch swipe works the same way: a finger dragged left along row 2.
+        let y = Self.rowY(2)
+        h.inject.finger(1, .down, at: Point(520, y))
+        h.frame(build)
+        for step in 1...8 {
+            h.inject.finger(1, .moved, at: Point(520 - Double(step) * 18, y), delta: Point(-18, 0))
+            h.frame(build)
+        }
+        h.inject.finger(1, .up, at: Point(376, y))
+        h.frames(20, build)
+        XCTAssertLessThan(h.countPixels(in: actionArea.offsetBy(dx: 0, dy: 24), differingFrom: destructive, tolerance: 40), 300)
+    }}
+
+    func testEditModeReordersByTheHandle() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build: (UI) -> Void = { ui in
+            ui.list("tasks", editMode: true) {
+                ui.forEach(m.items, onMove: { m.moves.append(($0, $1)); m.items.insert(m.items.remove(at: $0), at: $1) }) {
+                    ListRowContent("Item \($0.id)")
+                }
+            }
+        }
+        h.frame(build)
+        // The handle is the 30 pt before the last 10 pt of the row.
+        h.drag(from: Point(615, Self.rowY(0)), to: Point(615, Self.rowY(3)), build)
+        h.frame(build)
+        XCTAssertEqual(m.moves.map(\.0), [0])
+        XCTAssertEqual(m.moves.map(\.1), [3])
+        XCTAssertEqual(m.items.map(\.id), [101, 102, 103, 100, 104, 105])
+    }}
+
+    func testADisclosureGroupBuildsItsContentOnlyWhenOpen() throws { try onMain {
+        let h = try Harness()
+        var open = false
+        var builds = 0
+        let build: (UI) -> Void = { ui in
+            ui.padding(10) {
+                ui.disclosureGroup("Fill", isExpanded: &open) {
+                    builds += 1
+                    ui.button("Inside")
+                }
+                ui.text("Below")
+            }
+        }
+        h.frames(3, build)
+        XCTAssertEqual(builds, 0, "collapsed content is never built")
+        let contentArea = Rect(x: 60, y: 40, width: 80, height: 26) // right of "Below", where the button appears
+        XCTAssertEqual(h.countPixels(in: contentArea, differingFrom: h.ui.theme.background), 0)
+        h.click(at: Point(60, 23), build)
+        XCTAssertTrue(open)
+        h.frames(15, build)
+        XCTAssertGreaterThan(builds, 0)
+        XCTAssertGreaterThan(h.countPixels(in: contentArea, differingFrom: h.ui.theme.background), 100, "the button is drawn")
+        h.click(at: Point(60, 23), build)
+        h.frames(15, build)
+        builds = 0
+        h.frames(2, build)
+        XCTAssertFalse(open)
+        XCTAssertEqual(builds, 0)
+    }}
+
+    func testFormPickersAndColorWell() throws { try onMain {
+        let h = try Harness()
+        var choice = 0
+        var color = Color(hex: 0x0A7AFF)
+        let build: (UI) -> Void = { ui in
+            ui.padding(10) {
+                ui.form(labelWidth: 100) {
+                    ui.picker("Align", selection: &choice, options: [("Left", 0), ("Center", 1), ("Right", 2)])
+                    ui.colorWell("Fill", color: &color)
+                }
+            }
+        }
+        h.frame(build)
+        // Row 1: label column 10..110, the segmented control after it.
+        let segments = h.ui.font.measure("Left") + 24
+        h.click(at: Point(110 + segments + 10, 23), build)
+        XCTAssertEqual(choice, 1, "clicking the second segment selects it")
+        // Row 2 (y 10+26+6 = 42): the swatch opens the palette under it; its top-left swatch is red.
+        h.click(at: Point(130, 55), build)
+        h.frame(build)
+        h.shot("colorwell", build)
+        h.click(at: Point(110 + 5 + 10, 42 + 26 - 2 + 4 + 5 + 10), build)
+        XCTAssertEqual(color, Color(hex: 0xFF3B30), "the first palette swatch is picked")
+    }}
+}
