@@ -98,6 +98,7 @@ struct Run: ParsableCommand {
                 if let shot = window.screenshot, count == shotFrame { host.captureScreenshot(to: shot) }
                 app.build(ui, host: host)
                 if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
+                if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }
             }
         }
     }

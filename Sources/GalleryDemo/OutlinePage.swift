@@ -57,6 +57,25 @@ final class OutlinePage {
         }
     }
 
+    /// `--tour`: opens a group and an item, selects two rows, opens every inspector group and
+    /// swipes a row open (for screenshots).
+    func tour(frame: Int, inject: EventInjector) {
+        let listTop = 44.0 + 39 // top bar, then the list's toolbar
+        let slotY = { (slot: Int) in listTop + 24 * Double(slot) + 12 }
+        switch frame {
+        case 2:
+            let group = files[0]
+            expandedFiles = [group.id, group.children![1].id]
+            fileSelection = [group.children![0].id, group.children![1].id]
+            inspector.shadowExpanded = true
+            inspector.textExpanded = true
+        case 4: inject.mouseMove(to: Point(820, slotY(10))); inject.mouseButton(.left, down: true, at: Point(820, slotY(10)))
+        case 5...12: inject.mouseMove(to: Point(820 - Double(frame - 4) * 20, slotY(10)), buttons: 1)
+        case 13: inject.mouseButton(.left, down: false, at: Point(660, slotY(10)))
+        default: break
+        }
+    }
+
     private func fileList(_ ui: UI) {
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 10, vertical: 6)) {

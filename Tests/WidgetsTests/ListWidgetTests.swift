@@ -260,4 +260,56 @@ final class ListWidgetTests: XCTestCase {
         h.click(at: Point(110 + 5 + 10, 42 + 26 - 2 + 4 + 5 + 10), build)
         XCTAssertEqual(color, Color(hex: 0xFF3B30), "the first palette swatch is picked")
     }}
+
+    func testWidgetRowsGetTheirOwnClicksAndExpandAllReadsTheTree() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        var pressed: [Int] = []
+        var all = false
+        let build: (UI) -> Void = { ui in
+            m.info = ui.list("mixed", selection: Binding(m, \.selection)) {
+                ui.forEach(m.items.prefix(2)) { ui, item in
+                    ui.hstack {
+                        ui.text("Item \(item.id)")
+                        if ui.button("Press", id: "press") { pressed.append(item.id) }
+                    }
+                }
+                ui.outlineGroup(m.tree, children: \.children) { ListRowContent("Node \($0.id)") }
+            }
+            if all { ui.expandAllOutlines(inList: "mixed"); all = false }
+        }
+        h.frame(build)
+        let buttonX = 10 + h.ui.font.measure("Item 101") + 8 + 20
+        h.click(at: Point(buttonX, Self.rowY(1)), build)
+        XCTAssertEqual(pressed, [101], "the button in row 1 got the click")
+        XCTAssertEqual(m.selection, [], "and the row did not")
+        h.click(at: Point(400, Self.rowY(0)), build)
+        XCTAssertEqual(m.selection, [100], "a click beside the widgets selects the row")
+        all = true
+        h.frames(2, build)
+        XCTAssertEqual(m.info?.rowCount, 2 + 3 + 2 * 4 + 2 * 3 * 5,
+                       "expand all opens every branch: roots 0 and 1 (root 2 is an empty folder), 3 non-empty items each")
+    }}
+
+    func testEmptyListsAndATinyWindowDoNotBreak() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build: (UI) -> Void = { ui in
+            ui.frame(width: 1, height: 1) {
+                m.info = ui.list("tiny", m.tree, children: \.children, selection: Binding(m, \.selection)) { ListRowContent("\($0.id)") }
+            }
+            ui.list("empty", selection: Binding(m, \.selection)) {
+                ui.section("Nothing") { ui.forEach([TreeNode]()) { ListRowContent("\($0.id)") } }
+                ui.section("Also nothing") {}
+            }
+        }
+        h.frames(3, build)
+        h.click(at: Point(0, 0), build)
+        h.click(at: Point(300, 200), build)
+        h.inject.tap(.down)
+        h.inject.tap(.right)
+        h.frames(3, build)
+        XCTAssertEqual(m.info?.rowCount, 3)
+        XCTAssertLessThanOrEqual(m.info?.visibleRows.count ?? 0, 2, "a 1x1 list builds one row and one of overscan")
+    }}
 }
