@@ -169,7 +169,8 @@ final class Inspector {
     private func preview(_ ui: UI) {
         let rect = ui.allocate(Size(ui.availableWidth, 120), flexibleWidth: true)
         ui.drawList.addRoundedRect(rect, radius: 8, color: ui.theme.surface)
-        let shape = Rect(x: rect.midX - 80, y: rect.y + 20, width: 160, height: 80)
+        let width = min(160, max(0, rect.width - 24))
+        let shape = Rect(x: rect.midX - width / 2, y: rect.y + 20, width: width, height: 80)
         if shadow {
             for k in stride(from: shadowRadius, to: 0, by: -2) {
                 ui.drawList.addRoundedRect(shape.offsetBy(dx: shadowOffset, dy: shadowOffset).insetBy(dx: -k, dy: -k), radius: 12 + k,
