@@ -31,6 +31,8 @@ public struct FrameRecord: Sendable {
     public var drawCalls = 0
     public var vertices = 0
     public var triangles = 0
+    /// The lazy image path's counters (zero when no `ImagePipeline` runs).
+    public var lazy = LazyPathCounters()
 
     /// Events + build + submit: everything before the present.
     public var workNs: UInt64 { phaseNs[0] + phaseNs[1] + phaseNs[2] }
@@ -108,6 +110,9 @@ public final class FrameProfiler {
         current.phaseNs[phase.rawValue] += now - phaseStart
         phaseStart = now
     }
+
+    /// Records the lazy image path's counters for the current frame.
+    public func recordLazyPath(_ counters: LazyPathCounters) { current.lazy = counters }
 
     /// Closes the frame with the renderer's counters.
     public func endFrame(stats: Renderer.Stats) {

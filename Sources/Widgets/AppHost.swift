@@ -105,7 +105,9 @@ public final class AppHost {
         ui.beginFrame(events: events, size: logicalSize, scale: window.backingScale * userScale, time: clock())
         if ui.input.quitRequested { quitRequested = true }
         if ui.input.keys.contains(where: { $0.key == .f12 && !$0.isRepeat }) { showsHUD.toggle() }
+        ui.images?.beginFrame()
         build(ui)
+        if let images = ui.images { profiler.recordLazyPath(images.endFrame()) }
         if showsHUD { ui.profilerHUD(profiler) }
         ui.endFrame()
         ui.persistentStore?.saveIfNeeded()

@@ -105,6 +105,8 @@ public final class UI {
     public internal(set) var textInputRect = Rect.zero
     /// Where state that survives restarts goes (split positions...); nil keeps it in memory.
     public var persistentStore: PersistentStore?
+    /// Lazy thumbnails for image cells (`AppHost` runs its frame hooks); nil = no images.
+    public var images: ImagePipeline?
     /// Where copy and paste go; `AppHost` installs the system clipboard.
     public var clipboard: Clipboard = MemoryClipboard()
     var hoverStart: (id: WidgetID, time: Double)?

@@ -1,0 +1,399 @@
+import CSDL2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Image file formats the decoder reads (recognized by content, not by name).
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case jpeg, png, gif, bmp, tga, webp
+
+    /// File name extensions listed as images.
+    public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "bmp", "tga", "webp"]
+}
+
+/// Why an image could not be decoded; `description` is the reason shown on its error tile.
+public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(String)
+    case empty
+    case notAnImage(String)
+    case truncated
+    case tooLarge(width: Int, height: Int)
+    case corrupt(String)
+    /// A variant the fast path does not handle (the decoder then tries another way).
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let why): "cannot read the file: \(why)"
+        case .empty: "the file is empty"
+        case .notAnImage(let name): "not an image (named \(name))"
+        case .truncated: "the file is truncated"
+        case .tooLarge(let w, let h): "\(w)×\(h) is over the \(ImageDecoder.maxPixels / 1_000_000)-megapixel limit"
+        case .corrupt(let why): "corrupt image: \(why)"
+        case .unsupported(let why): "unsupported image: \(why)"
+        }
+    }
+}
+
+/// What a file's header says.
+public struct ImageInfo: Sendable, Equatable {
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    /// EXIF orientation, 1...8 (1 = as stored).
+    public var orientation: Int
+}
+
+/// The size a thumbnail must reach: `side` pixels on its shorter edge (`fill`, for cells
+/// that crop to fill) or on its longer edge (`fit`, for cells that letterbox).
+public struct ThumbnailSpec: Hashable, Sendable {
+    public var side: Int
+    public var fill: Bool
+    public init(side: Int, fill: Bool = true) { self.side = max(1, side); self.fill = fill }
+}
+
+/// A decoded, downscaled, upright thumbnail.
+public struct DecodedThumbnail: Sendable {
+    public var pixels: PixelBuffer
+    public var info: ImageInfo
+    /// The JPEG DCT scaling used: 1, 2, 4 or 8 (the image was decoded at 1/scale); 1 for other formats.
+    public var dctScale: Int
+}
+
+/// Thumbnail decoding, safe to run on any thread: JPEG through TurboJPEG with DCT scaling to
+/// the smallest size that still covers the target, then an area-averaging downscale and the
+/// EXIF orientation; PNG, GIF (first frame), BMP, TGA and WebP through SDL2_image. Headers
+/// are checked before decoding: images over `maxPixels` are refused.
+///
+/// ```swift
+/// let thumb = try ImageDecoder.thumbnail(path: "/photos/a.jpg", spec: ThumbnailSpec(side: 256))
+/// ```
+public enum ImageDecoder {
+    public static let maxPixels = 100_000_000
+
+    /// Reads and decodes the file at `path`.
+    public static func thumbnail(path: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
+        let bytes = try readFile(path)
+        return try thumbnail(bytes: bytes, name: path, spec: spec)
+    }
+
+    /// Decodes an image held in memory; `name` is used in errors (and for TGA, which has no signature).
+    public static func thumbnail(bytes: [UInt8], name: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
+        let info = try inspect(bytes, name: name)
+        guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
+        guard info.width * info.height <= maxPixels else { throw .tooLarge(width: info.width, height: info.height) }
+        var decoded: (pixels: PixelBuffer, scale: Int)
+        if info.format == .jpeg {
+            do throws(ImageError) {
+                decoded = try decodeJPEG(bytes, info: info, spec: spec)
+            } catch .unsupported {
+                decoded = (try decodeWithSDLImage(bytes, info: info), 1) // CMYK and other JPEGs TurboJPEG will not convert
+            }
+        } else {
+            decoded = (try decodeWithSDLImage(bytes, info: info), 1)
+        }
+        let target = targetSize(width: decoded.pixels.width, height: decoded.pixels.height, spec: spec)
+        var pixels = decoded.pixels
+        if target.width < pixels.width || target.height < pixels.height {
+            pixels = resample(pixels, width: target.width, height: target.height)
+        }
+        return DecodedThumbnail(pixels: orient(pixels, info.orientation), info: info, dctScale: decoded.scale)
+    }
+
+    // MARK: Files and headers
+
+    static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw .unreadable(String(cString: strerror(errno))) }
+        defer { fclose(file) }
+        var st = stat()
+        guard fstat(fileno(file), &st) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .unreadable("not a regular file") }
+        let size = Int(st.st_size)
+        guard size > 0 else { throw .empty }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
+        guard read == size else { throw .truncated } // changed under us while reading
+        return bytes
+    }
+
+    /// The format (from the content's signature), dimensions and orientation.
+    public static func inspect(_ b: [UInt8], name: String) throws(ImageError) -> ImageInfo {
+        guard !b.isEmpty else { throw .empty }
+        func be16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) << 8 | Int(b[i + 1]) : 0 }
+        func le16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) | Int(b[i + 1]) << 8 : 0 }
+        func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
+        func le32(_ i: Int) -> Int { le16(i) | le16(i + 2) << 16 }
+        func starts(_ sig: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + sig.count && Array(b[offset..<(offset + sig.count)]) == sig
+        }
+        if starts([0xFF, 0xD8, 0xFF]) {
+            guard let size = jpegSize(b) else { throw .truncated }
+            return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: EXIF.orientation(inJPEG: b))
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard b.count >= 24 else { throw .truncated }
+            return ImageInfo(format: .png, width: be32(16), height: be32(20), orientation: 1)
+        }
+        if starts(Array("GIF8".utf8)) {
+            guard b.count >= 10 else { throw .truncated }
+            return ImageInfo(format: .gif, width: le16(6), height: le16(8), orientation: 1)
+        }
+        if starts(Array("BM".utf8)) {
+            guard b.count >= 26 else { throw .truncated }
+            return ImageInfo(format: .bmp, width: abs(Int(Int32(truncatingIfNeeded: le32(18)))),
+                             height: abs(Int(Int32(truncatingIfNeeded: le32(22)))), orientation: 1)
+        }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
+            guard b.count >= 30 else { throw .truncated }
+            if starts(Array("VP8X".utf8), at: 12) {
+                return ImageInfo(format: .webp, width: 1 + (Int(b[24]) | Int(b[25]) << 8 | Int(b[26]) << 16),
+                                 height: 1 + (Int(b[27]) | Int(b[28]) << 8 | Int(b[29]) << 16), orientation: 1)
+            }
+            if starts(Array("VP8L".utf8), at: 12) {
+                let bits = le32(21)
+                return ImageInfo(format: .webp, width: 1 + bits & 0x3FFF, height: 1 + (bits >> 14) & 0x3FFF, orientation: 1)
+            }
+            return ImageInfo(format: .webp, width: le16(26) & 0x3FFF, height: le16(28) & 0x3FFF, orientation: 1)
+        }
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if ext == "tga" && b.count >= 18 && [1, 2, 3, 9, 10, 11].contains(b[2]) {
+            return ImageInfo(format: .tga, width: le16(12), height: le16(14), orientation: 1)
+        }
+        throw .notAnImage(name.split(separator: "/").last.map(String.init) ?? name)
+    }
+
+    /// Width and height from the first SOF marker.
+    static func jpegSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
+        var i = 2
+        while i + 9 < b.count {
+            guard b[i] == 0xFF else { i += 1; continue }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+                return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6]))
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    // MARK: Sizes
+
+    /// The thumbnail size for a `width`×`height` image: scaled to `spec`, never enlarged.
+    public static func targetSize(width: Int, height: Int, spec: ThumbnailSpec) -> (width: Int, height: Int) {
+        let edge = Double(spec.fill ? min(width, height) : max(width, height))
+        let factor = min(1, Double(spec.side) / max(1, edge))
+        return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+    }
+
+    /// The largest DCT scale denominator (1, 2, 4, 8) whose decoded size still covers `spec`.
+    public static func jpegScale(width: Int, height: Int, spec: ThumbnailSpec) -> Int {
+        for denominator in [8, 4, 2] {
+            let w = (width + denominator - 1) / denominator, h = (height + denominator - 1) / denominator
+            if (spec.fill ? min(w, h) : max(w, h)) >= spec.side { return denominator }
+        }
+        return 1
+    }
+
+    // MARK: Decoding
+
+    static func decodeJPEG(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> (pixels: PixelBuffer, scale: Int) {
+        guard let handle = tjInitDecompress() else { throw .corrupt("TurboJPEG is unavailable") }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let headerOK = bytes.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0
+        }
+        guard headerOK else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
+        let scale = jpegScale(width: Int(width), height: Int(height), spec: spec)
+        let w = (Int(width) + scale - 1) / scale, h = (Int(height) + scale - 1) / scale
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        let status = bytes.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(handle, src.baseAddress, UInt(bytes.count), dst.baseAddress, Int32(w), Int32(w * 4), Int32(h),
+                              Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT)
+            }
+        }
+        if status != 0 {
+            let message = String(cString: tjGetErrorStr2(handle))
+            let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+            if message.contains("Premature end") { throw .truncated }
+            // Stray bytes before the end marker (some cameras write them) are harmless; anything else is damage.
+            if !(isWarning && message.contains("marker 0xd9")) {
+                throw message.lowercased().contains("color") ? .unsupported(message) : .corrupt(message)
+            }
+        }
+        return (PixelBuffer(width: w, height: h, bytes: out), scale)
+    }
+
+    /// PNG, GIF, BMP, TGA, WebP (and JPEGs TurboJPEG refuses) through SDL2_image, as RGBA.
+    static func decodeWithSDLImage(_ bytes: [UInt8], info: ImageInfo) throws(ImageError) -> PixelBuffer {
+        _ = sdlImageReady
+        let type: String = switch info.format {
+        case .jpeg: "JPG"
+        case .png: "PNG"
+        case .gif: "GIF"
+        case .bmp: "BMP"
+        case .tga: "TGA"
+        case .webp: "WEBP"
+        }
+        let surface: UnsafeMutablePointer<SDL_Surface>? = bytes.withUnsafeBytes { raw in
+            guard let rw = SDL_RWFromConstMem(raw.baseAddress, Int32(raw.count)) else { return nil }
+            return IMG_LoadTyped_RW(rw, 1, type)
+        }
+        guard let surface else {
+            let why = String(cString: SDL_GetError())
+            throw why.lowercased().contains("premature") || why.lowercased().contains("truncat") ? .truncated : .corrupt(why)
+        }
+        defer { SDL_FreeSurface(surface) }
+        guard let rgba = SDL_ConvertSurfaceFormat(surface, tessera_pixelformat_rgba32(), 0) else {
+            throw .corrupt(String(cString: SDL_GetError()))
+        }
+        defer { SDL_FreeSurface(rgba) }
+        let w = Int(rgba.pointee.w), h = Int(rgba.pointee.h), pitch = Int(rgba.pointee.pitch)
+        guard w > 0, h > 0, w * h <= maxPixels, let base = rgba.pointee.pixels else { throw .corrupt("empty surface") }
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        out.withUnsafeMutableBytes { dst in
+            for y in 0..<h { memcpy(dst.baseAddress! + y * w * 4, base + y * pitch, w * 4) }
+        }
+        return PixelBuffer(width: w, height: h, bytes: out)
+    }
+
+    /// SDL2_image's codecs, initialized once (IMG_Init is not reentrant).
+    private static let sdlImageReady: Bool = {
+        IMG_Init(Int32(IMG_INIT_PNG.rawValue | IMG_INIT_WEBP.rawValue | IMG_INIT_JPG.rawValue)) != 0
+    }()
+
+    // MARK: Resampling and orientation
+
+    /// Area-averaging downscale (each output pixel is the coverage-weighted mean of the input
+    /// pixels under it), alpha-weighted so transparent pixels do not darken edges.
+    public static func resample(_ src: PixelBuffer, width dw: Int, height dh: Int) -> PixelBuffer {
+        let sw = src.width, sh = src.height
+        guard dw > 0, dh > 0, sw > 0, sh > 0 else { return PixelBuffer(width: max(0, dw), height: max(0, dh)) }
+        /// For each output index: the input span and per-input weights (coverage).
+        func spans(_ from: Int, _ to: Int) -> [(start: Int, weights: [Float])] {
+            let ratio = Double(from) / Double(to)
+            return (0..<to).map { o in
+                let a = Double(o) * ratio, b = min(Double(from), Double(o + 1) * ratio)
+                let first = Int(a), last = min(from - 1, Int((b - 1e-9).rounded(.down)))
+                var weights: [Float] = []
+                for i in first...max(first, last) {
+                    weights.append(Float((min(b, Double(i + 1)) - max(a, Double(i))) / ratio))
+                }
+                return (first, weights)
+            }
+        }
+        let xs = spans(sw, dw), ys = spans(sh, dh)
+        // Horizontal pass into premultiplied floats, then vertical into bytes.
+        var mid = [Float](repeating: 0, count: dw * sh * 4)
+        src.bytes.withUnsafeBufferPointer { s in
+            mid.withUnsafeMutableBufferPointer { m in
+                for y in 0..<sh {
+                    let row = y * sw * 4
+                    for (x, span) in xs.enumerated() {
+                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                        for (k, w) in span.weights.enumerated() {
+                            let i = row + (span.start + k) * 4
+                            let alpha = Float(s[i + 3]) * w
+                            r += Float(s[i]) * alpha; g += Float(s[i + 1]) * alpha; b += Float(s[i + 2]) * alpha; a += alpha
+                        }
+                        let o = (y * dw + x) * 4
+                        m[o] = r; m[o + 1] = g; m[o + 2] = b; m[o + 3] = a
+                    }
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: dw * dh * 4)
+        mid.withUnsafeBufferPointer { m in
+            out.withUnsafeMutableBufferPointer { d in
+                for (y, span) in ys.enumerated() {
+                    for x in 0..<dw {
+                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                        for (k, w) in span.weights.enumerated() {
+                            let i = ((span.start + k) * dw + x) * 4
+                            r += m[i] * w; g += m[i + 1] * w; b += m[i + 2] * w; a += m[i + 3] * w
+                        }
+                        let o = (y * dw + x) * 4
+                        let inv: Float = a > 0 ? 1 / a : 0
+                        d[o] = UInt8(min(255, r * inv + 0.5)); d[o + 1] = UInt8(min(255, g * inv + 0.5))
+                        d[o + 2] = UInt8(min(255, b * inv + 0.5)); d[o + 3] = UInt8(min(255, a + 0.5))
+                    }
+                }
+            }
+        }
+        return PixelBuffer(width: dw, height: dh, bytes: out)
+    }
+
+    /// Applies EXIF orientation `o` (2-8 flip and/or rotate; 1 and unknown values leave it).
+    public static func orient(_ src: PixelBuffer, _ o: Int) -> PixelBuffer {
+        guard (2...8).contains(o) else { return src }
+        let w = src.width, h = src.height
+        let (dw, dh) = o >= 5 ? (h, w) : (w, h)
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        src.bytes.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { d in
+                for y in 0..<dh {
+                    for x in 0..<dw {
+                        let (sx, sy): (Int, Int) = switch o {
+                        case 2: (w - 1 - x, y)
+                        case 3: (w - 1 - x, h - 1 - y)
+                        case 4: (x, h - 1 - y)
+                        case 5: (y, x)
+                        case 6: (y, h - 1 - x)
+                        case 7: (w - 1 - y, h - 1 - x)
+                        default: (w - 1 - y, x)
+                        }
+                        let si = (sy * w + sx) * 4, di = (y * dw + x) * 4
+                        d[di] = s[si]; d[di + 1] = s[si + 1]; d[di + 2] = s[si + 2]; d[di + 3] = s[si + 3]
+                    }
+                }
+            }
+        }
+        return PixelBuffer(width: dw, height: dh, bytes: out)
+    }
+}
+
+/// Reads the orientation tag from a JPEG's EXIF (APP1) segment.
+public enum EXIF {
+    /// 1...8, or 1 when there is no EXIF block or no orientation tag.
+    public static func orientation(inJPEG b: [UInt8]) -> Int {
+        var i = 2
+        while i + 4 < b.count, b[i] == 0xFF {
+            let marker = b[i + 1]
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if marker == 0xDA || length < 2 { break } // image data: no more headers
+            if marker == 0xE1 && i + 10 < b.count && Array(b[(i + 4)..<(i + 10)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+                return orientation(tiff: b, start: i + 10, end: min(b.count, i + 2 + length))
+            }
+            i += 2 + length
+        }
+        return 1
+    }
+
+    /// The orientation tag (0x0112) of IFD0 of the TIFF block at `start..<end`.
+    static func orientation(tiff b: [UInt8], start: Int, end: Int) -> Int {
+        guard end - start >= 8 else { return 1 }
+        let little = b[start] == 0x49 && b[start + 1] == 0x49
+        guard little || (b[start] == 0x4D && b[start + 1] == 0x4D) else { return 1 }
+        func u16(_ at: Int) -> Int {
+            guard at >= start, at + 1 < end else { return 0 }
+            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
+        }
+        func u32(_ at: Int) -> Int { little ? u16(at) | u16(at + 2) << 16 : u16(at) << 16 | u16(at + 2) }
+        let ifd = start + u32(start + 4)
+        let entries = u16(ifd)
+        guard entries > 0, entries < 1000 else { return 1 }
+        for e in 0..<entries {
+            let entry = ifd + 2 + e * 12
+            guard entry + 12 <= end else { break }
+            if u16(entry) == 0x0112 {
+                let value = u16(entry + 8)
+                return (1...8).contains(value) ? value : 1
+            }
+        }
+        return 1
+    }
+}

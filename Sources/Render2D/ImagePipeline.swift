@@ -1,0 +1,201 @@
+import Histogram
+
+/// What a cell can draw for its image right now.
+public enum ThumbnailState: Equatable, Sendable {
+    case ready(TextureHandle, width: Int, height: Int)
+    case loading
+    case failed(String)
+}
+
+/// The lazy image path's counters for one frame, recorded in `FrameRecord.lazy`.
+public struct LazyPathCounters: Sendable, Equatable {
+    public var visibleCells = 0
+    /// Visible cells drawn without their thumbnail (placeholder or still loading).
+    public var placeholderCells = 0
+    public var queued = 0
+    public var running = 0
+    /// Decodes that finished / were cancelled since the previous frame.
+    public var finished = 0
+    public var cancelled = 0
+    public var uploads = 0
+    public var uploadBytes = 0
+    public var uploadNs: UInt64 = 0
+    public var cacheBytes = 0
+    public var evictions = 0
+    public init() {}
+}
+
+/// One image's way through the pipeline (monotonic nanoseconds; 0 = not yet).
+public struct ImageTimeline: Sendable {
+    public var path: String
+    public var requestedNs: UInt64 = 0
+    public var firstVisibleNs: UInt64 = 0
+    public var startedNs: UInt64 = 0
+    public var decodedNs: UInt64 = 0
+    public var uploadedNs: UInt64 = 0
+    public var firstDrawnNs: UInt64 = 0
+    public var worker = 0
+    public var dctScale = 1
+    public var failure: String?
+}
+
+/// Lazy thumbnails for grids and lists: cells ask for their image every frame and draw what
+/// is ready; the pipeline decodes on `ThumbnailLoader` workers by priority, uploads finished
+/// decodes on the main thread under a per-frame time budget, keeps textures in a
+/// `TextureCache` under a byte budget, and counts everything for the profiler.
+///
+/// ```swift
+/// let images = ImagePipeline(renderer: host.window.renderer)
+/// host.imagePipeline = images                        // AppHost calls beginFrame/endFrame
+/// switch images.thumbnail(for: path, spec: ThumbnailSpec(side: 256), priority: 0) {
+/// case .ready(let texture, _, _): drawList.addImage(texture, in: rect)
+/// case .loading: drawPlaceholder()
+/// case .failed(let why): drawErrorTile(why)
+/// }
+/// ```
+@MainActor
+public final class ImagePipeline {
+    public let loader: ThumbnailLoader
+    public let cache: TextureCache
+    /// Milliseconds of texture uploads allowed per frame (at least one upload always happens).
+    public var uploadBudgetMs = 3.0
+    /// Keep every image's timeline for a trace export (off: only latency statistics).
+    public var keepsTimelines = false
+    public private(set) var timelines: [ImageTimeline] = []
+    /// Cell first visible → thumbnail first drawn, microseconds.
+    public private(set) var latency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    public private(set) var decodedTotal = 0
+    public private(set) var failedTotal = 0
+    public private(set) var droppedTotal = 0
+    public private(set) var counters = LazyPathCounters()
+
+    private let renderer: Renderer
+    private var frame = 0
+    private var wanted: [ThumbnailKey: Double] = [:]
+    private var failures: [ThumbnailKey: String] = [:]
+    private var pending: [ThumbnailKey: ImageTimeline] = [:]
+    private var lastCancelled = 0
+    private var lastFinished = 0
+
+    public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
+                decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
+        self.renderer = renderer
+        loader = workers.map { ThumbnailLoader(workers: $0, decode: decode) } ?? ThumbnailLoader(decode: decode)
+        cache = TextureCache(budgetBytes: budgetBytes) { [unowned renderer] in renderer.destroyTexture($0) }
+    }
+
+    /// Stops the decode workers and frees the textures.
+    public func shutdown() {
+        loader.shutdown()
+        cache.removeAll()
+    }
+
+    public func beginFrame() {
+        frame += 1
+        wanted.removeAll(keepingCapacity: true)
+        counters = LazyPathCounters()
+    }
+
+    /// What a visible cell should draw for `path`; asks for it (at `priority`, lower first)
+    /// when it is not ready.
+    public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
+        let key = ThumbnailKey(path: path, spec: spec)
+        counters.visibleCells += 1
+        if let entry = cache.lookup(key, frame: frame) {
+            if var timeline = pending.removeValue(forKey: key) { finish(&timeline, drawnAt: MonotonicClock.nanoseconds()) }
+            return .ready(entry.texture, width: entry.width, height: entry.height)
+        }
+        if let failure = failures[key] { return .failed(failure) }
+        counters.placeholderCells += 1
+        let now = MonotonicClock.nanoseconds()
+        if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: now, firstVisibleNs: now) }
+        else if pending[key]!.firstVisibleNs == 0 { pending[key]!.firstVisibleNs = now }
+        want(key, priority)
+        return .loading
+    }
+
+    /// Asks for a thumbnail that is not on screen yet (the prefetch window).
+    public func prefetch(_ path: String, spec: ThumbnailSpec, priority: Double) {
+        let key = ThumbnailKey(path: path, spec: spec)
+        guard !cache.contains(key), failures[key] == nil else { return }
+        if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: MonotonicClock.nanoseconds()) }
+        want(key, priority)
+    }
+
+    private func want(_ key: ThumbnailKey, _ priority: Double) {
+        if let old = wanted[key], old <= priority { return }
+        wanted[key] = priority
+    }
+
+    /// Submits this frame's wanted set, uploads finished decodes within the budget, evicts
+    /// over-budget textures, and returns the frame's counters.
+    @discardableResult
+    public func endFrame() -> LazyPathCounters {
+        loader.request(wanted.map { ($0.key, $0.value) })
+        // Pending timelines of images that left the window without being drawn are forgotten.
+        if pending.count > wanted.count * 2 + 64 {
+            pending = pending.filter { wanted[$0.key] != nil }
+        }
+        let start = MonotonicClock.nanoseconds()
+        let budgetNs = UInt64(max(0, uploadBudgetMs) * 1e6)
+        while counters.uploads == 0 || MonotonicClock.nanoseconds() - start < budgetNs {
+            guard let result = loader.takeFinished(limit: 1).first else { break }
+            accept(result)
+        }
+        counters.uploadNs = MonotonicClock.nanoseconds() - start
+        counters.evictions = cache.evict(frame: frame)
+        let stats = loader.snapshot
+        counters.queued = stats.queued
+        counters.running = stats.running
+        counters.finished = stats.finished - lastFinished
+        counters.cancelled = stats.cancelled - lastCancelled
+        lastFinished = stats.finished
+        lastCancelled = stats.cancelled
+        counters.cacheBytes = cache.bytes
+        return counters
+    }
+
+    private func accept(_ result: ThumbnailResult) {
+        var timeline = pending[result.key] ?? ImageTimeline(path: result.key.path, requestedNs: result.requestedNs)
+        timeline.startedNs = result.startedNs
+        timeline.decodedNs = result.decodedNs
+        timeline.worker = result.worker
+        switch result.outcome {
+        case .failure(let error):
+            failedTotal += 1
+            failures[result.key] = error.description
+            Log.warn("\(result.key.path): \(error)")
+            timeline.failure = error.description
+            pending[result.key] = nil
+            if keepsTimelines { timelines.append(timeline) }
+        case .success(let thumb):
+            decodedTotal += 1
+            guard wanted[result.key] != nil else { // scrolled far away meanwhile: not worth a texture
+                droppedTotal += 1
+                return
+            }
+            let pixels = thumb.pixels
+            guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels) else {
+                failures[result.key] = "could not create a \(pixels.width)×\(pixels.height) texture"
+                return
+            }
+            cache.insert(result.key, texture: texture, width: pixels.width, height: pixels.height, frame: frame - 1)
+            counters.uploads += 1
+            counters.uploadBytes += pixels.bytes.count
+            timeline.uploadedNs = MonotonicClock.nanoseconds()
+            timeline.dctScale = thumb.dctScale
+            pending[result.key] = timeline
+        }
+    }
+
+    private func finish(_ timeline: inout ImageTimeline, drawnAt now: UInt64) {
+        timeline.firstDrawnNs = now
+        if timeline.firstVisibleNs > 0 {
+            _ = latency.record(max(1, (now - timeline.firstVisibleNs) / 1000))
+        }
+        if keepsTimelines { timelines.append(timeline) }
+    }
+
+    /// Forgets failures (to retry after files changed).
+    public func clearFailures() { failures.removeAll() }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// One thumbnail to make: a file at a size.
+public struct ThumbnailKey: Hashable, Sendable {
+    public var path: String
+    public var spec: ThumbnailSpec
+    public init(path: String, spec: ThumbnailSpec) { self.path = path; self.spec = spec }
+}
+
+/// A finished decode job, with its timeline (monotonic nanoseconds).
+public struct ThumbnailResult: Sendable {
+    public var key: ThumbnailKey
+    public var outcome: Result<DecodedThumbnail, ImageError>
+    public var requestedNs: UInt64
+    public var startedNs: UInt64
+    public var decodedNs: UInt64
+    /// Which worker decoded it (0-based; one trace thread each).
+    public var worker: Int
+}
+
+/// The loader's counters (cumulative unless noted).
+public struct ThumbnailLoaderStats: Sendable, Equatable {
+    /// Waiting now.
+    public var queued = 0
+    /// Decoding now.
+    public var running = 0
+    public var finished = 0
+    public var cancelled = 0
+    public var requested = 0
+}
+
+/// Decodes thumbnails on worker threads (one per core by default), most urgent first.
+///
+/// Every frame the app says which thumbnails it wants and how urgently (`request`): lower
+/// priority values go first (visible cells, then the prefetch window ahead, then behind).
+/// Waiting jobs that are no longer wanted are cancelled before they start; a key that is
+/// queued, running or finished-but-not-taken is never decoded twice. Finished results are
+/// collected on the main thread with `takeFinished`. Call `shutdown` when done: the worker
+/// threads keep the loader alive until then.
+///
+/// ```swift
+/// let loader = ThumbnailLoader()
+/// loader.request([(key, 0.0)])              // each frame
+/// for result in loader.takeFinished(limit: 8) { upload(result) }
+/// ```
+public final class ThumbnailLoader: @unchecked Sendable {
+    private struct Job {
+        var priority: Double
+        var sequence: Int
+        var requestedNs: UInt64
+    }
+
+    // Everything below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var queued: [ThumbnailKey: Job] = [:]
+    private var running: Set<ThumbnailKey> = []
+    private var finished: [ThumbnailResult] = []
+    private var stats = ThumbnailLoaderStats()
+    private var sequence = 0
+    private var stopping = false
+    private var threads: [Thread] = []
+
+    public let workerCount: Int
+    private let decode: @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError>
+
+    /// Starts `workers` threads; `decode` defaults to `ImageDecoder.thumbnail(path:spec:)`.
+    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
+        workerCount = max(1, workers)
+        self.decode = decode
+        for index in 0..<workerCount {
+            let thread = Thread { self.work(index) } // the workers keep the loader alive until `shutdown`
+            thread.name = "tessera-decode-\(index)"
+            thread.qualityOfService = .userInitiated
+            threads.append(thread)
+            thread.start()
+        }
+    }
+
+    public static let decodeFile: @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = { key in
+        Result { () throws(ImageError) in try ImageDecoder.thumbnail(path: key.path, spec: key.spec) }
+    }
+
+    /// Replaces the wanted set: new keys are queued, queued keys get their new priority, and
+    /// queued keys not listed are cancelled. Returns how many were cancelled.
+    @discardableResult
+    public func request(_ wanted: [(key: ThumbnailKey, priority: Double)]) -> Int {
+        let now = MonotonicClock.nanoseconds()
+        condition.lock()
+        defer { condition.unlock() }
+        var keep = Set<ThumbnailKey>(minimumCapacity: wanted.count)
+        var added = false
+        for (key, priority) in wanted {
+            keep.insert(key)
+            if queued[key] != nil {
+                queued[key]!.priority = priority
+            } else if !running.contains(key) && !finished.contains(where: { $0.key == key }) {
+                sequence += 1
+                queued[key] = Job(priority: priority, sequence: sequence, requestedNs: now)
+                stats.requested += 1
+                added = true
+            }
+        }
+        var cancelled = 0
+        for key in queued.keys where !keep.contains(key) {
+            queued[key] = nil
+            cancelled += 1
+        }
+        stats.cancelled += cancelled
+        if added { condition.broadcast() }
+        return cancelled
+    }
+
+    /// Up to `limit` finished results, oldest first.
+    public func takeFinished(limit: Int = .max) -> [ThumbnailResult] {
+        condition.lock()
+        defer { condition.unlock() }
+        let n = min(limit, finished.count)
+        let taken = Array(finished.prefix(n))
+        finished.removeFirst(n)
+        return taken
+    }
+
+    public var snapshot: ThumbnailLoaderStats {
+        condition.lock()
+        defer { condition.unlock() }
+        var s = stats
+        s.queued = queued.count
+        s.running = running.count
+        return s
+    }
+
+    /// Cancels what is queued and stops the workers after their current job.
+    public func shutdown() {
+        condition.lock()
+        stopping = true
+        queued.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A worker: takes the most urgent job (lowest priority, then oldest), decodes it unlocked.
+    private func work(_ index: Int) {
+        while true {
+            condition.lock()
+            while queued.isEmpty && !stopping { condition.wait() }
+            if stopping { condition.unlock(); return }
+            var best: (key: ThumbnailKey, job: Job)?
+            for (key, job) in queued {
+                if let b = best, (b.job.priority, b.job.sequence) <= (job.priority, job.sequence) { continue }
+                best = (key, job)
+            }
+            let (key, job) = best!
+            queued[key] = nil
+            running.insert(key)
+            condition.unlock()
+
+            let started = MonotonicClock.nanoseconds()
+            let outcome = decode(key)
+            let done = MonotonicClock.nanoseconds()
+
+            condition.lock()
+            running.remove(key)
+            finished.append(ThumbnailResult(key: key, outcome: outcome, requestedNs: job.requestedNs, startedNs: started,
+                                            decodedNs: done, worker: index))
+            stats.finished += 1
+            condition.unlock()
+        }
+    }
+}

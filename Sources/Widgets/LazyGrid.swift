@@ -1,0 +1,293 @@
+import Render2D
+
+/// A column (of a vertical grid) or row (of a horizontal one), as SwiftUI's `GridItem`.
+///
+/// ```swift
+/// [GridItem(.adaptive(minimum: 180), spacing: 8)]                 // as many ≥ 180 pt columns as fit
+/// [GridItem(.fixed(60)), GridItem(.flexible(minimum: 100))]        // a 60 pt column, the rest flexible
+/// ```
+public struct GridItem: Sendable, Equatable {
+    public enum Size: Sendable, Equatable {
+        case fixed(Double)
+        case flexible(minimum: Double = 10, maximum: Double = .infinity)
+        case adaptive(minimum: Double, maximum: Double = .infinity)
+    }
+
+    public var size: Size
+    /// Space after this item (to the next column); nil = the default 8.
+    public var spacing: Double?
+    /// Where a cell's content sits across the column when it is narrower.
+    public var alignment: HorizontalAlignment
+
+    public init(_ size: Size = .flexible(), spacing: Double? = nil, alignment: HorizontalAlignment = .center) {
+        self.size = size
+        self.spacing = spacing
+        self.alignment = alignment
+    }
+}
+
+/// Grid track math, pure and SwiftUI's: fixed items take their size; the rest of the
+/// length (after spacing) is shared equally by flexible and adaptive items, flexible ones
+/// clamped to their bounds (the leftover going to the others); an adaptive item fits as many
+/// tracks of at least `minimum` as its share allows, sharing it equally up to `maximum`.
+public enum GridLayout {
+    public struct Track: Sendable, Equatable {
+        public var offset: Double
+        public var length: Double
+        public var alignment: HorizontalAlignment
+    }
+
+    public static let defaultSpacing = 8.0
+
+    /// The tracks (columns of a vertical grid) `items` resolve to across `length`.
+    public static func tracks(_ items: [GridItem], length: Double) -> [Track] {
+        guard !items.isEmpty else { return [] }
+        let available = max(0, length)
+        let gaps = items.dropLast().reduce(0) { $0 + ($1.spacing ?? defaultSpacing) }
+        var shares = [Double?](repeating: nil, count: items.count)
+        var remaining = available - gaps
+        for (i, item) in items.enumerated() { if case .fixed(let w) = item.size { shares[i] = max(0, w); remaining -= max(0, w) } }
+        // Flexible items clamped by their bounds are settled first; the rest share what is left.
+        var open = Set(items.indices.filter { shares[$0] == nil })
+        var settled = true
+        while settled && !open.isEmpty {
+            settled = false
+            let share = max(0, remaining) / Double(open.count)
+            for i in open.sorted() {
+                guard case .flexible(let lo, let hi) = items[i].size else { continue }
+                let clamped = min(max(share, lo), hi)
+                if clamped != share {
+                    shares[i] = clamped
+                    remaining -= clamped
+                    open.remove(i)
+                    settled = true
+                }
+            }
+        }
+        let share = open.isEmpty ? 0 : max(0, remaining) / Double(open.count)
+        var tracks: [Track] = []
+        var x = 0.0
+        for (i, item) in items.enumerated() {
+            let gap = item.spacing ?? defaultSpacing
+            switch item.size {
+            case .adaptive(let lo, let hi):
+                let count = max(1, Int(((share + gap) / (max(1, lo) + gap)).rounded(.down)))
+                let width = min(hi, max(0, (share - Double(count - 1) * gap) / Double(count)))
+                for _ in 0..<count {
+                    tracks.append(Track(offset: x, length: width, alignment: item.alignment))
+                    x += width + gap
+                }
+                // An adaptive item narrower than its share (capped by maximum) leaves the rest empty.
+                x += max(0, share - (Double(count) * width + Double(count - 1) * gap))
+            default:
+                let width = shares[i] ?? share
+                tracks.append(Track(offset: x, length: width, alignment: item.alignment))
+                x += width + gap
+            }
+        }
+        return tracks
+    }
+
+    /// Rows of a vertical grid: `count` items in rows of `columns`, `rowLength` tall, `spacing` apart.
+    public struct Rows: Sendable, Equatable {
+        public var count: Int
+        public var columns: Int
+        public var rowLength: Double
+        public var spacing: Double
+
+        public init(count: Int, columns: Int, rowLength: Double, spacing: Double) {
+            self.count = max(0, count)
+            self.columns = max(1, columns)
+            self.rowLength = max(1, rowLength)
+            self.spacing = max(0, spacing)
+        }
+
+        public var rowCount: Int { (count + columns - 1) / columns }
+        public var pitch: Double { rowLength + spacing }
+        public var contentLength: Double { rowCount == 0 ? 0 : Double(rowCount) * pitch - spacing }
+
+        /// Items in rows overlapping `offset ..< offset + viewport`.
+        public func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
+            guard count > 0, viewport > 0 else { return 0..<0 }
+            let firstRow = max(0, Int((max(0, offset) / pitch).rounded(.down)))
+            let lastRow = min(rowCount - 1, Int(((max(0, offset) + viewport) / pitch).rounded(.down)))
+            guard lastRow >= firstRow else { return 0..<0 }
+            return (firstRow * columns)..<min(count, (lastRow + 1) * columns)
+        }
+
+        /// The offset that puts item `index`'s row at the top.
+        public func offset(ofItem index: Int) -> Double { Double(max(0, index) / columns) * pitch }
+    }
+}
+
+/// Which way a scroll view last moved.
+public enum ScrollDirection: Sendable, Equatable { case forward, backward }
+
+/// What to load beyond the visible items: a window `ahead` screens ahead in the scroll
+/// direction, then `behind` screens behind, in priority order. Pure arithmetic.
+public enum PrefetchWindow {
+    /// The item ranges to prefetch, most urgent first (never overlapping `visible`).
+    public static func ranges(visible: Range<Int>, count: Int, direction: ScrollDirection, ahead: Double = 1.5,
+                              behind: Double = 0.5) -> [Range<Int>] {
+        guard !visible.isEmpty, count > 0 else { return [] }
+        let screen = visible.count
+        let aheadCount = Int((Double(screen) * ahead).rounded(.up)), behindCount = Int((Double(screen) * behind).rounded(.up))
+        let after = visible.upperBound..<min(count, visible.upperBound + (direction == .forward ? aheadCount : behindCount))
+        let before = max(0, visible.lowerBound - (direction == .forward ? behindCount : aheadCount))..<visible.lowerBound
+        return direction == .forward ? [after, before] : [before, after]
+    }
+}
+
+/// Grid state: the scroll direction and the item kept in place across relayouts.
+struct LazyGridMemo {
+    var lastOffset = 0.0
+    var direction = ScrollDirection.forward
+    var columns = 0
+    var trackLength = 0.0
+    var pitch = 0.0
+    /// Item index and its distance from the viewport top, to keep in view when columns change.
+    var anchor: (item: Int, screenY: Double)?
+    var pinchStart: (distance: Double, zoom: Double)?
+}
+
+/// What a lazy grid showed this frame.
+public struct LazyGridInfo: Sendable {
+    public var visible: Range<Int>
+    /// Items to load ahead of the scroll, most urgent first (see `PrefetchWindow`).
+    public var prefetch: [Range<Int>]
+    public var direction: ScrollDirection
+    public var columns: Int
+    public var cellSize: Size
+    public var scrollOffset: Double
+    public var viewport: Rect
+}
+
+extension UI {
+    /// A scrolling grid that builds only the cells in view (SwiftUI's `ScrollView { LazyVGrid }`):
+    /// `columns` as `GridItem`s, rows `rowHeight` tall (default: square cells), `spacing` between
+    /// rows. When the columns change (resize, zoom), the item at the top stays in view. With
+    /// `zoom`, a two-finger pinch or ctrl+wheel scales it (the app multiplies its cell size
+    /// by it), anchored at the pinch.
+    ///
+    /// ```swift
+    /// ui.lazyVGrid("photos", columns: [GridItem(.adaptive(minimum: 180), spacing: 8)], count: photos.count) { ui, i, rect in
+    ///     ui.drawList.addRect(rect, color: .gray)
+    /// }
+    /// ```
+    @discardableResult
+    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, count: Int,
+                          rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil,
+                          cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+        lazyGrid(name, items: columns, vertical: true, spacing: spacing, count: count, trackCross: rowHeight, zoom: zoom, cell: cell)
+    }
+
+    /// The collection form: cells get their element and keep state by its `id`.
+    @discardableResult
+    public func lazyVGrid<Items: RandomAccessCollection>(
+        _ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, items: Items,
+        rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil, cell: (UI, Items.Element, Rect) -> Void
+    ) -> LazyGridInfo where Items.Element: Identifiable, Items.Index == Int {
+        let base = items.startIndex
+        return lazyVGrid(name, columns: columns, spacing: spacing, count: items.count, rowHeight: rowHeight, zoom: zoom) { ui, i, rect in
+            let item = items[base + i]
+            ui.withID(index: item.id.hashValue) { cell(ui, item, rect) }
+        }
+    }
+
+    /// A horizontally scrolling grid (SwiftUI's `ScrollView(.horizontal) { LazyHGrid }`):
+    /// `rows` as `GridItem`s across the height, columns `columnWidth` wide (default: square).
+    @discardableResult
+    public func lazyHGrid(_ name: String, rows: [GridItem], spacing: Double = GridLayout.defaultSpacing, count: Int,
+                          columnWidth: ((Double) -> Double)? = nil, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+        lazyGrid(name, items: rows, vertical: false, spacing: spacing, count: count, trackCross: columnWidth, zoom: nil, cell: cell)
+    }
+
+    /// Both grids: "tracks" run across the scroll axis (columns of a vertical grid), "lines"
+    /// of cells follow one another along it.
+    private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, count: Int,
+                          trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+        let gid = id(name)
+        let available = availableRect
+        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
+                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let memo = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo())
+        let across = vertical ? rect.width - theme.scrollbarWidth : rect.height - theme.scrollbarWidth
+        let tracks = GridLayout.tracks(items, length: across)
+        let trackLength = tracks.first?.length ?? across
+        let lineLength = max(1, trackCross?(trackLength) ?? trackLength)
+        let lines = GridLayout.Rows(count: count, columns: tracks.count, rowLength: lineLength, spacing: spacing)
+        let viewportLength = vertical ? rect.height : rect.width
+        var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: tracks.count,
+                                cellSize: vertical ? Size(trackLength, lineLength) : Size(lineLength, trackLength), scrollOffset: 0,
+                                viewport: rect)
+        withID(gid) {
+            // Relayout (resize, zoom): keep the anchored item where it was on screen.
+            let scrollName = "scroll"
+            let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
+            if memo.value.columns != 0 && (memo.value.columns != tracks.count || abs(memo.value.trackLength - trackLength) > 0.5) {
+                let topRow = Int((offsetNow / max(1, memo.value.pitch)).rounded(.down))
+                let anchor = memo.value.anchor ?? (topRow * memo.value.columns, Double(topRow) * memo.value.pitch - offsetNow)
+                let target = lines.offset(ofItem: anchor.item) - anchor.screenY
+                scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
+            }
+            memo.value.anchor = nil
+            memo.value.columns = tracks.count
+            memo.value.trackLength = trackLength
+            memo.value.pitch = lines.pitch
+            // A zoom changes the app's columns next frame; the anchor set here is used then.
+            if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
+            let content = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
+            virtualScrollView(scrollName, contentSize: content, viewport: rect, axes: vertical ? .vertical : .horizontal) { scroll in
+                let offset = vertical ? scroll.offset.y : scroll.offset.x
+                if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
+                memo.value.lastOffset = offset
+                info.scrollOffset = offset
+                info.direction = memo.value.direction
+                info.visible = lines.visibleItems(offset: offset, viewport: viewportLength)
+                info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
+                for i in info.visible {
+                    let track = tracks[i % tracks.count]
+                    let along = Double(i / tracks.count) * lines.pitch - offset
+                    let cellRect = vertical
+                        ? Rect(x: rect.x + track.offset, y: rect.y + along, width: track.length, height: lineLength)
+                        : Rect(x: rect.x + along, y: rect.y + track.offset, width: lineLength, height: track.length)
+                    cell(self, i, cellRect)
+                }
+            }
+        }
+        return info
+    }
+
+    /// Two-finger pinch (and ctrl+wheel) scales `zoom`; the item under the pinch centre is
+    /// anchored so it stays under the fingers when the columns change.
+    private func handlePinchZoom(_ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: GridLayout.Rows, memo: StateBox<LazyGridMemo>) {
+        let fingers = Array(input.fingers.values)
+        var center: Point?
+        if fingers.count >= 2 {
+            let a = fingers[0], b = fingers[1]
+            let distance = max(1, ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
+            let mid = Point((a.x + b.x) / 2, (a.y + b.y) / 2)
+            if rect.contains(mid) || memo.value.pinchStart != nil {
+                if memo.value.pinchStart == nil { memo.value.pinchStart = (distance, zoom.wrappedValue) }
+                activeID = WidgetID(parent: id("scroll"), "pinch") // two fingers zoom rather than scroll
+                let start = memo.value.pinchStart!
+                zoom.wrappedValue = min(4, max(0.25, start.zoom * distance / start.distance))
+                center = mid
+            }
+        } else if memo.value.pinchStart != nil {
+            memo.value.pinchStart = nil
+            activeID = nil
+        }
+        if input.modifiers.contains(.command) && input.wheel.y != 0 && isPointerOver(rect) {
+            zoom.wrappedValue = min(4, max(0.25, zoom.wrappedValue * (input.wheel.y > 0 ? 1.1 : 1 / 1.1)))
+            input.wheel.y = 0
+            center = input.pointer.position
+        }
+        guard let center else { return }
+        let offset = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
+        let along = (vertical ? center.y - rect.y : center.x - rect.x)
+        let row = Int(((offset + along) / lines.pitch).rounded(.down))
+        let item = min(max(0, lines.count - 1), row * lines.columns)
+        memo.value.anchor = (item, Double(row) * lines.pitch - offset)
+    }
+}
