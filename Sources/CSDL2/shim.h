@@ -6,6 +6,9 @@
 #include <SDL2/SDL_ttf.h>
 #include <SDL2/SDL_image.h>
 #include <turbojpeg.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
 
 // Function-like and compound macros that Swift does not import.
 
@@ -17,5 +20,8 @@ static inline Sint64 tessera_mouse_touch_id(void) { return (Sint64)SDL_MOUSE_TOU
 static inline Uint32 tessera_pixelformat_abgr8888(void) { return SDL_PIXELFORMAT_ABGR8888; }
 static inline Uint32 tessera_pixelformat_rgba32(void) { return SDL_PIXELFORMAT_RGBA32; }
 static inline Uint32 tessera_pixelformat_argb8888(void) { return SDL_PIXELFORMAT_ARGB8888; }
+
+/// Lowers the calling thread's scheduling priority by `nice` (Linux: per-thread niceness).
+static inline void tessera_nice_current_thread(int nice) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice); }
 
 #endif

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Render2D
 import Widgets
@@ -14,17 +15,26 @@ protocol BenchScene {
     /// Called after each counted frame with the renderer's stats.
     func measured(frame: FrameRecord)
     func fields() -> String
+    /// Runs before frame `frame` starts (outside its timing): pacing, for instance.
+    func beforeFrame(_ frame: Int)
+}
+
+extension BenchScene {
+    func beforeFrame(_ frame: Int) {}
 }
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline.")
+    @Argument(help: "Scene: text, split, table, outline, gallery; or decode (thumbnail throughput, no window).")
     var scene: String
 
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
+
+    @Option(help: "Folder of photos for the gallery scene (default: 2,000 generated 1920x1280 samples in the cache folder).")
+    var images: String?
 
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
@@ -33,16 +43,22 @@ struct Bench: ParsableCommand {
     var screenshot: String?
 
     func validate() throws {
-        guard ["text", "split", "table", "outline"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline")
+        guard ["text", "split", "table", "outline", "gallery", "decode"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, decode")
         }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
     }
 
     func run() throws {
+        if scene == "decode" {
+            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
+            print(try DecodeBench.run(folder: folder, side: 256, workers: ProcessInfo.processInfo.activeProcessorCount))
+            return
+        }
         try MainActor.assumeIsolated {
             let setupStart = MonotonicClock.nanoseconds()
+            let processStart = MonotonicClock.seconds()
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
             let host = try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: false,
                                                   offscreen: offscreen, scale: 1))
@@ -51,6 +67,9 @@ struct Bench: ParsableCommand {
             case "split": bench = SplitBench()
             case "table": bench = TableBench(rows: rows)
             case "outline": bench = OutlineBench()
+            case "gallery":
+                bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280),
+                                     processStart: processStart)
             default: bench = TextBench()
             }
             try bench.setUp(host: host)
@@ -61,6 +80,7 @@ struct Bench: ParsableCommand {
             var phases = [[Double]](repeating: [], count: FramePhase.allCases.count)
             for f in 0..<total {
                 if f == total - 1, let screenshot { host.captureScreenshot(to: screenshot) }
+                bench.beforeFrame(f)
                 host.frame { ui in bench.build(ui, frame: f) }
                 if f >= warmup, let record = host.profiler.lastFrame {
                     bench.measured(frame: record)

@@ -3,7 +3,7 @@ import Widgets
 
 /// The demo's pages, switched from the top bar (or `--page`).
 enum DemoPage: String, CaseIterable {
-    case controls, splits, navigation, table, outline
+    case controls, splits, navigation, table, outline, gallery
     var title: String {
         switch self {
         case .controls: "Controls"
@@ -11,6 +11,7 @@ enum DemoPage: String, CaseIterable {
         case .navigation: "Navigation split"
         case .table: "Table"
         case .outline: "Lists & outlines"
+        case .gallery: "Gallery"
         }
     }
 }
@@ -25,9 +26,11 @@ final class DemoApp {
     let navigation = NavigationPage()
     let table = TablePage()
     let outline = OutlinePage()
+    let gallery: GalleryPage
 
-    init(page: DemoPage, darkTheme: Bool) {
+    init(page: DemoPage, darkTheme: Bool, imagesFolder: String?) {
         self.page = page
+        gallery = GalleryPage(folder: imagesFolder)
         self.darkTheme = darkTheme
     }
 
@@ -54,6 +57,7 @@ final class DemoApp {
                 case .navigation: navigation.build(ui)
                 case .table: table.build(ui)
                 case .outline: outline.build(ui)
+                case .gallery: gallery.build(ui)
                 }
             }
         }

@@ -8,7 +8,7 @@ struct GalleryDemo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "GalleryDemo",
         abstract: "Tessera's showcase and frame-time profiling tool.",
-        subcommands: [Run.self, Bench.self],
+        subcommands: [Run.self, Bench.self, GenerateSamples.self],
         defaultSubcommand: Run.self)
 }
 
@@ -35,7 +35,10 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Play a short scripted interaction on the page (table: select rows, open the context menu).")
     var tour = false
 
-    @Option(help: "Page to open: controls, splits, navigation, table.")
+    @Option(help: "The folder of photos for the gallery page (default: a generated sample library).")
+    var images: String?
+
+    @Option(help: "Page to open: controls, splits, navigation, table, outline, gallery.")
     var page: String = "controls"
 
     @Option(help: "Window size, e.g. 1280x800.")
@@ -84,7 +87,9 @@ struct Run: ParsableCommand {
                                                   vsync: true, offscreen: offscreen, scale: window.scale,
                                                   theme: window.dark ? .dark : .light))
             host.ui.persistentStore = PersistentStore.standard(app: "GalleryDemo")
-            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .controls, darkTheme: window.dark)
+            host.ui.images = ImagePipeline(renderer: host.window.renderer)
+            defer { host.ui.images?.shutdown() }
+            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .controls, darkTheme: window.dark, imagesFolder: window.images)
             host.showsHUD = window.hud
             // Offscreen there is nobody to close the window: stop after a few frames.
             let frames = window.frames ?? (offscreen ? 10 : nil)

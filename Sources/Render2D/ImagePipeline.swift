@@ -62,11 +62,13 @@ public final class ImagePipeline {
     /// Keep every image's timeline for a trace export (off: only latency statistics).
     public var keepsTimelines = false
     public private(set) var timelines: [ImageTimeline] = []
-    /// Cell first visible → thumbnail first drawn, microseconds.
+    /// Cell first visible → thumbnail first drawn, microseconds (1 for thumbnails prefetched in time).
     public private(set) var latency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
     public private(set) var decodedTotal = 0
     public private(set) var failedTotal = 0
     public private(set) var droppedTotal = 0
+    public private(set) var uploadsTotal = 0
+    public private(set) var uploadNsTotal: UInt64 = 0
     public private(set) var counters = LazyPathCounters()
 
     private let renderer: Renderer
@@ -76,6 +78,8 @@ public final class ImagePipeline {
     private var pending: [ThumbnailKey: ImageTimeline] = [:]
     private var lastCancelled = 0
     private var lastFinished = 0
+    /// Images already seen in a visible cell (for first-sight latency).
+    private var seen: Set<ThumbnailKey> = []
 
     public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
                 decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
@@ -101,8 +105,13 @@ public final class ImagePipeline {
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
         let key = ThumbnailKey(path: path, spec: spec)
         counters.visibleCells += 1
+        let firstSight = seen.insert(key).inserted
         if let entry = cache.lookup(key, frame: frame) {
-            if var timeline = pending.removeValue(forKey: key) { finish(&timeline, drawnAt: MonotonicClock.nanoseconds()) }
+            if var timeline = pending.removeValue(forKey: key) {
+                finish(&timeline, drawnAt: MonotonicClock.nanoseconds())
+            } else if firstSight {
+                _ = latency.record(1) // prefetched: drawn the moment it came into view
+            }
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
         if let failure = failures[key] { return .failed(failure) }
@@ -143,6 +152,8 @@ public final class ImagePipeline {
             accept(result)
         }
         counters.uploadNs = MonotonicClock.nanoseconds() - start
+        uploadsTotal += counters.uploads
+        uploadNsTotal += counters.uploads > 0 ? counters.uploadNs : 0
         counters.evictions = cache.evict(frame: frame)
         let stats = loader.snapshot
         counters.queued = stats.queued
@@ -190,9 +201,8 @@ public final class ImagePipeline {
 
     private func finish(_ timeline: inout ImageTimeline, drawnAt now: UInt64) {
         timeline.firstDrawnNs = now
-        if timeline.firstVisibleNs > 0 {
-            _ = latency.record(max(1, (now - timeline.firstVisibleNs) / 1000))
-        }
+        // Prefetched images (never seen loading) count as drawn on sight.
+        _ = latency.record(timeline.firstVisibleNs > 0 ? max(1, (now - timeline.firstVisibleNs) / 1000) : 1)
         if keepsTimelines { timelines.append(timeline) }
     }
 

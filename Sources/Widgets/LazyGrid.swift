@@ -148,6 +148,7 @@ struct LazyGridMemo {
     /// Item index and its distance from the viewport top, to keep in view when columns change.
     var anchor: (item: Int, screenY: Double)?
     var pinchStart: (distance: Double, zoom: Double)?
+    var isHorizontal = false
 }
 
 /// What a lazy grid showed this frame.
@@ -202,6 +203,14 @@ extension UI {
         lazyGrid(name, items: rows, vertical: false, spacing: spacing, count: count, trackCross: columnWidth, zoom: nil, cell: cell)
     }
 
+    /// Scrolls the lazy grid `name` so its content is `offset` points along (down or right).
+    public func scrollGrid(_ name: String, toOffset offset: Double) {
+        withID(id(name)) {
+            let horizontal = stateBox(WidgetID(parent: id(name), "memo"), LazyGridMemo()).value.isHorizontal
+            scrollTo("scroll", offset: horizontal ? Point(offset, 0) : Point(0, offset))
+        }
+    }
+
     /// Both grids: "tracks" run across the scroll axis (columns of a vertical grid), "lines"
     /// of cells follow one another along it.
     private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, count: Int,
@@ -211,6 +220,7 @@ extension UI {
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
         let memo = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo())
+        memo.value.isHorizontal = !vertical
         let across = vertical ? rect.width - theme.scrollbarWidth : rect.height - theme.scrollbarWidth
         let tracks = GridLayout.tracks(items, length: across)
         let trackLength = tracks.first?.length ?? across

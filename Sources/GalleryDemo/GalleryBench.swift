@@ -1,0 +1,119 @@
+import Render2D
+import Widgets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench gallery`: a folder of photos in the adaptive grid of hero cells
+/// (`GridItem(.adaptive(minimum: 180), spacing: 8)`), cold caches, scrolled 30 px a frame
+/// at a 60 Hz frame pace (1,800 px/s). Reports janky frames, the share of visible cells
+/// drawn as placeholders, thumbnail latency, time to the first full screen, decode
+/// throughput and texture memory.
+@MainActor
+final class GalleryBench: BenchScene {
+    private(set) var n = 0
+    private let folder: String
+    private let processStart: Double
+    private var grid: PhotoGrid!
+    private var images: ImagePipeline!
+    private var host: AppHost!
+    private var firstScreenMs: Double?
+    private var visibleCellFrames = 0
+    private var placeholderCellFrames = 0
+    private var peakTextureBytes = 0
+    private var nextFrameAt = 0.0
+    /// Seconds between frames (60 Hz); 0 runs flat out.
+    var framePace = 1.0 / 60
+
+    init(folder: String, processStart: Double) {
+        self.folder = folder
+        self.processStart = processStart
+    }
+
+    func setUp(host: AppHost) throws {
+        self.host = host
+        let photos = try PhotoLibrary.load(folder)
+        n = photos.count
+        grid = PhotoGrid(photos: photos)
+        images = ImagePipeline(renderer: host.window.renderer)
+        host.ui.images = images
+    }
+
+    /// Paces frames at 60 Hz so the scroll speed (and thumbnail latency) is real-world.
+    func beforeFrame(_ frame: Int) {
+        guard framePace > 0 else { return }
+        let now = MonotonicClock.seconds()
+        if nextFrameAt > now { usleep(UInt32((nextFrameAt - now) * 1e6)) }
+        nextFrameAt = max(now, nextFrameAt) + framePace
+    }
+
+    func build(_ ui: UI, frame: Int) {
+        // Every frame's lazy-path counters count, warm-up included: the cold start is the point.
+        if frame > 0, let last = host.profiler.lastFrame { account(last.lazy) }
+        if let info = grid.info {
+            let maxOffset = max(1, Double((n + info.columns - 1) / max(1, info.columns)) * (info.cellSize.height + 8) - info.viewport.height)
+            ui.scrollGrid("photos", toOffset: (Double(frame) * 30).truncatingRemainder(dividingBy: maxOffset))
+        }
+        grid.build(ui)
+    }
+
+    func measured(frame record: FrameRecord) {}
+
+    private func account(_ lazy: LazyPathCounters) {
+        visibleCellFrames += lazy.visibleCells
+        placeholderCellFrames += lazy.placeholderCells
+        peakTextureBytes = max(peakTextureBytes, lazy.cacheBytes)
+        if firstScreenMs == nil && lazy.visibleCells > 0 && lazy.placeholderCells == 0 {
+            firstScreenMs = (MonotonicClock.seconds() - processStart) * 1000
+        }
+    }
+
+    func fields() -> String {
+        let profiler = host.profiler
+        let latency = images.latency
+        func ms(_ us: UInt64) -> String { FrameTimeSummary.format(Double(us) / 1000) }
+        let loader = images.loader.snapshot
+        let busySeconds = Double(loader.busyNs) / 1e9 / Double(images.loader.workerCount)
+        let pct = visibleCellFrames == 0 ? 0 : Double(placeholderCellFrames) * 100 / Double(visibleCellFrames)
+        defer { images.shutdown() }
+        return ",\"janky_frames\":\(profiler.jankyFrames),\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(pct))"
+            + ",\"thumb_latency_ms\":{\"p50\":\(ms(latency.valueAtPercentile(50))),\"p95\":\(ms(latency.valueAtPercentile(95))),\"count\":\(latency.totalCount)}"
+            + ",\"first_screen_ms\":\(firstScreenMs.map { FrameTimeSummary.format($0) } ?? "null")"
+            + ",\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal),\"dropped\":\(images.droppedTotal)"
+            + ",\"decode_images_per_s\":\(FrameTimeSummary.format(busySeconds > 0 ? Double(loader.finished) / busySeconds : 0))"
+            + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576))"
+            + ",\"texture_peak_mb\":\(FrameTimeSummary.format(Double(peakTextureBytes) / 1_048_576))"
+            + ",\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)"
+            + ",\"uploads\":\(images.uploadsTotal),\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
+    }
+}
+
+/// `bench decode`: every image of a folder to a drawable thumbnail (decoded, downscaled to
+/// fit `side`, upright RGBA in memory) on the `ThumbnailLoader`'s workers, flat out, no window:
+/// the figure to hold against `vipsthumbnail -s 256` run as two processes.
+enum DecodeBench {
+    static func run(folder: String, side: Int, workers: Int) throws -> String {
+        let photos = try PhotoLibrary.load(folder)
+        let loader = ThumbnailLoader(workers: workers)
+        defer { loader.shutdown() }
+        let spec = ThumbnailSpec(side: side, fill: false)
+        let start = MonotonicClock.seconds()
+        loader.request(photos.enumerated().map { (ThumbnailKey(path: $0.element.path, spec: spec), Double($0.offset)) })
+        var done = 0, failed = 0, pixels = 0
+        while done < photos.count {
+            let results = loader.takeFinished()
+            if results.isEmpty { usleep(500); continue }
+            for result in results {
+                done += 1
+                switch result.outcome {
+                case .success(let thumb): pixels += thumb.pixels.width * thumb.pixels.height
+                case .failure: failed += 1
+                }
+            }
+        }
+        let seconds = MonotonicClock.seconds() - start
+        return "{\"scene\":\"decode\",\"n\":\(photos.count),\"workers\":\(workers),\"side\":\(side),\"seconds\":\(FrameTimeSummary.format(seconds))"
+            + ",\"images_per_s\":\(FrameTimeSummary.format(Double(photos.count) / seconds)),\"failed\":\(failed)"
+            + ",\"mean_thumbnail_pixels\":\(pixels / max(1, photos.count - failed)),\"peak_rss_mb\":\(peakRSSMegabytes())}"
+    }
+}

@@ -1,0 +1,139 @@
+import Render2D
+
+/// How an image meets its frame: whole and letterboxed (`fit`), or cropped to cover it (`fill`).
+public enum ContentMode: Sendable { case fit, fill }
+
+/// Pure geometry of drawing a `width`×`height` image in a frame.
+public enum ImageFraming {
+    /// Where the image goes and which part of it (0...1 texture coordinates) is shown.
+    public static func placement(imageWidth: Int, imageHeight: Int, in frame: Rect, mode: ContentMode) -> (rect: Rect, uv: Rect) {
+        let full = Rect(x: 0, y: 0, width: 1, height: 1)
+        guard imageWidth > 0, imageHeight > 0, frame.width > 0, frame.height > 0 else { return (frame, full) }
+        let imageAspect = Double(imageWidth) / Double(imageHeight), frameAspect = frame.width / frame.height
+        switch mode {
+        case .fit:
+            if imageAspect > frameAspect {
+                let h = frame.width / imageAspect
+                return (Rect(x: frame.x, y: frame.midY - h / 2, width: frame.width, height: h), full)
+            }
+            let w = frame.height * imageAspect
+            return (Rect(x: frame.midX - w / 2, y: frame.y, width: w, height: frame.height), full)
+        case .fill:
+            if imageAspect > frameAspect {
+                let visible = frameAspect / imageAspect
+                return (frame, Rect(x: (1 - visible) / 2, y: 0, width: visible, height: 1))
+            }
+            let visible = imageAspect / frameAspect
+            return (frame, Rect(x: 0, y: (1 - visible) / 2, width: 1, height: visible))
+        }
+    }
+
+    /// How urgent a visible cell's image is: 0 at the viewport's centre, growing towards 1 at its edges.
+    public static func priority(of cell: Rect, in viewport: Rect) -> Double {
+        let dy = abs(cell.midY - viewport.midY) / max(1, viewport.height), dx = abs(cell.midX - viewport.midX) / max(1, viewport.width)
+        return min(0.99, dy + dx * 0.25)
+    }
+
+    /// The thumbnail size to ask for a frame: its longer side in pixels, rounded up to a
+    /// multiple of 64 (so neighbouring cell sizes share cached thumbnails).
+    public static func thumbnailSide(for frame: Rect, scale: Double) -> Int {
+        let pixels = max(frame.width, frame.height) * scale
+        return max(64, Int((pixels / 64).rounded(.up)) * 64)
+    }
+}
+
+extension UI {
+    /// An image from a file, loaded lazily through `ui.images`: a placeholder while it
+    /// loads, an error tile (the reason on hover) when it cannot be read. `priority` orders
+    /// the decode (lower first; visible cells use their distance to the viewport centre).
+    /// Returns the cell's interaction (tap, double-click, context menu).
+    ///
+    /// ```swift
+    /// let r = ui.asyncImage(photo.path, in: rect, mode: .fill, priority: 0)
+    /// if r.doubleClicked { open(photo) }
+    /// ```
+    @discardableResult
+    public func asyncImage(_ path: String, in rect: Rect, mode: ContentMode = .fill, priority: Double = 0,
+                           cornerRadius: Double = 6) -> Interaction {
+        let r = interact(id(path), rect: rect, sense: [.click, .focus])
+        guard let images else {
+            drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
+            return r
+        }
+        let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: rect, scale: scale), fill: mode == .fill)
+        switch images.thumbnail(for: path, spec: spec, priority: priority) {
+        case .ready(let texture, let width, let height):
+            if mode == .fit { drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5)) }
+            let placed = ImageFraming.placement(imageWidth: width, imageHeight: height, in: rect, mode: mode)
+            drawList.addImage(texture, in: placed.rect, uv: placed.uv)
+        case .loading:
+            drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control)
+            let icon = min(rect.width, rect.height) * 0.3
+            Icon.photo.draw(in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon / 2, width: icon, height: icon),
+                            color: theme.controlPressed, into: &drawList)
+        case .failed(let reason):
+            drawImageError(reason, in: rect, interaction: r)
+        }
+        return r
+    }
+
+    private func drawImageError(_ reason: String, in rect: Rect, interaction: Interaction) {
+        drawList.addRoundedRect(rect, radius: 6, color: theme.destructive.opacity(0.12))
+        drawList.addRectBorder(rect, radius: 6, color: theme.destructive.opacity(0.5), thickness: 1)
+        let icon = min(rect.width, rect.height) * 0.22
+        Icon.xmark.draw(in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon, width: icon, height: icon), color: theme.destructive,
+                        into: &drawList)
+        font(size: theme.fontSize - 3).draw("Can't open", in: Rect(x: rect.x, y: rect.midY + 4, width: rect.width, height: 18),
+                                            alignment: .center, color: theme.destructive, into: &drawList)
+        tooltip(reason, for: interaction, delay: 0.3)
+    }
+
+    /// The talk's hero cell: an image filling its frame with a banner across the bottom
+    /// showing `title` and a five-star `rating` (0...5), and a selection ring.
+    ///
+    /// ```swift
+    /// ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating, isSelected: selection.contains(photo.id))
+    /// ```
+    @discardableResult
+    public func heroImage(_ path: String, in rect: Rect, title: String, rating: Int, isSelected: Bool = false,
+                          mode: ContentMode = .fill, priority: Double = 0) -> Interaction {
+        let r = asyncImage(path, in: rect, mode: mode, priority: priority)
+        let bannerHeight = min(rect.height * 0.3, 40)
+        let banner = Rect(x: rect.x, y: rect.maxY - bannerHeight, width: rect.width, height: bannerHeight)
+        drawList.addRect(banner, color: Color.black.opacity(0.45))
+        let small = font(size: theme.fontSize - 2)
+        small.draw(title, in: Rect(x: banner.x + 8, y: banner.y + 2, width: banner.width - 16, height: bannerHeight / 2),
+                   color: .white, into: &drawList)
+        let star = min(12, bannerHeight / 2 - 2)
+        for k in 0..<5 {
+            let icon: Icon = k < rating ? .starFill : .star
+            icon.draw(in: Rect(x: banner.x + 8 + Double(k) * (star + 2), y: banner.y + bannerHeight / 2 + 1, width: star, height: star),
+                      color: k < rating ? Color(hex: 0xFFCC00) : .white.opacity(0.7), into: &drawList)
+        }
+        if isSelected { drawList.addRectBorder(rect.insetBy(dx: -2, dy: -2), radius: 8, color: theme.accent, thickness: 3) }
+        else if r.isHovered { drawList.addRectBorder(rect, radius: 6, color: .white.opacity(0.6), thickness: 1.5) }
+        return r
+    }
+}
+
+extension UI {
+    /// Asks `ui.images` for the thumbnails of the grid's prefetch window: items ahead in the
+    /// scroll direction first (priority 1.x), then behind (2.x), nearest first within each.
+    ///
+    /// ```swift
+    /// let info = ui.lazyVGrid(...) { ... }
+    /// ui.prefetchImages(info) { photos[$0].path }
+    /// ```
+    public func prefetchImages(_ info: LazyGridInfo, mode: ContentMode = .fill, path: (Int) -> String) {
+        guard let images else { return }
+        let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: Rect(origin: .zero, size: info.cellSize), scale: scale),
+                                 fill: mode == .fill)
+        for (rank, range) in info.prefetch.enumerated() where !range.isEmpty {
+            let nearEnd = range.lowerBound >= info.visible.upperBound
+            for i in range {
+                let distance = Double(nearEnd ? i - range.lowerBound : range.upperBound - 1 - i) / Double(range.count)
+                images.prefetch(path(i), spec: spec, priority: 1 + Double(rank) + distance * 0.99)
+            }
+        }
+    }
+}
