@@ -205,10 +205,9 @@ extension UI {
 
     /// Scrolls the lazy grid `name` so its content is `offset` points along (down or right).
     public func scrollGrid(_ name: String, toOffset offset: Double) {
-        withID(id(name)) {
-            let horizontal = stateBox(WidgetID(parent: id(name), "memo"), LazyGridMemo()).value.isHorizontal
-            scrollTo("scroll", offset: horizontal ? Point(offset, 0) : Point(0, offset))
-        }
+        let gid = id(name)
+        let horizontal = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo()).value.isHorizontal
+        withID(gid) { scrollTo("scroll", offset: horizontal ? Point(offset, 0) : Point(0, offset)) }
     }
 
     /// Both grids: "tracks" run across the scroll axis (columns of a vertical grid), "lines"

@@ -4,18 +4,6 @@ import Synchronization
 import TestSupport
 @testable import Render2D
 
-/// A scratch folder removed after the test.
-final class ScratchFolder {
-    let path: String
-    init(_ name: String) throws {
-        path = NSTemporaryDirectory() + "tessera-\(name)-\(getpid())"
-        try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// Mean absolute difference per channel between two same-size buffers.
 func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
     precondition(a.width == b.width && a.height == b.height)

@@ -1,0 +1,189 @@
+import Render2D
+
+/// Item lengths of a lazy stack, estimated until measured, with prefix sums in a Fenwick
+/// tree: the offset of item i, the item at an offset and an update are all O(log n), so
+/// 100,000 variable-height rows cost what 100 do. Pure logic.
+public struct ItemExtents: Sendable {
+    public private(set) var count = 0
+    public private(set) var estimate: Double
+    private var lengths: [Double] = []
+    private var measured: [Bool] = []
+    private var tree: [Double] = [0]
+
+    public init(count: Int, estimate: Double) {
+        self.estimate = max(1, estimate)
+        resize(to: count)
+    }
+
+    /// Keeps the measurements of the first `count` items (items appended get the estimate).
+    public mutating func resize(to newCount: Int) {
+        let n = max(0, newCount)
+        guard n != count else { return }
+        lengths = Array(lengths.prefix(n)) + Array(repeating: estimate, count: max(0, n - lengths.count))
+        measured = Array(measured.prefix(n)) + Array(repeating: false, count: max(0, n - measured.count))
+        count = n
+        // O(n) build of the tree.
+        tree = [0] + lengths
+        var i = 1
+        while i <= n {
+            let parent = i + (i & -i)
+            if parent <= n { tree[parent] += tree[i] }
+            i += 1
+        }
+    }
+
+    public func length(of index: Int) -> Double { lengths[index] }
+    public func isMeasured(_ index: Int) -> Bool { measured[index] }
+
+    /// Records item `index`'s real length; returns the change.
+    @discardableResult
+    public mutating func setLength(_ length: Double, of index: Int) -> Double {
+        let delta = max(0, length) - lengths[index]
+        measured[index] = true
+        guard delta != 0 else { return 0 }
+        lengths[index] += delta
+        var i = index + 1
+        while i <= count { tree[i] += delta; i += i & -i }
+        return delta
+    }
+
+    /// Where item `index` starts (the sum of the lengths before it, without spacing).
+    public func offset(of index: Int) -> Double {
+        var sum = 0.0, i = min(index, count)
+        while i > 0 { sum += tree[i]; i -= i & -i }
+        return sum
+    }
+
+    public var total: Double { offset(of: count) }
+
+    /// The item covering `position` (the last item past the end), found by descending the tree.
+    public func index(at position: Double) -> Int {
+        guard count > 0 else { return 0 }
+        var index = 0, remaining = position
+        var step = 1
+        while step * 2 <= count { step *= 2 }
+        while step > 0 {
+            let next = index + step
+            if next <= count && tree[next] <= remaining {
+                index = next
+                remaining -= tree[next]
+            }
+            step /= 2
+        }
+        return min(index, count - 1)
+    }
+}
+
+/// Lazy stack state: the items' lengths.
+struct LazyStackMemo {
+    var extents: ItemExtents
+    var isHorizontal = false
+}
+
+/// What a lazy stack built this frame.
+public struct LazyStackInfo: Sendable {
+    public var built: Range<Int>
+    public var contentLength: Double
+    public var scrollOffset: Double
+}
+
+extension UI {
+    /// A scrolling column that builds only the items in or near view (SwiftUI's
+    /// `ScrollView { LazyVStack }`). Items may be any height: each starts at
+    /// `estimatedHeight`, is measured when built, and corrections above the viewport shift
+    /// the scroll offset with them, so what you are looking at does not jump.
+    ///
+    /// ```swift
+    /// ui.lazyVStack("feed", count: posts.count, estimatedHeight: 80) { ui, i in
+    ///     ui.text(posts[i].title)
+    ///     if posts[i].hasImage { ui.frame(height: 200) {} }
+    /// }
+    /// ```
+    @discardableResult
+    public func lazyVStack(_ name: String, count: Int, estimatedHeight: Double = 44, spacing: Double = 8,
+                           content: (UI, Int) -> Void) -> LazyStackInfo {
+        lazyStack(name, vertical: true, count: count, estimate: estimatedHeight, spacing: spacing, content: content)
+    }
+
+    /// A scrolling row that builds only the items in or near view (SwiftUI's `LazyHStack`).
+    @discardableResult
+    public func lazyHStack(_ name: String, count: Int, estimatedWidth: Double = 120, spacing: Double = 8,
+                           content: (UI, Int) -> Void) -> LazyStackInfo {
+        lazyStack(name, vertical: false, count: count, estimate: estimatedWidth, spacing: spacing, content: content)
+    }
+
+    /// The collection form: items keep their widget state by `id`.
+    @discardableResult
+    public func lazyVStack<Items: RandomAccessCollection>(_ name: String, items: Items, estimatedHeight: Double = 44,
+                                                          spacing: Double = 8, content: (UI, Items.Element) -> Void) -> LazyStackInfo
+    where Items.Element: Identifiable, Items.Index == Int {
+        let base = items.startIndex
+        return lazyVStack(name, count: items.count, estimatedHeight: estimatedHeight, spacing: spacing) { ui, i in
+            let item = items[base + i]
+            ui.withID(index: item.id.hashValue) { content(ui, item) }
+        }
+    }
+
+    /// Scrolls the lazy stack `name` so item `index` is at the top (by its measured or
+    /// estimated position).
+    public func scrollLazyStack(_ name: String, toItem index: Int) {
+        let sid = id(name)
+        let memo = stateBox(WidgetID(parent: sid, "memo"), LazyStackMemo(extents: ItemExtents(count: 0, estimate: 44)))
+        let offset = memo.value.extents.offset(of: index)
+        withID(sid) { scrollTo("scroll", offset: memo.value.isHorizontal ? Point(offset, 0) : Point(0, offset)) }
+    }
+
+    private func lazyStack(_ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
+                           content: (UI, Int) -> Void) -> LazyStackInfo {
+        let sid = id(name)
+        let available = availableRect
+        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
+                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let memo = stateBox(WidgetID(parent: sid, "memo"), LazyStackMemo(extents: ItemExtents(count: count, estimate: estimate + spacing)))
+        memo.value.extents.resize(to: count)
+        memo.value.isHorizontal = !vertical
+        let viewport = vertical ? rect.height : rect.width
+        let across = (vertical ? rect.width : rect.height) - theme.scrollbarWidth
+        var info = LazyStackInfo(built: 0..<0, contentLength: 0, scrollOffset: 0)
+        withID(sid) {
+            let total = memo.value.extents.total
+            let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
+            var drift = 0.0
+            virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal) { scroll in
+                let offset = vertical ? scroll.offset.y : scroll.offset.x
+                info.scrollOffset = offset
+                guard count > 0 else { return }
+                @MainActor func build(_ i: Int, at position: Double) -> Double {
+                    let origin = vertical ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
+                    let slot = vertical ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
+                        : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
+                    let size = withID(index: i) {
+                        child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) { content(self, i) }
+                    }
+                    let length = (vertical ? size.height : size.width) + spacing
+                    memo.value.extents.setLength(length, of: i)
+                    return length
+                }
+                // The item at the top anchors the layout: items below follow it, the one above
+                // (overscan, off screen) is measured too, and its correction moves the offset
+                // rather than what is on screen.
+                let top = memo.value.extents.index(at: offset)
+                let topStart = memo.value.extents.offset(of: top)
+                if top > 0 { _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1)) }
+                var i = top, position = topStart
+                while i < count && position - offset < viewport + estimate { // about one item of overscan below
+                    position += build(i, at: position)
+                    i += 1
+                }
+                info.built = max(0, top - 1)..<i
+                drift = memo.value.extents.offset(of: top) - topStart
+            }
+            // (Outside the scroll view's own ID scope, where "scroll" names it.)
+            if drift != 0 {
+                scrollTo("scroll", offset: vertical ? Point(0, info.scrollOffset + drift) : Point(info.scrollOffset + drift, 0))
+            }
+            info.contentLength = max(0, memo.value.extents.total - spacing)
+        }
+        return info
+    }
+}

@@ -1,0 +1,182 @@
+import XCTest
+import Foundation
+import TestSupport
+@testable import Widgets
+@testable import Render2D
+
+/// Lazy grids and stacks with the real thumbnail pipeline in the offscreen renderer.
+final class GalleryWidgetTests: XCTestCase {
+    /// Runs frames (real time passes for the decode workers) until `done` or 10 s.
+    @MainActor
+    private static func frames(until done: () -> Bool, _ h: Harness, _ build: (UI) -> Void) {
+        let deadline = MonotonicClock.seconds() + 10
+        repeat {
+            h.frame(build)
+            usleep(5_000)
+        } while !done() && MonotonicClock.seconds() < deadline
+    }
+
+    @MainActor
+    private static func gridBuild(_ paths: [String], info: @escaping (LazyGridInfo) -> Void) -> (UI) -> Void {
+        { ui in
+            let viewport = ui.availableRect
+            let grid = ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: 100), spacing: 8)], count: paths.count) { ui, i, rect in
+                ui.asyncImage(paths[i], in: rect, priority: ImageFraming.priority(of: rect, in: viewport))
+            }
+            ui.prefetchImages(grid) { paths[$0] }
+            info(grid)
+        }
+    }
+
+    func testScrollingAGridEventuallyDrawsEveryVisibleThumbnail() throws { try onMain {
+        let dir = try ScratchFolder("grid")
+        var paths: [String] = []
+        for i in 0..<60 {
+            paths.append(dir.file("p\(i).jpg"))
+            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160, height: 120, seed: UInt64(i)), to: paths[i])
+        }
+        let h = try Harness()
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2)
+        defer { images.shutdown() }
+        h.ui.images = images
+        var info: LazyGridInfo?
+        let build = Self.gridBuild(paths) { info = $0 }
+        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }, h, build)
+        XCTAssertEqual(info?.columns, 5, "630 pt for 100 pt columns with 8 pt gaps")
+        let lazy = h.host.profiler.lastFrame!.lazy
+        XCTAssertEqual(lazy.placeholderCells, 0, "every visible cell has its thumbnail")
+        XCTAssertEqual(lazy.visibleCells, info?.visible.count)
+        // The first cell shows the photo, not the placeholder.
+        let cell = Rect(x: 10, y: 10, width: 100, height: 100)
+        XCTAssertGreaterThan(h.countPixels(in: cell, differingFrom: h.ui.theme.control), 9000)
+
+        // Scroll to the end: the newly visible cells fill in too.
+        h.ui.scrollGrid("grid", toOffset: 10_000)
+        Self.frames(until: { (info?.visible.upperBound ?? 0) == 60 && h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
+        XCTAssertEqual(info?.visible.upperBound, 60)
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0)
+        XCTAssertLessThanOrEqual(images.cache.bytes, images.cache.budgetBytes)
+        h.shot("grid", build)
+    }}
+
+    func testBrokenFilesShowErrorTilesAndTheRestLoads() throws { try onMain {
+        let dir = try ScratchFolder("grid-broken")
+        let photo = try SamplePhotos.jpegData(SamplePhotos.render(width: 160, height: 120, seed: 1))
+        try SamplePhotos.write(photo, to: dir.file("0-good.jpg"))
+        try SamplePhotos.write(Array(photo.prefix(photo.count / 3)), to: dir.file("1-truncated.jpg"))
+        try SamplePhotos.write([], to: dir.file("2-empty.jpg"))
+        try SamplePhotos.write(Array("text".utf8), to: dir.file("3-text.png"))
+        try SamplePhotos.write(photo, to: dir.file("4-good.jpg"))
+        let paths = (0..<5).map { dir.file(["0-good.jpg", "1-truncated.jpg", "2-empty.jpg", "3-text.png", "4-good.jpg"][$0]) }
+        try FileManager.default.removeItem(atPath: dir.file("4-good.jpg")) // deleted after it was listed
+        let h = try Harness()
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2)
+        defer { images.shutdown() }
+        h.ui.images = images
+        let build = Self.gridBuild(paths) { _ in }
+        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.failedTotal == 4 }, h, build)
+        XCTAssertEqual(images.failedTotal, 4, "truncated, empty, not an image, deleted")
+        XCTAssertEqual(images.decodedTotal, 1)
+        // The truncated file's cell (the second) is an error tile: tinted with the destructive color.
+        let second = Rect(x: 10 + 119.6 + 8 + 10, y: 30, width: 60, height: 20)
+        XCTAssertGreaterThan(h.countPixels(in: second, differingFrom: h.ui.theme.background, tolerance: 8), 600)
+        XCTAssertEqual(h.countPixels(in: Rect(x: 30, y: 30, width: 60, height: 20), differingFrom: h.ui.theme.control, tolerance: 8) > 600, true,
+                       "the good photo drew")
+    }}
+
+    func testAFastScrollPastAThousandItemsCancelsTheJobsItSkipped() throws { try onMain {
+        let h = try Harness()
+        // A slow fake decoder, so jobs pile up behind the scroll.
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { _ in
+            usleep(4_000)
+            return .success(DecodedThumbnail(pixels: PixelBuffer(width: 8, height: 8, color: .red),
+                                             info: ImageInfo(format: .png, width: 8, height: 8, orientation: 1), dctScale: 1))
+        }
+        defer { images.shutdown() }
+        h.ui.images = images
+        let paths = (0..<3000).map { "item-\($0)" }
+        var info: LazyGridInfo?
+        let build = Self.gridBuild(paths) { info = $0 }
+        h.frame(build)
+        var offset = 0.0
+        for _ in 0..<30 { // 1,500 items scroll past, ten rows a frame
+            offset += 1276
+            h.ui.scrollGrid("grid", toOffset: offset)
+            h.frame(build)
+        }
+        XCTAssertGreaterThan(info?.visible.lowerBound ?? 0, 1000)
+        let stats = images.loader.snapshot
+        XCTAssertGreaterThan(stats.cancelled, 200, "queued jobs of items scrolled past were cancelled")
+        XCTAssertLessThan(stats.finished + stats.running, 200, "most skipped items were never decoded")
+        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "where the scroll stopped, everything loads")
+    }}
+
+    func testALazyStackBuildsNearTheViewportAndKeepsItsPlaceAsHeightsAreMeasured() throws { try onMain {
+        let h = try Harness()
+        var built: Set<Int> = []
+        var markerY: Double?
+        let build: (UI) -> Void = { ui in
+            markerY = nil
+            ui.lazyVStack("feed", count: 10_000, estimatedHeight: 30, spacing: 4) { ui, i in
+                built.insert(i)
+                if i == 500 { markerY = ui.availableRect.minY }
+                ui.frame(height: Double(20 + (i % 7) * 13)) { ui.text("Row \(i)") }
+            }
+        }
+        h.frame(build)
+        XCTAssertLessThan(built.count, 30, "only the first screen is built")
+        // Jump into unmeasured territory: item 500 is near the top.
+        h.ui.scrollLazyStack("feed", toItem: 500)
+        built = []
+        h.frame(build)
+        let firstY = try XCTUnwrap(markerY)
+        XCTAssertLessThan(built.count, 30)
+        XCTAssertTrue(built.contains(499), "one item of overscan above")
+        // The next frames measure more items (above and below): item 500 must not move on screen.
+        for _ in 0..<3 {
+            h.frame(build)
+            XCTAssertEqual(try XCTUnwrap(markerY), firstY, accuracy: 0.5)
+        }
+        // Scrolling up one item at a time through estimated rows keeps the marker stable, too.
+        h.inject.mouseMove(to: Point(200, 200))
+        h.frame(build)
+        let before = try XCTUnwrap(markerY)
+        h.inject.wheel(dy: 1)
+        h.frame(build)
+        h.frame(build)
+        let moved = try XCTUnwrap(markerY) - before
+        h.frame(build)
+        XCTAssertEqual(try XCTUnwrap(markerY) - before, moved, accuracy: 0.5, "after the wheel step, corrections do not move it")
+    }}
+
+    func testPinchAndCtrlWheelZoomTheGrid() throws { try onMain {
+        let h = try Harness()
+        var zoom = 1.0
+        let build: (UI) -> Void = { ui in
+            ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: 100 * zoom))], count: 500, zoom: Binding(get: { zoom }, set: { zoom = $0 })) { ui, i, rect in
+                ui.drawList.addRect(rect.insetBy(dx: 2, dy: 2), color: .gray)
+            }
+        }
+        h.frame(build)
+        h.inject.finger(1, .down, at: Point(300, 240))
+        h.inject.finger(2, .down, at: Point(340, 240))
+        h.frame(build)
+        for step in 1...6 {
+            h.inject.finger(1, .moved, at: Point(300 - Double(step) * 5, 240))
+            h.inject.finger(2, .moved, at: Point(340 + Double(step) * 5, 240))
+            h.frame(build)
+        }
+        h.inject.finger(1, .up, at: Point(270, 240))
+        h.inject.finger(2, .up, at: Point(370, 240))
+        h.frame(build)
+        XCTAssertEqual(zoom, 2.5, accuracy: 0.05, "fingers 40 pt apart spread to 100: zoom × 2.5")
+        h.inject.mouseMove(to: Point(300, 240))
+        h.inject.key(Key(rawValue: 224 | (1 << 30)), down: true, modifiers: .control)
+        h.inject.wheel(dy: -1)
+        h.frame(build)
+        h.inject.key(Key(rawValue: 224 | (1 << 30)), down: false)
+        h.frame(build)
+        XCTAssertEqual(zoom, 2.5 / 1.1, accuracy: 0.01, "ctrl+wheel down zooms out")
+    }}
+}
