@@ -15,7 +15,7 @@ final class GalleryBench: BenchScene {
     private let folder: String
     private let processStart: Double
     private var grid: PhotoGrid!
-    private var images: ImagePipeline!
+    private(set) var images: ImagePipeline!
     private var host: AppHost!
     private var firstScreenMs: Double?
     private var visibleCellFrames = 0

@@ -8,7 +8,7 @@ struct GalleryDemo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "GalleryDemo",
         abstract: "Tessera's showcase and frame-time profiling tool.",
-        subcommands: [Run.self, Bench.self, GenerateSamples.self],
+        subcommands: [Run.self, Bench.self, Profile.self, GenerateSamples.self],
         defaultSubcommand: Run.self)
 }
 

@@ -151,24 +151,9 @@ public final class FrameProfiler {
                                 p99: ms(h.valueAtPercentile(99)), max: ms(h.max), count: Int(h.totalCount))
     }
 
-    /// The kept trace as Chrome trace-event JSON: one complete ("X") event per phase per frame.
-    public func chromeTraceJSON() -> String {
-        var out = "{\"traceEvents\":[\n"
-        var first = true
-        let origin = trace.first?.startNs ?? 0
-        for frame in trace {
-            var t = frame.startNs
-            for phase in FramePhase.allCases {
-                let d = frame.phaseNs[phase.rawValue]
-                if !first { out += ",\n" }
-                first = false
-                out += "{\"name\":\"\(phase.name)\",\"cat\":\"frame\",\"ph\":\"X\",\"pid\":1,\"tid\":1,"
-                    + "\"ts\":\((t - origin) / 1000),\"dur\":\(max(1, d / 1000)),"
-                    + "\"args\":{\"frame\":\(frame.index),\"draw_calls\":\(frame.drawCalls)}}"
-                t += d
-            }
-        }
-        out += "\n],\"displayTimeUnit\":\"ms\"}\n"
-        return out
+    /// The kept trace as Chrome trace-event JSON (see `ChromeTrace`), with `images` (the
+    /// pipeline's timelines) on `workers` decode threads.
+    public func chromeTraceJSON(images: [ImageTimeline] = [], workers: Int = 0) -> String {
+        ChromeTrace.json(frames: trace, images: images, workers: workers)
     }
 }

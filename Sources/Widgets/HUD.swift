@@ -11,9 +11,12 @@ extension UI {
         let frames = profiler.recentFrames.suffix(300)
         inOverlay {
             let font = self.font(size: 12)
-            let panel = Rect(x: max(0, size.width - 330), y: 10, width: min(320, size.width), height: 150)
+            let lazy = profiler.lastFrame?.lazy ?? LazyPathCounters()
+            let showsLazy = lazy != LazyPathCounters()
+            let extra = showsLazy ? 36.0 : 0
+            let panel = Rect(x: max(0, size.width - 330), y: 10, width: min(320, size.width), height: 150 + extra)
             drawList.addRoundedRect(panel, radius: 8, color: Color(hex: 0x000000, alpha: 0.78))
-            let graph = Rect(x: panel.x + 10, y: panel.y + 52, width: panel.width - 20, height: 88)
+            let graph = Rect(x: panel.x + 10, y: panel.y + 52 + extra, width: panel.width - 20, height: 88)
             let ceiling = 33.3
             func y(_ ms: Double) -> Double { graph.maxY - min(ms, ceiling) / ceiling * graph.height }
             let barWidth = graph.width / 300
@@ -32,6 +35,13 @@ extension UI {
                       at: Point(panel.x + 10, panel.y + 8), color: .white, into: &drawList)
             font.draw("draw calls \(last?.drawCalls ?? 0)   triangles \(last?.triangles ?? 0)   janky \(profiler.jankyFrames)",
                       at: Point(panel.x + 10, panel.y + 26), color: .white.opacity(0.85), into: &drawList)
+            if showsLazy {
+                // The lazy image path: cells, decode queue, uploads and texture memory.
+                font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   decoding \(lazy.running)",
+                          at: Point(panel.x + 10, panel.y + 44), color: .white.opacity(0.85), into: &drawList)
+                font.draw("uploads \(lazy.uploads) \(format(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
+                          at: Point(panel.x + 10, panel.y + 62), color: .white.opacity(0.85), into: &drawList)
+            }
         }
     }
 
