@@ -16,7 +16,7 @@ public struct GridItem: Sendable, Equatable {
     public var size: Size
     /// Space after this item (to the next column); nil = the default 8.
     public var spacing: Double?
-    /// Where a cell's content sits across the column when it is narrower.
+    /// Where a cell's layout-built content sits across the column when it is narrower.
     public var alignment: HorizontalAlignment
 
     public init(_ size: Size = .flexible(), spacing: Double? = nil, alignment: HorizontalAlignment = .center) {
@@ -260,7 +260,10 @@ extension UI {
                     let cellRect = vertical
                         ? Rect(x: rect.x + track.offset, y: rect.y + along, width: track.length, height: lineLength)
                         : Rect(x: rect.x + along, y: rect.y + track.offset, width: lineLength, height: track.length)
-                    cell(self, i, cellRect)
+                    // Layout-built content sits in its cell by the item's alignment (across the column
+                    // of a vertical grid); the rect is the whole cell for content drawn directly.
+                    _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
+                              alignment: CrossAlignment(track.alignment), id: WidgetID(parent: gid, index: i)) { cell(self, i, cellRect) }
                 }
             }
         }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 @testable import Render2D
+import CSDL2
 
 /// Mean absolute difference per channel between two same-size buffers.
 func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
@@ -48,6 +49,34 @@ final class ImageDecoderTests: XCTestCase {
         // The same PNG under a JPEG name is still read (by content, not by name).
         try FileManager.default.copyItem(atPath: dir.file("a.png"), toPath: dir.file("misnamed.jpg"))
         XCTAssertEqual(try ImageDecoder.thumbnail(path: dir.file("misnamed.jpg"), spec: ThumbnailSpec(side: 100)).info.format, .png)
+    }
+
+    func testGIFTGAAndBMPDecodeToo() throws {
+        let dir = try ScratchFolder("formats")
+        // A 1×1 GIF whose only pixel is palette entry 0: red.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0xFF, 0, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        try SamplePhotos.write(gif, to: dir.file("red.gif"))
+        // A 2×1 uncompressed true-color TGA (BGRA, bottom-up): blue then green.
+        let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 32, 8] + [255, 0, 0, 255] + [0, 255, 0, 255]
+        try SamplePhotos.write(tga, to: dir.file("pair.tga"))
+        let source = SamplePhotos.render(width: 40, height: 30, seed: 2)
+        var copy = source.bytes
+        let saved = copy.withUnsafeMutableBytes { raw -> Int32 in
+            let surface = SDL_CreateRGBSurfaceWithFormatFrom(raw.baseAddress, 40, 30, 32, 160, tessera_pixelformat_rgba32())
+            defer { SDL_FreeSurface(surface) }
+            return SDL_SaveBMP_RW(surface, SDL_RWFromFile(dir.file("photo.bmp"), "wb"), 1)
+        }
+        XCTAssertEqual(saved, 0)
+        let spec = ThumbnailSpec(side: 64)
+        let red = try ImageDecoder.thumbnail(path: dir.file("red.gif"), spec: spec)
+        XCTAssertEqual(red.info.format, .gif)
+        XCTAssertEqual(red.pixels.pixel(x: 0, y: 0), Color(r: 255, g: 0, b: 0))
+        let pair = try ImageDecoder.thumbnail(path: dir.file("pair.tga"), spec: spec)
+        XCTAssertEqual(pair.info.format, .tga)
+        XCTAssertEqual([pair.pixels.pixel(x: 0, y: 0), pair.pixels.pixel(x: 1, y: 0)], [Color(r: 0, g: 0, b: 255), Color(r: 0, g: 255, b: 0)])
+        let bmp = try ImageDecoder.thumbnail(path: dir.file("photo.bmp"), spec: spec)
+        XCTAssertEqual(bmp.info, ImageInfo(format: .bmp, width: 40, height: 30, orientation: 1))
+        XCTAssertLessThan(meanDifference(bmp.pixels, source), 1)
     }
 
     func testEXIFOrientationIsReadAndApplied() throws {

@@ -179,4 +179,43 @@ final class GalleryWidgetTests: XCTestCase {
         h.frame(build)
         XCTAssertEqual(zoom, 2.5 / 1.1, accuracy: 0.01, "ctrl+wheel down zooms out")
     }}
+
+    func testResizingReflowsColumnsAndKeepsTheTopItemInView() throws { try onMain {
+        let h = try Harness()
+        var width = 630.0
+        var info: LazyGridInfo?
+        let build: (UI) -> Void = { ui in
+            ui.frame(width: width) {
+                info = ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: 100), spacing: 8)], count: 5000) { ui, i, rect in
+                    ui.drawList.addRect(rect, color: .gray)
+                }
+            }
+        }
+        h.frame(build)
+        XCTAssertEqual(info?.columns, 5)
+        h.ui.scrollGrid("grid", toOffset: GridLayout.Rows(count: 5000, columns: 5, rowLength: info!.cellSize.height, spacing: 8).offset(ofItem: 3000))
+        h.frame(build)
+        XCTAssertEqual(info?.visible.lowerBound, 3000)
+        width = 330 // the window narrows: 3 columns
+        h.frames(2, build)
+        XCTAssertEqual(info?.columns, 3)
+        let first = try XCTUnwrap(info?.visible.lowerBound)
+        XCTAssertTrue((2998...3000).contains(first), "item 3000 is still at the top (its row starts at \(first))")
+    }}
+
+    func testGridItemAlignmentPlacesNarrowContent() throws { try onMain {
+        let h = try Harness()
+        let build: (UI) -> Void = { ui in
+            ui.lazyVGrid("grid", columns: [GridItem(.flexible(), alignment: .leading), GridItem(.flexible(), alignment: .trailing)], count: 2,
+                         rowHeight: { _ in 40 }) { ui, i, rect in
+                ui.frame(width: 30, height: 30) { ui.drawList.addRect(ui.availableRect, color: .red) }
+            }
+        }
+        h.frames(2, build)
+        // Two 311 pt columns: the first square hugs the left edge, the second the right edge of its column.
+        XCTAssertEqual(h.pixels.pixel(x: 5, y: 10), .red)
+        XCTAssertNotEqual(h.pixels.pixel(x: 40, y: 10), .red)
+        XCTAssertEqual(h.pixels.pixel(x: 319 + 311 - 5, y: 10), .red)
+        XCTAssertNotEqual(h.pixels.pixel(x: 319 + 5, y: 10), .red)
+    }}
 }
