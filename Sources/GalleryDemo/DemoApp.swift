@@ -3,15 +3,15 @@ import Widgets
 
 /// The demo's pages, switched from the top bar (or `--page`).
 enum DemoPage: String, CaseIterable {
-    case controls, splits, navigation, table, outline, gallery
+    case photos, controls, splits, navigation, table, outline
     var title: String {
         switch self {
+        case .photos: "Photos"
         case .controls: "Controls"
         case .splits: "Split panes"
         case .navigation: "Navigation split"
         case .table: "Table"
         case .outline: "Lists & outlines"
-        case .gallery: "Gallery"
         }
     }
 }
@@ -26,11 +26,11 @@ final class DemoApp {
     let navigation = NavigationPage()
     let table = TablePage()
     let outline = OutlinePage()
-    let gallery: GalleryPage
+    let browser: BrowserPage
 
-    init(page: DemoPage, darkTheme: Bool, imagesFolder: String?) {
+    init(page: DemoPage, darkTheme: Bool, library: String) {
         self.page = page
-        gallery = GalleryPage(folder: imagesFolder)
+        browser = BrowserPage(root: library)
         self.darkTheme = darkTheme
     }
 
@@ -52,12 +52,12 @@ final class DemoApp {
             ui.divider()
             ui.frame {
                 switch page {
+                case .photos: browser.build(ui)
                 case .controls: kitchenSink.build(ui)
                 case .splits: splits.build(ui)
                 case .navigation: navigation.build(ui)
                 case .table: table.build(ui)
                 case .outline: outline.build(ui)
-                case .gallery: gallery.build(ui)
                 }
             }
         }

@@ -35,23 +35,21 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Play a short scripted interaction on the page (table: select rows, open the context menu).")
     var tour = false
 
-    @Option(help: "The folder of photos for the gallery page (default: a generated sample library).")
-    var images: String?
+    @Option(help: "Page to open: photos, controls, splits, navigation, table, outline.")
+    var page: String = "photos"
 
-    @Option(help: "Page to open: controls, splits, navigation, table, outline, gallery.")
-    var page: String = "controls"
-
-    @Option(help: "Window size, e.g. 1280x800.")
-    var size: String = "1280x800"
+    @Option(help: "Window size, e.g. 1280x800 (default: the last session's, else 1280x800).")
+    var size: String?
 
     func validate() throws {
         guard DemoPage(rawValue: page) != nil else {
             throw ValidationError("unknown page '\(page)'; pages: \(DemoPage.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard parsedSize != nil else { throw ValidationError("--size must look like 1280x800") }
+        guard size == nil || parsedSize != nil else { throw ValidationError("--size must look like 1280x800") }
     }
 
     var parsedSize: (width: Int, height: Int)? {
+        guard let size else { return nil }
         let parts = size.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
         return (parts[0], parts[1])
@@ -74,22 +72,34 @@ enum ProcessEnvironment {
 }
 
 struct Run: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Open the kitchen-sink page (default).")
+    static let configuration = CommandConfiguration(
+        abstract: "Browse a folder of photos (default), with the other demo pages a click away.")
+
+    @Argument(help: "The folder of photos to browse (default: the last one, else a sample library generated on first run).")
+    var folder: String?
 
     @OptionGroup var window: WindowOptions
+
+    func validate() throws {
+        if let folder { try BrowserPage.checkFolder(folder) }
+    }
 
     func run() throws {
         try MainActor.assumeIsolated {
             let offscreen = window.resolvedOffscreen
             if offscreen { Log.info("no display: using the offscreen video driver") }
-            let size = window.parsedSize ?? (1280, 800)
-            let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.width, height: size.height,
+            let store = PersistentStore.standard(app: "GalleryDemo")
+            let saved = store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
+            let size = window.parsedSize ?? saved ?? (1280, 800)
+            let root = try folder ?? BrowserPage.lastLibrary(in: store)
+                ?? PhotoLibrary.sampleLibrary(count: 300, width: 1600, height: 1067)
+            let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
                                                   vsync: true, offscreen: offscreen, scale: window.scale,
                                                   theme: window.dark ? .dark : .light))
-            host.ui.persistentStore = PersistentStore.standard(app: "GalleryDemo")
+            host.ui.persistentStore = store
             host.ui.images = ImagePipeline(renderer: host.window.renderer)
             defer { host.ui.images?.shutdown() }
-            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .controls, darkTheme: window.dark, imagesFolder: window.images)
+            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root)
             host.showsHUD = window.hud
             // Offscreen there is nobody to close the window: stop after a few frames.
             let frames = window.frames ?? (offscreen ? 10 : nil)
@@ -105,6 +115,9 @@ struct Run: ParsableCommand {
                 if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
                 if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }
             }
+            let final = host.window.size
+            store.set([Int(final.width), Int(final.height)], for: "window.size")
+            store.save()
         }
     }
 }

@@ -9,6 +9,10 @@ struct Photo: Identifiable, Sendable {
     let path: String
     let name: String
     var rating: Int
+    /// Bytes, and modification time (Unix seconds).
+    var size: Int64 = 0
+    var modified: Double = 0
+    var isFavorite = false
 }
 
 /// The image files of one folder (not recursive), sorted by name; other files are skipped.
@@ -43,7 +47,10 @@ enum PhotoLibrary {
             // A stable pseudo-rating from the name, so the banners show stars.
             var hash: UInt64 = 1469598103934665603
             for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
-            return Photo(id: i, path: base + name, name: name, rating: Int(hash % 6))
+            var st = stat()
+            let found = stat(base + name, &st) == 0
+            return Photo(id: i, path: base + name, name: name, rating: Int(hash % 6), size: found ? Int64(st.st_size) : 0,
+                         modified: found ? Double(st.st_mtim.tv_sec) : 0)
         }
     }
 

@@ -37,6 +37,20 @@ extension UI {
         return Rect(x: row.x + labelWidth, y: row.y, width: max(0, row.width - labelWidth), height: row.height)
     }
 
+    /// A label and a read-only value (SwiftUI's `LabeledContent`): a form row in a form, a
+    /// "label: value" line elsewhere.
+    ///
+    /// ```swift
+    /// ui.labeledContent("Size", "2.4 MB")
+    /// ```
+    public func labeledContent(_ title: String, _ value: String) {
+        if let column = formRow(title, height: theme.controlHeight) {
+            font.draw(value, in: column, color: theme.secondaryText, into: &drawList)
+        } else {
+            text(title + ": " + value, color: theme.secondaryText)
+        }
+    }
+
     /// A color swatch; clicking it opens a small picker (a palette and an opacity slider).
     /// Returns true when the color changed.
     ///

@@ -219,7 +219,6 @@ struct TableCellPlan {
 @usableFromInline
 struct TableMemo<ID: Hashable> {
     @usableFromInline var selection = SelectionModel<ID>()
-    @usableFromInline var userWidths: [String: Double] = [:]
     @usableFromInline var menuIDs: Set<ID> = []
     @usableFromInline var resizeStart = 0.0
     @usableFromInline var menuRow: Int?
@@ -357,6 +356,16 @@ extension UI {
                   sectionStarts: [], rowMenus: rows.map(\.contextMenu), contextMenu: contextMenu, columns: columns())
     }
 
+    /// The widths the user gave the columns of table `name` (by column ID), to save them.
+    public func tableColumnWidths(_ name: String) -> [String: Double] {
+        stateBox(WidgetID(parent: id(name), "widths"), [String: Double]()).value
+    }
+
+    /// Restores saved column widths of table `name` (applied when the table is next built).
+    public func setTableColumnWidths(_ name: String, _ widths: [String: Double]) {
+        stateBox(WidgetID(parent: id(name), "widths"), [String: Double]()).value = widths
+    }
+
     /// Scrolls the table `name` so its body's top is `offset` points down.
     public func scrollTable(_ name: String, toOffset offset: Double) {
         withID(id(name)) { scrollTo("body", offset: Point(0, offset)) }
@@ -377,6 +386,7 @@ extension UI {
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
         let memo = stateBox(WidgetID(parent: tid, "memo"), TableMemo<ID>())
+        let userWidths = stateBox(WidgetID(parent: tid, "widths"), [String: Double]())
         if let selection { memo.value.selection.selected = selection.wrappedValue }
         let isCompact = rect.width < compactWidth
         let columns = isCompact ? Array(allColumns.prefix(1)) : allColumns
@@ -386,7 +396,7 @@ extension UI {
         let body = Rect(x: rect.x, y: header.maxY, width: rect.width, height: max(0, rect.height - headerH))
         let checkWidth = editMode ? 32.0 : 0
         let widths = isCompact ? [rect.width - checkWidth]
-            : TableColumnLayout.widths(columns, userWidths: memo.value.userWidths, available: rect.width - checkWidth)
+            : TableColumnLayout.widths(columns, userWidths: userWidths.value, available: rect.width - checkWidth)
         let count = rows.count
         let base = rows.startIndex
         let idAt: (Int) -> ID = { rows[base + $0].id }
@@ -462,7 +472,7 @@ extension UI {
                 popup("rowMenu", menu)
             }
             drawHeader(header, columns: columns, widths: widths, leading: checkWidth, sortOrder: sortOrder, isSorting: isSorting,
-                       memo: memo)
+                       memo: memo, userWidths: userWidths)
         }
         drawList.popClip()
         if let selection, selection.wrappedValue != memo.value.selection.selected {
@@ -560,7 +570,8 @@ extension UI {
 
     @usableFromInline
     func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], widths: [Double], leading: Double,
-                             sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>) {
+                             sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>,
+                             userWidths: StateBox<[String: Double]>) {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
@@ -595,9 +606,9 @@ extension UI {
                 if handle.pressed { memo.value.resizeStart = widths[c] }
                 if handle.isActive && input.pointer.isDragging {
                     let width = memo.value.resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
-                    memo.value.userWidths[column.id] = min(max(width, lo), hi)
+                    userWidths.value[column.id] = min(max(width, lo), hi)
                 }
-                if handle.doubleClicked { memo.value.userWidths[column.id] = nil }
+                if handle.doubleClicked { userWidths.value[column.id] = nil }
                 dividers.append(handle)
             }
         }

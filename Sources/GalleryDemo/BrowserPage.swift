@@ -1,0 +1,363 @@
+import Foundation
+import Render2D
+import Widgets
+
+/// The photo browser: a three-column NavigationSplitView over a folder of photos.
+/// Sidebar: Library (All Photos, Favorites, Recent) and the folder tree. Content: the
+/// adaptive grid or the table, switched from the toolbar, sharing one selection, narrowed by
+/// a filter. Detail: an inspector for the selection. Double-click or Return opens the viewer.
+@MainActor
+final class BrowserPage {
+    enum ViewMode: String, Codable { case grid, table }
+
+    let root: String
+    private(set) var folder: String
+    var nav = NavigationSplitState()
+    var viewMode = ViewMode.grid
+    var sortOrder: [KeyComparator<Photo>] = []
+    var sidebarSelection: SidebarItem? = .allPhotos
+    var expandedFolders: Set<SidebarItem> = []
+    var filter = ""
+    var selection: Set<Int> = []
+    private(set) var photos: [Photo] = []
+    private(set) var shown: [Photo] = []
+    private(set) var sidecar = FolderSidecar()
+    private(set) var lastAction = ""
+    private(set) var folderProblem: String?
+    let viewer = PhotoViewer()
+    let grid = PhotoGrid(photos: [])
+    private let sorter = TableSorter<Photo>()
+    private let dimensions = DimensionCache()
+    private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
+    private var revision = 0
+    private var restored = false
+    private var menuIDs: Set<Int> = []
+    private let library = [LibraryEntry(id: .allPhotos, title: "All Photos", icon: .photo),
+                           LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
+                           LibraryEntry(id: .recent, title: "Recent", icon: .magnifyingGlass)]
+
+    init(root: String, folder: String? = nil) {
+        self.root = root
+        self.folder = folder ?? root
+        grid.onOpen = { [unowned self] photo in self.open(photo.id) }
+        grid.contextMenu = { [unowned self] ui, ids in self.menu(ui, ids) }
+    }
+
+    // MARK: Data
+
+    /// Lists `path`'s photos (an unreadable or empty folder shows why in the content column).
+    func open(folder path: String) {
+        folder = path
+        selection = []
+        sidecar = FolderSidecar.load(folder: path)
+        do {
+            photos = try PhotoLibrary.load(path)
+            folderProblem = nil
+        } catch {
+            photos = []
+            folderProblem = "\(error)"
+        }
+        for i in photos.indices {
+            photos[i].rating = sidecar.ratings[photos[i].name] ?? 0
+            photos[i].isFavorite = sidecar.favorites.contains(photos[i].name)
+        }
+        revision += 1
+    }
+
+    /// The photos the content column shows: the sidebar's collection, filtered by name.
+    private func updateShown() {
+        let key = (folder, filter, sidebarSelection, revision)
+        if let k = shownKey, k.folder == key.0, k.filter == key.1, k.collection == key.2, k.revision == key.3 { return }
+        shownKey = key
+        var list = photos
+        switch sidebarSelection {
+        case .favorites?: list = list.filter(\.isFavorite)
+        case .recent?: list = Array(list.sorted { $0.modified > $1.modified }.prefix(60))
+        default: break
+        }
+        let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
+        if !needle.isEmpty { list = list.filter { $0.name.lowercased().contains(needle) } }
+        shown = list
+        grid.photos = list
+        let visible = Set(list.map(\.id))
+        selection = selection.intersection(visible)
+    }
+
+    private func edit(_ ids: Set<Int>, _ change: (inout Photo) -> Void) {
+        for i in photos.indices where ids.contains(photos[i].id) {
+            change(&photos[i])
+            sidecar.ratings[photos[i].name] = photos[i].rating == 0 ? nil : photos[i].rating
+            if photos[i].isFavorite { sidecar.favorites.insert(photos[i].name) } else { sidecar.favorites.remove(photos[i].name) }
+        }
+        sidecar.save(folder: folder)
+        revision += 1
+    }
+
+    func setFavorite(_ ids: Set<Int>) {
+        let makeFavorite = photos.contains { ids.contains($0.id) && !$0.isFavorite }
+        edit(ids) { $0.isFavorite = makeFavorite }
+        lastAction = makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites"
+    }
+
+    func rate(_ ids: Set<Int>, _ stars: Int) {
+        edit(ids) { $0.rating = stars }
+        lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))"
+    }
+
+    func open(_ id: Int) {
+        guard let index = shown.firstIndex(where: { $0.id == id }) else { return }
+        viewer.show(shown, at: index)
+    }
+
+    // MARK: Persistence
+
+    /// What survives a restart (with the window size and split positions AppHost keeps).
+    struct SavedState: Codable, Equatable {
+        struct SortKey: Codable, Equatable { var id: String; var ascending: Bool }
+        var nav: NavigationSplitState
+        var viewMode: ViewMode
+        var sort: [SortKey]
+        var tableWidths: [String: Double]
+        var library: String
+        var folder: String
+    }
+    private var saved: SavedState?
+
+    /// Reads the saved state once; writes it whenever it changes (the store batches writes).
+    private func persist(_ ui: UI) {
+        guard let store = ui.persistentStore else { return }
+        if !restored {
+            restored = true
+            if let state = store.value("browser", as: SavedState.self) {
+                nav = state.nav
+                viewMode = state.viewMode
+                sortOrder = state.sort.compactMap { key in
+                    columns().first { $0.id == key.id }?.sortDescriptor.map { var d = $0; d.order = key.ascending ? .forward : .reverse; return d }
+                }
+                ui.setTableColumnWidths("files", state.tableWidths)
+                if state.library == root && state.folder != folder && FolderNode.listingProblem(state.folder) == nil {
+                    open(folder: state.folder)
+                    sidebarSelection = .folder(state.folder)
+                }
+                saved = state
+            }
+        }
+        let now = SavedState(nav: nav, viewMode: viewMode, sort: sortOrder.map { .init(id: $0.id, ascending: $0.order == .forward) },
+                             tableWidths: ui.tableColumnWidths("files"), library: root, folder: folder)
+        if now != saved {
+            saved = now
+            store.set(now, for: "browser")
+        }
+    }
+
+    /// The library the last session browsed, if it is still a folder.
+    static func lastLibrary(in store: PersistentStore?) -> String? {
+        guard let path = store?.value("browser", as: SavedState.self)?.library else { return nil }
+        return (try? checkFolder(path)) != nil ? path : nil
+    }
+
+    /// A clear error for a missing folder, a file, or a folder with no images and no subfolders.
+    nonisolated static func checkFolder(_ path: String) throws(PhotoLibrary.LoadError) {
+        do { _ = try PhotoLibrary.load(path) } catch {
+            if case .empty = error, FolderNode.root(path).subfolders != nil { return } // photos may be in subfolders
+            throw error
+        }
+    }
+
+    // MARK: UI
+
+    func build(_ ui: UI) {
+        if photos.isEmpty && folderProblem == nil { open(folder: folder) }
+        persist(ui)
+        updateShown()
+        if viewer.isOpen {
+            viewer.build(ui)
+            return
+        }
+        let title = (folder as NSString).lastPathComponent
+        ui.navigationSplit("browser", state: Binding(self, \.nav), sidebarWidth: .init(min: 170, ideal: 230, max: 360),
+                           contentWidth: .init(min: 300, ideal: 660, max: 1400), detailMinWidth: 260, title: title) {
+            sidebar(ui)
+        } content: {
+            content(ui)
+        } detail: {
+            inspector(ui)
+        }
+    }
+
+    private func sidebar(_ ui: UI) {
+        let before = sidebarSelection
+        ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
+            ui.section("Library") {
+                ui.forEach(library) { entry in
+                    ListRowContent(entry.title, icon: entry.icon,
+                                   accessory: entry.id == .favorites ? .badge(self.photos.filter(\.isFavorite).count) : .none)
+                }
+            }
+            ui.section("Folders") {
+                ui.outlineGroup([FolderNode.root(root)], childrenOf: { $0.subfolders }, expanded: Binding(self, \.expandedFolders)) { node in
+                    switch node.status {
+                    case .readable: ListRowContent(node.name, icon: .folder)
+                    case .unreadable(let why): ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
+                    case .loop: ListRowContent(node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "link loop")
+                    }
+                }
+            }
+        }
+        guard sidebarSelection != before else { return }
+        if case .folder(let path)? = sidebarSelection, path != folder {
+            if let problem = FolderNode.listingProblem(path) {
+                lastAction = "Cannot open \((path as NSString).lastPathComponent): \(problem)"
+            } else {
+                open(folder: path)
+            }
+        }
+        nav.preferredCompactColumn = .content
+    }
+
+    private func content(_ ui: UI) {
+        ui.vstack(spacing: 0) {
+            ui.padding(EdgeInsets(horizontal: 10, vertical: 6)) {
+                ui.hstack(spacing: 8) {
+                    ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Table", .table)], id: "viewMode")
+                    ui.textField("Filter by name", text: &filter, width: 170, id: "filter")
+                    if selection.isEmpty {
+                        ui.text("\(shown.count) photos", color: ui.theme.secondaryText)
+                    } else {
+                        ui.text("\(selection.count) selected", color: ui.theme.secondaryText)
+                        if ui.button("Favorite", icon: .star) { setFavorite(selection) }
+                        if ui.button("Rate") { ui.openPopup("rate") }
+                        ui.popup("rate") {
+                            for stars in (0...5).reversed() where ui.menuItem(stars == 0 ? "No rating" : String(repeating: "★", count: stars)) {
+                                rate(selection, stars)
+                            }
+                        }
+                        if ui.button("Copy Paths") { copyPaths(ui, selection) }
+                    }
+                }
+            }
+            ui.divider()
+            if let problem = folderProblem {
+                ui.padding(16) { ui.text(problem, color: ui.theme.destructive) }
+                return
+            }
+            if shown.isEmpty {
+                ui.padding(16) { ui.text(filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”", color: ui.theme.secondaryText) }
+                return
+            }
+            if !ui.wantsTextInput, ui.input.keys.contains(where: { $0.key == .returnKey }), let first = shown.first(where: { selection.contains($0.id) }) {
+                open(first.id)
+            }
+            switch viewMode {
+            case .grid:
+                grid.selection.selected = selection
+                ui.padding(8) { grid.build(ui) }
+                selection = grid.selection.selected
+            case .table:
+                let rows = sorter.view(of: shown, sortedBy: sortOrder)
+                let info = ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
+                                    isSorting: sorter.isSorting, contextMenu: { [unowned self] ids in self.menu(ui, ids) }) {
+                    for column in columns() { column }
+                }
+                if info.bodyRect.contains(ui.input.pointer.position) && ui.input.pointer.clickCount == 2 && ui.input.pointer.released,
+                   let first = rows.first(where: { selection.contains($0.id) }) {
+                    open(first.id)
+                }
+            }
+        }
+    }
+
+    func columns() -> [TableColumn<Photo>] {
+        [
+            TableColumn("Name", value: \Photo.name).width(min: 120, ideal: 220),
+            TableColumn("Kind", value: \Photo.kind).width(min: 70, ideal: 100),
+            TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(.trailing),
+            TableColumn("Dimensions") { [dimensions] (photo: Photo) in
+                dimensions.dimensions(of: photo.path).map { "\($0.width) × \($0.height)" } ?? "—"
+            }.width(min: 90, ideal: 110),
+            TableColumn("Modified", value: \Photo.modified) { FileFormat.date(Int64($0.modified)) }.width(min: 120, ideal: 150),
+            TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100),
+        ]
+    }
+
+    /// The context menu of cells, rows and empty space: `ids` is empty on empty space.
+    func menu(_ ui: UI, _ ids: Set<Int>) {
+        menuIDs = ids
+        if ids.isEmpty {
+            if ui.menuItem("Select All") { selection = Set(shown.map(\.id)) }
+            if ui.menuItem(viewMode == .grid ? "Show as Table" : "Show as Grid") { viewMode = viewMode == .grid ? .table : .grid }
+            return
+        }
+        ui.text(ids.count == 1 ? (shown.first { ids.contains($0.id) }?.name ?? "") : "\(ids.count) photos", color: ui.theme.secondaryText)
+        if ids.count == 1, ui.menuItem("Open", icon: .photo), let id = ids.first { open(id) }
+        if ui.menuItem("Favorite", icon: .star) { setFavorite(ids) }
+        for stars in [5, 3, 1, 0] where ui.menuItem(stars == 0 ? "Clear Rating" : "Rate " + String(repeating: "★", count: stars)) { rate(ids, stars) }
+        if ui.menuItem(ids.count == 1 ? "Copy Path" : "Copy \(ids.count) Paths") { copyPaths(ui, ids) }
+    }
+
+    private func copyPaths(_ ui: UI, _ ids: Set<Int>) {
+        ui.clipboard.text = shown.filter { ids.contains($0.id) }.map(\.path).joined(separator: "\n")
+        lastAction = "Copied \(ids.count) path\(ids.count == 1 ? "" : "s")"
+    }
+
+    private func inspector(_ ui: UI) {
+        ui.scrollView("inspector") {
+            ui.padding(12) {
+                let picked = shown.filter { selection.contains($0.id) }
+                if !lastAction.isEmpty { ui.text(lastAction, color: ui.theme.secondaryText) }
+                guard let first = picked.first else {
+                    ui.text("No selection", font: ui.font(size: 17, weight: .bold))
+                    ui.text("\(shown.count) photos in \((folder as NSString).lastPathComponent)", color: ui.theme.secondaryText)
+                    return
+                }
+                if picked.count > 1 {
+                    ui.text("\(picked.count) photos", font: ui.font(size: 17, weight: .bold))
+                    let bytes = picked.reduce(Int64(0)) { $0 + $1.size }
+                    let rated = picked.filter { $0.rating > 0 }
+                    ui.form(labelWidth: 90) {
+                        ui.labeledContent("Total size", FileFormat.size(bytes))
+                        ui.labeledContent("Favorites", "\(picked.filter(\.isFavorite).count)")
+                        ui.labeledContent("Rated", rated.isEmpty ? "none" : "\(rated.count), average \(rated.map(\.rating).reduce(0, +) / rated.count) ★")
+                    }
+                    ratingStars(ui, current: picked.allSatisfy { $0.rating == first.rating } ? first.rating : 0, ids: selection)
+                    return
+                }
+                ui.text(first.name, font: ui.font(size: 17, weight: .bold))
+                let preview = ui.allocate(Size(ui.availableWidth, 200), flexibleWidth: true)
+                ui.asyncImage(first.path, in: preview, mode: .fit)
+                ui.form(labelWidth: 90) {
+                    ui.disclosureGroup("Info", initiallyExpanded: true) {
+                        ui.labeledContent("Size", FileFormat.size(first.size))
+                        ui.labeledContent("Dimensions", dimensions.dimensions(of: first.path).map { "\($0.width) × \($0.height)" } ?? "unknown")
+                        ui.labeledContent("Format", first.kind)
+                        ui.labeledContent("Modified", FileFormat.date(Int64(first.modified)))
+                    }
+                    ui.disclosureGroup("Rating", initiallyExpanded: true) {
+                        ratingStars(ui, current: first.rating, ids: [first.id])
+                    }
+                    ui.disclosureGroup("Tags", initiallyExpanded: true) {
+                        var tags = sidecar.tags[first.name] ?? ""
+                        if ui.textField("Tags", text: &tags, width: 220) {
+                            sidecar.tags[first.name] = tags.isEmpty ? nil : tags
+                            sidecar.save(folder: folder)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Five stars; clicking the k-th sets the rating to k (clicking the current one clears it).
+    private func ratingStars(_ ui: UI, current: Int, ids: Set<Int>) {
+        ui.hstack(spacing: 2) {
+            for k in 1...5 {
+                let rect = ui.allocate(Size(24, 24))
+                let r = ui.interact(ui.id("star\(k)"), rect: rect)
+                let icon: Icon = k <= current ? .starFill : .star
+                icon.draw(in: rect.insetBy(dx: 2, dy: 2), color: k <= current || r.isHovered ? Color(hex: 0xFFB800) : ui.theme.secondaryText,
+                          into: &ui.drawList)
+                if r.clicked { rate(ids, k == current ? 0 : k) }
+            }
+        }
+    }
+}

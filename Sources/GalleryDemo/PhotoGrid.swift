@@ -1,0 +1,59 @@
+import Render2D
+import Widgets
+
+/// The adaptive grid of hero cells over a folder of photos, shared by the photo browser,
+/// `bench gallery` and `profile`: visible cells load nearest the centre first, the prefetch
+/// window ahead of the scroll after them.
+@MainActor
+final class PhotoGrid {
+    var photos: [Photo]
+    var selection = SelectionModel<Int>()
+    /// Pinch / ctrl+wheel zoom: scales the adaptive minimum (180 pt).
+    var zoom = 1.0
+    private(set) var info: LazyGridInfo?
+    /// Called on double-click / double-tap.
+    var onOpen: ((Photo) -> Void)?
+    /// Builds the context menu for the photos it applies to (empty: empty space); nil shows
+    /// a small default menu.
+    var contextMenu: ((UI, Set<Int>) -> Void)?
+    private var menuTarget: Set<Int> = []
+
+    init(photos: [Photo]) { self.photos = photos }
+
+    func build(_ ui: UI) {
+        let photos = self.photos
+        let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
+        let viewport = ui.availableRect
+        // Empty space: a press there clears the selection; a right-click opens the menu for nothing.
+        let background = ui.interact(ui.id("photos.background"), rect: viewport)
+        if background.clicked && ui.input.modifiers.isEmpty { selection.selected = [] }
+        if background.secondaryClicked {
+            menuTarget = []
+            ui.openPopup("photoMenu")
+        }
+        let info = ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom)) { ui, i, rect in
+            let photo = photos[i]
+            let r = ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
+                                 isSelected: self.selection.selected.contains(photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
+            if r.clicked {
+                self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, count: photos.count) { photos[$0].id }
+            }
+            if r.doubleClicked { self.onOpen?(photo) }
+            if r.secondaryClicked {
+                self.menuTarget = self.selection.contextMenuTarget(index: i, mode: .multiple, count: photos.count) { photos[$0].id }
+                ui.openPopup("photoMenu")
+            }
+        }
+        self.info = info
+        ui.prefetchImages(info) { photos[$0].path }
+        ui.popup("photoMenu") {
+            if let contextMenu {
+                contextMenu(ui, menuTarget)
+                return
+            }
+            ui.text(menuTarget.count == 1 ? "1 photo" : "\(menuTarget.count) photos", color: ui.theme.secondaryText)
+            if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
+            if ui.menuItem("Select All") { selection.selectAll(count: photos.count) { photos[$0].id } }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Render2D
+import Widgets
+
+/// A photo full-window: fitted (decoded at the window's size) or at 1:1 (decoded at full
+/// size, panned by dragging). Arrows move to the next and previous photo, `0`/`1` or a
+/// double-click switch fit and 1:1, Escape returns.
+@MainActor
+final class PhotoViewer {
+    private(set) var photos: [Photo] = []
+    private(set) var index = 0
+    private(set) var isOpen = false
+    private(set) var actualSize = false
+    private var pan = Point.zero
+    private let dimensions = DimensionCache()
+
+    var current: Photo? { isOpen && photos.indices.contains(index) ? photos[index] : nil }
+
+    func show(_ photos: [Photo], at index: Int) {
+        guard photos.indices.contains(index) else { return }
+        self.photos = photos
+        self.index = index
+        isOpen = true
+        actualSize = false
+        pan = .zero
+    }
+
+    func close() { isOpen = false }
+
+    private func move(_ step: Int) {
+        index = min(max(0, index + step), photos.count - 1)
+        pan = .zero
+    }
+
+    func build(_ ui: UI) {
+        guard let photo = current else { return }
+        for press in ui.input.keys {
+            switch press.key {
+            case .escape: close()
+            case .right, .down, .space: move(1)
+            case .left, .up: move(-1)
+            case Key("1"): actualSize = true
+            case Key("0"): actualSize = false; pan = .zero
+            default: break
+            }
+        }
+        let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
+        ui.drawList.addRect(rect, color: .black)
+        ui.drawList.pushClip(rect)
+        let area = rect.insetBy(dx: 12, dy: 12)
+        let r = ui.interact(ui.id("viewer.pan"), rect: rect, sense: [.click, .drag])
+        if r.doubleClicked { actualSize.toggle(); pan = .zero }
+        if actualSize, let size = dimensions.dimensions(of: photo.path) {
+            // 1:1: one image pixel per physical pixel, centred, dragged to pan within the image.
+            let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale
+            if r.isActive { pan = pan + r.dragDelta }
+            let slackX = max(0, (w - area.width) / 2), slackY = max(0, (h - area.height) / 2)
+            pan = Point(min(max(pan.x, -slackX), slackX), min(max(pan.y, -slackY), slackY))
+            if w > area.width || h > area.height { ui.setCursor(.resizeAll) }
+            ui.asyncImage(photo.path, in: Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h), mode: .fit)
+        } else {
+            ui.asyncImage(photo.path, in: area, mode: .fit)
+        }
+        // The neighbours load next, so arrows show them at once.
+        if let images = ui.images, !actualSize {
+            let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: area, scale: ui.scale), fill: false)
+            for step in [1, -1] where photos.indices.contains(index + step) {
+                images.prefetch(photos[index + step].path, spec: spec, priority: 1)
+            }
+        }
+        ui.drawList.popClip()
+        ui.region(Rect(x: rect.x + 12, y: rect.maxY - 44, width: rect.width - 24, height: 32)) {
+            ui.hstack {
+                ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
+                ui.spacer()
+                ui.text("← → move · 0 fit · 1 actual size · drag to pan · Esc", color: .white.opacity(0.7))
+                if ui.button(actualSize ? "Fit" : "1:1") { actualSize.toggle(); pan = .zero }
+                if ui.button("Close", icon: .xmark) { close() }
+            }
+        }
+    }
+}
