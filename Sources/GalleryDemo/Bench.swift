@@ -36,6 +36,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Folder of photos for the gallery scene (default: 2,000 generated 1920x1280 samples in the cache folder).")
     var images: String?
 
+    @Flag(help: "Gallery: read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
+    var thumbnailCache = false
+
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
 
@@ -69,7 +72,7 @@ struct Bench: ParsableCommand {
             case "outline": bench = OutlineBench()
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280),
-                                     processStart: processStart)
+                                     processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
             default: bench = TextBench()
             }
             try bench.setUp(host: host)

@@ -25,9 +25,13 @@ final class GalleryBench: BenchScene {
     /// Seconds between frames (60 Hz); 0 runs flat out.
     var framePace = 1.0 / 60
 
-    init(folder: String, processStart: Double) {
+    /// Persistent freedesktop thumbnails to read and write (nil: decode every photo).
+    private let thumbnailCache: FreedesktopThumbnails?
+
+    init(folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil) {
         self.folder = folder
         self.processStart = processStart
+        self.thumbnailCache = thumbnailCache
     }
 
     func setUp(host: AppHost) throws {
@@ -35,7 +39,11 @@ final class GalleryBench: BenchScene {
         let photos = try PhotoLibrary.load(folder)
         n = photos.count
         grid = PhotoGrid(photos: photos)
-        images = ImagePipeline(renderer: host.window.renderer)
+        if let cache = thumbnailCache {
+            images = ImagePipeline(renderer: host.window.renderer) { cache.thumbnail(path: $0.path, spec: $0.spec) }
+        } else {
+            images = ImagePipeline(renderer: host.window.renderer)
+        }
         host.ui.images = images
     }
 

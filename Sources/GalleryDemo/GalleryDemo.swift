@@ -97,7 +97,8 @@ struct Run: ParsableCommand {
                                                   vsync: true, offscreen: offscreen, scale: window.scale,
                                                   theme: window.dark ? .dark : .light))
             host.ui.persistentStore = store
-            host.ui.images = ImagePipeline(renderer: host.window.renderer)
+            let thumbnails = FreedesktopThumbnails()
+            host.ui.images = ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
             defer { host.ui.images?.shutdown() }
             let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root)
             host.showsHUD = window.hud

@@ -22,6 +22,9 @@ struct Profile: ParsableCommand {
     @Option(help: "Write the summary JSON here.")
     var summary: String?
 
+    @Flag(help: "Read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
+    var thumbnailCache = false
+
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
     }
@@ -33,7 +36,7 @@ struct Profile: ParsableCommand {
         let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String) in
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
             let host = try AppHost(options: .init(title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen, scale: 1))
-            let session = GalleryBench(folder: folder, processStart: processStart)
+            let session = GalleryBench(folder: folder, processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
             try session.setUp(host: host)
             host.profiler.keepsTrace = true
             session.images.keepsTimelines = true

@@ -199,3 +199,61 @@ final class ThumbnailLoaderTests: XCTestCase {
         XCTAssertEqual(cache.evictions, 3)
     }
 }
+
+final class FreedesktopThumbnailTests: XCTestCase {
+    func testURIsAndNamesFollowTheStandard() {
+        // The standard's own example.
+        XCTAssertEqual(FreedesktopThumbnails.md5Hex("file:///home/jens/photos/me.png"), "c6ee772d9e49320e97ec29a7eb5b1697")
+        XCTAssertEqual(FreedesktopThumbnails.uri(forPath: "/tmp/My Photos/été #1.jpg"), "file:///tmp/My%20Photos/%C3%A9t%C3%A9%20%231.jpg")
+    }
+
+    func testASecondRequestReadsTheCacheUntilTheFileChanges() throws {
+        let dir = try ScratchFolder("fd-thumbs")
+        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"))
+        let photo = dir.file("photo.jpg")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 800, height: 600, seed: 4), to: photo)
+        let spec = ThumbnailSpec(side: 256) // fill: the short side must reach 256, so the long side 342: x-large
+        let first = try cache.thumbnail(path: photo, spec: spec).get()
+        XCTAssertEqual(first.dctScale, 2, "the caller's own size decodes fast (1/2: 400×300 covers 256)")
+        XCTAssertEqual([first.pixels.width, first.pixels.height], [341, 256])
+        cache.flush()
+        let written = cache.path(forFile: photo, folder: "x-large")
+        let png = PNGText.read(try ImageDecoder.readFile(written))
+        XCTAssertEqual([png.width, png.height], [512, 384])
+        XCTAssertEqual(png.text["Thumb::URI"], "file://" + photo)
+        var st = stat()
+        stat(photo, &st)
+        XCTAssertEqual(png.text["Thumb::MTime"], String(st.st_mtim.tv_sec))
+        XCTAssertEqual(png.text["Thumb::Image::Width"], "800")
+        stat(written, &st)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600, "thumbnails are private to the user")
+
+        let second = try cache.thumbnail(path: photo, spec: spec).get()
+        XCTAssertEqual(second.dctScale, 0, "read from the cache: no JPEG decoded")
+        XCTAssertEqual([second.pixels.width, second.pixels.height], [first.pixels.width, first.pixels.height])
+        XCTAssertLessThan(meanDifference(second.pixels, first.pixels), 2)
+        XCTAssertEqual(second.info.width, 800)
+
+        // The file changes: its MTime no longer matches, so it is decoded again.
+        var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, photo, &times, 0)
+        XCTAssertEqual(try cache.thumbnail(path: photo, spec: spec).get().dctScale, 2)
+    }
+
+    func testFailuresAreRecordedUntilTheFileChanges() throws {
+        let dir = try ScratchFolder("fd-fail")
+        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"), appName: "tessera-test")
+        let broken = dir.file("broken.jpg")
+        try SamplePhotos.write(Array("not a photo".utf8), to: broken)
+        guard case .failure(.notAnImage) = cache.thumbnail(path: broken, spec: ThumbnailSpec(side: 128)) else { return XCTFail("an error") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.failurePath(forFile: broken)))
+        XCTAssertTrue(cache.failurePath(forFile: broken).contains("/fail/tessera-test/"))
+        guard case .failure(.corrupt(let why)) = cache.thumbnail(path: broken, spec: ThumbnailSpec(side: 128)) else { return XCTFail("recorded") }
+        XCTAssertTrue(why.contains("not an image"), "the recorded reason: \(why)")
+        // Fixed: a real photo under the same name, with a new MTime, is decoded.
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: broken)
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, broken, &times, 0)
+        XCTAssertNoThrow(try cache.thumbnail(path: broken, spec: ThumbnailSpec(side: 128)).get())
+    }
+}

@@ -1,0 +1,252 @@
+import CSDL2
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Persistent thumbnails as the freedesktop.org Thumbnail Managing Standard lays them out,
+/// so a second start shows thumbnails without decoding a photo, and file managers share them:
+/// `$XDG_CACHE_HOME/thumbnails/{normal,large,x-large,xx-large}/<md5 of the file URI>.png`
+/// (128, 256, 512, 1024 px on the longer side) with `Thumb::URI` and `Thumb::MTime`; a
+/// thumbnail is valid only while its MTime is the file's. Failures are recorded under
+/// `fail/<app>/` so a broken file is not decoded again until it changes.
+///
+/// ```swift
+/// let thumbnails = FreedesktopThumbnails()
+/// let loader = ThumbnailLoader { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+/// ```
+public struct FreedesktopThumbnails: Sendable {
+    public static let sizes: [(folder: String, side: Int)] = [("normal", 128), ("large", 256), ("x-large", 512), ("xx-large", 1024)]
+
+    public let root: String
+    public let appName: String
+    private let writer = BackgroundWriter()
+
+    /// `root` defaults to `$XDG_CACHE_HOME/thumbnails` (`~/.cache/thumbnails`).
+    public init(root: String? = nil, appName: String = "tessera") {
+        self.root = root ?? Self.defaultRoot()
+        self.appName = appName
+    }
+
+    static func defaultRoot() -> String {
+        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        return (env("XDG_CACHE_HOME") ?? ((env("HOME") ?? "/tmp") + "/.cache")) + "/thumbnails"
+    }
+
+    /// The file's URI as the standard hashes it: `file://` and the absolute path, percent-encoded.
+    public static func uri(forPath path: String) -> String {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
+        var out = "file://"
+        for byte in path.utf8 {
+            if allowed.contains(byte) { out.unicodeScalars.append(UnicodeScalar(byte)) } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(UnicodeScalar(hex[Int(byte >> 4)])) + String(UnicodeScalar(hex[Int(byte & 15)]))
+            }
+        }
+        return out
+    }
+
+    public static func md5Hex(_ text: String) -> String {
+        Insecure.MD5.hash(data: Array(text.utf8)).map { byte in
+            let hex = Array("0123456789abcdef")
+            return String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
+        }.joined()
+    }
+
+    public func path(forFile file: String, folder: String) -> String {
+        root + "/" + folder + "/" + Self.md5Hex(Self.uri(forPath: file)) + ".png"
+    }
+
+    public func failurePath(forFile file: String) -> String { path(forFile: file, folder: "fail/" + appName) }
+
+    /// A thumbnail for `path` at `spec`: from the cache when a valid one covers it (no photo
+    /// decoded), else decoded and written to the smallest standard size that covers `spec`.
+    public func thumbnail(path: String, spec: ThumbnailSpec) -> Result<DecodedThumbnail, ImageError> {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        let mtime = String(st.st_mtim.tv_sec)
+        let uri = Self.uri(forPath: path)
+        if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, spec: spec) { return .success(cached) }
+        if let failure = recordedFailure(for: path, uri: uri, mtime: mtime) { return .failure(failure) }
+        do throws(ImageError) {
+            let bytes = try ImageDecoder.readFile(path)
+            let info = try ImageDecoder.inspect(bytes, name: path)
+            // The standard size to write: the smallest whose thumbnail still covers `spec`.
+            let (w, h) = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
+            let needed = spec.fill ? Int((Double(spec.side) * Double(max(w, h)) / Double(max(1, min(w, h)))).rounded(.up)) : spec.side
+            guard let size = Self.sizes.first(where: { $0.side >= needed }) else {
+                return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
+            }
+            // The caller gets the fast decode for its own size now; the standard-size thumbnail is
+            // made later by the writer at idle priority (re-reading the file), so caching never
+            // slows the screen that is waiting.
+            let fileSize = Int(st.st_size)
+            writer.enqueue { [self] in
+                guard let standard = try? ImageDecoder.thumbnail(path: path, spec: ThumbnailSpec(side: size.side, fill: false)) else { return }
+                write(standard.pixels, to: self.path(forFile: path, folder: size.folder), uri: uri, mtime: mtime, size: fileSize, info: info)
+            }
+            return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
+        } catch {
+            write(PixelBuffer(width: 1, height: 1), to: failurePath(forFile: path), uri: uri, mtime: mtime, size: Int(st.st_size),
+                  info: nil, error: error.description)
+            return .failure(error)
+        }
+    }
+
+    /// A valid cached thumbnail that covers `spec`, decoded and scaled to it.
+    func cachedThumbnail(for path: String, uri: String, mtime: String, spec: ThumbnailSpec) -> DecodedThumbnail? {
+        for size in Self.sizes {
+            let file = self.path(forFile: path, folder: size.folder)
+            guard let bytes = try? ImageDecoder.readFile(file) else { continue }
+            let png = PNGText.read(bytes)
+            guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { continue }
+            // The original's size, to tell whether this thumbnail covers the spec (or is the whole image).
+            let original = (Int(png.text["Thumb::Image::Width"] ?? "") ?? 0, Int(png.text["Thumb::Image::Height"] ?? "") ?? 0)
+            let isWhole = png.width >= original.0 && png.height >= original.1
+            let edge = spec.fill ? min(png.width, png.height) : max(png.width, png.height)
+            guard edge >= spec.side || isWhole else { continue }
+            guard var thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: file, spec: spec) else { continue }
+            thumb.info = ImageInfo(format: thumb.info.format, width: original.0, height: original.1, orientation: 1)
+            thumb.dctScale = 0
+            return thumb
+        }
+        return nil
+    }
+
+    func recordedFailure(for path: String, uri: String, mtime: String) -> ImageError? {
+        guard let bytes = try? ImageDecoder.readFile(failurePath(forFile: path)) else { return nil }
+        let png = PNGText.read(bytes)
+        guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { return nil }
+        return .corrupt(png.text["Tessera::Error"] ?? "failed before")
+    }
+
+    /// Writes a thumbnail PNG with the standard's keys, atomically, private to the user.
+    func write(_ pixels: PixelBuffer, to file: String, uri: String, mtime: String, size: Int, info: ImageInfo?, error: String? = nil) {
+        var text = [("Thumb::URI", uri), ("Thumb::MTime", mtime), ("Thumb::Size", String(size)), ("Software", "Tessera")]
+        if let info { text += [("Thumb::Image::Width", String(info.width)), ("Thumb::Image::Height", String(info.height))] }
+        if let error { text.append(("Tessera::Error", error)) }
+        let folder = String(file[..<file.lastIndex(of: "/")!])
+        guard Self.makeFolders(folder) else { return }
+        let temporary = file + ".tmp-\(getpid())-\(pthread_self())"
+        guard (try? SamplePhotos.write(PNGText.encode(pixels, text: text), to: temporary)) != nil else { return }
+        chmod(temporary, 0o600)
+        if rename(temporary, file) != 0 { unlink(temporary) }
+    }
+
+    /// Waits until every queued thumbnail is on disk (tests, and before exiting).
+    public func flush() { writer.flush() }
+
+    static func makeFolders(_ path: String) -> Bool {
+        var built = ""
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        return true
+    }
+}
+
+/// Minimal PNG writing (RGBA, zlib) with text chunks, and text-chunk reading.
+enum PNGText {
+    static func encode(_ pixels: PixelBuffer, text: [(String, String)]) -> [UInt8] {
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func chunk(_ type: String, _ data: [UInt8]) {
+            let body = Array(type.utf8) + data
+            out += be32(data.count) + body
+            let crc = body.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+            out += be32(Int(crc))
+        }
+        chunk("IHDR", be32(pixels.width) + be32(pixels.height) + [8, 6, 0, 0, 0])
+        for (key, value) in text { chunk("tEXt", Array(key.utf8) + [0] + Array(value.utf8)) }
+        // Scanlines, each with the "Up" filter (good for smooth photos), deflated.
+        let stride = pixels.width * 4
+        var raw = [UInt8](repeating: 0, count: (stride + 1) * pixels.height)
+        pixels.bytes.withUnsafeBufferPointer { src in
+            for y in 0..<pixels.height {
+                let o = y * (stride + 1)
+                raw[o] = 2
+                for x in 0..<stride {
+                    let above = y > 0 ? src[(y - 1) * stride + x] : 0
+                    raw[o + 1 + x] = src[y * stride + x] &- above
+                }
+            }
+        }
+        var compressedSize = compressBound(uLong(raw.count))
+        var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
+        _ = compressed.withUnsafeMutableBufferPointer { dst in
+            raw.withUnsafeBufferPointer { compress2(dst.baseAddress, &compressedSize, $0.baseAddress, uLong(raw.count), 1) }
+        }
+        chunk("IDAT", Array(compressed.prefix(Int(compressedSize))))
+        chunk("IEND", [])
+        return out
+    }
+
+    /// The size and text chunks of a PNG (empty for anything else).
+    static func read(_ b: [UInt8]) -> (width: Int, height: Int, text: [String: String]) {
+        guard b.count > 33, b.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return (0, 0, [:]) }
+        func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        var text: [String: String] = [:]
+        var i = 8
+        while i + 8 <= b.count {
+            let length = be32(i)
+            let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
+            let start = i + 8, end = start + length
+            guard length >= 0, end + 4 <= b.count else { break }
+            if type == "tEXt", let zero = b[start..<end].firstIndex(of: 0) {
+                text[String(decoding: b[start..<zero], as: UTF8.self)] = String(decoding: b[(zero + 1)..<end], as: UTF8.self)
+            }
+            if type == "IDAT" || type == "IEND" { break } // the keys come before the image data
+            i = end + 4
+        }
+        return (be32(16), be32(20), text)
+    }
+}
+
+/// One thread at the lowest priority that runs queued writes in order (so it works when the
+/// machine is otherwise idle); when it falls far behind, new writes are dropped (a thumbnail
+/// not cached is made again next time).
+final class BackgroundWriter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var busy = false
+    private var thread: Thread?
+    let maxQueued = 256
+
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard jobs.count < maxQueued else { return }
+        jobs.append(job)
+        if thread == nil {
+            let thread = Thread { self.run() } // lives as long as the process once used
+            thread.name = "tessera-thumbnail-writer"
+            self.thread = thread
+            thread.start()
+        }
+        condition.signal()
+    }
+
+    func flush() {
+        condition.lock()
+        while !jobs.isEmpty || busy { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        tessera_nice_current_thread(19)
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            busy = true
+            condition.unlock()
+            job()
+            condition.lock()
+            busy = false
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
