@@ -24,6 +24,12 @@ final class BrowserPage {
     private(set) var sidecar = FolderSidecar()
     private(set) var lastAction = ""
     private(set) var folderProblem: String?
+    /// Where the toolbar's view-mode picker and filter field start, and what the table
+    /// showed (for scripted tours and tests that click them).
+    private(set) var viewModeOrigin = Point.zero
+    private(set) var filterOrigin = Point.zero
+    private(set) var tableInfo: TableInfo?
+    private(set) var sidebarInfo: ListInfo?
     let viewer = PhotoViewer()
     let grid = PhotoGrid(photos: [])
     private let sorter = TableSorter<Photo>()
@@ -187,7 +193,7 @@ final class BrowserPage {
 
     private func sidebar(_ ui: UI) {
         let before = sidebarSelection
-        ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
+        sidebarInfo = ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
             ui.section("Library") {
                 ui.forEach(library) { entry in
                     ListRowContent(entry.title, icon: entry.icon,
@@ -219,8 +225,10 @@ final class BrowserPage {
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 10, vertical: 6)) {
                 ui.hstack(spacing: 8) {
+                    viewModeOrigin = ui.availableRect.origin
                     ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Table", .table)], id: "viewMode")
-                    ui.textField("Filter by name", text: &filter, width: 170, id: "filter")
+                    filterOrigin = ui.availableRect.origin
+                    ui.textField("Filter by name", text: &filter, width: 140, id: "filter")
                     if selection.isEmpty {
                         ui.text("\(shown.count) photos", color: ui.theme.secondaryText)
                     } else {
@@ -232,7 +240,7 @@ final class BrowserPage {
                                 rate(selection, stars)
                             }
                         }
-                        if ui.button("Copy Paths") { copyPaths(ui, selection) }
+                        if ui.button("Copy Paths", style: .plain) { copyPaths(ui, selection) }
                     }
                 }
             }
@@ -259,6 +267,7 @@ final class BrowserPage {
                                     isSorting: sorter.isSorting, contextMenu: { [unowned self] ids in self.menu(ui, ids) }) {
                     for column in columns() { column }
                 }
+                tableInfo = info
                 if info.bodyRect.contains(ui.input.pointer.position) && ui.input.pointer.clickCount == 2 && ui.input.pointer.released,
                    let first = rows.first(where: { selection.contains($0.id) }) {
                     open(first.id)

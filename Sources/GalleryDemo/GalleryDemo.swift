@@ -35,6 +35,12 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Play a short scripted interaction on the page (table: select rows, open the context menu).")
     var tour = false
 
+    @Option(help: "Record every frame's input (with timestamps) to this file.")
+    var record: String?
+
+    @Option(help: "Play back a recording made with --record (fixed 60 Hz clock), then exit.")
+    var replay: String?
+
     @Option(help: "Page to open: photos, controls, splits, navigation, table, outline.")
     var page: String = "photos"
 
@@ -85,12 +91,15 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        try MainActor.assumeIsolated {
+        try MainActor.assumeIsolated { () throws -> Void in
             let offscreen = window.resolvedOffscreen
             if offscreen { Log.info("no display: using the offscreen video driver") }
             let store = PersistentStore.standard(app: "GalleryDemo")
+            var replay: InputReplay?
+            if let path = window.replay { replay = try InputReplay(path: path) }
+            let recorded = replay.map { (Int($0.header.width), Int($0.header.height)) }
             let saved = store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
-            let size = window.parsedSize ?? saved ?? (1280, 800)
+            let size = window.parsedSize ?? recorded ?? saved ?? (1280, 800)
             let root = try folder ?? BrowserPage.lastLibrary(in: store)
                 ?? PhotoLibrary.sampleLibrary(count: 300, width: 1600, height: 1067)
             let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
@@ -102,8 +111,19 @@ struct Run: ParsableCommand {
             defer { host.ui.images?.shutdown() }
             let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root)
             host.showsHUD = window.hud
-            // Offscreen there is nobody to close the window: stop after a few frames.
-            let frames = window.frames ?? (offscreen ? 10 : nil)
+            if let replay {
+                host.replay = replay
+                Log.info("replaying \(window.replay!): input up to frame \(replay.lastFrame)")
+            }
+            if let path = window.record {
+                let logical = host.logicalSize
+                host.recorder = try InputRecorder(path: path, header: RecordingHeader(width: logical.width, height: logical.height, scale: host.userScale))
+                Log.info("recording input to \(path)")
+            }
+            defer { host.recorder?.close() }
+            // Offscreen there is nobody to close the window: stop after a few frames. A replay
+            // stops a second after its last input.
+            let frames = window.frames ?? replay.map { $0.lastFrame + 60 } ?? (offscreen ? 10 : nil)
             // The screenshot is taken once the layout has settled: the last frame of a bounded
             // run, else the fifth frame of an interactive one (which then goes on).
             let shotFrame = frames.map { max(1, $0) } ?? 5

@@ -16,7 +16,8 @@ final class PhotoGrid {
     /// Builds the context menu for the photos it applies to (empty: empty space); nil shows
     /// a small default menu.
     var contextMenu: ((UI, Set<Int>) -> Void)?
-    private var menuTarget: Set<Int> = []
+    /// The photos the open context menu applies to.
+    private(set) var menuTarget: Set<Int> = []
 
     init(photos: [Photo]) { self.photos = photos }
 

@@ -56,9 +56,10 @@ final class PhotoViewer {
             let slackX = max(0, (w - area.width) / 2), slackY = max(0, (h - area.height) / 2)
             pan = Point(min(max(pan.x, -slackX), slackX), min(max(pan.y, -slackY), slackY))
             if w > area.width || h > area.height { ui.setCursor(.resizeAll) }
-            ui.asyncImage(photo.path, in: Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h), mode: .fit)
+            ui.asyncImage(photo.path, in: Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h), mode: .fit,
+                          placeholder: Color(hex: 0x1C1C1E))
         } else {
-            ui.asyncImage(photo.path, in: area, mode: .fit)
+            ui.asyncImage(photo.path, in: area.insetBy(dx: 0, dy: 24), mode: .fit, placeholder: Color(hex: 0x1C1C1E))
         }
         // The neighbours load next, so arrows show them at once.
         if let images = ui.images, !actualSize {
@@ -68,7 +69,7 @@ final class PhotoViewer {
             }
         }
         ui.drawList.popClip()
-        ui.region(Rect(x: rect.x + 12, y: rect.maxY - 44, width: rect.width - 24, height: 32)) {
+        ui.region(Rect(x: rect.x + 12, y: rect.maxY - 40, width: rect.width - 24, height: 32)) {
             ui.hstack {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()

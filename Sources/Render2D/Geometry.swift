@@ -1,6 +1,6 @@
 /// A point in logical pixels (points). Layout math is `Double`: scroll offsets over a
 /// million rows are beyond exact `Float`.
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Double
     public var y: Double
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
@@ -16,7 +16,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A size in logical pixels.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
     public var width: Double
     public var height: Double
     public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }

@@ -63,6 +63,15 @@ public final class AppHost {
     public var readsBackFrames = false
     /// The last frame read back (see `readsBackFrames`).
     public private(set) var lastFramePixels: PixelBuffer?
+    /// Records every frame's input (`--record`).
+    public var recorder: InputRecorder?
+    /// Plays recorded input instead of the live one (only quitting stays live), on a fixed
+    /// 60 Hz clock so the replay is deterministic.
+    public var replay: InputReplay? {
+        didSet { if replay != nil { clock = { [unowned self] in 100 + Double(self.frameNumber) / 60 } } }
+    }
+    /// Frames run so far (the frame index of recordings).
+    public private(set) var frameNumber = 0
     private var cursors: [CursorKind: OpaquePointer] = [:]
     private var currentCursor: CursorKind = .arrow
     private var textInputActive = false
@@ -98,7 +107,12 @@ public final class AppHost {
     public func frame(_ build: (UI) -> Void) {
         profiler.beginFrame()
         pump.coordinateScale = 1 / userScale
-        let events = pump.poll(window: window)
+        var events = pump.poll(window: window)
+        if let replay {
+            events = events.filter { $0 == .quit } + replay.events(forFrame: frameNumber)
+        }
+        recorder?.record(frame: frameNumber, events: events)
+        frameNumber += 1
         if events.contains(.displayChanged) { userScale = resolvedUserScale() }
         profiler.endPhase(.events)
 

@@ -54,7 +54,7 @@ extension UI {
     /// ```
     @discardableResult
     public func asyncImage(_ path: String, in rect: Rect, mode: ContentMode = .fill, priority: Double = 0,
-                           cornerRadius: Double = 6) -> Interaction {
+                           cornerRadius: Double = 6, placeholder: Color? = nil) -> Interaction {
         let r = interact(id(path), rect: rect, sense: [.click, .focus])
         guard let images else {
             drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
@@ -63,11 +63,11 @@ extension UI {
         let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: rect, scale: scale), fill: mode == .fill)
         switch images.thumbnail(for: path, spec: spec, priority: priority) {
         case .ready(let texture, let width, let height):
-            if mode == .fit { drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5)) }
+            if mode == .fit && placeholder == nil { drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5)) }
             let placed = ImageFraming.placement(imageWidth: width, imageHeight: height, in: rect, mode: mode)
             drawList.addImage(texture, in: placed.rect, uv: placed.uv)
         case .loading:
-            drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control)
+            drawList.addRoundedRect(rect, radius: cornerRadius, color: placeholder ?? theme.control)
             let icon = min(rect.width, rect.height) * 0.3
             Icon.photo.draw(in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon / 2, width: icon, height: icon),
                             color: theme.controlPressed, into: &drawList)

@@ -1,7 +1,7 @@
 import Render2D
 
 /// Keyboard modifiers held during an event.
-public struct KeyModifiers: OptionSet, Sendable, Hashable {
+public struct KeyModifiers: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static let shift = KeyModifiers(rawValue: 1)
@@ -13,7 +13,7 @@ public struct KeyModifiers: OptionSet, Sendable, Hashable {
 }
 
 /// A key, by SDL keycode (`SDLK_*` values): printable keys are their lowercase character.
-public struct Key: RawRepresentable, Hashable, Sendable {
+public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
     /// The key that types `character` (letters and digits).
@@ -37,13 +37,13 @@ public struct Key: RawRepresentable, Hashable, Sendable {
     public static let f12 = scancodeKey(69)
 }
 
-public enum MouseButton: Int, Sendable { case left = 1, middle = 2, right = 3 }
-public enum FingerPhase: Sendable { case down, moved, up }
+public enum MouseButton: Int, Sendable, Codable { case left = 1, middle = 2, right = 3 }
+public enum FingerPhase: String, Sendable, Codable { case down, moved, up }
 public enum PointerKind: Sendable { case mouse, touch }
 
 /// One input event in logical coordinates, translated from SDL by `EventPump` (or built
 /// directly by logic tests).
-public enum InputEvent: Sendable, Equatable {
+public enum InputEvent: Sendable, Equatable, Codable {
     case pointerMoved(Point)
     case mouseButton(MouseButton, isDown: Bool, at: Point)
     /// Scroll amount in logical pixels; scroll views subtract it from their offset. Positive

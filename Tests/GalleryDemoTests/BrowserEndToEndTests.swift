@@ -1,0 +1,200 @@
+import XCTest
+import Foundation
+import TestSupport
+@testable import GalleryDemo
+@testable import Widgets
+@testable import Render2D
+
+/// The photo browser end to end in the offscreen renderer: a session driven by injected
+/// input and recorded, a restart that finds its state, the recording replayed into a fresh
+/// browser, a second start served by the thumbnail cache, and a hostile folder.
+final class BrowserEndToEndTests: XCTestCase {
+    /// A library: a01…a06 and b07…b12 (small JPEGs), Sub/ (3 photos and a link loop back to
+    /// the library), Broken/ (truncated, not an image, empty, one good photo).
+    @MainActor
+    static func makeLibrary(_ name: String) throws -> ScratchFolder {
+        let lib = try ScratchFolder(name)
+        let names = (1...12).map { ($0 <= 6 ? "a" : "b") + ($0 < 10 ? "0" : "") + "\($0).jpg" }
+        for (i, name) in names.enumerated() {
+            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160 + 8 * i, height: 120, seed: UInt64(i)), to: lib.file(name))
+        }
+        try FileManager.default.createDirectory(atPath: lib.file("Sub"), withIntermediateDirectories: true)
+        for i in 0..<3 { try SamplePhotos.writeJPEG(SamplePhotos.render(width: 100, height: 80, seed: 50 + UInt64(i)), to: lib.file("Sub/s\(i).jpg")) }
+        try FileManager.default.createSymbolicLink(atPath: lib.file("Sub/Loop"), withDestinationPath: lib.path)
+        try FileManager.default.createDirectory(atPath: lib.file("Broken"), withIntermediateDirectories: true)
+        let photo = try SamplePhotos.jpegData(SamplePhotos.render(width: 120, height: 90, seed: 9))
+        try SamplePhotos.write(Array(photo.prefix(photo.count / 3)), to: lib.file("Broken/truncated.jpg"))
+        try SamplePhotos.write(Array("notes, not a photo".utf8), to: lib.file("Broken/notes.jpg"))
+        try SamplePhotos.write([], to: lib.file("Broken/empty.png"))
+        try SamplePhotos.write(photo, to: lib.file("Broken/ok.jpg"))
+        return lib
+    }
+
+    /// A harness with the browser's pipeline, thumbnail cache and state file.
+    @MainActor
+    static func session(_ lib: ScratchFolder, state: String) throws -> (Harness, BrowserPage, ImagePipeline, FreedesktopThumbnails) {
+        let h = try Harness(width: 1280, height: 800)
+        h.ui.persistentStore = PersistentStore(path: lib.file(state))
+        let thumbnails = FreedesktopThumbnails(root: lib.file(".thumbnails"))
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+        images.keepsTimelines = true
+        h.ui.images = images
+        return (h, BrowserPage(root: lib.path), images, thumbnails)
+    }
+
+    @MainActor
+    static func waitForThumbnails(_ h: Harness, _ build: (UI) -> Void) {
+        let deadline = MonotonicClock.seconds() + 10
+        repeat { h.frame(build); usleep(5_000) } while
+            (h.host.profiler.lastFrame?.lazy.placeholderCells ?? 1) > 0 && MonotonicClock.seconds() < deadline
+    }
+
+    /// The centre of grid cell `i`.
+    @MainActor
+    static func cell(_ page: BrowserPage, _ i: Int) -> Point {
+        let info = page.grid.info!
+        let size = info.cellSize
+        return Point(info.viewport.x + Double(i % info.columns) * (size.width + 8) + size.width / 2,
+                     info.viewport.y + Double(i / info.columns) * (size.height + 8) + size.height / 2 - info.scrollOffset)
+    }
+
+    func testABrowsingSessionIsRecordedRestoredAfterARestartAndReplayedExactly() throws { try onMain {
+        let lib = try Self.makeLibrary("browser-session")
+        var (h, page, images, thumbnails) = try Self.session(lib, state: "state.json")
+        let recording = lib.file("session.jsonl")
+        h.host.recorder = try InputRecorder(path: recording, header: RecordingHeader(width: 1280, height: 800, scale: 1))
+        var build: (UI) -> Void = { page.build($0) }
+        Self.waitForThumbnails(h, build)
+        XCTAssertEqual(page.shown.count, 12)
+        let id = { (name: String) in page.photos.first { $0.name == name }!.id }
+
+        // Select with a click and a shift-click; the context menu applies to the selection.
+        h.click(at: Self.cell(page, 0), build)
+        XCTAssertEqual(page.selection, [id("a01.jpg")])
+        h.inject.key(Key(rawValue: 225 | (1 << 30)), down: true, modifiers: .shift)
+        h.click(at: Self.cell(page, 3), build)
+        h.inject.key(Key(rawValue: 225 | (1 << 30)), down: false)
+        h.frame(build)
+        XCTAssertEqual(page.selection, Set(["a01.jpg", "a02.jpg", "a03.jpg", "a04.jpg"].map(id)))
+        h.click(at: Self.cell(page, 1), button: .right, build)
+        h.frame(build)
+        XCTAssertEqual(page.grid.menuTarget, page.selection, "right-clicking a selected cell targets the whole selection")
+        h.shot("browser-menu", build)
+        h.inject.tap(.escape)
+        h.frame(build)
+
+        // Return opens the viewer on the first selected photo; → goes to the next; Escape returns.
+        h.inject.tap(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(page.viewer.current?.name, "a01.jpg")
+        h.inject.tap(.right)
+        h.frames(2, build)
+        XCTAssertEqual(page.viewer.current?.name, "a02.jpg")
+        Self.waitForThumbnails(h, build)
+        h.shot("browser-viewer", build)
+        h.inject.tap(.escape)
+        h.frames(2, build)
+        XCTAssertFalse(page.viewer.isOpen)
+
+        // The toolbar's segmented control switches to the table; a header click sorts by size.
+        let font = h.ui.font
+        let gridWidth = font.measure("Grid") + 24, tableWidth = font.measure("Table") + 24
+        h.click(at: page.viewModeOrigin + Point(gridWidth + tableWidth / 2, 13), build)
+        h.frame(build)
+        XCTAssertEqual(page.viewMode, .table)
+        let body = try XCTUnwrap(page.tableInfo?.bodyRect)
+        let widths = TableColumnLayout.widths(page.columns(), userWidths: [:], available: body.width)
+        h.click(at: Point(body.x + widths[0] + widths[1] + widths[2] / 2, body.y - 12), build)
+        h.frame(build)
+        XCTAssertEqual(page.sortOrder.map(\.id), ["Size"])
+        XCTAssertEqual(page.selection.count, 4, "grid and table share the selection")
+        h.shot("browser-table", build)
+
+        // Typing in the filter narrows the photos by name.
+        h.click(at: page.filterOrigin + Point(80, 13), build)
+        h.inject.text("b1")
+        h.frames(2, build)
+        h.inject.tap(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(page.filter, "b1")
+        XCTAssertEqual(Set(page.shown.map(\.name)), ["b10.jpg", "b11.jpg", "b12.jpg"])
+        XCTAssertEqual(page.selection, [], "the selection keeps only what is shown")
+        let finalFrame = h.host.frameNumber
+        h.host.recorder?.close()
+        h.ui.persistentStore?.save()
+        thumbnails.flush()
+        images.shutdown()
+
+        // Restart: a new browser over the same state file finds the view mode and sort order.
+        (h, page, images, thumbnails) = try Self.session(lib, state: "state.json")
+        build = { page.build($0) }
+        h.frames(2, build)
+        XCTAssertEqual(page.viewMode, .table)
+        XCTAssertEqual(page.sortOrder.map(\.id), ["Size"])
+        // And the second start reads every thumbnail from the cache: no JPEG decoded.
+        page.viewMode = .grid
+        Self.waitForThumbnails(h, build)
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0)
+        XCTAssertFalse(images.timelines.isEmpty)
+        XCTAssertEqual(images.timelines.filter { $0.dctScale != 0 }.map(\.path), [], "decoded from JPEG on the second start")
+        images.shutdown()
+
+        // Replay: the recording drives a fresh browser (fresh state) to the same place.
+        (h, page, images, _) = try Self.session(lib, state: "replay-state.json")
+        build = { page.build($0) }
+        let replay = try InputReplay(path: recording)
+        XCTAssertEqual(replay.header, RecordingHeader(width: 1280, height: 800, scale: 1))
+        h.host.replay = replay
+        while h.host.frameNumber <= finalFrame { h.frame(build) }
+        XCTAssertEqual(page.viewMode, .table)
+        XCTAssertEqual(page.sortOrder.map(\.id), ["Size"])
+        XCTAssertEqual(page.filter, "b1")
+        XCTAssertEqual(Set(page.shown.map(\.name)), ["b10.jpg", "b11.jpg", "b12.jpg"])
+        images.shutdown()
+    }}
+
+    func testAFolderWithBrokenFilesAndALinkLoopBrowsesWithoutErrorsBeyondTheTiles() throws { try onMain {
+        let lib = try Self.makeLibrary("browser-hostile")
+        let (h, page, images, _) = try Self.session(lib, state: "state.json")
+        let build: (UI) -> Void = { page.build($0) }
+        h.frames(2, build)
+        // The sidebar: Library header, 3 entries, Folders header, then the library's root row.
+        let list = try XCTUnwrap(page.sidebarInfo)
+        let rowHeight = list.bodyRect.height > 0 ? h.ui.theme.rowHeight + 4 : 28
+        let row = { (slot: Int) in Point(list.bodyRect.x + 100, list.bodyRect.y + (Double(slot) + 0.5) * rowHeight) }
+        h.click(at: Point(list.bodyRect.x + 20, row(5).y), build) // its chevron
+        h.frame(build)
+        XCTAssertEqual(page.expandedFolders, [.folder(lib.path)])
+        XCTAssertEqual(page.sidebarInfo?.rowCount, 3 + 1 + 2, "Broken and Sub")
+        h.click(at: row(7), build) // Sub
+        h.frame(build)
+        XCTAssertEqual(page.folder, lib.file("Sub"))
+        XCTAssertEqual(page.shown.count, 3)
+        // Sub's own link back to the library is listed as a loop, never followed.
+        let sub = try XCTUnwrap(FolderNode.root(lib.path).subfolders?.first { $0.name == "Sub" })
+        guard case .loop? = sub.subfolders?.first(where: { $0.name == "Loop" })?.status else { return XCTFail("Loop is a loop") }
+        XCTAssertNil(sub.subfolders?.first { $0.name == "Loop" }?.subfolders)
+
+        h.click(at: row(6), build) // Broken
+        Self.waitForThumbnails(h, build)
+        XCTAssertEqual(page.folder, lib.file("Broken"))
+        XCTAssertEqual(page.shown.count, 4)
+        XCTAssertEqual(images.failedTotal, 3, "truncated, not an image and empty: error tiles")
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "every cell settled: a photo or an error tile")
+        XCTAssertNil(page.folderProblem)
+        images.shutdown()
+    }}
+
+    func testTheCommandLineRejectsMissingEmptyAndFileFolders() throws {
+        let dir = try ScratchFolder("cli")
+        try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: true)
+        try SamplePhotos.write([1, 2, 3], to: dir.file("file.jpg"))
+        func message(_ args: [String]) -> String {
+            do { _ = try Run.parse(args); return "" } catch { return Run.message(for: error) }
+        }
+        XCTAssertTrue(message([dir.file("missing")]).contains("no such folder"))
+        XCTAssertTrue(message([dir.file("empty")]).contains("has no images"))
+        XCTAssertTrue(message([dir.file("file.jpg")]).contains("is a file, not a folder"))
+        XCTAssertEqual(message([dir.path, "--frames", "3"]).contains("empty"), false)
+    }
+}
