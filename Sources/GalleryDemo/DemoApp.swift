@@ -3,7 +3,7 @@ import Widgets
 
 /// The demo's pages, switched from the top bar (or `--page`).
 enum DemoPage: String, CaseIterable {
-    case photos, controls, splits, navigation, table, outline
+    case photos, controls, splits, navigation, table, outline, input
     var title: String {
         switch self {
         case .photos: "Photos"
@@ -12,6 +12,7 @@ enum DemoPage: String, CaseIterable {
         case .navigation: "Navigation split"
         case .table: "Table"
         case .outline: "Lists & outlines"
+        case .input: "Input"
         }
     }
 }
@@ -27,6 +28,7 @@ final class DemoApp {
     let table = TablePage()
     let outline = OutlinePage()
     let browser: BrowserPage
+    let input = InputPage()
 
     init(page: DemoPage, darkTheme: Bool, library: String) {
         self.page = page
@@ -58,6 +60,7 @@ final class DemoApp {
                 case .navigation: navigation.build(ui)
                 case .table: table.build(ui)
                 case .outline: outline.build(ui)
+                case .input: input.build(ui, host: host)
                 }
             }
         }

@@ -41,7 +41,7 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Play back a recording made with --record (fixed 60 Hz clock), then exit.")
     var replay: String?
 
-    @Option(help: "Page to open: photos, controls, splits, navigation, table, outline.")
+    @Option(help: "Page to open: photos, controls, splits, navigation, table, outline, input.")
     var page: String = "photos"
 
     @Option(help: "Window size, e.g. 1280x800 (default: the last session's, else 1280x800).")

@@ -70,6 +70,8 @@ public final class AppHost {
     public var replay: InputReplay? {
         didSet { if replay != nil { clock = { [unowned self] in 100 + Double(self.frameNumber) / 60 } } }
     }
+    /// Turns the mouse into fingers while a key is held (see `TouchSimulator`).
+    public var touchSimulator: TouchSimulator?
     /// Frames run so far (the frame index of recordings).
     public private(set) var frameNumber = 0
     private var cursors: [CursorKind: OpaquePointer] = [:]
@@ -108,6 +110,10 @@ public final class AppHost {
         profiler.beginFrame()
         pump.coordinateScale = 1 / userScale
         var events = pump.poll(window: window)
+        if let touchSimulator {
+            touchSimulator.scale = userScale
+            events = touchSimulator.filter(events)
+        }
         if let replay {
             events = events.filter { $0 == .quit } + replay.events(forFrame: frameNumber)
         }

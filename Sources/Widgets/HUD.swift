@@ -31,7 +31,7 @@ extension UI {
             let sorted = frames.map(\.workMs).sorted()
             func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             let last = profiler.lastFrame
-            font.draw("work p50 \(format(pct(0.5))) ms   p99 \(format(pct(0.99))) ms   max \(format(sorted.last ?? 0))",
+            font.draw("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))",
                       at: Point(panel.x + 10, panel.y + 8), color: .white, into: &drawList)
             font.draw("draw calls \(last?.drawCalls ?? 0)   triangles \(last?.triangles ?? 0)   janky \(profiler.jankyFrames)",
                       at: Point(panel.x + 10, panel.y + 26), color: .white.opacity(0.85), into: &drawList)
@@ -39,16 +39,20 @@ extension UI {
                 // The lazy image path: cells, decode queue, uploads and texture memory.
                 font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   decoding \(lazy.running)",
                           at: Point(panel.x + 10, panel.y + 44), color: .white.opacity(0.85), into: &drawList)
-                font.draw("uploads \(lazy.uploads) \(format(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
+                font.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
                           at: Point(panel.x + 10, panel.y + 62), color: .white.opacity(0.85), into: &drawList)
             }
         }
     }
 
-    /// Two decimals without Foundation.
-    func format(_ v: Double) -> String {
-        let hundredths = Int((v * 100).rounded())
-        let frac = hundredths % 100
-        return "\(hundredths / 100).\(frac < 10 ? "0" : "")\(frac)"
+    /// `v` with `decimals` decimals, without Foundation (labels, the HUD).
+    public func formatted(_ v: Double, decimals: Int = 2) -> String {
+        guard v.isFinite else { return "–" }
+        var factor = 1
+        for _ in 0..<max(0, decimals) { factor *= 10 }
+        let scaled = Int((abs(v) * Double(factor)).rounded())
+        let fraction = String(scaled % factor)
+        let sign = v < 0 && scaled != 0 ? "-" : ""
+        return decimals == 0 ? sign + String(scaled) : sign + "\(scaled / factor)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 }

@@ -105,6 +105,8 @@ public final class UI {
     public internal(set) var textInputRect = Rect.zero
     /// Where state that survives restarts goes (split positions...); nil keeps it in memory.
     public var persistentStore: PersistentStore?
+    /// This frame's input events, as delivered (for input inspectors and logs).
+    public private(set) var frameEvents: [InputEvent] = []
     /// Lazy thumbnails for image cells (`AppHost` runs its frame hooks); nil = no images.
     public var images: ImagePipeline?
     /// Where copy and paste go; `AppHost` installs the system clipboard.
@@ -121,6 +123,7 @@ public final class UI {
     /// Starts a frame: applies `events`, resets the layers and the layout to the viewport.
     public func beginFrame(events: [InputEvent], size: Size, scale: Double, time: Double) {
         frameIndex += 1
+        frameEvents = events
         deltaTime = frameIndex > 1 ? min(max(time - self.time, 0), 0.25) : 1.0 / 60
         self.time = time
         self.size = Size(max(1, size.width), max(1, size.height))
