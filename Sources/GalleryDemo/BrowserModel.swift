@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Render2D
 import Widgets
 
@@ -107,22 +108,42 @@ extension Photo {
     }
 }
 
-/// Image dimensions read from file headers on demand (a few hundred bytes each), cached.
-final class DimensionCache {
-    private var known: [String: (Int, Int)?] = [:]
+/// Image dimensions read from file headers (the first 64 KB at most) on a background queue:
+/// asking for a file not read yet returns nil at once and starts the read, so scrolling a
+/// table over a cold disk never waits for it.
+final class DimensionCache: Sendable {
+    private let known = Mutex<[String: (width: Int, height: Int)?]>([:])
+    private let queue = DispatchQueue(label: "tessera.dimensions", qos: .utility)
 
+    /// The dimensions when known; nil while being read (or unreadable).
     func dimensions(of path: String) -> (width: Int, height: Int)? {
-        if let cached = known[path] { return cached }
-        var result: (Int, Int)?
-        if let file = fopen(path, "rb") {
-            var head = [UInt8](repeating: 0, count: 64 * 1024)
-            let n = head.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            fclose(file)
-            if let info = try? ImageDecoder.inspect(Array(head.prefix(n)), name: path) {
-                result = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
-            }
+        let cached = known.withLock { state -> (width: Int, height: Int)?? in
+            if let entry = state[path] { return .some(entry) }
+            state[path] = .some(nil) // reading
+            return nil
         }
-        known[path] = result
+        if let cached { return cached }
+        queue.async { [self] in
+            let result = Self.read(path)
+            known.withLock { $0[path] = result }
+        }
+        return nil
+    }
+
+    /// Reads them now (the viewer, which needs them to lay out 1:1).
+    func dimensionsNow(of path: String) -> (width: Int, height: Int)? {
+        if let cached = known.withLock({ $0[path] }), let value = cached { return value }
+        let result = Self.read(path)
+        known.withLock { $0[path] = result }
         return result
+    }
+
+    private static func read(_ path: String) -> (width: Int, height: Int)? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var head = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = head.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        guard let info = try? ImageDecoder.inspect(Array(head.prefix(n)), name: path) else { return nil }
+        return info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
     }
 }

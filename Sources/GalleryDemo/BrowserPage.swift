@@ -282,7 +282,7 @@ final class BrowserPage {
             TableColumn("Kind", value: \Photo.kind).width(min: 70, ideal: 100),
             TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(.trailing),
             TableColumn("Dimensions") { [dimensions] (photo: Photo) in
-                dimensions.dimensions(of: photo.path).map { "\($0.width) × \($0.height)" } ?? "—"
+                dimensions.dimensions(of: photo.path).map { "\($0.width) × \($0.height)" } ?? "…"
             }.width(min: 90, ideal: 110),
             TableColumn("Modified", value: \Photo.modified) { FileFormat.date(Int64($0.modified)) }.width(min: 120, ideal: 150),
             TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100),

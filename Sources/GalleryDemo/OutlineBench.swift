@@ -72,10 +72,10 @@ final class OutlineBench: BenchScene {
     }
 
     func fields() -> String {
-        let sorted = expandedWork.sorted()
-        func pct(_ p: Double) -> String { FrameTimeSummary.format(sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) }
+        let expanded = FrameTimeSummary(samples: expandedWork)
+        func f(_ v: Double) -> String { FrameTimeSummary.format(v) }
         return ",\"rows_initial\":10100,\"rows_expanded\":\(rowsWhileExpanded),\"rows_final\":\(info?.rowCount ?? 0)"
             + ",\"expand_frame_ms\":\(FrameTimeSummary.format(expandFrameMs)),\"collapse_frame_ms\":\(FrameTimeSummary.format(collapseFrameMs))"
-            + ",\"work_ms_while_expanded\":{\"frames\":\(sorted.count),\"p50\":\(pct(0.5)),\"p95\":\(pct(0.95)),\"p99\":\(pct(0.99))}"
+            + ",\"work_ms_while_expanded\":{\"frames\":\(expanded.count),\"p50\":\(f(expanded.p50)),\"p95\":\(f(expanded.p95)),\"p99\":\(f(expanded.p99))}"
     }
 }

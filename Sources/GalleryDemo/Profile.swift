@@ -3,17 +3,107 @@ import Foundation
 import Render2D
 import Widgets
 
-/// `profile`: a scripted session through the gallery (cold caches, scrolling 30 px a frame at
-/// 60 Hz) that writes a Chrome trace (frames and phases on the main thread, one thread per
-/// decode worker, one flow per image) and a summary JSON, and prints a short report.
+/// One scripted part of a profiling session: it builds a page each frame and plays input
+/// on it (real SDL events through the injector, or the page's own API where noted).
+@MainActor
+protocol ProfileScript: AnyObject {
+    var name: String { get }
+    func build(_ ui: UI, frame: Int, inject: EventInjector)
+}
+
+/// The photo browser's grid, scrolled by the mouse wheel (30 pt a frame at 60 Hz).
+@MainActor
+final class GalleryScript: ProfileScript {
+    let name = "gallery"
+    let page: BrowserPage
+    init(page: BrowserPage) { self.page = page }
+
+    func build(_ ui: UI, frame: Int, inject: EventInjector) {
+        if frame == 0 { page.viewMode = .grid }
+        page.build(ui)
+        guard let info = page.grid.info else { return }
+        inject.mouseMove(to: Point(info.viewport.midX, info.viewport.midY))
+        // Down for 8 s, then back up: 0.625 notch = 30 pt.
+        inject.wheel(dy: (frame / 480) % 2 == 0 ? -0.625 : 0.625)
+    }
+}
+
+/// The browser's table: a header click every second (Name, Size, Modified, Rating, twice
+/// each for both directions), the wheel scrolling in between.
+@MainActor
+final class TableScript: ProfileScript {
+    let name = "table"
+    let page: BrowserPage
+    init(page: BrowserPage) { self.page = page }
+
+    func build(_ ui: UI, frame: Int, inject: EventInjector) {
+        if frame == 0 { page.viewMode = .table }
+        page.build(ui)
+        guard let body = page.tableInfo?.bodyRect else { return }
+        let columns = page.columns()
+        let widths = TableColumnLayout.widths(columns, userWidths: ui.tableColumnWidths("files"), available: body.width)
+        let sortable = [0, 2, 4, 5] // Name, Size, Modified, Rating
+        let phase = frame % 60
+        if phase < 3 {
+            let c = sortable[(frame / 120) % sortable.count]
+            let x = body.x + widths.prefix(c).reduce(0, +) + widths[c] / 2
+            let header = Point(x, body.y - 12)
+            switch phase {
+            case 0: inject.mouseMove(to: header)
+            case 1: inject.mouseButton(.left, down: true, at: header)
+            default: inject.mouseButton(.left, down: false, at: header)
+            }
+        } else {
+            inject.mouseMove(to: Point(body.midX, body.midY))
+            inject.wheel(dy: (frame / 300) % 2 == 0 ? -0.5 : 0.5)
+        }
+    }
+}
+
+/// The lists page: the 10,000-node outline expanded and collapsed every two seconds (through
+/// the same call as its Expand all button), scrolled by the wheel.
+@MainActor
+final class OutlineScript: ProfileScript {
+    let name = "outline"
+    let page = OutlinePage()
+
+    func build(_ ui: UI, frame: Int, inject: EventInjector) {
+        page.build(ui)
+        if frame % 240 == 0 { ui.expandAllOutlines(inList: "files") }
+        if frame % 240 == 120 { ui.collapseAllOutlines(inList: "files") }
+        inject.mouseMove(to: Point(ui.size.width * 0.45, ui.size.height * 0.6))
+        inject.wheel(dy: (frame / 120) % 2 == 0 ? -0.75 : 0.75)
+    }
+}
+
+/// The `split` bench scene's nested splits, its splitters dragged by scripted mouse input.
+@MainActor
+final class SplitScript: ProfileScript {
+    let name = "split"
+    let scene = SplitBench()
+    private var ready = false
+
+    func build(_ ui: UI, frame: Int, inject: EventInjector) { scene.build(ui, frame: frame % 400) }
+}
+
+/// `profile`: scripted sessions through the app (scroll the gallery, sort the table, expand
+/// the outline, drag the splits) at a 60 Hz frame pace, writing a Chrome trace (frames and
+/// phases on the main thread, one thread per decode worker, one flow per image) and a
+/// summary JSON, and printing a report.
 struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Profile a scripted gallery session: Perfetto-loadable trace, summary JSON, text report.")
+        abstract: "Profile scripted sessions: a Perfetto-loadable trace, a summary JSON, a text report.")
 
-    @Option(help: "Folder of photos (default: 2,000 generated 1920x1280 samples in the cache folder).")
+    @Argument(help: "The folder of photos (default: 2,000 generated 1920x1280 samples in the cache folder).")
+    var folder: String?
+
+    @Option(help: "Folder of photos (same as the argument).")
     var images: String?
 
-    @Option(help: "How long to scroll, seconds.")
+    @Option(help: "gallery, table, outline, split, or all (each in turn).")
+    var script = "gallery"
+
+    @Option(help: "Seconds per script.")
     var seconds = 10.0
 
     @Option(help: "Write the Chrome trace-event JSON here (open it in https://ui.perfetto.dev).")
@@ -25,44 +115,63 @@ struct Profile: ParsableCommand {
     @Flag(help: "Read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
 
+    static let scripts = ["gallery", "table", "outline", "split"]
+
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
+        guard script == "all" || Self.scripts.contains(script) else {
+            throw ValidationError("unknown script '\(script)'; scripts: \(Self.scripts.joined(separator: ", ")), all")
+        }
+        if let folder = folder ?? images { try BrowserPage.checkFolder(folder) }
     }
 
     func run() throws {
         let processStart = MonotonicClock.seconds()
-        let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
-        _ = try PhotoLibrary.load(folder) // a clear error before any window opens
+        let library = try folder ?? images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
+        let names = script == "all" ? Self.scripts : [script]
         let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String) in
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
             let host = try AppHost(options: .init(title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen, scale: 1))
-            let session = GalleryBench(folder: folder, processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
-            try session.setUp(host: host)
+            let thumbnails = FreedesktopThumbnails()
+            let images = thumbnailCache ? ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+                : ImagePipeline(renderer: host.window.renderer)
+            images.keepsTimelines = true
+            host.ui.images = images
             host.profiler.keepsTrace = true
-            session.images.keepsTimelines = true
-            let end = MonotonicClock.seconds() + seconds
-            var frame = 0
-            while MonotonicClock.seconds() < end {
-                session.beforeFrame(frame)
-                host.frame { ui in session.build(ui, frame: frame) }
-                frame += 1
+            let inject = EventInjector(window: host.window)
+            let browser = BrowserPage(root: library)
+            browser.open(folder: library) // the listing happens before the first timed frame
+            var results: [(name: String, frames: [FrameRecord], firstScreenMs: Double?)] = []
+            for name in names {
+                let script: ProfileScript = switch name {
+                case "table": TableScript(page: browser)
+                case "outline": OutlineScript()
+                case "split": SplitScript()
+                default: GalleryScript(page: browser)
+                }
+                if let split = script as? SplitScript { try split.scene.setUp(host: host) }
+                var frames: [FrameRecord] = []
+                var firstScreen: Double?
+                let start = MonotonicClock.seconds()
+                var next = start
+                var frame = 0
+                while MonotonicClock.seconds() - start < seconds {
+                    let now = MonotonicClock.seconds()
+                    if next > now { usleep(UInt32((next - now) * 1e6)) }
+                    next = max(now, next) + 1.0 / 60
+                    host.frame { ui in script.build(ui, frame: frame, inject: inject) }
+                    if let record = host.profiler.lastFrame {
+                        frames.append(record)
+                        if name == "gallery", firstScreen == nil, record.lazy.visibleCells > 0, record.lazy.placeholderCells == 0 {
+                            firstScreen = (MonotonicClock.seconds() - processStart) * 1000
+                        }
+                    }
+                    frame += 1
+                }
+                results.append((name, frames, firstScreen))
             }
-            let work = host.profiler.workSummary(), total = host.profiler.totalSummary()
-            let workers = session.images.loader.workerCount
-            let traceJSON = host.profiler.chromeTraceJSON(images: session.images.timelines, workers: workers)
-            let latency = session.images.latency
-            func ms(_ us: UInt64) -> String { FrameTimeSummary.format(Double(us) / 1000) }
-            let text = """
-                gallery session: \(frame) frames in \(FrameTimeSummary.format(seconds)) s, \(session.n) photos, \(workers) decode workers
-                work   p50 \(FrameTimeSummary.format(work.p50))  p95 \(FrameTimeSummary.format(work.p95))  p99 \(FrameTimeSummary.format(work.p99))  max \(FrameTimeSummary.format(work.max)) ms
-                total  p50 \(FrameTimeSummary.format(total.p50))  p95 \(FrameTimeSummary.format(total.p95))  p99 \(FrameTimeSummary.format(total.p99))  max \(FrameTimeSummary.format(total.max)) ms
-                janky frames (work > 16.7 ms): \(host.profiler.jankyFrames)
-                thumbnails: \(session.images.decodedTotal) decoded, \(session.images.loader.snapshot.cancelled) cancelled, \(session.images.failedTotal) failed; latency p50 \(ms(latency.valueAtPercentile(50))) ms, p95 \(ms(latency.valueAtPercentile(95))) ms
-                """
-            let json = "{\"session\":\"gallery\",\"seconds\":\(FrameTimeSummary.format(seconds)),\"frames\":\(frame),\"n\":\(session.n)"
-                + ",\"renderer\":\"\(host.window.renderer.name)\",\"work_ms\":\(work.json),\"total_ms\":\(total.json)"
-                + ",\"peak_rss_mb\":\(peakRSSMegabytes())" + session.fields() + "}\n"
-            return (json, text, traceJSON)
+            defer { images.shutdown() }
+            return Self.report(results, images: images, profiler: host.profiler, renderer: host.window.renderer.name, library: library)
         }
         if let trace {
             try report.trace.write(toFile: trace, atomically: true, encoding: .utf8)
@@ -73,5 +182,43 @@ struct Profile: ParsableCommand {
             Log.info("summary written to \(summary)")
         }
         print(report.text)
+    }
+
+    /// The summary JSON, the text report and the trace.
+    @MainActor
+    static func report(_ results: [(name: String, frames: [FrameRecord], firstScreenMs: Double?)], images: ImagePipeline,
+                       profiler: FrameProfiler, renderer: String, library: String) -> (summary: String, text: String, trace: String) {
+        let latency = images.latency
+        func ms(_ us: UInt64) -> String { FrameTimeSummary.format(Double(us) / 1000) }
+        var parts: [String] = []
+        var lines = ["script    frames   work p50    p95    p99    max   total p50    p99   janky"]
+        for result in results {
+            let work = FrameTimeSummary(samples: result.frames.map(\.workMs)), total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
+            let janky = result.frames.filter { $0.workMs > 1000.0 / 60 }.count
+            let visible = result.frames.reduce(0) { $0 + $1.lazy.visibleCells }, placeholders = result.frames.reduce(0) { $0 + $1.lazy.placeholderCells }
+            var part = "\"\(result.name)\":{\"frames\":\(result.frames.count),\"work_ms\":\(work.json),\"total_ms\":\(total.json),\"janky_frames\":\(janky)"
+            if visible > 0 {
+                part += ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
+            }
+            if let first = result.firstScreenMs { part += ",\"first_screen_ms\":\(FrameTimeSummary.format(first))" }
+            parts.append(part + "}")
+            func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+            lines.append(result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
+                + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 7) + pad(FrameTimeSummary.format(work.p99), 7)
+                + pad(FrameTimeSummary.format(work.max), 7) + pad(FrameTimeSummary.format(total.p50), 12) + pad(FrameTimeSummary.format(total.p99), 7)
+                + pad("\(janky)", 8))
+        }
+        let loader = images.loader.snapshot
+        let lazy = "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
+            + ",\"dropped\":\(images.droppedTotal),\"uploads\":\(images.uploadsTotal)"
+            + ",\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
+            + ",\"thumb_latency_ms\":{\"p50\":\(ms(latency.valueAtPercentile(50))),\"p95\":\(ms(latency.valueAtPercentile(95))),\"p99\":\(ms(latency.valueAtPercentile(99)))}"
+            + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576)),\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)}"
+        let summary = "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},\(lazy)"
+            + ",\"peak_rss_mb\":\(peakRSSMegabytes())}\n"
+        lines.append("thumbnails: \(images.decodedTotal) decoded, \(loader.cancelled) cancelled, \(images.failedTotal) failed; "
+            + "latency p50 \(ms(latency.valueAtPercentile(50))) ms, p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = work > 16.7 ms)")
+        return (summary, lines.joined(separator: "\n"),
+                profiler.chromeTraceJSON(images: images.timelines, workers: images.loader.workerCount))
     }
 }

@@ -98,11 +98,8 @@ final class TableBench: BenchScene {
 
     func fields() -> String {
         let order = sortOrder.map { "\"\($0.id)\($0.order == .forward ? "↑" : "↓")\"" }.joined(separator: ",")
-        let quiet = quietFrameWork.sorted()
-        func pct(_ p: Double) -> String {
-            FrameTimeSummary.format(quiet.isEmpty ? 0 : quiet[min(quiet.count - 1, Int(Double(quiet.count) * p))])
-        }
-        let outside = "{\"frames\":\(quiet.count),\"p50\":\(pct(0.5)),\"p95\":\(pct(0.95)),\"p99\":\(pct(0.99))}"
+        let quiet = FrameTimeSummary(samples: quietFrameWork)
+        let outside = "{\"frames\":\(quiet.count),\"p50\":\(FrameTimeSummary.format(quiet.p50)),\"p95\":\(FrameTimeSummary.format(quiet.p95)),\"p99\":\(FrameTimeSummary.format(quiet.p99))}"
         return ",\"work_ms_outside_sorts\":\(outside),\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
             + ",\"sort_max_frame_ms\":\(FrameTimeSummary.format(maxPendingFrameMs)),\"final_sort_order\":[\(order)]"
     }

@@ -46,6 +46,17 @@ public struct FrameTimeSummary: Sendable, Equatable {
     public var p50: Double, p95: Double, p99: Double, max: Double
     public var count: Int
 
+    public init(p50: Double, p95: Double, p99: Double, max: Double, count: Int) {
+        self.p50 = p50; self.p95 = p95; self.p99 = p99; self.max = max; self.count = count
+    }
+
+    /// Exact percentiles (nearest rank) of a few thousand samples, milliseconds.
+    public init(samples: [Double]) {
+        let sorted = samples.sorted()
+        func at(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[Swift.min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        self.init(p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.last ?? 0, count: sorted.count)
+    }
+
     /// `{"p50":…,"p95":…,"p99":…,"max":…}` with three decimals.
     public var json: String {
         "{\"p50\":\(Self.format(p50)),\"p95\":\(Self.format(p95)),\"p99\":\(Self.format(p99)),\"max\":\(Self.format(max))}"
