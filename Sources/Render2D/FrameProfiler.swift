@@ -100,6 +100,9 @@ public final class FrameProfiler {
     public private(set) var trace: [FrameRecord] = []
     public var keepsTrace = false
 
+    /// Forgets the kept frames (a new recording starts empty).
+    public func clearTrace() { trace.removeAll() }
+
     public init(capacity: Int = 600, warmupFrames: Int = 0) {
         self.warmupFrames = warmupFrames
         recent = []

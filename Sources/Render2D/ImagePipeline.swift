@@ -206,6 +206,9 @@ public final class ImagePipeline {
         if keepsTimelines { timelines.append(timeline) }
     }
 
+    /// Forgets the kept timelines (a new recording starts empty).
+    public func clearTimelines() { timelines.removeAll() }
+
     /// Forgets failures (to retry after files changed).
     public func clearFailures() { failures.removeAll() }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import CSDL2
 import Render2D
 
@@ -70,6 +71,37 @@ public final class AppHost {
     public var replay: InputReplay? {
         didSet { if replay != nil { clock = { [unowned self] in 100 + Double(self.frameNumber) / 60 } } }
     }
+    /// Where the HUD's Record button saves traces.
+    public var traceFolder = NSTemporaryDirectory()
+    /// The last saved trace (shown in the HUD).
+    public private(set) var lastTracePath: String?
+    private var traceNote: String? {
+        profiler.keepsTrace ? "recording \(profiler.trace.count) frames…" : lastTracePath.map { "saved " + $0 }
+    }
+
+    /// Starts keeping a trace (frames and image timelines), or stops and saves it as Chrome
+    /// trace-event JSON, logging the path.
+    public func toggleTraceRecording() {
+        if !profiler.keepsTrace {
+            profiler.clearTrace()
+            ui.images?.clearTimelines()
+            ui.images?.keepsTimelines = true
+            profiler.keepsTrace = true
+            return
+        }
+        profiler.keepsTrace = false
+        ui.images?.keepsTimelines = false
+        let path = traceFolder + (traceFolder.hasSuffix("/") ? "" : "/") + "tessera-trace-\(Int(Date().timeIntervalSince1970)).json"
+        let json = profiler.chromeTraceJSON(images: ui.images?.timelines ?? [], workers: ui.images?.loader.workerCount ?? 0)
+        do {
+            try json.write(toFile: path, atomically: true, encoding: .utf8)
+            lastTracePath = path
+            Log.info("trace of \(profiler.trace.count) frames saved to \(path) (open it in https://ui.perfetto.dev)")
+        } catch {
+            Log.error("could not save the trace to \(path): \(error)")
+        }
+    }
+
     /// Turns the mouse into fingers while a key is held (see `TouchSimulator`).
     public var touchSimulator: TouchSimulator?
     /// Frames run so far (the frame index of recordings).
@@ -128,7 +160,7 @@ public final class AppHost {
         ui.images?.beginFrame()
         build(ui)
         if let images = ui.images { profiler.recordLazyPath(images.endFrame()) }
-        if showsHUD { ui.profilerHUD(profiler) }
+        if showsHUD, ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: traceNote) { toggleTraceRecording() }
         ui.endFrame()
         ui.persistentStore?.saveIfNeeded()
         applyCursor(ui.cursor)

@@ -77,3 +77,25 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(fingers.last, [:], "both fingers lifted")
     }}
 }
+
+final class HUDTests: XCTestCase {
+    func testTheHUDsRecordButtonSavesATraceOfTheFramesInBetween() throws { try onMain {
+        let dir = try ScratchFolder("hud-trace")
+        let h = try Harness()
+        h.host.showsHUD = true
+        h.host.traceFolder = dir.path
+        let build: (UI) -> Void = { ui in ui.text("frame") }
+        h.frame(build)
+        let button = Point(640 - 330 + 320 - 62 + 27, 10 + 6 + 9)
+        h.click(at: button, build)
+        XCTAssertTrue(h.host.profiler.keepsTrace, "Record started a trace")
+        h.frames(10, build)
+        h.click(at: button, build)
+        XCTAssertFalse(h.host.profiler.keepsTrace)
+        let path = try XCTUnwrap(h.host.lastTracePath)
+        XCTAssertTrue(path.hasPrefix(dir.path))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let frames = (json?["traceEvents"] as? [[String: Any]])?.filter { $0["name"] as? String == "frame" }
+        XCTAssertEqual(frames?.count, 13, "the frames between the clicks (3 of them the second click's)")
+    }}
+}
