@@ -56,6 +56,6 @@ let package = Package(
         ),
         .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TestSupport", "CSDL2"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "TestSupport", "CSDL2"]),
-        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "Widgets", "Render2D", "TestSupport"]),
+        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "Widgets", "Render2D", "TestSupport", "CSDL2"]),
     ]
 )

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
+#include <sys/fsuid.h>
 
 // Function-like and compound macros that Swift does not import.
 
@@ -24,5 +25,9 @@ static inline Uint32 tessera_pixelformat_argb8888(void) { return SDL_PIXELFORMAT
 
 /// Lowers the calling thread's scheduling priority by `nice` (Linux: per-thread niceness).
 static inline void tessera_nice_current_thread(int nice) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice); }
+
+/// Sets the calling thread's filesystem user ID (tests use it to see folders as an ordinary
+/// user would); returns the previous one.
+static inline int tessera_set_filesystem_uid(int uid) { return setfsuid((uid_t)uid); }
 
 #endif

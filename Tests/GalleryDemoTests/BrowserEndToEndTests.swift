@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import TestSupport
+import CSDL2
 @testable import GalleryDemo
 @testable import Widgets
 @testable import Render2D
@@ -153,8 +154,14 @@ final class BrowserEndToEndTests: XCTestCase {
         images.shutdown()
     }}
 
-    func testAFolderWithBrokenFilesAndALinkLoopBrowsesWithoutErrorsBeyondTheTiles() throws { try onMain {
+    func testAFolderWithBrokenFilesAnUnreadableFolderAndALinkLoopBrowsesWithoutErrorsBeyondTheTiles() throws { try onMain {
         let lib = try Self.makeLibrary("browser-hostile")
+        try FileManager.default.createDirectory(atPath: lib.file("Locked"), withIntermediateDirectories: true)
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 3), to: lib.file("Locked/secret.jpg"))
+        chmod(lib.file("Locked"), 0)
+        // This thread looks at files as an ordinary user (root reads everything): Locked is unreadable.
+        let previous = tessera_set_filesystem_uid(65534)
+        defer { _ = tessera_set_filesystem_uid(previous); chmod(lib.file("Locked"), 0o755) }
         let (h, page, images, _) = try Self.session(lib, state: "state.json")
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
@@ -165,8 +172,15 @@ final class BrowserEndToEndTests: XCTestCase {
         h.click(at: Point(list.bodyRect.x + 20, row(5).y), build) // its chevron
         h.frame(build)
         XCTAssertEqual(page.expandedFolders, [.folder(lib.path)])
-        XCTAssertEqual(page.sidebarInfo?.rowCount, 3 + 1 + 2, "Broken and Sub")
-        h.click(at: row(7), build) // Sub
+        XCTAssertEqual(page.sidebarInfo?.rowCount, 3 + 1 + 3, "Broken, Locked and Sub")
+        let locked = try XCTUnwrap(FolderNode.root(lib.path).subfolders?.first { $0.name == "Locked" })
+        guard case .unreadable(let why) = locked.status else { return XCTFail("Locked is shown as unreadable") }
+        XCTAssertTrue(why.contains("ermission"), why)
+        h.click(at: row(7), build) // Locked: reported, the folder shown stays
+        h.frame(build)
+        XCTAssertEqual(page.folder, lib.path)
+        XCTAssertTrue(page.lastAction.contains("Cannot open Locked"), page.lastAction)
+        h.click(at: row(8), build) // Sub
         h.frame(build)
         XCTAssertEqual(page.folder, lib.file("Sub"))
         XCTAssertEqual(page.shown.count, 3)
