@@ -43,8 +43,13 @@ final class DemoApp {
                 ui.hstack(spacing: 6) {
                     ui.text("Tessera", font: ui.font(size: 18, weight: .bold))
                     ui.spacer(minLength: 12)
-                    for candidate in DemoPage.allCases {
-                        if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) { page = candidate }
+                    if ui.size.width >= 1100 {
+                        for candidate in DemoPage.allCases {
+                            if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) { page = candidate }
+                        }
+                    } else {
+                        // Narrow windows: the pages in a menu.
+                        ui.picker("", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu, id: "page")
                     }
                     ui.spacer()
                     ui.toggle("Dark", isOn: &darkTheme)

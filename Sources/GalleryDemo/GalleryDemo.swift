@@ -135,6 +135,7 @@ struct Run: ParsableCommand {
                 app.build(ui, host: host)
                 if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
                 if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }
+                if window.tour && app.page == .input { app.input.tour(frame: count, inject: inject) }
             }
             let final = host.window.size
             store.set([Int(final.width), Int(final.height)], for: "window.size")

@@ -10,6 +10,7 @@ final class InputPage {
     private var gestures: [(time: Double, text: String)] = []
     private var events: [String] = []
     private var trails: [Int64: [Point]] = [:]
+    private var start: Double?
 
     func build(_ ui: UI, host: AppHost) {
         if host.touchSimulator == nil { host.touchSimulator = TouchSimulator(window: host.window) }
@@ -29,7 +30,26 @@ final class InputPage {
         }
     }
 
+    /// `--tour`: a tap, a mouse flick, then two fingers pinching apart and held (for screenshots).
+    func tour(frame: Int, inject: EventInjector) {
+        switch frame {
+        case 2: inject.finger(7, .down, at: Point(200, 300))
+        case 3: inject.finger(7, .up, at: Point(200, 300))
+        case 8: inject.mouseMove(to: Point(150, 500)); inject.mouseButton(.left, down: true, at: Point(150, 500))
+        case 9...14: inject.mouseMove(to: Point(150 + Double(frame - 8) * 40, 500), buttons: 1)
+        case 15: inject.mouseButton(.left, down: false, at: Point(390, 500))
+        case 20: inject.finger(1, .down, at: Point(380, 260)); inject.finger(2, .down, at: Point(460, 260))
+        case 21...34:
+            let k = Double(frame - 20)
+            inject.finger(1, .moved, at: Point(380 - k * 6, 260 - k * 3))
+            inject.finger(2, .moved, at: Point(460 + k * 6, 260 + k * 3))
+        default: break
+        }
+    }
+
     private func record(_ ui: UI) {
+        let start = self.start ?? ui.time
+        self.start = start
         for gesture in recognizer.update(ui.input, time: ui.time) {
             let text: String
             switch gesture {
@@ -42,19 +62,34 @@ final class InputPage {
             }
             // A drag or pinch in progress updates its line instead of adding one a frame.
             if let last = gestures.last, last.text.prefix(5) == text.prefix(5), text.hasPrefix("drag") || text.hasPrefix("pinch") {
-                gestures[gestures.count - 1] = (ui.time, text)
+                gestures[gestures.count - 1] = (ui.time - start, text)
             } else {
-                gestures.append((ui.time, text))
+                gestures.append((ui.time - start, text))
             }
         }
         if gestures.count > 100 { gestures.removeFirst(gestures.count - 100) }
         for event in ui.frameEvents {
-            switch event {
-            case .pointerMoved: continue // too many to read; the canvas shows the pointer
-            default: events.append("\(event)")
-            }
+            if let line = Self.describe(event) { events.append(line) }
         }
         if events.count > 200 { events.removeFirst(events.count - 200) }
+    }
+
+    /// One event as a short line (mouse motion is left out: the canvas shows the pointer).
+    static func describe(_ event: InputEvent) -> String? {
+        func at(_ p: Point) -> String { "\(Int(p.x)), \(Int(p.y))" }
+        switch event {
+        case .pointerMoved: return nil
+        case .mouseButton(let button, let down, let p): return "mouse \(button) \(down ? "down" : "up") at \(at(p))"
+        case .wheel(let dx, let dy): return "wheel \(Int(dx)), \(Int(dy))"
+        case .key(let key, let down, let modifiers, let isRepeat):
+            return "key \(key.rawValue) \(down ? "down" : "up")\(modifiers.isEmpty ? "" : " +mods")\(isRepeat ? " (repeat)" : "")"
+        case .text(let text): return "text \"\(text)\""
+        case .composition(let text, _): return "composing \"\(text)\""
+        case .finger(let id, let phase, let p): return "finger \(id) \(phase.rawValue) at \(at(p))"
+        case .resized(let size): return "resized \(Int(size.width))×\(Int(size.height))"
+        case .displayChanged: return "display changed"
+        case .quit: return "quit"
+        }
     }
 
     private func canvas(_ ui: UI, simulating: Bool) {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Screenshots of every GalleryDemo page, wide (1280x800) and narrow (720x800), made by the
+# demo itself offscreen: docs/pages/<page>.png and docs/pages/<page>-narrow.png.
+# Usage: scripts/screenshots.sh [PHOTO-FOLDER]   (default: the sample library)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product GalleryDemo >&2
+demo=.build/release/GalleryDemo
+mkdir -p docs/pages
+folder=("$@")
+for page in photos controls splits navigation table outline input; do
+  frames=20
+  [ "$page" = photos ] && frames=240   # let the thumbnails arrive
+  tour=()
+  case "$page" in table|outline|input) tour=(--tour); frames=60 ;; esac
+  "$demo" "${folder[@]}" --offscreen --page "$page" "${tour[@]}" --frames "$frames" --size 1280x800 --screenshot "docs/pages/$page.png" >&2
+  "$demo" "${folder[@]}" --offscreen --page "$page" "${tour[@]}" --frames "$frames" --size 720x800 --screenshot "docs/pages/$page-narrow.png" >&2
+done
+echo "screenshots in docs/pages" >&2
