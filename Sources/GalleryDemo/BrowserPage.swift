@@ -201,7 +201,11 @@ final class BrowserPage {
                 }
             }
             ui.section("Folders") {
-                ui.outlineGroup([FolderNode.root(root)], childrenOf: { $0.subfolders }, expanded: Binding(self, \.expandedFolders)) { node in
+                // Subfolders are listed only when a folder is expanded: every readable folder gets a
+                // chevron, which goes away if it turns out to have none.
+                ui.outlineGroup([FolderNode.root(root)], childrenOf: { $0.subfolders }, isExpandable: { node in
+                    if case .readable = node.status { return true } else { return false }
+                }, expanded: Binding(self, \.expandedFolders)) { node in
                     switch node.status {
                     case .readable: ListRowContent(node.name, icon: .folder)
                     case .unreadable(let why): ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)

@@ -45,22 +45,29 @@ extension UI {
     }
 
     /// An outline whose children come from a closure (a file system, a database): it is
-    /// called only for nodes that are drawn or expanded.
+    /// called only for nodes that are drawn or expanded, or, with `isExpandable` (which says
+    /// whether a node may have children without reading them), only for expanded ones.
     @inlinable
     public func outlineGroup<Node: Identifiable>(
-        _ roots: [Node], childrenOf children: @escaping (Node) -> [Node]?, expanded: Binding<Set<Node.ID>>? = nil,
-        revision: Int = 0, swipeActions: ((Node) -> [SwipeAction])? = nil, row: @escaping (Node) -> ListRowContent
+        _ roots: [Node], childrenOf children: @escaping (Node) -> [Node]?, isExpandable: ((Node) -> Bool)? = nil,
+        expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0, swipeActions: ((Node) -> [SwipeAction])? = nil,
+        row: @escaping (Node) -> ListRowContent
     ) {
-        outlineRows(roots, children: children, expanded: expanded, revision: revision, swipeActions: swipeActions) { .content(row($0)) }
+        outlineRows(roots, children: children, isExpandable: isExpandable, expanded: expanded, revision: revision,
+                    swipeActions: swipeActions) { .content(row($0)) }
     }
 
     @inlinable
     func outlineRows<Node: Identifiable>(
-        _ roots: [Node], children: @escaping (Node) -> [Node]?, expanded binding: Binding<Set<Node.ID>>?, revision: Int,
-        swipeActions: ((Node) -> [SwipeAction])?, body: @escaping (Node) -> ListRowBody
+        _ roots: [Node], children: @escaping (Node) -> [Node]?, isExpandable: ((Node) -> Bool)? = nil,
+        expanded binding: Binding<Set<Node.ID>>?, revision: Int, swipeActions: ((Node) -> [SwipeAction])?,
+        body: @escaping (Node) -> ListRowBody
     ) {
         guard !listStack.isEmpty else {
-            list("outline") { outlineRows(roots, children: children, expanded: binding, revision: revision, swipeActions: swipeActions, body: body) }
+            list("outline") {
+                outlineRows(roots, children: children, isExpandable: isExpandable, expanded: binding, revision: revision,
+                            swipeActions: swipeActions, body: body)
+            }
             return
         }
         let box = stateBox(id("outline\(listStack[listStack.count - 1].sources.count)"), OutlineGroupMemo<Node>())
@@ -73,6 +80,7 @@ extension UI {
         }
         if box.value.flattening == nil || box.value.revision != revision || box.value.flattening!.rootsDiffer(from: roots) {
             box.value.flattening = OutlineFlattening(roots: roots, children: children, expanded: wanted)
+            box.value.flattening!.isExpandable = isExpandable
         } else {
             box.value.flattening!.children = children
             // The app (or expand/collapse all) edited the set: re-flatten, reading only expanded nodes.

@@ -54,6 +54,9 @@ public struct OutlineFlattening<Node: Identifiable> {
     @usableFromInline var segments: [OutlineSegment<Node>] = []
     @usableFromInline var roots: [Node] = []
     @usableFromInline var children: (Node) -> [Node]?
+    /// Answers "may it have children?" without reading them (a folder: yes), so drawn rows
+    /// are not read at all; a node found empty on expansion loses its chevron.
+    @usableFromInline var isExpandable: ((Node) -> Bool)?
     /// Whether drawn nodes have children (so each is asked once).
     @usableFromInline var isBranchCache: [Node.ID: Bool] = [:]
     /// The number of rows shown.
@@ -144,7 +147,7 @@ public struct OutlineFlattening<Node: Identifiable> {
         if isExpanded(segment: s, index: i) { return true }
         let node = segments[s].nodes[i]
         if let known = isBranchCache[node.id] { return known }
-        let branch = children(node)?.isEmpty == false
+        let branch = isExpandable?(node) ?? (children(node)?.isEmpty == false)
         if isBranchCache.count > 100_000 { isBranchCache.removeAll(keepingCapacity: true) }
         isBranchCache[node.id] = branch
         return branch

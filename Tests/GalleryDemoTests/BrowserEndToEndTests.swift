@@ -163,6 +163,7 @@ final class BrowserEndToEndTests: XCTestCase {
         let previous = tessera_set_filesystem_uid(65534)
         defer { _ = tessera_set_filesystem_uid(previous); chmod(lib.file("Locked"), 0o755) }
         let (h, page, images, _) = try Self.session(lib, state: "state.json")
+        h.ui.persistentStore = nil // as nobody, this thread cannot write the scratch folder
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
         // The sidebar: Library header, 3 entries, Folders header, then the library's root row.

@@ -100,6 +100,20 @@ final class OutlineLogicTests: XCTestCase {
         XCTAssertTrue(expanded.contains(tree[0].children![0].id), "a nested expansion is remembered while its parent is collapsed")
     }
 
+    func testWithAnExpandabilityHintDrawnRowsAreNotReadAtAll() {
+        let tree = makeTree(fanout: [3, 4, 2])
+        var reads: [Int] = []
+        var expanded: Set<Int> = []
+        var flat = OutlineFlattening(roots: tree, children: { reads.append($0.id); return $0.children }, expanded: expanded)
+        flat.isExpandable = { _ in true } // a file system: any folder may have subfolders
+        for i in 0..<flat.count { XCTAssertTrue(flat.isBranch(at: i)) }
+        XCTAssertEqual(reads, [], "drawing reads nothing")
+        flat.setExpanded(at: 2, true, expanded: &expanded) // root 2 is the empty folder
+        XCTAssertEqual(reads, [tree[2].id], "expanding reads the folder")
+        XCTAssertFalse(flat.isBranch(at: 2), "found empty: no chevron any more")
+        XCTAssertEqual(flat.count, 3)
+    }
+
     func testAltClickExpandsAndCollapsesAWholeSubtree() {
         let tree = makeTree(fanout: [3, 4, 5])
         var expanded: Set<Int> = []
