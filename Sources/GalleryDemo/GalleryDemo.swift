@@ -101,7 +101,7 @@ struct Run: ParsableCommand {
             let saved = store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
             let size = window.parsedSize ?? recorded ?? saved ?? (1280, 800)
             let root = try folder ?? BrowserPage.lastLibrary(in: store)
-                ?? PhotoLibrary.sampleLibrary(count: 300, width: 1600, height: 1067)
+                ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853)
             let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
                                                   vsync: true, offscreen: offscreen, scale: window.scale,
                                                   theme: window.dark ? .dark : .light))
@@ -121,17 +121,28 @@ struct Run: ParsableCommand {
                 Log.info("recording input to \(path)")
             }
             defer { host.recorder?.close() }
-            // Offscreen there is nobody to close the window: stop after a few frames. A replay
-            // stops a second after its last input.
-            let frames = window.frames ?? replay.map { $0.lastFrame + 60 } ?? (offscreen ? 10 : nil)
+            // Offscreen there is nobody to close the window: stop after a few frames, or, with a
+            // screenshot to take, once the thumbnails on screen have arrived (10 s at most). A
+            // replay stops a second after its last input.
+            let settles = offscreen && window.frames == nil && replay == nil && window.screenshot != nil
+            let frames = window.frames ?? replay.map { $0.lastFrame + 60 } ?? (offscreen && !settles ? 10 : nil)
             // The screenshot is taken once the layout has settled: the last frame of a bounded
             // run, else the fifth frame of an interactive one (which then goes on).
             let shotFrame = frames.map { max(1, $0) } ?? 5
             var count = 0
+            let started = MonotonicClock.seconds()
             let inject = EventInjector(window: host.window)
             host.run(maxFrames: frames) { ui in
                 count += 1
-                if let shot = window.screenshot, count == shotFrame { host.captureScreenshot(to: shot) }
+                if settles {
+                    let loading = host.profiler.lastFrame?.lazy.placeholderCells ?? 0
+                    if count >= 10 && (loading == 0 || MonotonicClock.seconds() - started > 10) {
+                        if let shot = window.screenshot { host.captureScreenshot(to: shot) }
+                        host.requestQuit()
+                    }
+                } else if let shot = window.screenshot, count == shotFrame {
+                    host.captureScreenshot(to: shot)
+                }
                 app.build(ui, host: host)
                 if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
                 if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }

@@ -134,6 +134,9 @@ public final class AppHost {
         return Size(s.width / userScale, s.height / userScale)
     }
 
+    /// Ends `run` after the current frame.
+    public func requestQuit() { quitRequested = true }
+
     /// Saves the next frame to `path` as PNG.
     public func captureScreenshot(to path: String) { pendingScreenshot = path }
 
