@@ -22,6 +22,8 @@ final class BrowserPage {
     private(set) var photos: [Photo] = []
     private(set) var shown: [Photo] = []
     private(set) var sidecar = FolderSidecar()
+    private(set) var favoriteCount = 0
+    private let rootNode: FolderNode
     private(set) var lastAction = ""
     private(set) var folderProblem: String?
     /// Where the toolbar's view-mode picker and filter field start, and what the table
@@ -45,6 +47,7 @@ final class BrowserPage {
     init(root: String, folder: String? = nil) {
         self.root = root
         self.folder = folder ?? root
+        rootNode = FolderNode.root(root)
         grid.onOpen = { [unowned self] photo in self.open(photo.id) }
         grid.contextMenu = { [unowned self] ui, ids in self.menu(ui, ids) }
     }
@@ -67,6 +70,7 @@ final class BrowserPage {
             photos[i].rating = sidecar.ratings[photos[i].name] ?? 0
             photos[i].isFavorite = sidecar.favorites.contains(photos[i].name)
         }
+        favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
     }
 
@@ -96,6 +100,7 @@ final class BrowserPage {
             if photos[i].isFavorite { sidecar.favorites.insert(photos[i].name) } else { sidecar.favorites.remove(photos[i].name) }
         }
         sidecar.save(folder: folder)
+        favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
     }
 
@@ -197,13 +202,13 @@ final class BrowserPage {
             ui.section("Library") {
                 ui.forEach(library) { entry in
                     ListRowContent(entry.title, icon: entry.icon,
-                                   accessory: entry.id == .favorites ? .badge(self.photos.filter(\.isFavorite).count) : .none)
+                                   accessory: entry.id == .favorites ? .badge(self.favoriteCount) : .none)
                 }
             }
             ui.section("Folders") {
                 // Subfolders are listed only when a folder is expanded: every readable folder gets a
                 // chevron, which goes away if it turns out to have none.
-                ui.outlineGroup([FolderNode.root(root)], childrenOf: { $0.subfolders }, isExpandable: { node in
+                ui.outlineGroup([rootNode], childrenOf: { $0.subfolders }, isExpandable: { node in
                     if case .readable = node.status { return true } else { return false }
                 }, expanded: Binding(self, \.expandedFolders)) { node in
                     switch node.status {
@@ -316,7 +321,8 @@ final class BrowserPage {
     private func inspector(_ ui: UI) {
         ui.scrollView("inspector") {
             ui.padding(12) {
-                let picked = shown.filter { selection.contains($0.id) }
+                // A photo's ID is its index in `photos`: the selection costs O(selected), not O(photos).
+                let picked = selection.sorted().compactMap { photos.indices.contains($0) ? photos[$0] : nil }
                 if !lastAction.isEmpty { ui.text(lastAction, color: ui.theme.secondaryText) }
                 guard let first = picked.first else {
                     ui.text("No selection", font: ui.font(size: 17, weight: .bold))

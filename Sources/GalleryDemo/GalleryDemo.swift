@@ -54,12 +54,7 @@ struct WindowOptions: ParsableArguments {
         guard size == nil || parsedSize != nil else { throw ValidationError("--size must look like 1280x800") }
     }
 
-    var parsedSize: (width: Int, height: Int)? {
-        guard let size else { return nil }
-        let parts = size.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
-        return (parts[0], parts[1])
-    }
+    var parsedSize: (width: Int, height: Int)? { size.flatMap(parseSize) }
 
     /// Offscreen when asked, or when there is no display to open a window on.
     var resolvedOffscreen: Bool {
@@ -67,6 +62,13 @@ struct WindowOptions: ParsableArguments {
         let env = ProcessEnvironment.self
         return env.value("DISPLAY") == nil && env.value("WAYLAND_DISPLAY") == nil && env.value("SDL_VIDEODRIVER") == nil
     }
+}
+
+/// "1280x800" as (1280, 800); nil unless both are positive and the area is at most 100 megapixels.
+func parseSize(_ text: String) -> (width: Int, height: Int)? {
+    let parts = text.split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] * parts[1] <= 100_000_000 else { return nil }
+    return (parts[0], parts[1])
 }
 
 enum ProcessEnvironment {

@@ -142,11 +142,7 @@ struct GenerateSamples: ParsableCommand {
         guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1280") }
     }
 
-    var parsedSize: (Int, Int)? {
-        let parts = size.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] * parts[1] <= 100_000_000 else { return nil }
-        return (parts[0], parts[1])
-    }
+    var parsedSize: (width: Int, height: Int)? { parseSize(size) }
 
     func run() throws {
         let (w, h) = parsedSize!

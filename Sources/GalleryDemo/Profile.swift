@@ -81,7 +81,6 @@ final class OutlineScript: ProfileScript {
 final class SplitScript: ProfileScript {
     let name = "split"
     let scene = SplitBench()
-    private var ready = false
 
     func build(_ ui: UI, frame: Int, inject: EventInjector) { scene.build(ui, frame: frame % 400) }
 }

@@ -208,6 +208,7 @@ enum PNGText {
 /// machine is otherwise idle); when it falls far behind, new writes are dropped (a thumbnail
 /// not cached is made again next time).
 final class BackgroundWriter: @unchecked Sendable {
+    // `jobs`, `busy` and `thread` are only touched with `condition` locked.
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var busy = false

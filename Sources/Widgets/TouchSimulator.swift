@@ -27,9 +27,9 @@ public final class TouchSimulator {
         var kept: [InputEvent] = []
         for event in events {
             switch event {
-            case .key(let key, let isDown, let modifiers, _) where key == holdKey:
+            case .key(let key, let isDown, _, _) where key == holdKey:
                 isHeld = isDown
-                if !isDown && fingerDown { lift(at: anchor, modifiers: modifiers) }
+                if !isDown && fingerDown { lift(at: anchor) }
             case .mouseButton(.left, let isDown, let p) where isHeld || fingerDown:
                 if isDown {
                     fingerDown = true
@@ -37,7 +37,7 @@ public final class TouchSimulator {
                     pinching = false
                     injector.finger(1, .down, at: p * scale)
                 } else {
-                    lift(at: p, modifiers: [])
+                    lift(at: p)
                 }
             case .pointerMoved(let p) where fingerDown:
                 injector.finger(1, .moved, at: p * scale)
@@ -54,7 +54,7 @@ public final class TouchSimulator {
 
     private func mirror(_ p: Point) -> Point { Point(2 * anchor.x - p.x + 1, 2 * anchor.y - p.y) }
 
-    private func lift(at p: Point, modifiers: KeyModifiers) {
+    private func lift(at p: Point) {
         injector.finger(1, .up, at: p * scale)
         if pinching { injector.finger(2, .up, at: mirror(p) * scale) }
         fingerDown = false

@@ -168,7 +168,7 @@ final class BrowserEndToEndTests: XCTestCase {
         h.frames(2, build)
         // The sidebar: Library header, 3 entries, Folders header, then the library's root row.
         let list = try XCTUnwrap(page.sidebarInfo)
-        let rowHeight = list.bodyRect.height > 0 ? h.ui.theme.rowHeight + 4 : 28
+        let rowHeight = h.ui.theme.rowHeight + 4 // sidebar rows
         let row = { (slot: Int) in Point(list.bodyRect.x + 100, list.bodyRect.y + (Double(slot) + 0.5) * rowHeight) }
         h.click(at: Point(list.bodyRect.x + 20, row(5).y), build) // its chevron
         h.frame(build)
