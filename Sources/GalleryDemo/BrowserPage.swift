@@ -31,6 +31,8 @@ final class BrowserPage {
     private(set) var viewModeOrigin = Point.zero
     private(set) var filterOrigin = Point.zero
     private(set) var tableInfo: TableInfo?
+    /// The rows the table showed last, in its order.
+    private(set) var tableRows: SortedView<[Photo]>?
     private(set) var sidebarInfo: ListInfo?
     let viewer = PhotoViewer()
     let grid = PhotoGrid(photos: [])
@@ -38,6 +40,8 @@ final class BrowserPage {
     private let dimensions = DimensionCache()
     private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
     private var revision = 0
+    /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
+    private var shownVersion = 0
     private var restored = false
     private var menuIDs: Set<Int> = []
     private let library = [LibraryEntry(id: .allPhotos, title: "All Photos", icon: .photo),
@@ -88,6 +92,7 @@ final class BrowserPage {
         let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
         if !needle.isEmpty { list = list.filter { $0.name.lowercased().contains(needle) } }
         shown = list
+        shownVersion += 1
         grid.photos = list
         let visible = Set(list.map(\.id))
         selection = selection.intersection(visible)
@@ -271,7 +276,8 @@ final class BrowserPage {
                 ui.padding(8) { grid.build(ui) }
                 selection = grid.selection.selected
             case .table:
-                let rows = sorter.view(of: shown, sortedBy: sortOrder)
+                let rows = sorter.view(of: shown, sortedBy: sortOrder, version: shownVersion)
+                tableRows = rows
                 let info = ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
                                     isSorting: sorter.isSorting, contextMenu: { [unowned self] ids in self.menu(ui, ids) }) {
                     for column in columns() { column }

@@ -108,8 +108,8 @@ enum OutlineCommand { case expandAll, collapseAll }
 @usableFromInline
 final class ListCollector {
     @usableFromInline var sources: [ListRowSource] = []
-    /// Section titles and the index of their first source.
-    var sections: [(title: String, firstSource: Int)] = []
+    /// Sections: title, identity (collapse state is kept by it) and the index of their first source.
+    var sections: [(title: String, id: WidgetID, firstSource: Int)] = []
     @usableFromInline let command: OutlineCommand?
     init(command: OutlineCommand?) { self.command = command }
 }
@@ -122,7 +122,7 @@ struct ListLayout {
     var counts: [Int] = []
     var geometry: RowGeometry
 
-    init(collector: ListCollector, collapsed: Set<String>, rowHeight: Double) {
+    init(collector: ListCollector, collapsed: Set<WidgetID>, rowHeight: Double) {
         var sectionStarts: [Int] = []
         var total = 0
         var section = -1
@@ -131,7 +131,7 @@ struct ListLayout {
                 section += 1
                 sectionStarts.append(total)
             }
-            let hidden = section >= 0 && collapsed.contains(collector.sections[section].title)
+            let hidden = section >= 0 && collapsed.contains(collector.sections[section].id)
             let count = hidden ? 0 : max(0, source.count())
             starts.append(total)
             counts.append(count)
@@ -158,7 +158,7 @@ struct ListLayout {
 /// List state kept in the UI store.
 struct ListMemo {
     var selection = SelectionModel<AnyHashable>()
-    var collapsedSections: Set<String> = []
+    var collapsedSections: Set<WidgetID> = []
     var menuIDs: Set<AnyHashable> = []
     var command: OutlineCommand?
     var swipe: SwipeState?

@@ -55,8 +55,8 @@ extension UI {
                 switch layout.geometry.slot(slot) {
                 case .header(let section):
                     if ctx.style == .sidebar {
-                        let title = ctx.collector.sections[section].title
-                        if memo.value.collapsedSections.remove(title) == nil { memo.value.collapsedSections.insert(title) }
+                        let sectionID = ctx.collector.sections[section].id
+                        if memo.value.collapsedSections.remove(sectionID) == nil { memo.value.collapsedSections.insert(sectionID) }
                         changed = true
                     }
                 case .row(let row):
@@ -180,7 +180,7 @@ extension UI {
             guard case .row(let row) = layout.geometry.slot(slot) else {
                 if ctx.style == .sidebar, case .header(let section) = layout.geometry.slot(slot) {
                     drawSidebarHeader(ctx.collector.sections[section].title, rect: rowRect,
-                                      collapsed: memo.value.collapsedSections.contains(ctx.collector.sections[section].title))
+                                      collapsed: memo.value.collapsedSections.contains(ctx.collector.sections[section].id))
                 }
                 continue
             }

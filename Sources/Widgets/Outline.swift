@@ -114,13 +114,26 @@ extension UI {
     /// A titled group of rows inside a `list` (SwiftUI's `Section`); several outlines can
     /// share a list, one per section. Outside a list it is a titled group of controls.
     ///
+    /// A section is identified by `id` when given, else by its title and how many sections of
+    /// that title came before it in the list: two sections titled "Photos" collapse separately
+    /// and their rows never share IDs. Give an `id` when sections can move.
+    ///
     /// ```swift
     /// ui.section("Favorites") { ui.forEach(favorites) { ListRowContent($0.name, icon: .star) } }
+    /// ui.section(album.title, id: album.id) { ... }
     /// ```
-    public func section(_ title: String, _ content: () -> Void) {
+    public func section(_ title: String, id explicitID: (any Hashable)? = nil, _ content: () -> Void) {
         if let collector = listStack.last {
-            collector.sections.append((title, collector.sources.count))
-            withID(title) { content() }
+            let label: String
+            if let explicitID {
+                label = "section-id:\(AnyHashable(explicitID))"
+            } else {
+                let earlier = collector.sections.lazy.filter { $0.title == title }.count
+                label = earlier == 0 ? title : "\(title)#\(earlier + 1)"
+            }
+            let sectionID = id(label)
+            collector.sections.append((title, sectionID, collector.sources.count))
+            withID(sectionID) { content() }
         } else {
             vstack(spacing: 4) {
                 text(title.uppercased(), color: theme.secondaryText, font: font(size: theme.fontSize - 3, weight: .bold))

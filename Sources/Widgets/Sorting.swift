@@ -319,6 +319,8 @@ public final class TableSorter<Row: Sendable> {
     }
     private let mailbox = Mailbox()
     private var permutation: [Int32]?
+    /// The rows version `permutation` was computed for: it never reorders other rows.
+    private var permutationVersion = 0
     private var requested: Request?
     private var generation = 0
     /// Rows at or below this count are sorted synchronously (no frame of stale order).
@@ -339,7 +341,9 @@ public final class TableSorter<Row: Sendable> {
             requested = request
             start(request, rows: rows)
         }
-        return SortedView(base: rows, permutation: permutation)
+        // Rows of another version in the old order would be wrong rows, not an old order: until
+        // their own sort lands they show unsorted (with `isSorting` set).
+        return SortedView(base: rows, permutation: permutationVersion == version ? permutation : nil)
     }
 
     private func start<Rows: RandomAccessCollection & Sendable>(_ request: Request, rows: Rows) where Rows.Element == Row, Rows.Index == Int {
@@ -347,11 +351,11 @@ public final class TableSorter<Row: Sendable> {
         let myGeneration = generation
         mailbox.state.withLock { $0.generation = myGeneration }
         if request.order.isEmpty {
-            finish(permutation: nil)
+            finish(permutation: nil, version: request.version)
             return
         }
         if rows.count <= synchronousLimit {
-            finish(permutation: try? IndexSorter.sortedIndices(rows, by: request.order))
+            finish(permutation: try? IndexSorter.sortedIndices(rows, by: request.order), version: request.version)
             return
         }
         isSorting = true
@@ -375,11 +379,12 @@ public final class TableSorter<Row: Sendable> {
             state.result = nil
             return result.permutation
         }
-        if let finished { finish(permutation: finished) }
+        if let finished, let version = requested?.version { finish(permutation: finished, version: version) }
     }
 
-    private func finish(permutation: [Int32]?) {
+    private func finish(permutation: [Int32]?, version: Int) {
         self.permutation = permutation
+        permutationVersion = version
         isSorting = false
     }
 }

@@ -191,7 +191,9 @@ public struct SplitGeometry: Sendable, Equatable {
 
 /// What a split view remembers between frames beyond its `SplitState`.
 struct SplitMemo {
+    /// The container's length along the split axis last frame, and that axis.
     var lastLength: Double?
+    var lastLayout: SplitLayout?
     var displayed: Double?
     var animation: (from: Double, start: Double)?
     var lastTargetHidden: SplitSide??
@@ -257,26 +259,29 @@ extension UI {
         let length = horizontal ? rect.width : rect.height
 
         // Container resized: the priority side keeps its pixels, else the proportion stays.
-        if let old = memo.value.lastLength, old != length {
+        // A layout toggle changes the axis, not the container: the fraction stays. Either way
+        // the fraction respects the constraints, including one restored or set from outside.
+        if let old = memo.value.lastLength, old != length, memo.value.lastLayout == state.layout {
             state.fraction = constraints.resized(state.fraction, from: old, to: length)
-        } else if !state.fraction.isFinite || state.fraction < 0 || state.fraction > 1 {
+        } else {
             state.fraction = constraints.clamp(state.fraction)
         }
         memo.value.lastLength = length
+        memo.value.lastLayout = state.layout
 
         var thickness: Double
         switch splitter {
         case .invisible: thickness = 0
         case .line, .custom: thickness = styling.visibleThickness
         }
-        let shownHidden = memo.value.previewHide ?? state.hidden
-        if shownHidden != nil && styling.hideSplitter { thickness = 0 }
+        let handleID = WidgetID(parent: sid, "splitter")
+        if (memo.value.previewHide ?? state.hidden) != nil && styling.hideSplitter { thickness = 0 }
 
-        // Input on the splitter, using where it was drawn last frame.
+        // Input on the splitter, using where it was drawn last frame. A splitter hidden with its
+        // side takes no input, but one only previewed as hidden is still being dragged.
         let current = SplitGeometry.layout(rect, layout: state.layout, position: memo.value.displayed ?? target(state, memo.value),
                                            thickness: thickness)
-        let splitterShown = !(shownHidden != nil && styling.hideSplitter)
-        let handleID = WidgetID(parent: sid, "splitter")
+        let splitterShown = !(state.hidden != nil && styling.hideSplitter) || activeID == handleID
         var r = Interaction(id: handleID, rect: current.splitter)
         if splitterShown {
             r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling)

@@ -119,6 +119,8 @@ final class BrowserEndToEndTests: XCTestCase {
         h.frames(2, build)
         XCTAssertEqual(page.filter, "b1")
         XCTAssertEqual(Set(page.shown.map(\.name)), ["b10.jpg", "b11.jpg", "b12.jpg"])
+        XCTAssertEqual(try XCTUnwrap(page.tableRows).map(\.name), page.shown.sorted { $0.size < $1.size }.map(\.name),
+                       "the filtered rows in size order")
         XCTAssertEqual(page.selection, [], "the selection keeps only what is shown")
         let finalFrame = h.host.frameNumber
         h.host.recorder?.close()
@@ -150,8 +152,44 @@ final class BrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(page.viewMode, .table)
         XCTAssertEqual(page.sortOrder.map(\.id), ["Size"])
         XCTAssertEqual(page.filter, "b1")
-        XCTAssertEqual(Set(page.shown.map(\.name)), ["b10.jpg", "b11.jpg", "b12.jpg"])
+        XCTAssertEqual(try XCTUnwrap(page.tableRows).map(\.name), page.shown.sorted { $0.size < $1.size }.map(\.name))
         images.shutdown()
+    }}
+
+    func testTheTableShowsItsSortOrderAfterFiltersAndRatingEdits() throws { try onMain {
+        let lib = try Self.makeLibrary("browser-sort")
+        let (h, page, images, _) = try Self.session(lib, state: "state.json")
+        defer { images.shutdown() }
+        let build: (UI) -> Void = { page.build($0) }
+        page.viewMode = .table
+        h.frames(2, build)
+        let body = try XCTUnwrap(page.tableInfo?.bodyRect)
+        let widths = TableColumnLayout.widths(page.columns(), userWidths: [:], available: body.width)
+        let nameHeader = Point(body.x + widths[0] / 2, body.y - 12)
+        h.click(at: nameHeader, build)
+        h.click(at: nameHeader, build)
+        h.frame(build)
+        XCTAssertEqual(page.sortOrder.map(\.id), ["Name"])
+        let names = { try XCTUnwrap(page.tableRows).map(\.name) }
+        XCTAssertEqual(try names(), page.shown.map(\.name).sorted(by: >), "name, descending")
+        // Fewer rows after a filter: still in the header's order, not the folder's.
+        page.filter = "b1"
+        h.frames(2, build)
+        XCTAssertEqual(try names(), ["b12.jpg", "b11.jpg", "b10.jpg"])
+        // Sorted by rating, a new rating moves the row (the same count of rows).
+        page.filter = ""
+        // (The Rating header is past the table's right edge at this width: set the order as the app would.)
+        let rating = try XCTUnwrap(page.columns().last?.sortDescriptor)
+        page.sortOrder = [rating.reversed]
+        h.frame(build)
+        XCTAssertEqual(page.sortOrder.map(\.id), ["Rating"])
+        let b10 = try XCTUnwrap(page.shown.first { $0.name == "b10.jpg" }).id
+        let before = try names()
+        page.rate([b10], 5)
+        h.frames(2, build)
+        XCTAssertEqual(try names().first, "b10.jpg", "the new five stars sort first")
+        XCTAssertEqual(try names().count, before.count)
+        XCTAssertNotEqual(try names(), before)
     }}
 
     func testAFolderWithBrokenFilesAnUnreadableFolderAndALinkLoopBrowsesWithoutErrorsBeyondTheTiles() throws { try onMain {
@@ -210,6 +248,6 @@ final class BrowserEndToEndTests: XCTestCase {
         XCTAssertTrue(message([dir.file("missing")]).contains("no such folder"))
         XCTAssertTrue(message([dir.file("empty")]).contains("has no images"))
         XCTAssertTrue(message([dir.file("file.jpg")]).contains("is a file, not a folder"))
-        XCTAssertEqual(message([dir.path, "--frames", "3"]).contains("empty"), false)
+        XCTAssertEqual(message([dir.path, "--frames", "3"]), "", "a folder with a photo in it is accepted")
     }
 }

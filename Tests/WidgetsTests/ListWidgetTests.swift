@@ -150,6 +150,32 @@ final class ListWidgetTests: XCTestCase {
         XCTAssertEqual(m.info?.rowCount, 3, "Library opens again")
     }}
 
+    func testSectionsWithTheSameTitleCollapseSeparately() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        var drawn: [Int] = []
+        let build: (UI) -> Void = { ui in
+            drawn = []
+            m.info = ui.list("albums", selection: Binding(m, \.selection), style: .sidebar) {
+                ui.section("Photos") { ui.forEach(m.items.prefix(2)) { drawn.append($0.id); return ListRowContent("A \($0.id)") } }
+                ui.section("Photos") { ui.forEach(m.items.dropFirst(2).prefix(3)) { drawn.append($0.id); return ListRowContent("B \($0.id)") } }
+            }
+        }
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 5)
+        h.click(at: Point(100, 14), build) // the first "Photos" header
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 3, "only the first section collapses")
+        XCTAssertEqual(drawn, [102, 103, 104])
+        // The second header is now in the second slot: collapsing it leaves nothing.
+        h.click(at: Point(100, 28 + 14), build)
+        h.frame(build)
+        XCTAssertEqual(m.info?.rowCount, 0)
+        h.click(at: Point(100, 14), build)
+        h.frame(build)
+        XCTAssertEqual(drawn, [100, 101], "the first opens alone")
+    }}
+
     func testASwipeRevealsTheRowsActions() throws { try onMain {
         let h = try Harness()
         let m = Model()

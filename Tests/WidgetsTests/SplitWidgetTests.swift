@@ -152,6 +152,84 @@ final class SplitWidgetTests: XCTestCase {
         XCTAssertNil(state.value.hidden, "double-click on the edge splitter shows it again")
     } }
 
+    func testHideSplitterWithDragToHideHidesTheSideAndTheSplitterComesBackWithIt() throws { try onMain {
+        let h = try Harness()
+        let state = Model(SplitState(fraction: 0.5))
+        let build: (UI) -> Void = { ui in
+            ui.hSplit("s", state: state.binding, constraints: .init(minSFraction: 0.2, dragToHideS: true),
+                      styling: SplitStyling(color: .blue, visibleThickness: 4, hideSplitter: true)) {
+                ui.drawList.addRect(ui.availableRect, color: .green)
+            } right: {
+                ui.drawList.addRect(ui.availableRect, color: .red)
+            }
+        }
+        h.frame(build)
+        XCTAssertEqual(h.pixels.pixel(x: 320, y: 200), .blue, "the styling color draws the splitter")
+        // Past the drag-to-hide point: the preview hides the red side and the splitter...
+        h.inject.mouseMove(to: Point(320, 200)); h.frame(build)
+        h.inject.mouseButton(.left, down: true, at: Point(320, 200)); h.frame(build)
+        for x in [450.0, 560, 610, 625] { h.inject.mouseMove(to: Point(x, 200), buttons: 1); h.frame(build) }
+        XCTAssertEqual(h.pixels.pixel(x: 636, y: 200), .green, "preview: no red side, no splitter")
+        // ...but the drag goes on: dragging back cancels the preview...
+        h.inject.mouseMove(to: Point(500, 200), buttons: 1); h.frame(build)
+        XCTAssertEqual(h.pixels.pixel(x: 620, y: 200), .red, "dragging back out of the hide zone shows the side again")
+        // ...and releasing past the point hides the side for real.
+        h.inject.mouseMove(to: Point(625, 200), buttons: 1); h.frame(build)
+        h.inject.mouseButton(.left, down: false, at: Point(625, 200))
+        h.frames(3, build)
+        XCTAssertEqual(state.value.hidden, .secondary)
+        XCTAssertEqual(h.countPixels(in: Rect(x: 0, y: 0, width: 640, height: 480), differingFrom: .green, tolerance: 8), 0,
+                       "hidden with its splitter: only the green side is drawn")
+        state.value.show()
+        h.frames(20, build)
+        XCTAssertEqual(h.pixels.pixel(x: 620, y: 200), .red)
+        XCTAssertEqual(h.pixels.pixel(x: Int(0.8 * 640) - 1, y: 200), .blue, "the splitter is back at the constraint")
+    } }
+
+    func testInvisibleSplitterDrawsNothingButStillDrags() throws { try onMain {
+        let h = try Harness()
+        let state = Model(SplitState(fraction: 0.5))
+        let build: (UI) -> Void = { ui in
+            ui.hSplit("s", state: state.binding, styling: .invisible) {
+                ui.drawList.addRect(ui.availableRect, color: .green)
+            } right: {
+                ui.drawList.addRect(ui.availableRect, color: .green)
+            }
+        }
+        h.frame(build)
+        XCTAssertEqual(h.countPixels(in: Rect(x: 300, y: 0, width: 40, height: 480), differingFrom: .green, tolerance: 8), 0,
+                       "no line, no gap")
+        h.drag(from: Point(320, 200), to: Point(200, 200), build)
+        XCTAssertEqual(state.value.fraction * 640, 200, accuracy: 1)
+    } }
+
+    func testLayoutToggleKeepsTheFractionAndRestoredFractionsAreClamped() throws { try onMain {
+        let h = try Harness(width: 1200, height: 600)
+        let state = Model(SplitState(fraction: 0.25))
+        var primary = Rect.zero
+        let build: (UI) -> Void = { ui in
+            ui.split("s", state: state.binding, constraints: .init(minPFraction: 0.1, minSFraction: 0.3, priority: .left)) {
+                primary = ui.availableRect
+            } secondary: {
+                ui.text("detail")
+            }
+        }
+        h.frames(2, build)
+        XCTAssertEqual(primary.width, 300, accuracy: 1)
+        state.value.layout.toggle()
+        h.frames(2, build)
+        XCTAssertEqual(state.value.fraction, 0.25, accuracy: 1e-9, "a layout toggle is not a container resize")
+        XCTAssertEqual(primary.height, 150, accuracy: 1)
+        state.value.layout.toggle()
+        h.frames(2, build)
+        XCTAssertEqual(state.value.fraction, 0.25, accuracy: 1e-9)
+        // A fraction restored from outside (a state file) respects the minimums at once.
+        state.value.fraction = 0.95
+        h.frame(build)
+        XCTAssertEqual(state.value.fraction, 0.7, accuracy: 1e-9)
+        XCTAssertEqual(primary.width, 840, accuracy: 1)
+    } }
+
     func testUIOwnedSplitPersistsAcrossRestarts() throws { try onMain {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-split-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
