@@ -40,6 +40,8 @@ final class OutlineBench: BenchScene {
     private var collapseFrameMs = 0.0
     private var expandedWork: [Double] = []
     private var rowsWhileExpanded = 0
+    /// Rows the list showed before the expansion (frame 99).
+    private var rowsInitial = 0
 
     func setUp(host: AppHost) throws {
         tree = OutlineNode.benchTree()
@@ -59,6 +61,7 @@ final class OutlineBench: BenchScene {
         info = ui.list("outline", tree, children: \.children, selection: nil, expanded: Binding(self, \.expanded)) { node in
             ListRowContent(node.name, icon: node.icon)
         }
+        if frame == 99 { rowsInitial = info?.rowCount ?? 0 }
         if frame > 100 && frame < 300 { rowsWhileExpanded = info?.rowCount ?? 0 }
     }
 
@@ -74,7 +77,7 @@ final class OutlineBench: BenchScene {
     func fields() -> String {
         let expanded = FrameTimeSummary(samples: expandedWork)
         func f(_ v: Double) -> String { FrameTimeSummary.format(v) }
-        return ",\"rows_initial\":10100,\"rows_expanded\":\(rowsWhileExpanded),\"rows_final\":\(info?.rowCount ?? 0)"
+        return ",\"rows_initial\":\(rowsInitial),\"rows_expanded\":\(rowsWhileExpanded),\"rows_final\":\(info?.rowCount ?? 0)"
             + ",\"expand_frame_ms\":\(FrameTimeSummary.format(expandFrameMs)),\"collapse_frame_ms\":\(FrameTimeSummary.format(collapseFrameMs))"
             + ",\"work_ms_while_expanded\":{\"frames\":\(expanded.count),\"p50\":\(f(expanded.p50)),\"p95\":\(f(expanded.p95)),\"p99\":\(f(expanded.p99))}"
     }

@@ -211,12 +211,13 @@ struct Profile: ParsableCommand {
         let lazy = "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
             + ",\"dropped\":\(images.droppedTotal),\"uploads\":\(images.uploadsTotal)"
             + ",\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
-            + ",\"thumb_latency_ms\":{\"p50\":\(ms(latency.valueAtPercentile(50))),\"p95\":\(ms(latency.valueAtPercentile(95))),\"p99\":\(ms(latency.valueAtPercentile(99)))}"
+            + "," + images.latencyJSON
             + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576)),\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)}"
         let summary = "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},\(lazy)"
             + ",\"peak_rss_mb\":\(peakRSSMegabytes())}\n"
         lines.append("thumbnails: \(images.decodedTotal) decoded, \(loader.cancelled) cancelled, \(images.failedTotal) failed; "
-            + "latency p50 \(ms(latency.valueAtPercentile(50))) ms, p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = work > 16.7 ms)")
+            + "\(images.prefetchedInTime) ready on sight; \(latency.totalCount) waited, p50 \(ms(latency.valueAtPercentile(50))) ms, "
+            + "p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = work > 16.7 ms)")
         return (summary, lines.joined(separator: "\n"),
                 profiler.chromeTraceJSON(images: images.timelines, workers: images.loader.workerCount))
     }

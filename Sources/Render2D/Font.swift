@@ -156,6 +156,12 @@ public final class Font {
         return g
     }
 
+    /// Whether the font or one of its fallbacks has a glyph for `scalar` (else it draws the
+    /// replacement glyph).
+    public func provides(_ scalar: Unicode.Scalar) -> Bool {
+        TTF_GlyphIsProvided32(face, scalar.value) != 0 || fallbacks.contains { TTF_GlyphIsProvided32($0, scalar.value) != 0 }
+    }
+
     /// Picks the face that has `scalar` (primary, then fallbacks, then the replacement glyph).
     private func faceFor(_ scalar: UInt32) -> (OpaquePointer, UInt32) {
         if TTF_GlyphIsProvided32(face, scalar) != 0 { return (face, scalar) }

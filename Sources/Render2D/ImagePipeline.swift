@@ -62,8 +62,12 @@ public final class ImagePipeline {
     /// Keep every image's timeline for a trace export (off: only latency statistics).
     public var keepsTimelines = false
     public private(set) var timelines: [ImageTimeline] = []
-    /// Cell first visible → thumbnail first drawn, microseconds (1 for thumbnails prefetched in time).
+    /// Cell first visible → thumbnail first drawn, microseconds, over the cells that waited
+    /// (drew a placeholder first). Thumbnails ready when their cell came into view are counted
+    /// in `prefetchedInTime` instead.
     public private(set) var latency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    /// Cells whose thumbnail was ready the moment they first became visible.
+    public private(set) var prefetchedInTime = 0
     public private(set) var decodedTotal = 0
     public private(set) var failedTotal = 0
     public private(set) var droppedTotal = 0
@@ -110,7 +114,7 @@ public final class ImagePipeline {
             if var timeline = pending.removeValue(forKey: key) {
                 finish(&timeline, drawnAt: MonotonicClock.nanoseconds())
             } else if firstSight {
-                _ = latency.record(1) // prefetched: drawn the moment it came into view
+                prefetchedInTime += 1
             }
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
@@ -201,8 +205,11 @@ public final class ImagePipeline {
 
     private func finish(_ timeline: inout ImageTimeline, drawnAt now: UInt64) {
         timeline.firstDrawnNs = now
-        // Prefetched images (never seen loading) count as drawn on sight.
-        _ = latency.record(timeline.firstVisibleNs > 0 ? max(1, (now - timeline.firstVisibleNs) / 1000) : 1)
+        if timeline.firstVisibleNs > 0 {
+            _ = latency.record(max(1, (now - timeline.firstVisibleNs) / 1000))
+        } else {
+            prefetchedInTime += 1 // uploaded before its cell came into view: drawn on sight
+        }
         if keepsTimelines { timelines.append(timeline) }
     }
 

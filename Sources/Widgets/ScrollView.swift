@@ -114,7 +114,7 @@ extension UI {
         // Content, offset and clipped.
         drawList.pushClip(viewport)
         let contentRect = Rect(x: viewport.x - box.value.offset.x, y: viewport.y - box.value.offset.y,
-                               width: axes.contains(.horizontal) ? .infinity : viewport.width - (axes.contains(.vertical) ? bar : 0),
+                               width: axes.contains(.horizontal) ? .infinity : max(0, viewport.width - (axes.contains(.vertical) ? bar : 0)),
                                height: .infinity)
         scrollStack.append((sid, viewport))
         let measured = withID(sid) {

@@ -37,8 +37,12 @@ final class FontTests: XCTestCase {
         XCTAssertGreaterThan(font.measure("Съешь"), 20)
         let replacement = font.measure("\u{FFFD}")
         let cjkFallbackInstalled = FontLibrary.systemFallbacks.contains { FileManager.default.fileExists(atPath: $0) }
+        XCTAssertTrue(font.provides("Ω"))
+        XCTAssertEqual(font.provides("写"), cjkFallbackInstalled, "CJK comes from a fallback font exactly when one is installed")
+        XCTAssertFalse(font.provides("\u{10FFFD}"), "a private-use plane character is in no font")
+        XCTAssertEqual(font.measure("\u{10FFFD}"), replacement, accuracy: 0.01, "missing glyphs draw the replacement glyph")
         if !cjkFallbackInstalled {
-            XCTAssertEqual(font.measure("写"), replacement, accuracy: 0.01, "missing glyphs draw the replacement glyph")
+            XCTAssertEqual(font.measure("写"), replacement, accuracy: 0.01)
         }
         XCTAssertEqual(font.caretOffsets("aé写").count, 4, "one caret stop per scalar plus the start")
     } }

@@ -20,9 +20,11 @@ public final class Harness {
     public private(set) var time = 100.0
     public var ui: UI { host.ui }
 
-    public init(width: Int = 640, height: Int = 480, theme: Theme = .light) throws {
+    /// A `width`×`height` window (physical pixels) at UI `scale`: the UI lays out in
+    /// `width / scale` × `height / scale` logical pixels, and events are injected in window pixels.
+    public init(width: Int = 640, height: Int = 480, scale: Double = 1, theme: Theme = .light) throws {
         host = try AppHost(options: .init(title: "Tessera tests", width: width, height: height, vsync: false,
-                                          offscreen: true, scale: 1, theme: theme))
+                                          offscreen: true, scale: scale, theme: theme))
         inject = EventInjector(window: host.window)
         host.readsBackFrames = true
         let start = time
@@ -82,21 +84,42 @@ public final class Harness {
     /// The last frame's pixels.
     public var pixels: PixelBuffer { host.lastFramePixels ?? PixelBuffer(width: 0, height: 0) }
 
+    /// The bounding box of the pixels in `rect` that differ from `background` (nil: none do).
+    public func inkBounds(in rect: Rect, differingFrom background: Color, tolerance: Int = 24) -> Rect? {
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        forEachPixel(in: rect) { x, y, c in
+            guard Self.differs(c, background, tolerance) else { return }
+            x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+        }
+        guard x1 >= x0 else { return nil }
+        return Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0 + 1), height: Double(y1 - y0 + 1))
+    }
+
+    /// Pixels in `rect` for which `test` holds.
+    public func countPixels(in rect: Rect, where test: (Color) -> Bool) -> Int {
+        var n = 0
+        forEachPixel(in: rect) { _, _, c in if test(c) { n += 1 } }
+        return n
+    }
+
     /// Pixels in `rect` whose color differs from `background` by more than `tolerance` on some channel.
     public func countPixels(in rect: Rect, differingFrom background: Color, tolerance: Int = 24) -> Int {
+        countPixels(in: rect) { Self.differs($0, background, tolerance) }
+    }
+
+    private static func differs(_ c: Color, _ background: Color, _ tolerance: Int) -> Bool {
+        abs(Int(c.r) - Int(background.r)) > tolerance || abs(Int(c.g) - Int(background.g)) > tolerance
+            || abs(Int(c.b) - Int(background.b)) > tolerance
+    }
+
+    private func forEachPixel(in rect: Rect, _ body: (Int, Int, Color) -> Void) {
         let px = pixels
-        var n = 0
         let x0 = max(0, Int(rect.minX)), x1 = min(px.width, Int(rect.maxX))
         let y0 = max(0, Int(rect.minY)), y1 = min(px.height, Int(rect.maxY))
-        guard x1 > x0, y1 > y0 else { return 0 }
+        guard x1 > x0, y1 > y0 else { return }
         for y in y0..<y1 {
-            for x in x0..<x1 {
-                let c = px.pixel(x: x, y: y)
-                if abs(Int(c.r) - Int(background.r)) > tolerance || abs(Int(c.g) - Int(background.g)) > tolerance
-                    || abs(Int(c.b) - Int(background.b)) > tolerance { n += 1 }
-            }
+            for x in x0..<x1 { body(x, y, px.pixel(x: x, y: y)) }
         }
-        return n
     }
 }
 

@@ -194,46 +194,120 @@ final class ControlTests: XCTestCase {
         let h = try Harness()
         var text = "x"
         var v = 0.5
+        var clicks = 0
+        var rects: [String: Rect] = [:]
         let build: (UI) -> Void = { ui in
             ui.hstack {
                 ui.text("A label that is much wider than the window")
                 ui.spacer()
-                ui.button("OK")
+                if ui.button("OK") { clicks += 1 }
             }
+            rects["field"] = ui.availableRect
             ui.textField("t", text: &text)
             ui.slider("s", value: &v, in: 0...1)
-            ui.scrollView("s") { ui.text("inside") }
+            ui.scrollView("s") { rects["scroll"] = ui.availableRect; ui.text("inside") }
+            rects["rest"] = ui.availableRect
         }
         h.host.window.setSize(width: 1, height: 1)
         h.frames(3, build)
         XCTAssertEqual(h.ui.size, Size(1, 1))
+        for (name, r) in rects {
+            XCTAssertTrue(r.x.isFinite && r.y.isFinite && r.width.isFinite, "\(name): \(r)")
+            XCTAssertGreaterThanOrEqual(r.width, 0, name)
+            XCTAssertLessThanOrEqual(r.minX, 1, "\(name) starts inside the 1 pt window")
+        }
+        XCTAssertEqual(v, 0.5, "nothing was dragged")
+        XCTAssertEqual(text, "x")
+        // Back to a real size: the layout is whole again and the controls answer.
         h.host.window.setSize(width: 640, height: 480)
         h.frames(2, build)
+        XCTAssertEqual(rects["field"]?.width, 640, "the rows span the window again")
+        XCTAssertGreaterThan(rects["scroll"]?.height ?? 0, 0)
+        let okInk = try XCTUnwrap(h.inkBounds(in: Rect(x: 560, y: 0, width: 80, height: 40), differingFrom: h.ui.theme.background))
+        h.click(at: Point(okInk.midX, okInk.midY), build)
+        XCTAssertEqual(clicks, 1, "the spacer pushed OK to the right edge, where it takes the click")
+        XCTAssertGreaterThan(okInk.maxX, 600)
+
         XCTAssertFalse(h.host.showsHUD)
         h.inject.tap(.f12)
         h.frames(2, build)
         XCTAssertTrue(h.host.showsHUD)
+        // The HUD: one bar a frame, newest at the right (under 8 ms here, so green, rising from
+        // the graph's floor), the 16.7 ms budget line across it, and white text above.
+        let frames = h.host.profiler.recentFrames.count
         let graph = Rect(x: 640 - 320, y: 62, width: 300, height: 88)
-        XCTAssertGreaterThan(h.countPixels(in: graph, differingFrom: h.ui.theme.background), 1000, "HUD panel drawn")
+        let isGreen = { (c: Color) in Int(c.g) > Int(c.r) + 60 && Int(c.g) > Int(c.b) + 40 }
+        let isWhite = { (c: Color) in c.r > 150 && c.g > 150 && c.b > 150 }
+        let floor = Rect(x: graph.x, y: graph.maxY - 2, width: graph.width, height: 2)
+        let barColumns = (0..<Int(graph.width)).filter { x in
+            h.countPixels(in: Rect(x: graph.x + Double(x), y: floor.y, width: 1, height: 2), where: isGreen) > 0
+        }
+        XCTAssertEqual(Double(barColumns.count), Double(frames - 1), accuracy: 2, "a bar for each earlier frame")
+        XCTAssertGreaterThan(barColumns.first ?? 0, Int(graph.width) - frames - 2, "at the right end of the graph")
+        XCTAssertEqual(h.countPixels(in: Rect(x: graph.x, y: graph.y, width: graph.width, height: 30), where: isGreen), 0,
+                       "no bar reaches near the 33 ms ceiling")
+        let budgetY = (graph.maxY - 16.7 / 33.3 * graph.height).rounded(.down)
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: graph.x, y: budgetY, width: 200, height: 2), where: isWhite), 180,
+                             "the budget line at 16.7 ms")
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: graph.x, y: 16, width: 200, height: 14), where: isWhite), 60, "the p50 / p99 text")
+    } }
+
+    func testAtScale2InTheDarkThemeLayoutIsLogicalAndPixelsArePhysical() throws { try onMain {
+        var clicks = 0
+        let build: (UI) -> Void = { ui in
+            ui.vstack {
+                ui.text("Hello, world")
+                if ui.button("Press") { clicks += 1 }
+            }
+        }
+        // The same UI at scale 1, for reference.
+        let one = try Harness(width: 640, height: 480, theme: .dark)
+        one.frames(2, build)
+        let dark = Theme.dark.background
+        let textAt1 = try XCTUnwrap(one.inkBounds(in: Rect(x: 0, y: 0, width: 640, height: 24), differingFrom: dark))
+
+        let h = try Harness(width: 640, height: 480, scale: 2, theme: .dark)
+        h.frames(2, build)
+        XCTAssertEqual(h.ui.size, Size(320, 240), "layout in logical pixels")
+        XCTAssertEqual(h.pixels.width, 640, "pixels read back at the window's size")
+        XCTAssertEqual(h.pixels.pixel(x: 639, y: 479), dark)
+        XCTAssertNotEqual(dark, Theme.light.background)
+        let text = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 0, width: 640, height: 48), differingFrom: dark))
+        XCTAssertEqual(text.height, textAt1.height * 2, accuracy: 2, "glyphs rasterized at twice the size, not scaled up")
+        XCTAssertEqual(text.width, textAt1.width * 2, accuracy: 4)
+        let brightest = h.countPixels(in: text) { Int($0.r) + Int($0.g) + Int($0.b) > 600 }
+        XCTAssertGreaterThan(brightest, 40, "light text on the dark background")
+        // The button is where the logical layout put it, times two; a click there presses it.
+        let buttonAt1 = try XCTUnwrap(one.inkBounds(in: Rect(x: 0, y: textAt1.maxY + 2, width: 640, height: 40), differingFrom: dark))
+        let button = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: text.maxY + 4, width: 640, height: 80), differingFrom: dark))
+        XCTAssertEqual(button.minY, buttonAt1.minY * 2, accuracy: 3)
+        XCTAssertEqual(button.width, buttonAt1.width * 2, accuracy: 4)
+        h.click(at: Point(button.midX, button.midY), build)
+        XCTAssertEqual(clicks, 1)
+        h.click(at: Point(button.maxX + 20, button.midY), build)
+        XCTAssertEqual(clicks, 1, "right of the button (in window pixels) is outside it")
     } }
 
     func testUnusedStateIsDroppedAndIDsScopeState() throws { try onMain {
         let h = try Harness()
         h.ui.stateLifetimeFrames = 30
         var showSecond = true
-        var a = 0.2
-        var name = "x"
+        var one = "", two = ""
         let build: (UI) -> Void = { ui in
-            ui.withID("one") { ui.slider("v", value: &a, in: 0...1) }
-            if showSecond { ui.withID("two") { ui.textField("v", text: &name) } }
+            ui.withID("one") { ui.textField("v", text: &one) }
+            if showSecond { ui.withID("two") { ui.textField("v", text: &two) } }
         }
         h.frames(2, build)
+        // Two fields with the same label in two scopes: typing into the first edits it alone.
+        let firstField = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 0, width: 640, height: 40), differingFrom: h.ui.theme.background))
+        h.click(at: Point(firstField.midX, firstField.midY), build)
+        h.inject.text("Q")
+        h.frames(2, build)
+        XCTAssertEqual(one, "Q")
+        XCTAssertEqual(two, "", "same label, different scope, different state")
         let withBoth = h.ui.stateCount
         showSecond = false
         h.frames(120, build)
         XCTAssertLessThan(h.ui.stateCount, withBoth, "the hidden field's state went away")
-        let one = WidgetID(parent: WidgetID(parent: .root, "one"), "v")
-        let two = WidgetID(parent: WidgetID(parent: .root, "two"), "v")
-        XCTAssertNotEqual(one, two, "same label, different scopes")
     } }
 }

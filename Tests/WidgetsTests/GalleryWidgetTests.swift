@@ -59,6 +59,50 @@ final class GalleryWidgetTests: XCTestCase {
         h.shot("grid", build)
     }}
 
+    func testATextureBudgetEvictsTheLeastRecentlyDrawnAndScrollingBackDecodesThemAgain() throws { try onMain {
+        let dir = try ScratchFolder("grid-evict")
+        var paths: [String] = []
+        for i in 0..<60 {
+            paths.append(dir.file("p\(i).jpg"))
+            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160, height: 120, seed: UInt64(i)), to: paths[i])
+        }
+        let h = try Harness()
+        // 3 MB holds 40 of these 160×120 thumbnails (75 KB): more than a screen (30), less than
+        // the 60 photos.
+        let images = ImagePipeline(renderer: h.host.window.renderer, budgetBytes: 3 << 20, workers: 2)
+        defer { images.shutdown() }
+        h.ui.images = images
+        var info: LazyGridInfo?
+        var evictions = 0, overBudgetFrames = 0
+        let build: (UI) -> Void = { ui in
+            Self.gridBuild(paths) { info = $0 }(ui)
+        }
+        let settle = { (done: () -> Bool) in
+            let deadline = MonotonicClock.seconds() + 10
+            repeat {
+                h.frame(build)
+                let lazy = h.host.profiler.lastFrame!.lazy
+                evictions += lazy.evictions
+                if lazy.cacheBytes > images.cache.budgetBytes { overBudgetFrames += 1 }
+                usleep(5_000)
+            } while !done() && MonotonicClock.seconds() < deadline
+        }
+        settle { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }
+        let thumbnailBytes = images.cache.bytes / max(1, images.cache.count)
+        XCTAssertLessThan(images.cache.budgetBytes / thumbnailBytes, 60, "the budget cannot hold every photo")
+        h.ui.scrollGrid("grid", toOffset: 10_000)
+        settle { (info?.visible.upperBound ?? 0) == 60 && h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "the last screen is complete")
+        XCTAssertGreaterThan(evictions, 0, "the first screen's textures made room for the last one's")
+        XCTAssertEqual(overBudgetFrames, 0, "never over the budget at the end of a frame")
+        let decodedAtEnd = images.decodedTotal
+        h.ui.scrollGrid("grid", toOffset: 0)
+        settle { (info?.visible.lowerBound ?? 1) == 0 && h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0)
+        XCTAssertGreaterThan(images.decodedTotal, decodedAtEnd, "evicted thumbnails are decoded again when they come back")
+        XCTAssertEqual(overBudgetFrames, 0)
+    }}
+
     func testBrokenFilesShowErrorTilesAndTheRestLoads() throws { try onMain {
         let dir = try ScratchFolder("grid-broken")
         let photo = try SamplePhotos.jpegData(SamplePhotos.render(width: 160, height: 120, seed: 1))
@@ -148,6 +192,67 @@ final class GalleryWidgetTests: XCTestCase {
         let moved = try XCTUnwrap(markerY) - before
         h.frame(build)
         XCTAssertEqual(try XCTUnwrap(markerY) - before, moved, accuracy: 0.5, "after the wheel step, corrections do not move it")
+    }}
+
+    func testALazyHStackBuildsOnlyTheColumnsInViewAndScrollsSideways() throws { try onMain {
+        let h = try Harness()
+        var built: [Int: Rect] = [:]
+        var info: LazyStackInfo?
+        let build: (UI) -> Void = { ui in
+            built = [:]
+            info = ui.lazyHStack("strip", count: 10_000, estimatedWidth: 100, spacing: 10) { ui, i in
+                ui.frame(width: Double(60 + (i % 3) * 40), height: 80) {
+                    built[i] = ui.availableRect
+                    ui.drawList.addRect(ui.availableRect, color: i % 2 == 0 ? .red : .green)
+                }
+            }
+        }
+        h.frames(2, build)
+        XCTAssertLessThan(built.count, 14, "only the items in and next to the 640 pt viewport")
+        XCTAssertEqual(built[0]?.minX, 0)
+        XCTAssertEqual(try XCTUnwrap(built[1]).minX, 60 + 10, "laid out left to right with the spacing")
+        XCTAssertEqual(try XCTUnwrap(built[1]).minY, try XCTUnwrap(built[0]).minY, "in one row")
+        XCTAssertEqual(h.pixels.pixel(x: 30, y: 40), .red)
+        XCTAssertEqual(h.pixels.pixel(x: 90, y: 40), .green)
+        // A horizontal wheel (a trackpad swipe) moves the strip left.
+        h.inject.mouseMove(to: Point(300, 40))
+        h.frame(build)
+        h.inject.wheel(dx: 4, dy: 0)
+        h.frames(2, build)
+        XCTAssertGreaterThan(info?.scrollOffset ?? 0, 100)
+        XCTAssertLessThan(try XCTUnwrap(built.keys.min().flatMap { built[$0] }).minX, 0, "the first built item starts left of the view")
+        // Jumping to an item puts it at the leading edge; the far end of 10,000 is reachable.
+        h.ui.scrollLazyStack("strip", toItem: 9_990)
+        h.frames(3, build)
+        XCTAssertEqual(try XCTUnwrap(built[9_990]).minX, 0, accuracy: 0.5)
+        XCTAssertLessThan(built.count, 14)
+        XCTAssertGreaterThan(info?.contentLength ?? 0, 500_000)
+    }}
+
+    func testALazyHGridFillsColumnsTopToBottomAndBuildsOnlyVisibleColumns() throws { try onMain {
+        let h = try Harness()
+        var built: [Int: Rect] = [:]
+        var info: LazyGridInfo?
+        let build: (UI) -> Void = { ui in
+            built = [:]
+            info = ui.lazyHGrid("shelf", rows: [GridItem(.fixed(100)), GridItem(.fixed(100))], spacing: 8, count: 1_000) { ui, i, rect in
+                built[i] = rect
+                ui.drawList.addRect(rect, color: .blue)
+            }
+        }
+        h.frames(2, build)
+        XCTAssertEqual(info?.columns, 2, "two rows (the cross axis)")
+        XCTAssertEqual(built[0]?.origin, Point(0, 0))
+        XCTAssertEqual(built[1]?.origin, Point(0, 108), "item 1 is below item 0: columns fill top to bottom")
+        XCTAssertEqual(try XCTUnwrap(built[2]).minX, try XCTUnwrap(built[0]).maxX + 8, "item 2 starts the next column")
+        XCTAssertLessThanOrEqual(built.count, 2 * (640 / 108 + 2), "only the columns in view")
+        XCTAssertEqual(h.pixels.pixel(x: 50, y: 150), .blue)
+        XCTAssertEqual(h.pixels.pixel(x: 50, y: 104), h.ui.theme.background, "the gap between the rows")
+        h.ui.scrollGrid("shelf", toOffset: 108 * 400)
+        h.frames(2, build)
+        XCTAssertEqual(info?.visible.lowerBound, 800, "column 400 holds items 800 and 801")
+        XCTAssertEqual(try XCTUnwrap(built[800]).minX, 0, accuracy: 0.5)
+        XCTAssertLessThanOrEqual(built.count, 2 * (640 / 108 + 2))
     }}
 
     func testPinchAndCtrlWheelZoomTheGrid() throws { try onMain {

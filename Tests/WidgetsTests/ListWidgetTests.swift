@@ -45,9 +45,13 @@ final class ListWidgetTests: XCTestCase {
         XCTAssertEqual(m.expanded, [m.tree[0].id], "the chevron expands through the app's binding")
         XCTAssertEqual(m.info?.rowCount, 7, "root 0 shows its 4 children")
         XCTAssertEqual(m.selection, [], "a chevron click does not select")
-        // Row 1 is now a child: indented one level, so its chevron sits at x = 32.
-        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 26, y: 30, width: 12, height: 12), differingFrom: h.ui.theme.surface), 4)
-        XCTAssertGreaterThan(h.countPixels(in: childRow, differingFrom: h.ui.theme.surface), 0)
+        // Row 1 is now a child: indented one level, so its ink starts one indent further right
+        // than the root's, and its label is drawn.
+        let rootInk = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 5 * 24 + 2, width: 640, height: 20), differingFrom: h.ui.theme.surface))
+        let childInk = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 26, width: 640, height: 20), differingFrom: h.ui.theme.surface))
+        XCTAssertEqual(childInk.minX - rootInk.minX, 16, accuracy: 1, "one level of indentation (row 5 is the next root)")
+        XCTAssertGreaterThan(childInk.width, 40, "chevron, icon and label")
+        XCTAssertGreaterThan(h.countPixels(in: childRow, differingFrom: h.ui.theme.surface), 60)
         XCTAssertNotEqual(h.countPixels(in: Rect(x: 0, y: 24, width: 640, height: 48), differingFrom: h.ui.theme.surface), beforeInk)
         // Double-clicking a collapsed child row expands it too.
         h.inject.mouseMove(to: Point(200, Self.rowY(1)))

@@ -32,19 +32,19 @@ final class LayoutTests: XCTestCase {
 
     func testFlexibleChildrenShareWhatFixedOnesLeftLastFrame() {
         var memo = StackMemo()
+        var placed: [(left: Rect, gap: Rect, right: Rect)] = []
         for _ in 0..<2 {
             var f = LayoutFrame(axis: .horizontal, rect: Rect(x: 0, y: 0, width: 300, height: 30), spacing: 10,
                                 alignment: .center, memo: memo)
-            let left = f.place(Size(50, 20))
-            let gap = f.place(Size(0, 0), flexibleMain: true)
-            let right = f.place(Size(50, 20))
+            placed.append((f.place(Size(50, 20)), f.place(Size(0, 0), flexibleMain: true), f.place(Size(50, 20))))
             memo = f.measured
-            if memo.flexCount == 1 && gap.width > 0 {
-                XCTAssertEqual(left.x, 0)
-                XCTAssertEqual(right.maxX, 300, "after one frame the spacer pushes the button to the edge")
-            }
         }
-        XCTAssertEqual(memo.fixedExtent, 120)
+        XCTAssertEqual(memo.flexCount, 1)
+        XCTAssertEqual(memo.fixedExtent, 120, "two 50 pt children and two 10 pt gaps")
+        // The second frame knows what the fixed children took: the spacer gets the rest.
+        XCTAssertEqual(placed[1].left.x, 0)
+        XCTAssertEqual(placed[1].gap.width, 180)
+        XCTAssertEqual(placed[1].right.maxX, 300, "after one frame the spacer pushes the button to the edge")
     }
 
     func testHorizontalStackCentersOnRowHeightAndInfiniteMainAxisHasNoFlex() {

@@ -231,21 +231,37 @@ final class TableEdgeCaseTests: XCTestCase {
         h.inject.tap(Key("a"), modifiers: .control)
         h.frames(2, build)
         XCTAssertEqual(selection, [], "nothing to select")
-        // No columns at all.
-        h.frames(2) { ui in
-            ui.table("nocolumns", rows: makeItems(5)) { }
+        // No columns at all: the rows are still laid out, selectable and empty of ink.
+        var info: TableInfo?
+        let noColumns: (UI) -> Void = { ui in
+            info = ui.table("nocolumns", rows: makeItems(5), selection: Binding(box, \.selection)) { }
         }
-        // A 1×1 window with a million-row-sized geometry.
+        h.frames(2, noColumns)
+        XCTAssertEqual(info?.visibleRows, 0..<5)
+        XCTAssertEqual(info?.bodyRect.width, 640)
+        h.click(at: Point(300, try XCTUnwrap(info).bodyRect.y + 24 * 2 + 12), noColumns)
+        XCTAssertEqual(box.selection, [2], "a row without cells is still a row")
+        // A 1×1 window: at most the one row the single pixel shows is built, and the
+        // selection survives.
         let many = makeItems(2000)
-        h.host.window.setSize(width: 1, height: 1)
-        h.frames(3) { ui in
-            ui.table("tiny", rows: many, selection: Binding(box, \.selection)) {
+        let tiny: (UI) -> Void = { ui in
+            info = ui.table("tiny", rows: many, selection: Binding(box, \.selection)) {
                 TableColumn("Name", value: \Item.name)
                 TableColumn("Size", value: \Item.size) { "\($0.size)" }
             }
         }
+        h.host.window.setSize(width: 1, height: 1)
+        h.frames(3, tiny)
         XCTAssertEqual(h.ui.size, Size(1, 1))
+        XCTAssertLessThanOrEqual(info?.visibleRows.count ?? 99, 1)
+        XCTAssertGreaterThanOrEqual(info?.bodyRect.height ?? -1, 0)
+        XCTAssertEqual(box.selection, [2])
+        // Back to full size: the body fills the window below the header again.
         h.host.window.setSize(width: 640, height: 480)
-        h.frames(2, build)
+        h.frames(2, tiny)
+        let body = try XCTUnwrap(info?.bodyRect)
+        XCTAssertEqual(body.maxY, 480, accuracy: 1)
+        XCTAssertEqual(info?.visibleRows.lowerBound, 0)
+        XCTAssertEqual(Double(info?.visibleRows.count ?? 0), (body.height / 24).rounded(.up), accuracy: 1)
     } }
 }
