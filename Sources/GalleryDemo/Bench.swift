@@ -31,8 +31,14 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline, gallery; or decode (thumbnail throughput, no window).")
+    @Argument(help: "Scene: text, split, table, outline, gallery, idle; or decode (thumbnail throughput, no window).")
     var scene: String
+
+    @Option(help: "Idle: plain, caret (a focused text field) or hud.")
+    var variant = "plain"
+
+    @Option(help: "Idle: seconds of idling to measure.")
+    var seconds = 10.0
 
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
@@ -50,9 +56,13 @@ struct Bench: ParsableCommand {
     var screenshot: String?
 
     func validate() throws {
-        guard ["text", "split", "table", "outline", "gallery", "decode"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, decode")
+        guard ["text", "split", "table", "outline", "gallery", "idle", "decode"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, decode")
         }
+        guard IdleBench.variants.contains(variant) else {
+            throw ValidationError("unknown variant '\(variant)'; available: \(IdleBench.variants.joined(separator: ", "))")
+        }
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
     }
@@ -67,8 +77,17 @@ struct Bench: ParsableCommand {
             let setupStart = MonotonicClock.nanoseconds()
             let processStart = processStartSeconds()
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
+            if scene == "idle" {
+                // Not paced or forced: the app's own on-demand loop, as a user runs it.
+                let host = try AppHost(options: .init(title: "Tessera bench idle", width: 1280, height: 800, vsync: true,
+                                                      offscreen: offscreen, scale: 1, schedule: .onDemand))
+                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853)
+                print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds))
+                return
+            }
+            // Continuous frames, on purpose: every scene below measures frame cost.
             let host = try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: false,
-                                                  offscreen: offscreen, scale: 1))
+                                                  offscreen: offscreen, scale: 1, schedule: .continuous))
             let bench: BenchScene
             switch scene {
             case "split": bench = SplitBench()

@@ -126,6 +126,7 @@ final class DimensionCache: Sendable {
         queue.async { [self] in
             let result = Self.read(path)
             known.withLock { $0[path] = result }
+            FrameWaker.wake() // the table shows them in the next frame
         }
         return nil
     }

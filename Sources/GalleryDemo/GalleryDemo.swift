@@ -131,6 +131,9 @@ struct Run: ParsableCommand {
             // The screenshot is taken once the layout has settled: the last frame of a bounded
             // run, else the fifth frame of an interactive one (which then goes on).
             let shotFrame = frames.map { max(1, $0) } ?? 5
+            // Frames on demand for a person at the window; continuous for what is scripted by
+            // frame number (a replay, a tour, a fixed number of frames).
+            host.schedule = replay != nil || window.tour || window.frames != nil ? .continuous : .onDemand
             var count = 0
             let started = MonotonicClock.seconds()
             let inject = EventInjector(window: host.window)
@@ -142,8 +145,9 @@ struct Run: ParsableCommand {
                         if let shot = window.screenshot { host.captureScreenshot(to: shot) }
                         host.requestQuit()
                     }
-                } else if let shot = window.screenshot, count == shotFrame {
-                    host.captureScreenshot(to: shot)
+                    ui.requestRedraw(after: count < 10 ? 0 : 0.25) // thumbnails also wake the loop as they land
+                } else if let shot = window.screenshot, count <= shotFrame {
+                    if count == shotFrame { host.captureScreenshot(to: shot) } else { ui.requestRedraw() }
                 }
                 app.build(ui, host: host)
                 if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }

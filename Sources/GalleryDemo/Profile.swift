@@ -130,7 +130,8 @@ struct Profile: ParsableCommand {
         let names = script == "all" ? Self.scripts : [script]
         let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String) in
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
-            let host = try AppHost(options: .init(title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen, scale: 1))
+            let host = try AppHost(options: .init(title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen,
+                                                  scale: 1, schedule: .continuous))
             let thumbnails = FreedesktopThumbnails()
             let images = thumbnailCache ? ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
                 : ImagePipeline(renderer: host.window.renderer)

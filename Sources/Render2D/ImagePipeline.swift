@@ -213,6 +213,10 @@ public final class ImagePipeline {
         if keepsTimelines { timelines.append(timeline) }
     }
 
+    /// Whether the next frame has something to show without any input: textures uploaded in
+    /// this frame (cells draw them next frame), or finished decodes left over by the upload budget.
+    public var needsFrame: Bool { counters.uploads > 0 || loader.hasFinished }
+
     /// Forgets the kept timelines (a new recording starts empty).
     public func clearTimelines() { timelines.removeAll() }
 

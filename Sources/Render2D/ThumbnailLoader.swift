@@ -124,6 +124,13 @@ public final class ThumbnailLoader: @unchecked Sendable {
         return taken
     }
 
+    /// Whether finished results wait to be taken.
+    public var hasFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !finished.isEmpty
+    }
+
     public var snapshot: ThumbnailLoaderStats {
         condition.lock()
         defer { condition.unlock() }
@@ -171,6 +178,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
             stats.finished += 1
             stats.busyNs += done - started
             condition.unlock()
+            FrameWaker.wake() // the main thread uploads it in its next frame
         }
     }
 }

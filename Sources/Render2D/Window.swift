@@ -127,5 +127,13 @@ public final class Window {
         return max(1, (Double(hdpi) / 96 * 4).rounded() / 4)
     }
 
+    /// Seconds between the refreshes of the window's display (1/60 when it does not say).
+    public var refreshInterval: Double {
+        var mode = SDL_DisplayMode()
+        let index = SDL_GetWindowDisplayIndex(handle)
+        guard index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, mode.refresh_rate >= 20 else { return 1.0 / 60 }
+        return 1 / Double(mode.refresh_rate)
+    }
+
     public func setTitle(_ title: String) { SDL_SetWindowTitle(handle, title) }
 }

@@ -19,8 +19,23 @@ final class SDLClipboard: Clipboard {
     }
 }
 
+/// How `AppHost.run` schedules frames.
+public enum FrameSchedule: Sendable, Equatable {
+    /// A frame after input (and one more to settle), while a widget asks for frames
+    /// (`UI.requestRedraw`), and when background work wakes the loop (`FrameWaker`);
+    /// otherwise the loop sleeps in `SDL_WaitEventTimeout`. What desktop apps want: an
+    /// untouched window costs nothing.
+    case onDemand
+    /// Frame after frame, as fast as present allows: benchmarks, profiling, replays.
+    case continuous
+}
+
 /// Owns a window, its `UI`, the event pump and the frame profiler, and runs frames:
 /// poll events → build the UI → submit draw lists → (screenshot) → present.
+///
+/// `run` draws frames on demand (see `FrameSchedule`): widgets that animate call
+/// `ui.requestRedraw()`, timers `ui.requestRedraw(after:)`, and worker threads
+/// `FrameWaker.wake()`.
 ///
 /// ```swift
 /// let host = try AppHost(options: .init(title: "Demo"))
@@ -40,10 +55,11 @@ public final class AppHost {
         /// UI scale; nil takes it from the display's DPI.
         public var scale: Double?
         public var theme = Theme.light
+        public var schedule = FrameSchedule.onDemand
         public init(title: String = "Tessera", width: Int = 1280, height: Int = 800, vsync: Bool = true,
-                    offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light) {
+                    offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light, schedule: FrameSchedule = .onDemand) {
             self.title = title; self.width = width; self.height = height; self.vsync = vsync
-            self.offscreen = offscreen; self.scale = scale; self.theme = theme
+            self.offscreen = offscreen; self.scale = scale; self.theme = theme; self.schedule = schedule
         }
     }
 
@@ -51,8 +67,20 @@ public final class AppHost {
     public let ui: UI
     public let profiler: FrameProfiler
     public var pump = EventPump()
-    /// Shows the frame-time HUD (F12 toggles it).
+    /// Shows the frame-time HUD (F12 toggles it). While it is shown, frames run at the
+    /// display's rate (its graphs move).
     public var showsHUD = false
+    /// How `run` schedules frames.
+    public var schedule: FrameSchedule
+    /// Times the on-demand loop woke from its wait for a reason of its own (an event, a
+    /// worker's wake-up, a requested frame), not counting a caller's timeout.
+    public private(set) var wakeups = 0
+    /// A frame is due regardless of timers: the first one, and one after each frame with input
+    /// (immediate mode settles a change made late in a frame on the next one).
+    private var frameDue = true
+    /// When the UI asked for the next frame (`ui.redrawTime`, clock seconds), paced.
+    private var requestedFrameTime: Double?
+    private var lastFrameStart = -Double.infinity
     /// Seconds for the UI's clock; tests substitute a virtual clock.
     public var clock: () -> Double = { MonotonicClock.seconds() }
     /// The user's UI scale on top of the backing scale.
@@ -117,6 +145,7 @@ public final class AppHost {
         ui.clipboard = SDLClipboard()
         profiler = FrameProfiler()
         explicitScale = options.scale
+        schedule = options.schedule
         userScale = 1
         userScale = resolvedUserScale()
         SDL_StopTextInput()
@@ -154,6 +183,8 @@ public final class AppHost {
         }
         recorder?.record(frame: frameNumber, events: events)
         frameNumber += 1
+        lastFrameStart = clock()
+        frameDue = !events.isEmpty
         if events.contains(.displayChanged) { userScale = resolvedUserScale() }
         profiler.endPhase(.events)
 
@@ -162,9 +193,16 @@ public final class AppHost {
         if ui.input.keys.contains(where: { $0.key == .f12 && !$0.isRepeat }) { showsHUD.toggle() }
         ui.images?.beginFrame()
         build(ui)
-        if let images = ui.images { profiler.recordLazyPath(images.endFrame()) }
-        if showsHUD, ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: traceNote) { toggleTraceRecording() }
+        if let images = ui.images {
+            profiler.recordLazyPath(images.endFrame())
+            if images.needsFrame { ui.requestRedraw() }
+        }
+        if showsHUD {
+            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: traceNote) { toggleTraceRecording() }
+            ui.requestRedraw() // its graphs move
+        }
         ui.endFrame()
+        requestedFrameTime = ui.redrawTime
         ui.persistentStore?.saveIfNeeded()
         applyCursor(ui.cursor)
         applyTextInput()
@@ -190,15 +228,67 @@ public final class AppHost {
         profiler.endFrame(stats: renderer.stats)
     }
 
-    /// Runs frames until the window closes (or `maxFrames` have run).
+    /// Runs frames until the window closes (or `maxFrames` have run), scheduled by `schedule`.
     public func run(maxFrames: Int? = nil, _ build: (UI) -> Void) {
         var count = 0
         while !quitRequested {
+            if schedule == .onDemand { _ = waitForFrame() }
             frame(build)
             count += 1
             if let maxFrames, count >= maxFrames { break }
         }
         if ui.persistentStore?.hasUnsavedChanges == true { ui.persistentStore?.save() }
+    }
+
+    /// One turn of the on-demand loop: waits (at most `timeout` seconds) until a frame is
+    /// due, then runs it. Returns whether a frame ran. Tests and tools drive the loop with it.
+    @discardableResult
+    public func runOnce(timeout: Double = .infinity, _ build: (UI) -> Void) -> Bool {
+        guard waitForFrame(timeout: timeout) else { return false }
+        frame(build)
+        return true
+    }
+
+    /// The earliest the UI's requested frame may run: at its time, and no sooner than one
+    /// refresh after the last frame started, so animations run at the display's rate even
+    /// where present does not wait for the display (vsync off, Xvfb, offscreen). Input is not
+    /// paced: an event starts a frame at once.
+    private var pacedFrameTime: Double? {
+        requestedFrameTime.map { max($0, lastFrameStart + window.refreshInterval) }
+    }
+
+    /// Blocks until a frame is due: an SDL event is queued (input, a window change, a worker's
+    /// wake-up), or the requested frame time has come. Returns false when `timeout` seconds
+    /// passed first. Never sleeps while an event is waiting.
+    public func waitForFrame(timeout: Double = .infinity) -> Bool {
+        if frameDue { return true }
+        let deadline = timeout < .infinity ? MonotonicClock.seconds() + max(0, timeout) : .infinity
+        while true {
+            let now = clock()
+            var wait = deadline - MonotonicClock.seconds()
+            if let due = pacedFrameTime {
+                if due <= now { return true }
+                wait = min(wait, due - now)
+            }
+            let timedOutByCaller = wait >= deadline - MonotonicClock.seconds()
+            if wait <= 0 {
+                SDL_PumpEvents()
+                return hasQueuedEvents()
+            }
+            let ms = wait == .infinity ? -1 : Int32(min((wait * 1000).rounded(.up), Double(Int32.max)))
+            if SDL_WaitEventTimeout(nil, ms) == 1 && hasQueuedEvents() {
+                wakeups += 1
+                return true
+            }
+            if !timedOutByCaller { wakeups += 1 }
+        }
+    }
+
+    /// Whether an event is queued. SDL's internal poll sentinel does not count and is dropped:
+    /// left at the head of the queue, it would end the next poll before the events behind it.
+    private func hasQueuedEvents() -> Bool {
+        SDL_FlushEvent(SDL_POLLSENTINEL.rawValue)
+        return SDL_HasEvents(SDL_FIRSTEVENT.rawValue, SDL_LASTEVENT.rawValue) == SDL_TRUE
     }
 
     private func applyCursor(_ kind: CursorKind) {

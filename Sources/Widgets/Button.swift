@@ -84,6 +84,7 @@ extension UI {
             value = value < target ? min(target, value + step) : max(target, value - step)
             return value
         }
+        if t != target { requestRedraw() }
         if showsTitle {
             font.draw(title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
                       color: theme.text, into: &drawList)

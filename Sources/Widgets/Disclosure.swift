@@ -53,6 +53,7 @@ extension UI {
         let step = deltaTime / 0.15
         memo.value.progress = memo.value.progress < target ? min(target, memo.value.progress + step) : max(target, memo.value.progress - step)
         let t = memo.value.progress
+        if t != target { requestRedraw() }
 
         if r.isHovered { drawList.addRoundedRect(header, radius: theme.cornerRadius, color: theme.control.opacity(0.5)) }
         drawChevron(in: Rect(x: header.x + 4, y: header.midY - 6, width: 12, height: 12), turned: t, color: theme.secondaryText)

@@ -73,6 +73,7 @@ public struct EventPump {
                 return nil
             }
         default:
+            if event.type == FrameWaker.eventType { FrameWaker.acknowledge() }
             return nil
         }
     }

@@ -148,7 +148,7 @@ extension UI {
                 if p.pressed && swipe.isOpen && !(width > 0 && swipe.actionsRect.contains(p.position)) { swipe.isOpen = false }
                 let target = swipe.isOpen ? swipe.revealWidth : 0
                 swipe.offset += (target - swipe.offset) * min(1, deltaTime * 18)
-                if abs(target - swipe.offset) < 0.5 { swipe.offset = target }
+                if abs(target - swipe.offset) < 0.5 { swipe.offset = target } else { requestRedraw() }
             }
             memo.value.swipe = !swipe.isOpen && !swipe.isDragging && swipe.offset == 0 ? nil : swipe
         }

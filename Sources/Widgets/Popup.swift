@@ -109,7 +109,9 @@ extension UI {
 
     /// Shows `text` in a tooltip after the pointer rests on the widget for half a second.
     public func tooltip(_ text: String, for interaction: Interaction, delay: Double = 0.5) {
-        if interaction.isHovered && !interaction.isActive && hoverDuration(interaction.id) >= delay { tooltipText = text }
+        guard interaction.isHovered && !interaction.isActive else { return }
+        let rested = hoverDuration(interaction.id)
+        if rested >= delay { tooltipText = text } else { requestRedraw(after: delay - rested) }
     }
 
     func dismissPopupsOnOutsidePress() {

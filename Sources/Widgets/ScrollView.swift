@@ -240,6 +240,7 @@ extension UI {
             box.value.offset = box.value.offset - box.value.kinetic.step(dt: deltaTime)
         }
         clampOffset(&box.value, viewport: viewport)
+        if box.value.kinetic.isMoving { requestRedraw() } // momentum runs on its own until it stops
     }
 
     private func drawScrollbars(_ sid: WidgetID, box: StateBox<ScrollState>, axes: ScrollAxes, viewport: Rect) {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Render2D
 
 /// Ascending or descending, as Foundation's `SortDirection`.
 public enum SortDirection: Sendable, Equatable, Hashable {
@@ -367,6 +368,7 @@ public final class TableSorter<Row: Sendable> {
             mailbox.state.withLock { state in
                 if state.generation == myGeneration { state.result = (myGeneration, result) }
             }
+            FrameWaker.wake() // the next frame swaps the new order in
         }
         thread.stackSize = 1 << 20
         thread.start()

@@ -359,7 +359,7 @@ extension UI {
             let t = min(1, (time - animation.start) / duration)
             let eased = 1 - (1 - t) * (1 - t)
             position = animation.from + (goal - animation.from) * eased
-            if t >= 1 { memo.value.animation = nil }
+            if t >= 1 { memo.value.animation = nil } else { requestRedraw() }
         } else {
             memo.value.animation = nil
         }

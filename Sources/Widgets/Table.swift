@@ -615,6 +615,7 @@ extension UI {
         // A divider's reach overlaps the next header cell: claim presses after every cell.
         for handle in dividers { claimSplitterPress(handle) }
         if isSorting {
+            requestRedraw() // the dots pulse; the sort's end wakes the loop by itself
             // Progress cue: a pulsing dot train while a background sort runs.
             let phase = time.truncatingRemainder(dividingBy: 0.9) / 0.9
             for k in 0..<3 {

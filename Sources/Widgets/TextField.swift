@@ -208,10 +208,11 @@ extension UI {
                 drawList.addRect(Rect(x: caretX, y: textY + font.lineHeight - 1, width: w, height: 1), color: theme.accent)
                 caretX += w
             }
-            // Blink: on for 0.5 s, off for 0.5 s.
+            // Blink: on for 0.5 s, off for 0.5 s; a frame at each change, none in between.
             if Int(time * 2) % 2 == 0 || r.isActive {
                 drawList.addRect(Rect(x: caretX.rounded(), y: textY, width: 1.5, height: font.lineHeight), color: theme.accent)
             }
+            requestRedraw(after: (time * 2).rounded(.down) / 2 + 0.5 - time)
         }
         drawList.popClip()
         return changed

@@ -112,6 +112,8 @@ public final class UI {
     /// Where copy and paste go; `AppHost` installs the system clipboard.
     public var clipboard: Clipboard = MemoryClipboard()
     var hoverStart: (id: WidgetID, time: Double)?
+    /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.
+    public private(set) var redrawTime: Double?
 
     public init(fonts: FontLibrary, theme: Theme = .light) {
         self.fonts = fonts
@@ -140,6 +142,7 @@ public final class UI {
         tooltipText = nil
         wantsTextInput = false
         idStack = [.root]
+        redrawTime = nil
         layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
                                    alignment: .start)]
         dismissPopupsOnOutsidePress()
@@ -153,6 +156,11 @@ public final class UI {
             if candidate.sense.contains(.focus) { focusID = candidate.id; focusClaimedThisFrame = true }
         }
         if input.pointer.pressed && !focusClaimedThisFrame { focusID = nil }
+        // A touch held still becomes a long-press on time, with no event to wake the loop.
+        let p = input.pointer
+        if p.kind == .touch, p.isDown, !p.isDragging, !p.longPressFired {
+            requestRedraw(after: p.pressTime + input.settings.longPressDuration - time)
+        }
         if !input.pointer.isDown && !input.pointer.released { activeID = nil }
         drawTooltip()
         popupRects = popupRectsThisFrame
@@ -180,6 +188,31 @@ public final class UI {
         drawingOverlay = true
         body()
         drawingOverlay = was
+    }
+
+    // MARK: Frames on demand
+
+    /// Asks for another frame as soon as the display can show it, without waiting for input.
+    /// Call it every frame while something moves on its own: an animation, momentum, a
+    /// progress cue. The host paces such frames at the display's refresh rate. Work that
+    /// finishes on another thread wakes the loop with `FrameWaker.wake()` instead.
+    ///
+    /// ```swift
+    /// if spinnerVisible { drawSpinner(angle: ui.time * 4); ui.requestRedraw() }
+    /// ```
+    public func requestRedraw() { requestRedraw(after: 0) }
+
+    /// Asks for a frame `seconds` from now (a timer: a caret blink, a tooltip delay, a long
+    /// press). The earliest request of a frame wins; nothing is drawn in between unless
+    /// something else asks.
+    ///
+    /// ```swift
+    /// ui.requestRedraw(after: 0.5 - hoverDuration(id))   // the tooltip appears on time
+    /// ```
+    public func requestRedraw(after seconds: Double) {
+        guard seconds.isFinite else { return } // NaN or never: no timer
+        let due = time + max(0, seconds)
+        redrawTime = min(redrawTime ?? due, due)
     }
 
     // MARK: Fonts

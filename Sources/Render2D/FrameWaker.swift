@@ -1,0 +1,46 @@
+import CSDL2
+import Synchronization
+
+/// Wakes a window's frame loop from any thread when background work finishes (a decode, a
+/// sort, a header read), so an idle app sleeps in `SDL_WaitEventTimeout` instead of polling.
+///
+/// A wake-up is one registered SDL user event; while one is queued and not yet seen by the
+/// main thread, further wake-ups add none (no event storm from a burst of decodes). One that
+/// left the queue unseen (`SDL_FlushEvents`) is replaced by the next wake-up.
+///
+/// ```swift
+/// Thread {
+///     let result = work()
+///     mailbox.store(result)
+///     FrameWaker.wake()          // the loop draws a frame that picks the result up
+/// }.start()
+/// ```
+public enum FrameWaker {
+    /// The SDL event type of wake-ups (registered once; `SDL_RegisterEvents` is thread-safe).
+    public static let eventType: UInt32 = {
+        let type = SDL_RegisterEvents(1)
+        return type == UInt32.max ? SDL_USEREVENT.rawValue : type
+    }()
+
+    private static let queued = Atomic<Bool>(false)
+    private static let sent = Atomic<Int>(0)
+
+    /// Asks for a frame from any thread. Does nothing before SDL's event system is up.
+    public static func wake() {
+        guard SDL_WasInit(SDL_INIT_EVENTS) != 0 else { return }
+        if queued.exchange(true, ordering: .acquiringAndReleasing) && SDL_HasEvent(eventType) == SDL_TRUE { return }
+        var event = SDL_Event()
+        event.user.type = eventType
+        if SDL_PushEvent(&event) == 1 {
+            sent.add(1, ordering: .relaxed)
+        } else {
+            queued.store(false, ordering: .releasing) // filtered or the queue is full: the next one tries again
+        }
+    }
+
+    /// Wake-up events pushed so far (coalesced ones are not counted).
+    public static var wakeEventsSent: Int { sent.load(ordering: .relaxed) }
+
+    /// The main thread saw the queued wake-up: the next `wake()` pushes a new one.
+    public static func acknowledge() { queued.store(false, ordering: .releasing) }
+}
