@@ -12,13 +12,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
             name: "CSDL2",
             pkgConfig: "sdl2",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "zlib1g-dev"])]
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "zlib1g-dev", "libglib2.0-dev"])]
         ),
         // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
         // fonts into a resource bundle next to every built binary.
@@ -35,7 +34,6 @@ let package = Package(
                 "CSDL2",
                 "TesseraAssets",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

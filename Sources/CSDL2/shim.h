@@ -30,4 +30,14 @@ static inline void tessera_nice_current_thread(int nice) { setpriority(PRIO_PROC
 /// user would); returns the previous one.
 static inline int tessera_set_filesystem_uid(int uid) { return setfsuid((uid_t)uid); }
 
+// GLib's checksums (MD5 of thumbnail URIs, as GNOME computes them). GLib comes with SDL2's
+// dependencies (libglib2.0-dev through IBus); its prototypes are declared here because the
+// sdl2 pkg-config entry does not give <glib.h>'s include paths. Stable since GLib 2.16.
+typedef struct _GChecksum GChecksum;
+extern GChecksum *g_checksum_new(int checksum_type);
+extern void g_checksum_update(GChecksum *checksum, const unsigned char *data, long length);
+extern const char *g_checksum_get_string(GChecksum *checksum);
+extern void g_checksum_free(GChecksum *checksum);
+static inline int tessera_checksum_md5(void) { return 0; } // G_CHECKSUM_MD5
+
 #endif

@@ -40,6 +40,12 @@ final class BrowserPage {
     private let dimensions = DimensionCache()
     private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
     private var revision = 0
+    /// Samples still being written into the folder (the first run): the grid fills in as they land.
+    var sampleGeneration: SampleGeneration?
+    private var samplesSeen = -1
+    /// Tells when files land in the open folder (another program writing into it).
+    private let watcher = FolderWatcher()
+    private var listed = false
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     private var restored = false
@@ -62,13 +68,29 @@ final class BrowserPage {
     func open(folder path: String) {
         folder = path
         selection = []
-        sidecar = FolderSidecar.load(folder: path)
+        watcher?.watch(path)
+        list()
+    }
+
+    /// Whether samples are still being written into the open folder.
+    private var isGeneratingHere: Bool {
+        guard let generation = sampleGeneration else { return false }
+        return generation.folder == folder && !generation.isDone
+    }
+
+    /// Reads the open folder's photos and sidecar again (files landed or left); the selection
+    /// keeps what is still there.
+    private func list() {
+        listed = true
+        sidecar = FolderSidecar.load(folder: folder)
+        let path = folder
         do {
             photos = try PhotoLibrary.load(path)
             folderProblem = nil
         } catch {
             photos = []
-            folderProblem = "\(error)"
+            // An empty folder that samples are being written into is not a problem.
+            if case .empty = error, isGeneratingHere { folderProblem = nil } else { folderProblem = "\(error)" }
         }
         for i in photos.indices {
             photos[i].rating = sidecar.ratings[photos[i].name] ?? 0
@@ -183,7 +205,13 @@ final class BrowserPage {
     // MARK: UI
 
     func build(_ ui: UI) {
-        if photos.isEmpty && folderProblem == nil { open(folder: folder) }
+        if !listed { open(folder: folder) }
+        let generated = sampleGeneration.map { $0.folder == folder ? $0.published : -1 } ?? -1
+        if watcher?.takeChange() == true || generated != samplesSeen {
+            samplesSeen = generated
+            ui.images?.clearFailures() // a file that changed may read now
+            list()
+        }
         persist(ui)
         updateShown()
         if viewer.isOpen {
@@ -243,7 +271,9 @@ final class BrowserPage {
                     ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Table", .table)], id: "viewMode")
                     filterOrigin = ui.availableRect.origin
                     ui.textField("Filter by name", text: &filter, width: 140, id: "filter")
-                    if selection.isEmpty {
+                    if let generation = sampleGeneration, isGeneratingHere {
+                        generationProgress(ui, generation)
+                    } else if selection.isEmpty {
                         ui.text("\(shown.count) photos", color: ui.theme.secondaryText)
                     } else {
                         ui.text("\(selection.count) selected", color: ui.theme.secondaryText)
@@ -264,7 +294,8 @@ final class BrowserPage {
                 return
             }
             if shown.isEmpty {
-                ui.padding(16) { ui.text(filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”", color: ui.theme.secondaryText) }
+                let empty = isGeneratingHere ? "Making sample photos…" : filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”"
+                ui.padding(16) { ui.text(empty, color: ui.theme.secondaryText) }
                 return
             }
             if !ui.wantsTextInput, ui.input.keys.contains(where: { $0.key == .returnKey }), let first = shown.first(where: { selection.contains($0.id) }) {
@@ -289,6 +320,17 @@ final class BrowserPage {
                 }
             }
         }
+    }
+
+    /// "Making samples 12/60" and a bar, while the first run's library is written.
+    private func generationProgress(_ ui: UI, _ generation: SampleGeneration) {
+        let done = generation.published
+        ui.text("Making samples \(done)/\(generation.count)", color: ui.theme.secondaryText)
+        let bar = ui.allocate(Size(80, 6))
+        let track = bar
+        ui.drawList.addRoundedRect(track, radius: 3, color: ui.theme.control)
+        let filled = track.width * Double(done) / Double(max(1, generation.count))
+        ui.drawList.addRoundedRect(Rect(x: track.x, y: track.y, width: filled, height: track.height), radius: 3, color: ui.theme.accent)
     }
 
     func columns() -> [TableColumn<Photo>] {

@@ -102,8 +102,11 @@ struct Run: ParsableCommand {
             let recorded = replay.map { (Int($0.header.width), Int($0.header.height)) }
             let saved = store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
             let size = window.parsedSize ?? recorded ?? saved ?? (1280, 800)
-            let root = try folder ?? BrowserPage.lastLibrary(in: store)
-                ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853)
+            // No folder yet: the sample library, written in the background while the window is
+            // already up (the grid fills in as the photos land).
+            var generation: SampleGeneration?
+            var root = folder ?? BrowserPage.lastLibrary(in: store)
+            if root == nil { (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853) }
             let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
                                                   vsync: true, offscreen: offscreen, scale: window.scale,
                                                   theme: window.dark ? .dark : .light))
@@ -111,7 +114,8 @@ struct Run: ParsableCommand {
             let thumbnails = FreedesktopThumbnails()
             host.ui.images = ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
             defer { host.ui.images?.shutdown() }
-            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root)
+            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root ?? "")
+            app.browser.sampleGeneration = generation
             host.showsHUD = window.hud
             if let replay {
                 host.replay = replay
@@ -141,7 +145,8 @@ struct Run: ParsableCommand {
                 count += 1
                 if settles {
                     let loading = host.profiler.lastFrame?.lazy.placeholderCells ?? 0
-                    if count >= 10 && (loading == 0 || MonotonicClock.seconds() - started > 10) {
+                    let complete = loading == 0 && generation?.isDone != false
+                    if count >= 10 && (complete || MonotonicClock.seconds() - started > 30) {
                         if let shot = window.screenshot { host.captureScreenshot(to: shot) }
                         host.requestQuit()
                     }

@@ -60,66 +60,23 @@ enum PhotoLibrary {
         return cache + "/tessera/" + name
     }
 
-    /// The folder of `count` generated samples of `width`×`height`, generated on first use.
+    /// The folder of `count` generated samples of `width`×`height`, generated on first use
+    /// (waiting, with a progress bar: benchmarks and profiling need the whole library).
     static func sampleLibrary(count: Int, width: Int, height: Int) throws -> String {
-        let folder = cacheFolder("samples-\(count)-\(width)x\(height)")
-        if (try? load(folder))?.count == count { return folder }
-        Log.info("generating \(count) sample photos in \(folder) (once)")
-        try SampleGenerator.generate(into: folder, count: count, width: width, height: height)
+        let (folder, generation) = try sampleLibraryInBackground(count: count, width: width, height: height)
+        if let generation { try generation.waitShowingProgress() }
         return folder
     }
-}
 
-/// Writes deterministic photo-like samples in parallel (one worker per core), with a
-/// progress bar on standard error. Every 25th sample is a PNG.
-enum SampleGenerator {
-    static func fileName(_ index: Int) -> String {
-        let number = String(index + 1)
-        return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (index % 25 == 24 ? ".png" : ".jpg")
-    }
-
-    static func generate(into folder: String, count: Int, width: Int, height: Int) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let next = Mutex(0)
-        let done = Mutex((count: 0, failure: String?.none))
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let start = MonotonicClock.seconds()
-        var threads: [Thread] = []
-        for _ in 0..<workers {
-            let thread = Thread {
-                while true {
-                    let index = next.withLock { value -> Int in defer { value += 1 }; return value }
-                    guard index < count else { return }
-                    let path = folder + "/" + fileName(index)
-                    let pixels = SamplePhotos.render(width: width, height: height, seed: UInt64(index))
-                    var failure: String?
-                    do {
-                        if path.hasSuffix(".png") { try Renderer.writePNG(pixels, to: path) } else { try SamplePhotos.writeJPEG(pixels, to: path) }
-                    } catch { failure = "\(path): \(error)" }
-                    done.withLock { $0.count += 1; if let failure { $0.failure = failure } }
-                }
-            }
-            threads.append(thread)
-            thread.start()
-        }
-        // A live bar on a terminal; a line per 10 % when standard error is a log file.
-        let terminal = isatty(2) != 0
-        var shown = -1
-        while true {
-            let (finished, failure) = done.withLock { ($0.count, $0.failure) }
-            if let failure { throw ValidationError("could not write a sample: \(failure)") }
-            let step = terminal ? finished * 100 / count : finished * 10 / count
-            if step != shown {
-                shown = step
-                let width = 30, filled = finished * width / count
-                let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-                FileHandle.standardError.write("\(terminal ? "\r" : "")[\(bar)] \(finished)/\(count)\(terminal ? "" : "\n")".data(using: .utf8)!)
-            }
-            if finished >= count { break }
-            usleep(50_000)
-        }
-        let seconds = MonotonicClock.seconds() - start
-        FileHandle.standardError.write(" done in \(Int(seconds.rounded())) s\n".data(using: .utf8)!)
+    /// The folder of `count` generated samples, and the generation still writing it (nil when
+    /// it is complete): the browser opens at once and shows the photos as they land.
+    static func sampleLibraryInBackground(count: Int, width: Int, height: Int) throws -> (folder: String, generation: SampleGeneration?) {
+        let folder = cacheFolder("samples-\(count)-\(width)x\(height)")
+        if (try? load(folder))?.count == count { return (folder, nil) }
+        Log.info("generating \(count) sample photos in \(folder) (once)")
+        let generation = SampleGeneration(folder: folder, count: count, width: width, height: height)
+        try generation.start()
+        return (folder, generation)
     }
 }
 
@@ -146,6 +103,8 @@ struct GenerateSamples: ParsableCommand {
 
     func run() throws {
         let (w, h) = parsedSize!
-        try SampleGenerator.generate(into: folder, count: count, width: w, height: h)
+        let generation = SampleGeneration(folder: folder, count: count, width: w, height: h)
+        try generation.start()
+        try generation.waitShowingProgress()
     }
 }

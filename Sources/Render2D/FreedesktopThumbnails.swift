@@ -1,5 +1,4 @@
 import CSDL2
-import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -47,11 +46,14 @@ public struct FreedesktopThumbnails: Sendable {
         return out
     }
 
+    /// The MD5 of `text`'s UTF-8 bytes in lowercase hex, through GLib's `GChecksum`, as
+    /// GNOME's own thumbnailers compute it.
     public static func md5Hex(_ text: String) -> String {
-        Insecure.MD5.hash(data: Array(text.utf8)).map { byte in
-            let hex = Array("0123456789abcdef")
-            return String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
-        }.joined()
+        guard let checksum = g_checksum_new(tessera_checksum_md5()) else { return "" }
+        defer { g_checksum_free(checksum) }
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { g_checksum_update(checksum, $0.baseAddress, $0.count) }
+        return String(cString: g_checksum_get_string(checksum))
     }
 
     public func path(forFile file: String, folder: String) -> String {

@@ -1,0 +1,131 @@
+import ArgumentParser
+import CSDL2
+import Foundation
+import Render2D
+import Synchronization
+
+/// Writes `count` deterministic photo-like samples into a folder (`photo-000001.jpg`, ...,
+/// every 25th a PNG) on background threads below the UI's priority, so a window showing
+/// the folder stays smooth while they are made.
+///
+/// Each file is written under a hidden temporary name and renamed into place once every file
+/// before it is: a folder listing sees whole files, in order. Files already there (from an
+/// earlier, interrupted run) are kept: the same index always gives the same bytes. Every
+/// file that lands wakes the frame loop (`FrameWaker`).
+///
+/// ```swift
+/// let generation = SampleGeneration(folder: dir, count: 60, width: 1280, height: 853)
+/// try generation.start()
+/// // each frame: if generation.published != shown { list the folder again }
+/// ```
+final class SampleGeneration: Sendable {
+    let folder: String
+    let count: Int
+    let width: Int
+    let height: Int
+
+    private struct State {
+        var next = 0
+        var finished: [Bool]
+        var published = 0
+        var failure: String?
+    }
+    private let state: Mutex<State>
+
+    init(folder: String, count: Int, width: Int, height: Int) {
+        self.folder = folder
+        self.count = max(0, count)
+        self.width = width
+        self.height = height
+        state = Mutex(State(finished: [Bool](repeating: false, count: max(0, count))))
+    }
+
+    static func fileName(_ index: Int) -> String {
+        let number = String(index + 1)
+        return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (index % 25 == 24 ? ".png" : ".jpg")
+    }
+
+    /// Files in place, in order: 0..<published exist.
+    var published: Int { state.withLock { $0.published } }
+    /// The first write that failed (the generation then stops).
+    var failure: String? { state.withLock { $0.failure } }
+    var isDone: Bool { state.withLock { $0.published == count || $0.failure != nil } }
+
+    /// Creates the folder and starts one worker per core (at most `workers`), niced below the UI.
+    func start(workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for _ in 0..<max(1, min(workers, count)) {
+            let thread = Thread { [self] in
+                tessera_nice_current_thread(10)
+                work()
+            }
+            thread.name = "tessera-samples"
+            thread.start()
+        }
+    }
+
+    private func work() {
+        while let index = state.withLock({ s -> Int? in
+            guard s.failure == nil, s.next < count else { return nil }
+            defer { s.next += 1 }
+            return s.next
+        }) {
+            let name = Self.fileName(index), path = folder + "/" + name
+            var failure: String?
+            if access(path, F_OK) != 0 {
+                let pixels = SamplePhotos.render(width: width, height: height, seed: UInt64(index))
+                do {
+                    let temporary = folder + "/." + name + ".part"
+                    if name.hasSuffix(".png") { try Renderer.writePNG(pixels, to: temporary) } else { try SamplePhotos.writeJPEG(pixels, to: temporary) }
+                } catch {
+                    failure = "\(path): \(error)"
+                }
+            }
+            publish(index, failure: failure)
+        }
+    }
+
+    /// Marks `index` written, then renames every finished file that now has all before it in place.
+    private func publish(_ index: Int, failure: String?) {
+        let landed = state.withLock { s -> Bool in
+            if let failure { s.failure = s.failure ?? failure; return false }
+            s.finished[index] = true
+            var moved = false
+            while s.published < count && s.finished[s.published] {
+                let name = Self.fileName(s.published)
+                let temporary = folder + "/." + name + ".part"
+                if access(temporary, F_OK) == 0 && rename(temporary, folder + "/" + name) != 0 {
+                    s.failure = "\(folder)/\(name): \(String(cString: strerror(errno)))"
+                    return moved
+                }
+                s.published += 1
+                moved = true
+            }
+            return moved
+        }
+        if landed || failure != nil { FrameWaker.wake() }
+    }
+
+    /// Blocks until done, drawing a progress bar on standard error (a line per 10 % when it
+    /// is not a terminal). Throws the first failure.
+    func waitShowingProgress() throws {
+        let start = MonotonicClock.seconds()
+        let terminal = isatty(2) != 0
+        var shown = -1
+        while true {
+            let (done, failure) = state.withLock { ($0.published, $0.failure) }
+            if let failure { throw ValidationError("could not write a sample: \(failure)") }
+            let step = count == 0 ? 100 : terminal ? done * 100 / count : done * 10 / count
+            if step != shown {
+                shown = step
+                let width = 30, filled = count == 0 ? width : done * width / count
+                let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+                FileHandle.standardError.write(Data("\(terminal ? "\r" : "")[\(bar)] \(done)/\(count)\(terminal ? "" : "\n")".utf8))
+            }
+            if done >= count { break }
+            usleep(20_000)
+        }
+        let seconds = MonotonicClock.seconds() - start
+        FileHandle.standardError.write(Data(" done in \(FrameTimeSummary.format(seconds)) s\n".utf8))
+    }
+}
