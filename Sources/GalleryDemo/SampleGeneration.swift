@@ -76,7 +76,8 @@ final class SampleGeneration: Sendable {
                 let pixels = SamplePhotos.render(width: width, height: height, seed: UInt64(index))
                 do {
                     let temporary = folder + "/." + name + ".part"
-                    if name.hasSuffix(".png") { try Renderer.writePNG(pixels, to: temporary) } else { try SamplePhotos.writeJPEG(pixels, to: temporary) }
+                    let bytes = name.hasSuffix(".png") ? try PNGEncoder.encode(pixels) : try SamplePhotos.jpegData(pixels)
+                    try SamplePhotos.write(bytes, to: temporary)
                 } catch {
                     failure = "\(path): \(error)"
                 }

@@ -33,8 +33,8 @@ public enum SamplePhotos {
             let base = 0.45 + 0.15 * Double(layer) + 0.1 * unit(), amp = (0.04 + 0.08 * unit()) * Double(h)
             let freq = (1 + 4 * unit()) * 2 * .pi / Double(w), phase = unit() * 2 * .pi
             hillColors.append(rgb(unit() * (0.6 - depth * 0.4), unit() * (0.7 - depth * 0.4), unit() * (0.5 - depth * 0.3)))
-            ridges.append((0..<w).map { x in
-                Int32(base * Double(h) + amp * sin(Double(x) * freq + phase) + 0.4 * amp * sin(Double(x) * freq * 3.1))
+            ridges.append((0..<w).map { x in // inside the image, so a depth below it indexes `shades`
+                Int32(max(0, min(Double(h), base * Double(h) + amp * sin(Double(x) * freq + phase) + 0.4 * amp * sin(Double(x) * freq * 3.1))))
             })
         }
         let discs = (0..<4).map { _ in
@@ -63,11 +63,14 @@ public enum SamplePhotos {
         let (r0, r1, r2) = (ridge[0], ridge[1], ridge[2])
         let hc = hillColors
         let (h0r, h0g, h0b, h1r, h1g, h1b, h2r, h2g, h2b) = (hc[0][0], hc[0][1], hc[0][2], hc[1][0], hc[1][1], hc[1][2], hc[2][0], hc[2][1], hc[2][2])
-        let h32 = Int32(h)
-        var pixels = [UInt32](repeating: 0, count: w * h)
+        // A hill's shade by depth below its ridge: 256 at the ridge, 192 a whole height below.
+        let shades = UnsafeMutablePointer<Int32>.allocate(capacity: h + 1)
+        defer { shades.deallocate() }
+        for depth in 0...h { shades[depth] = Int32(256 - 64 * depth / h) }
+        var bytes = [UInt8](repeating: 0, count: w * h * 4)
         var noise = UInt32(truncatingIfNeeded: seed) | 1
-        pixels.withUnsafeMutableBufferPointer { out in
-            var o = out.baseAddress!
+        bytes.withUnsafeMutableBytes { raw in
+            var o = raw.baseAddress!.bindMemory(to: UInt32.self, capacity: w * h)
             for y in 0..<h {
                 let t = Int32(y * 256 / h), y32 = Int32(y)
                 // Sky: one color for the whole row.
@@ -92,18 +95,18 @@ public enum SamplePhotos {
                 while x < w {
                     var depth = y32 - r2[x]
                     if depth > 0 {
-                        let shade = 256 - 64 * depth / h32
-                        r[x] = h2r * shade / 256; g[x] = h2g * shade / 256; b[x] = h2b * shade / 256
+                        let shade = shades[Int(depth)]
+                        r[x] = h2r * shade >> 8; g[x] = h2g * shade >> 8; b[x] = h2b * shade >> 8
                     } else {
                         depth = y32 - r1[x]
                         if depth > 0 {
-                            let shade = 256 - 64 * depth / h32
-                            r[x] = h1r * shade / 256; g[x] = h1g * shade / 256; b[x] = h1b * shade / 256
+                            let shade = shades[Int(depth)]
+                            r[x] = h1r * shade >> 8; g[x] = h1g * shade >> 8; b[x] = h1b * shade >> 8
                         } else {
                             depth = y32 - r0[x]
                             if depth > 0 {
-                                let shade = 256 - 64 * depth / h32
-                                r[x] = h0r * shade / 256; g[x] = h0g * shade / 256; b[x] = h0b * shade / 256
+                                let shade = shades[Int(depth)]
+                                r[x] = h0r * shade >> 8; g[x] = h0g * shade >> 8; b[x] = h0b * shade >> 8
                             }
                         }
                     }
@@ -134,7 +137,6 @@ public enum SamplePhotos {
                 }
             }
         }
-        let bytes = pixels.withUnsafeBytes { Array($0) } // R, G, B, A in memory order
         return PixelBuffer(width: w, height: h, bytes: bytes)
     }
 
@@ -146,7 +148,7 @@ public enum SamplePhotos {
         var size: UInt = 0
         let status = pixels.bytes.withUnsafeBufferPointer {
             tjCompress2(handle, $0.baseAddress, Int32(pixels.width), Int32(pixels.width * 4), Int32(pixels.height),
-                        Int32(TJPF_RGBA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+                        Int32(TJPF_RGBA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_FASTDCT)
         }
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
