@@ -16,6 +16,15 @@ final class GalleryWidgetTests: XCTestCase {
         } while !done() && MonotonicClock.seconds() < deadline
     }
 
+    /// `count` small 160×120 JPEGs in `dir`.
+    private static func photos(_ count: Int, in dir: ScratchFolder) throws -> [String] {
+        try (0..<count).map { i in
+            let path = dir.file("p\(i).jpg")
+            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160, height: 120, seed: UInt64(i)), to: path)
+            return path
+        }
+    }
+
     @MainActor
     private static func gridBuild(_ paths: [String], info: @escaping (LazyGridInfo) -> Void) -> (UI) -> Void {
         { ui in
@@ -30,11 +39,7 @@ final class GalleryWidgetTests: XCTestCase {
 
     func testScrollingAGridEventuallyDrawsEveryVisibleThumbnail() throws { try onMain {
         let dir = try ScratchFolder("grid")
-        var paths: [String] = []
-        for i in 0..<60 {
-            paths.append(dir.file("p\(i).jpg"))
-            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160, height: 120, seed: UInt64(i)), to: paths[i])
-        }
+        let paths = try Self.photos(60, in: dir)
         let h = try Harness()
         let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2)
         defer { images.shutdown() }
@@ -61,11 +66,7 @@ final class GalleryWidgetTests: XCTestCase {
 
     func testATextureBudgetEvictsTheLeastRecentlyDrawnAndScrollingBackDecodesThemAgain() throws { try onMain {
         let dir = try ScratchFolder("grid-evict")
-        var paths: [String] = []
-        for i in 0..<60 {
-            paths.append(dir.file("p\(i).jpg"))
-            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160, height: 120, seed: UInt64(i)), to: paths[i])
-        }
+        let paths = try Self.photos(60, in: dir)
         let h = try Harness()
         // 3 MB holds 40 of these 160×120 thumbnails (75 KB): more than a screen (30), less than
         // the 60 photos.
