@@ -76,21 +76,50 @@ struct FolderSidecar: Codable, Equatable {
     var ratings: [String: Int] = [:]
     var favorites: Set<String> = []
     var tags: [String: String] = [:]
+    /// Set when the sidecar exists but could not be read (or moved aside): it is then never
+    /// written over, and the folder's edits stay in memory.
+    var isReadOnly = false
+
+    private enum CodingKeys: String, CodingKey { case ratings, favorites, tags }
+
+    init(ratings: [String: Int] = [:], favorites: Set<String> = [], tags: [String: String] = [:], isReadOnly: Bool = false) {
+        self.ratings = ratings; self.favorites = favorites; self.tags = tags; self.isReadOnly = isReadOnly
+    }
+
+    /// Lenient: a missing key is empty, and a rating of any size or sign is clamped to 0...5
+    /// rather than the whole file declared corrupt.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let raw = try c.decodeIfPresent([String: Double].self, forKey: .ratings) ?? [:]
+        ratings = raw.mapValues { $0.isFinite ? Int(min(max($0, 0), 5)) : 0 }.filter { $0.value > 0 }
+        favorites = try c.decodeIfPresent(Set<String>.self, forKey: .favorites) ?? []
+        tags = try c.decodeIfPresent([String: String].self, forKey: .tags) ?? [:]
+    }
 
     static func path(for folder: String) -> String { folder + "/.tessera.json" }
 
     static func load(folder: String) -> FolderSidecar {
         let file = path(for: folder)
-        guard let data = FileManager.default.contents(atPath: file) else { return FolderSidecar() }
-        do { return try JSONDecoder().decode(FolderSidecar.self, from: data) } catch {
-            let aside = file + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            try? FileManager.default.moveItem(atPath: file, toPath: aside)
+        let data: [UInt8]
+        do throws(RegularFile.ReadError) { data = try RegularFile.read(file, maxBytes: 64 << 20) } catch {
+            if case .unreadable = error, access(file, F_OK) != 0 && errno == ENOENT { return FolderSidecar() } // none yet
+            Log.warn("cannot read \(file) (\(error)): this folder's ratings are read-only")
+            return FolderSidecar(isReadOnly: true)
+        }
+        do { return try JSONDecoder().decode(FolderSidecar.self, from: Data(data)) } catch {
+            // Kept aside under a name no other file has; if that fails, it is not written over.
+            let aside = file + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard rename(file, aside) == 0 else {
+                Log.warn("\(file) is corrupt (\(error)) and cannot be moved aside: this folder's ratings are read-only")
+                return FolderSidecar(isReadOnly: true)
+            }
             Log.warn("\(file) is corrupt (\(error)); moved it to \(aside) and started with no ratings")
             return FolderSidecar()
         }
     }
 
     func save(folder: String) {
+        guard !isReadOnly else { return Log.warn("not saving ratings in \(folder): its sidecar could not be read") }
         do {
             let data = try JSONEncoder().encode(self)
             try data.write(to: URL(fileURLWithPath: Self.path(for: folder)), options: .atomic)
@@ -108,43 +137,50 @@ extension Photo {
     }
 }
 
-/// Image dimensions read from file headers (the first 64 KB at most) on a background queue:
-/// asking for a file not read yet returns nil at once and starts the read, so scrolling a
-/// table over a cold disk never waits for it.
+/// Image dimensions read from file headers (the first 64 KB at most, never from a FIFO or a
+/// device) on a background queue: asking for a file not read yet returns nil at once and
+/// starts the read, so scrolling a table over a cold disk never waits for it. An unreadable
+/// file is remembered as such, not read again every frame.
 final class DimensionCache: Sendable {
-    private let known = Mutex<[String: (width: Int, height: Int)?]>([:])
+    private enum Entry { case reading, known(width: Int, height: Int), unreadable }
+    private let entries = Mutex<[String: Entry]>([:])
     private let queue = DispatchQueue(label: "tessera.dimensions", qos: .utility)
 
     /// The dimensions when known; nil while being read (or unreadable).
     func dimensions(of path: String) -> (width: Int, height: Int)? {
-        let cached = known.withLock { state -> (width: Int, height: Int)?? in
-            if let entry = state[path] { return .some(entry) }
-            state[path] = .some(nil) // reading
+        let entry = entries.withLock { state -> Entry? in
+            if let entry = state[path] { return entry }
+            state[path] = .reading
             return nil
         }
-        if let cached { return cached }
+        switch entry {
+        case .known(let w, let h)?: return (w, h)
+        case .reading?, .unreadable?: return nil
+        case nil: break
+        }
         queue.async { [self] in
             let result = Self.read(path)
-            known.withLock { $0[path] = result }
+            entries.withLock { $0[path] = result.map { .known(width: $0.width, height: $0.height) } ?? .unreadable }
             FrameWaker.wake() // the table shows them in the next frame
         }
         return nil
     }
 
-    /// Reads them now (the viewer, which needs them to lay out 1:1).
+    /// Reads them now when not known yet (the viewer, which needs them to lay out 1:1).
     func dimensionsNow(of path: String) -> (width: Int, height: Int)? {
-        if let cached = known.withLock({ $0[path] }), let value = cached { return value }
+        switch entries.withLock({ $0[path] }) {
+        case .known(let w, let h)?: return (w, h)
+        case .unreadable?: return nil
+        case .reading?, nil: break
+        }
         let result = Self.read(path)
-        known.withLock { $0[path] = result }
+        entries.withLock { $0[path] = result.map { .known(width: $0.width, height: $0.height) } ?? .unreadable }
         return result
     }
 
     private static func read(_ path: String) -> (width: Int, height: Int)? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var head = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = head.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        guard let info = try? ImageDecoder.inspect(Array(head.prefix(n)), name: path) else { return nil }
+        guard let head = try? ImageDecoder.readHeader(path, bytes: 64 * 1024),
+              let info = try? ImageDecoder.inspect(head, name: path) else { return nil }
         return info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
     }
 }

@@ -93,7 +93,7 @@ final class BrowserPage {
             if case .empty = error, isGeneratingHere { folderProblem = nil } else { folderProblem = "\(error)" }
         }
         for i in photos.indices {
-            photos[i].rating = sidecar.ratings[photos[i].name] ?? 0
+            photos[i].rating = sidecar.ratings[photos[i].name] ?? 0 // 0...5: the sidecar clamps what it reads
             photos[i].isFavorite = sidecar.favorites.contains(photos[i].name)
         }
         favoriteCount = photos.filter(\.isFavorite).count
@@ -341,7 +341,7 @@ final class BrowserPage {
             TableColumn("Dimensions") { [dimensions] (photo: Photo) in
                 dimensions.dimensions(of: photo.path).map { "\($0.width) × \($0.height)" } ?? "…"
             }.width(min: 90, ideal: 110),
-            TableColumn("Modified", value: \Photo.modified) { FileFormat.date(Int64($0.modified)) }.width(min: 120, ideal: 150),
+            TableColumn("Modified", value: \Photo.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 150),
             TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100),
         ]
     }
@@ -397,7 +397,7 @@ final class BrowserPage {
                         ui.labeledContent("Size", FileFormat.size(first.size))
                         ui.labeledContent("Dimensions", dimensions.dimensions(of: first.path).map { "\($0.width) × \($0.height)" } ?? "unknown")
                         ui.labeledContent("Format", first.kind)
-                        ui.labeledContent("Modified", FileFormat.date(Int64(first.modified)))
+                        ui.labeledContent("Modified", FileFormat.date(first.modified))
                     }
                     ui.disclosureGroup("Rating", initiallyExpanded: true) {
                         ratingStars(ui, current: first.rating, ids: [first.id])

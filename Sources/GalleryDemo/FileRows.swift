@@ -32,6 +32,11 @@ struct FileRow: Identifiable, Sendable {
 
 /// Cell text, formatted by hand: Foundation's formatters cost microseconds a call.
 enum FileFormat {
+    /// `date` for seconds held as a `Double` (NaN and infinities show as the epoch or an end).
+    static func date(_ seconds: Double) -> String {
+        date(seconds.isNaN ? 0 : Int64(min(max(seconds, -62_135_596_800), 253_402_300_799)))
+    }
+
     /// "12.3 MB" (decimal units, one decimal below 100).
     static func size(_ bytes: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
@@ -45,6 +50,8 @@ enum FileFormat {
     /// "YYYY-MM-DD HH:MM" in UTC, from Unix seconds (days-from-civil inverse), written into
     /// one byte buffer: no Foundation, one string allocation.
     static func date(_ seconds: Int64) -> String {
+        // Years 1 to 9999: a file dated outside them (a hostile or broken mtime) shows an end.
+        let seconds = min(max(seconds, -62_135_596_800), 253_402_300_799)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondsOfDay = seconds - days * 86_400
         let z = days + 719_468

@@ -64,11 +64,14 @@ struct WindowOptions: ParsableArguments {
     }
 }
 
-/// "1280x800" as (1280, 800); nil unless both are positive and the area is at most 100 megapixels.
+/// "1280x800" as (1280, 800); nil unless both are positive and the area is at most 100
+/// megapixels (checked without overflow: "4294967296x4294967296" is nil, not a trap).
 func parseSize(_ text: String) -> (width: Int, height: Int)? {
-    let parts = text.split(separator: "x").compactMap { Int($0) }
-    guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] * parts[1] <= 100_000_000 else { return nil }
-    return (parts[0], parts[1])
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+    guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0 else { return nil }
+    let (area, overflow) = w.multipliedReportingOverflow(by: h)
+    guard !overflow, area <= 100_000_000 else { return nil }
+    return (w, h)
 }
 
 enum ProcessEnvironment {
@@ -99,7 +102,7 @@ struct Run: ParsableCommand {
             let store = PersistentStore.standard(app: "GalleryDemo")
             var replay: InputReplay?
             if let path = window.replay { replay = try InputReplay(path: path) }
-            let recorded = replay.map { (Int($0.header.width), Int($0.header.height)) }
+            let recorded = replay.map { (Int($0.header.width), Int($0.header.height)) } // clamped when read
             let saved = store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
             let size = window.parsedSize ?? recorded ?? saved ?? (1280, 800)
             // No folder yet: the sample library, written in the background while the window is
@@ -131,7 +134,7 @@ struct Run: ParsableCommand {
             // screenshot to take, once the thumbnails on screen have arrived (10 s at most). A
             // replay stops a second after its last input.
             let settles = offscreen && window.frames == nil && replay == nil && window.screenshot != nil
-            let frames = window.frames ?? replay.map { $0.lastFrame + 60 } ?? (offscreen && !settles ? 10 : nil)
+            let frames = window.frames ?? replay.map { $0.lastFrame + 60 } ?? (offscreen && !settles ? 10 : nil) // lastFrame ≤ maxFrame
             // The screenshot is taken once the layout has settled: the last frame of a bounded
             // run, else the fifth frame of an interactive one (which then goes on).
             let shotFrame = frames.map { max(1, $0) } ?? 5

@@ -15,7 +15,9 @@ struct Photo: Identifiable, Sendable {
     var isFavorite = false
 }
 
-/// The image files of one folder (not recursive), sorted by name; other files are skipped.
+/// The image files of one folder (not recursive), sorted by name; other files are skipped, and
+/// so is anything named like an image that is not a regular file (a FIFO, a socket, a device,
+/// a folder, a dangling link).
 enum PhotoLibrary {
     enum LoadError: Error, CustomStringConvertible {
         case missing(String), notAFolder(String), unreadable(String, String), empty(String)
@@ -43,14 +45,18 @@ enum PhotoLibrary {
         }.sorted()
         guard !images.isEmpty else { throw .empty(folder) }
         let base = folder.hasSuffix("/") ? folder : folder + "/"
-        return images.enumerated().map { i, name in
+        let files = images.compactMap { name -> (name: String, stat: stat)? in
+            var st = stat()
+            guard stat(base + name, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+            return (name, st)
+        }
+        guard !files.isEmpty else { throw .empty(folder) }
+        return files.enumerated().map { i, file in
             // A stable pseudo-rating from the name, so the banners show stars.
             var hash: UInt64 = 1469598103934665603
-            for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
-            var st = stat()
-            let found = stat(base + name, &st) == 0
-            return Photo(id: i, path: base + name, name: name, rating: Int(hash % 6), size: found ? Int64(st.st_size) : 0,
-                         modified: found ? Double(st.st_mtim.tv_sec) : 0)
+            for byte in file.name.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
+            return Photo(id: i, path: base + file.name, name: file.name, rating: Int(hash % 6), size: Int64(file.stat.st_size),
+                         modified: Double(file.stat.st_mtim.tv_sec))
         }
     }
 

@@ -18,6 +18,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAnImage(String)
     case truncated
     case tooLarge(width: Int, height: Int)
+    /// The file is larger than `ImageDecoder.maxFileBytes`.
+    case fileTooLarge(bytes: Int)
     case corrupt(String)
     /// A variant the fast path does not handle (the decoder then tries another way).
     case unsupported(String)
@@ -29,8 +31,19 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAnImage(let name): "not an image (named \(name))"
         case .truncated: "the file is truncated"
         case .tooLarge(let w, let h): "\(w)×\(h) is over the \(ImageDecoder.maxPixels / 1_000_000)-megapixel limit"
+        case .fileTooLarge(let bytes): "the file is too large (\(bytes >> 20) MB; the limit is \(ImageDecoder.maxFileBytes >> 20) MB)"
         case .corrupt(let why): "corrupt image: \(why)"
         case .unsupported(let why): "unsupported image: \(why)"
+        }
+    }
+}
+
+extension ImageError {
+    init(_ error: RegularFile.ReadError) {
+        switch error {
+        case .unreadable(let why): self = .unreadable(why)
+        case .notAFile: self = .unreadable(error.description)
+        case .tooLarge(let bytes, _): self = .fileTooLarge(bytes: bytes)
         }
     }
 }
@@ -70,6 +83,10 @@ public struct DecodedThumbnail: Sendable {
 /// ```
 public enum ImageDecoder {
     public static let maxPixels = 100_000_000
+    /// Files larger than this are not read to make a thumbnail.
+    public static let maxFileBytes = 512 << 20
+    /// How much of a file is read first: the header, checked before the rest is read.
+    public static let headerBytes = 256 << 10
 
     /// Reads and decodes the file at `path`.
     public static func thumbnail(path: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
@@ -80,8 +97,13 @@ public enum ImageDecoder {
     /// Decodes an image held in memory; `name` is used in errors (and for TGA, which has no signature).
     public static func thumbnail(bytes: [UInt8], name: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
         let info = try inspect(bytes, name: name)
-        guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
-        guard info.width * info.height <= maxPixels else { throw .tooLarge(width: info.width, height: info.height) }
+        try checkDimensions(info.width, info.height)
+        // Memory for the decode, shared by every worker: a many-core machine decoding 100 MP
+        // images waits for memory instead of running out of it.
+        let scale = info.format == .jpeg ? jpegScale(width: info.width, height: info.height, spec: spec) : 1
+        let decodeBytes = bytes.count + 2 * 4 * (info.width / scale + 1) * (info.height / scale + 1) // decoded + resampled
+        DecodeMemory.shared.acquire(decodeBytes)
+        defer { DecodeMemory.shared.release(decodeBytes) }
         var decoded: (pixels: PixelBuffer, scale: Int)
         if info.format == .jpeg {
             do throws(ImageError) {
@@ -100,19 +122,52 @@ public enum ImageDecoder {
         return DecodedThumbnail(pixels: orient(pixels, info.orientation), info: info, dctScale: decoded.scale)
     }
 
+    /// `width`×`height` is a decodable size: positive, and at most `maxPixels` (checked
+    /// without overflow, whatever a header claims).
+    static func checkDimensions(_ width: Int, _ height: Int) throws(ImageError) {
+        guard width > 0, height > 0 else { throw .corrupt("zero-sized image") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else { throw .tooLarge(width: width, height: height) }
+    }
+
     // MARK: Files and headers
 
-    static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { throw .unreadable(String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        var st = stat()
-        guard fstat(fileno(file), &st) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .unreadable("not a regular file") }
-        let size = Int(st.st_size)
+    /// Opens `path` safely (see `RegularFile`), with its errors as image errors.
+    private static func openRegularFile(_ path: String) throws(ImageError) -> (fd: Int32, size: Int) {
+        do throws(RegularFile.ReadError) { return try RegularFile.open(path) } catch { throw ImageError(error) }
+    }
+
+    private static func read(_ fd: Int32, into bytes: inout [UInt8], upTo limit: Int) throws(ImageError) {
+        do throws(RegularFile.ReadError) { try RegularFile.read(fd, into: &bytes, upTo: limit) } catch { throw ImageError(error) }
+    }
+
+    /// The first `headerBytes` of a file, opened safely (see `openRegularFile`).
+    public static func readHeader(_ path: String, bytes limit: Int = headerBytes) throws(ImageError) -> [UInt8] {
+        let (fd, size) = try openRegularFile(path)
+        defer { close(fd) }
         guard size > 0 else { throw .empty }
-        var bytes = [UInt8](repeating: 0, count: size)
-        let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
-        guard read == size else { throw .truncated } // changed under us while reading
+        var bytes: [UInt8] = []
+        try read(fd, into: &bytes, upTo: min(limit, size))
+        return bytes
+    }
+
+    /// The whole file, read only once its header names a size this decoder will take: never
+    /// more than `maxFileBytes`, never a FIFO or device, never allocated up front.
+    static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+        let (fd, size) = try openRegularFile(path)
+        defer { close(fd) }
+        guard size > 0 else { throw .empty }
+        guard size <= maxFileBytes else { throw .fileTooLarge(bytes: size) }
+        var bytes: [UInt8] = []
+        try read(fd, into: &bytes, upTo: min(size, headerBytes))
+        if size > bytes.count {
+            // A header that names an impossible size ends it here, before the rest is read.
+            if let info = try? inspect(bytes, name: path) { try checkDimensions(info.width, info.height) }
+            try read(fd, into: &bytes, upTo: maxFileBytes + 1)
+            guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
+        }
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count >= size else { throw .truncated } // shrank under us while read
         return bytes
     }
 
@@ -136,10 +191,15 @@ public enum ImageDecoder {
         }
         if starts(Array("GIF8".utf8)) {
             guard b.count >= 10 else { throw .truncated }
+            // The decoder allocates for the first frame, which may be larger than the screen.
+            if let frame = gifFirstFrameSize(b) { try checkDimensions(frame.width, frame.height) }
             return ImageInfo(format: .gif, width: le16(6), height: le16(8), orientation: 1)
         }
         if starts(Array("BM".utf8)) {
             guard b.count >= 26 else { throw .truncated }
+            if le32(14) == 12 { // an OS/2 core header: 16-bit width and height
+                return ImageInfo(format: .bmp, width: le16(18), height: le16(20), orientation: 1)
+            }
             return ImageInfo(format: .bmp, width: abs(Int(Int32(truncatingIfNeeded: le32(18)))),
                              height: abs(Int(Int32(truncatingIfNeeded: le32(22)))), orientation: 1)
         }
@@ -162,13 +222,35 @@ public enum ImageDecoder {
         throw .notAnImage(name.split(separator: "/").last.map(String.init) ?? name)
     }
 
-    /// Width and height from the first SOF marker.
+    /// The size of a GIF's first image (its frame descriptor), when the header reaches it.
+    static func gifFirstFrameSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
+        guard b.count >= 13 else { return nil }
+        var i = 13
+        if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) } // the global color table
+        while i < b.count {
+            switch b[i] {
+            case 0x2C: // image descriptor: left, top, width, height
+                guard i + 8 < b.count else { return nil }
+                return (Int(b[i + 5]) | Int(b[i + 6]) << 8, Int(b[i + 7]) | Int(b[i + 8]) << 8)
+            case 0x21: // extension: label, then sub-blocks until an empty one
+                i += 2
+                while i < b.count && b[i] != 0 { i += Int(b[i]) + 1 }
+                i += 1
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Width and height from the first SOF marker, walking the segments as libjpeg does.
     static func jpegSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
         var i = 2
         while i + 9 < b.count {
             guard b[i] == 0xFF else { i += 1; continue }
             let marker = b[i + 1]
             if marker == 0xFF { i += 1; continue }
+            if marker == 0x00 { i += 2; continue } // a stuffed zero: not a marker
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
             if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
@@ -207,6 +289,8 @@ public enum ImageDecoder {
             tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0
         }
         guard headerOK else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
+        // TurboJPEG's own reading of the header decides the allocation, whatever our walk found.
+        try checkDimensions(Int(width), Int(height))
         let scale = jpegScale(width: Int(width), height: Int(height), spec: spec)
         let w = (Int(width) + scale - 1) / scale, h = (Int(height) + scale - 1) / scale
         var out = [UInt8](repeating: 0, count: w * h * 4)
@@ -253,7 +337,8 @@ public enum ImageDecoder {
         }
         defer { SDL_FreeSurface(rgba) }
         let w = Int(rgba.pointee.w), h = Int(rgba.pointee.h), pitch = Int(rgba.pointee.pitch)
-        guard w > 0, h > 0, w * h <= maxPixels, let base = rgba.pointee.pixels else { throw .corrupt("empty surface") }
+        try checkDimensions(w, h)
+        guard let base = rgba.pointee.pixels else { throw .corrupt("empty surface") }
         var out = [UInt8](repeating: 0, count: w * h * 4)
         out.withUnsafeMutableBytes { dst in
             for y in 0..<h { memcpy(dst.baseAddress! + y * w * 4, base + y * pitch, w * 4) }

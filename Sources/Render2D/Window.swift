@@ -74,8 +74,9 @@ public final class Window {
         try SDLContext.initialize()
         var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        // Sizes from outside (a state file, a replay, the command line) are clamped, never trapped on.
         guard let window = SDL_CreateWindow(title, Int32(tessera_windowpos_centered()), Int32(tessera_windowpos_centered()),
-                                            Int32(max(1, width)), Int32(max(1, height)), flags) else {
+                                            Int32(min(max(1, width), 16_384)), Int32(min(max(1, height), 16_384)), flags) else {
             throw WindowError(description: "SDL_CreateWindow: \(String(cString: SDL_GetError()))")
         }
         SDL_SetWindowMinimumSize(window, 1, 1)
@@ -110,7 +111,7 @@ public final class Window {
 
     /// Resizes the window (logical pixels).
     public func setSize(width: Int, height: Int) {
-        SDL_SetWindowSize(handle, Int32(max(1, width)), Int32(max(1, height)))
+        SDL_SetWindowSize(handle, Int32(min(max(1, width), 16_384)), Int32(min(max(1, height), 16_384)))
     }
 
     /// Physical pixels per logical pixel of the drawable (2 on a Retina-style backing store).

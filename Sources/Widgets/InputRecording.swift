@@ -58,7 +58,7 @@ public struct InputReplay: Sendable {
         case unreadable(String), malformed(path: String, line: Int, why: String)
         public var description: String {
             switch self {
-            case .unreadable(let path): "cannot read the recording \(path)"
+            case .unreadable(let why): "cannot read the recording \(why)"
             case .malformed(let path, let line, let why): "\(path), line \(line): not a Tessera input recording (\(why))"
             }
         }
@@ -69,10 +69,19 @@ public struct InputReplay: Sendable {
     /// The last frame with input.
     public let lastFrame: Int
 
+    /// Recordings larger than this are refused (about two hours of busy input).
+    public static let maxBytes = 256 << 20
+    /// Frame numbers beyond this are refused (over three weeks at 60 Hz).
+    public static let maxFrame = 100_000_000
+
+    /// Reads a recording (never a FIFO or device, at most `maxBytes`). Frame numbers out of
+    /// range are an error; every number in an event is brought into range (`sanitized`).
     public init(path: String) throws(LoadError) {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .unreadable(path)
+        let data: [UInt8]
+        do throws(RegularFile.ReadError) { data = try RegularFile.read(path, maxBytes: Self.maxBytes) } catch {
+            throw .unreadable("\(path): \(error)")
         }
+        let text = String(decoding: data, as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         let decoder = JSONDecoder()
         func decode<T: Decodable>(_ type: T.Type, _ line: Int) throws(LoadError) -> T {
@@ -81,15 +90,41 @@ public struct InputReplay: Sendable {
             }
         }
         guard !lines.isEmpty else { throw .malformed(path: path, line: 1, why: "empty file") }
-        header = try decode(RecordingHeader.self, 0)
+        let raw = try decode(RecordingHeader.self, 0)
+        func clamp(_ v: Double, _ lo: Double, _ hi: Double, _ fallback: Double) -> Double { v.isFinite ? min(max(v, lo), hi) : fallback }
+        header = RecordingHeader(width: clamp(raw.width, 1, 16_384, 1280), height: clamp(raw.height, 1, 16_384, 800),
+                                 scale: clamp(raw.scale, 0.5, 4, 1))
         var frames: [Int: [InputEvent]] = [:]
         for line in 1..<lines.count {
             let frame = try decode(RecordedFrame.self, line)
-            frames[frame.frame, default: []] += frame.events
+            guard (0...Self.maxFrame).contains(frame.frame) else {
+                throw .malformed(path: path, line: line + 1, why: "frame \(frame.frame) is out of range")
+            }
+            frames[frame.frame, default: []] += frame.events.map { $0.sanitized() }
         }
         self.frames = frames
         lastFrame = frames.keys.max() ?? 0
     }
 
     public func events(forFrame frame: Int) -> [InputEvent] { frames[frame] ?? [] }
+}
+
+extension InputEvent {
+    /// The event with every number brought into a range the widgets can do arithmetic on:
+    /// coordinates finite and within ±1,000,000, wheel deltas within ±100,000, window sizes
+    /// 1...16,384, text at most 4,096 characters. Replays come from files anyone could write.
+    public func sanitized() -> InputEvent {
+        func v(_ x: Double, _ limit: Double) -> Double { x.isFinite ? min(max(x, -limit), limit) : 0 }
+        func p(_ point: Point) -> Point { Point(v(point.x, 1e6), v(point.y, 1e6)) }
+        switch self {
+        case .pointerMoved(let at): return .pointerMoved(p(at))
+        case .mouseButton(let button, let isDown, let at): return .mouseButton(button, isDown: isDown, at: p(at))
+        case .wheel(let dx, let dy): return .wheel(dx: v(dx, 1e5), dy: v(dy, 1e5))
+        case .text(let text): return .text(String(text.prefix(4096)))
+        case .composition(let text, let cursor): return .composition(String(text.prefix(4096)), cursor: min(max(cursor, 0), 4096))
+        case .finger(let id, let phase, let at): return .finger(id: id, phase: phase, at: p(at))
+        case .resized(let size): return .resized(Size(min(max(v(size.width, 1e6), 1), 16_384), min(max(v(size.height, 1e6), 1), 16_384)))
+        case .key, .displayChanged, .quit: return self
+        }
+    }
 }

@@ -194,6 +194,14 @@ final class BrowserEndToEndTests: XCTestCase {
 
     func testAFolderWithBrokenFilesAnUnreadableFolderAndALinkLoopBrowsesWithoutErrorsBeyondTheTiles() throws { try onMain {
         let lib = try Self.makeLibrary("browser-hostile")
+        // Files that lie or are not files: a FIFO and a folder named like photos (not listed),
+        // a header whose dimensions overflow, and a 1 TB sparse file (error tiles).
+        XCTAssertEqual(mkfifo(lib.file("Broken/fifo.jpg"), 0o644), 0)
+        try FileManager.default.createDirectory(atPath: lib.file("Broken/folder.jpg"), withIntermediateDirectories: true)
+        try SamplePhotos.write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [UInt8](repeating: 0xFF, count: 8),
+                               to: lib.file("Broken/overflow.png"))
+        XCTAssertTrue(FileManager.default.createFile(atPath: lib.file("Broken/sparse.jpg"), contents: nil))
+        XCTAssertEqual(truncate(lib.file("Broken/sparse.jpg"), 1 << 40), 0)
         try FileManager.default.createDirectory(atPath: lib.file("Locked"), withIntermediateDirectories: true)
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 3), to: lib.file("Locked/secret.jpg"))
         chmod(lib.file("Locked"), 0)
@@ -231,8 +239,13 @@ final class BrowserEndToEndTests: XCTestCase {
         h.click(at: row(6), build) // Broken
         Self.waitForThumbnails(h, build)
         XCTAssertEqual(page.folder, lib.file("Broken"))
-        XCTAssertEqual(page.shown.count, 4)
-        XCTAssertEqual(images.failedTotal, 3, "truncated, not an image and empty: error tiles")
+        XCTAssertEqual(page.shown.map(\.name), ["empty.png", "notes.jpg", "ok.jpg", "overflow.png", "sparse.jpg", "truncated.jpg"],
+                       "the FIFO and the folder named like photos are not listed")
+        XCTAssertEqual(images.failedTotal, 5, "truncated, not an image, empty, overflowing and too large: error tiles")
+        let reasons = Dictionary(images.timelines.compactMap { t in t.failure.map { ((t.path as NSString).lastPathComponent, $0) } },
+                                 uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(reasons["overflow.png"], "4294967295×4294967295 is over the 100-megapixel limit")
+        XCTAssertEqual(reasons["sparse.jpg"], "the file is too large (1048576 MB; the limit is 512 MB)")
         XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "every cell settled: a photo or an error tile")
         XCTAssertNil(page.folderProblem)
         images.shutdown()

@@ -125,7 +125,7 @@ final class ImageDecoderTests: XCTestCase {
         XCTAssertEqual(error("empty.jpg"), .empty)
         XCTAssertEqual(error("notes.jpg"), .notAnImage("notes.jpg"))
         XCTAssertEqual(error("bomb.png"), .tooLarge(width: 20000, height: 20000))
-        XCTAssertEqual(error("folder.jpg"), .unreadable("not a regular file"))
+        XCTAssertEqual(error("folder.jpg"), .unreadable("a folder, not a file"))
         if case .unreadable = error("missing.jpg") {} else { XCTFail("a missing file is unreadable") }
         XCTAssertTrue(ImageError.tooLarge(width: 20000, height: 20000).description.contains("100-megapixel"))
     }

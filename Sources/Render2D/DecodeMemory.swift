@@ -1,0 +1,46 @@
+import Foundation
+
+/// The memory that image decodes may hold at once, shared by every decoding thread: with N
+/// workers each opening a 100-megapixel photo, the later ones wait for memory instead of
+/// running the process out of it, whatever the core count. One decode larger than the whole
+/// budget still runs, alone.
+///
+/// ```swift
+/// DecodeMemory.shared.acquire(bytes)
+/// defer { DecodeMemory.shared.release(bytes) }
+/// ```
+public final class DecodeMemory: @unchecked Sendable { // all state is guarded by `condition`
+    /// 1 GiB: two 100 MP decodes, or hundreds of camera photos at DCT scale.
+    public static let shared = DecodeMemory(limit: 1 << 30)
+
+    public let limit: Int
+    private let condition = NSCondition()
+    private var inUse = 0
+    private var peak = 0
+
+    public init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Blocks until `bytes` fit in the budget (or nothing else holds any), then takes them.
+    public func acquire(_ bytes: Int) {
+        let bytes = max(0, bytes)
+        condition.lock()
+        while inUse > 0 && inUse > limit - bytes { condition.wait() }
+        inUse += bytes
+        peak = max(peak, inUse)
+        condition.unlock()
+    }
+
+    public func release(_ bytes: Int) {
+        condition.lock()
+        inUse = max(0, inUse - max(0, bytes))
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The most held at once so far (tests, the soak).
+    public var peakBytes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return peak
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads files that come from outside (photos, recordings, sidecars) safely: opened without
+/// blocking, so a FIFO or a device named like a file is refused instead of waited on for
+/// ever; only regular files (a link to one is fine); read in chunks, so nothing is allocated
+/// on the strength of a size that a file or a header claims; never more than a limit.
+///
+/// ```swift
+/// let bytes = try RegularFile.read(path, maxBytes: 64 << 20)
+/// ```
+public enum RegularFile {
+    public enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
+        case unreadable(String)
+        /// A FIFO, socket, device or folder: `what` names it.
+        case notAFile(what: String)
+        case tooLarge(bytes: Int, limit: Int)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let why): why
+            case .notAFile(let what): "\(what), not a file"
+            case .tooLarge(let bytes, let limit): "the file is too large (\(bytes >> 20) MB; the limit is \(limit >> 20) MB)"
+            }
+        }
+    }
+
+    /// Opens `path` read-only, non-blocking and close-on-exec; returns the descriptor (the
+    /// caller closes it) and the size `fstat` reports.
+    public static func open(_ path: String) throws(ReadError) -> (fd: Int32, size: Int) {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw .unreadable(why)
+        }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            throw .notAFile(what: kind == S_IFIFO ? "a FIFO" : kind == S_IFSOCK ? "a socket" : kind == S_IFDIR ? "a folder"
+                : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "something else")
+        }
+        return (fd, Int(st.st_size))
+    }
+
+    /// The whole file; `tooLarge` when it is over `maxBytes` (by its size, or by what it
+    /// turned out to hold while read).
+    public static func read(_ path: String, maxBytes: Int) throws(ReadError) -> [UInt8] {
+        let (fd, size) = try open(path)
+        defer { close(fd) }
+        guard size <= maxBytes else { throw .tooLarge(bytes: size, limit: maxBytes) }
+        var bytes: [UInt8] = []
+        try read(fd, into: &bytes, upTo: maxBytes + 1)
+        guard bytes.count <= maxBytes else { throw .tooLarge(bytes: bytes.count, limit: maxBytes) }
+        return bytes
+    }
+
+    /// Appends up to `limit - bytes.count` bytes from `fd`, a megabyte at a time, stopping at
+    /// the end of the file.
+    public static func read(_ fd: Int32, into bytes: inout [UInt8], upTo limit: Int) throws(ReadError) {
+        let chunk = 1 << 20
+        while bytes.count < limit {
+            let want = min(chunk, limit - bytes.count)
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: want))
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + start, want) }
+            if n < 0 {
+                bytes.removeLast(want)
+                if errno == EINTR { continue }
+                throw .unreadable(String(cString: strerror(errno)))
+            }
+            bytes.removeLast(want - n)
+            if n == 0 { return }
+        }
+    }
+}

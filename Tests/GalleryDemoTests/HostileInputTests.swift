@@ -1,0 +1,91 @@
+import XCTest
+import Foundation
+import Synchronization
+import TestSupport
+@testable import GalleryDemo
+@testable import Widgets
+@testable import Render2D
+
+/// Numbers and files from outside the process (the command line, replays, sidecars, file
+/// dates) reach no trapping arithmetic, no blocking open, and never cost the user a file.
+final class HostileInputTests: XCTestCase {
+    func testSizesOnTheCommandLineAreCheckedWithoutOverflow() {
+        XCTAssertNil(parseSize("4294967296x4294967296"), "the product overflows: refused, not trapped")
+        XCTAssertNil(parseSize("9223372036854775807x2"))
+        XCTAssertNil(parseSize("x800"))
+        XCTAssertNil(parseSize("1280x"))
+        XCTAssertNil(parseSize("1280x800x2"))
+        XCTAssertNil(parseSize("0x800"))
+        XCTAssertEqual(parseSize("1280x800")?.width, 1280)
+    }
+
+    func testExtremeFileDatesFormatWithoutTrapping() {
+        XCTAssertEqual(FileFormat.date(Int64.min), "0001-01-01 00:00")
+        XCTAssertEqual(FileFormat.date(Int64.max), "9999-12-31 23:59")
+        XCTAssertEqual(FileFormat.date(Double.nan), "1970-01-01 00:00")
+        XCTAssertEqual(FileFormat.date(1e300), "9999-12-31 23:59")
+        XCTAssertEqual(FileFormat.date(Double(1_700_000_000)), "2023-11-14 22:13")
+    }
+
+    func testAReplayIsReadSafelyAndItsNumbersBroughtIntoRange() throws {
+        let dir = try ScratchFolder("hostile-replay")
+        let header = #"{"version":1,"width":1e300,"height":-5,"scale":1e9}"#
+        let frames = [#"{"frame":3,"time":0.05,"events":[{"pointerMoved":{"_0":{"x":10,"y":1e300}}},"#
+                      + #"{"wheel":{"dx":-1e308,"dy":2}},{"resized":{"_0":{"width":1e12,"height":0}}}]}"#]
+        try (header + "\n" + frames.joined(separator: "\n") + "\n").write(toFile: dir.file("r.jsonl"), atomically: true, encoding: .utf8)
+        let replay = try InputReplay(path: dir.file("r.jsonl"))
+        XCTAssertEqual(replay.header, RecordingHeader(width: 16_384, height: 1, scale: 4))
+        XCTAssertEqual(replay.events(forFrame: 3), [.pointerMoved(Point(10, 1e6)), .wheel(dx: -1e5, dy: 2), .resized(Size(16_384, 1))])
+
+        try (header + "\n" + #"{"frame":9223372036854775807,"time":0,"events":[]}"# + "\n")
+            .write(toFile: dir.file("far.jsonl"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try InputReplay(path: dir.file("far.jsonl"))) { error in
+            XCTAssertTrue("\(error)".contains("out of range"), "\(error)")
+        }
+        // A FIFO named like a recording: refused at once, not waited on.
+        XCTAssertEqual(mkfifo(dir.file("fifo.jsonl"), 0o644), 0)
+        let outcome = Mutex<String?>(nil)
+        let path = dir.file("fifo.jsonl")
+        Thread { do { _ = try InputReplay(path: path); outcome.withLock { $0 = "read" } } catch { outcome.withLock { $0 = "\(error)" } } }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while outcome.withLock({ $0 }) == nil && Date() < deadline { usleep(2_000) }
+        XCTAssertEqual(outcome.withLock { $0 }, "cannot read the recording \(path): a FIFO, not a file")
+    }
+
+    func testASidecarRatingOutOfRangeIsClampedAndTheInspectorDoesNotTrap() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("hostile-sidecar")
+        try #"{"ratings":{"a01.jpg":9223372036854775807,"a02.jpg":9223372036854775807,"a03.jpg":-4}}"#
+            .write(toFile: lib.file(".tessera.json"), atomically: true, encoding: .utf8)
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: lib.path)
+        let build: (UI) -> Void = { page.build($0) }
+        h.frames(2, build)
+        XCTAssertEqual(page.photos.prefix(3).map(\.rating), [5, 5, 0])
+        page.selection = Set(page.photos.prefix(3).map(\.id)) // the inspector averages the ratings
+        h.frames(2, build)
+        XCTAssertFalse(page.sidecar.isReadOnly)
+    } }
+
+    func testASidecarThatCannotBeReadIsNeverWrittenOver() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("unreadable-sidecar")
+        // A folder where the sidecar should be: unreadable as a file.
+        try FileManager.default.createDirectory(atPath: lib.file(".tessera.json"), withIntermediateDirectories: false)
+        let page = BrowserPage(root: lib.path)
+        page.open(folder: lib.path)
+        XCTAssertTrue(page.sidecar.isReadOnly)
+        page.rate([page.photos[0].id], 4)
+        XCTAssertEqual(page.photos[0].rating, 4, "the edit holds in memory")
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lib.file(".tessera.json"), isDirectory: &isFolder) && isFolder.boolValue,
+                      "what was there is untouched")
+
+        // A corrupt one is moved aside under a name that never collides, twice in one second.
+        let other = try ScratchFolder("corrupt-sidecar")
+        for _ in 0..<2 {
+            try "{ not json".write(toFile: other.file(".tessera.json"), atomically: true, encoding: .utf8)
+            XCTAssertEqual(FolderSidecar.load(folder: other.path), FolderSidecar())
+        }
+        let asides = try FileManager.default.contentsOfDirectory(atPath: other.path).filter { $0.hasPrefix(".tessera.json.corrupt-") }
+        XCTAssertEqual(asides.count, 2, "both kept")
+    } }
+}
