@@ -1,4 +1,5 @@
 import CSDL2
+import Dispatch
 import Synchronization
 
 /// Wakes a window's frame loop from any thread when background work finishes (a decode, a
@@ -24,6 +25,8 @@ public enum FrameWaker {
 
     private static let queued = Atomic<Bool>(false)
     private static let sent = Atomic<Int>(0)
+    /// Signalled with each wake-up event pushed, for loops that cannot block in SDL.
+    private static let signal = DispatchSemaphore(value: 0)
 
     /// Asks for a frame from any thread. Does nothing before SDL's event system is up.
     public static func wake() {
@@ -33,6 +36,7 @@ public enum FrameWaker {
         event.user.type = eventType
         if SDL_PushEvent(&event) == 1 {
             sent.add(1, ordering: .relaxed)
+            signal.signal()
         } else {
             queued.store(false, ordering: .releasing) // filtered or the queue is full: the next one tries again
         }
@@ -40,6 +44,14 @@ public enum FrameWaker {
 
     /// Wake-up events pushed so far (coalesced ones are not counted).
     public static var wakeEventsSent: Int { sent.load(ordering: .relaxed) }
+
+    /// Waits until a wake-up is pushed or `seconds` pass (for SDL's offscreen and dummy video
+    /// drivers, whose `SDL_WaitEventTimeout` polls the queue every millisecond instead of
+    /// sleeping). A wake-up pushed earlier may end the wait at once: look at the queue after.
+    public static func waitForWake(timeout seconds: Double) {
+        guard seconds > 0 else { return }
+        _ = signal.wait(timeout: .now() + .nanoseconds(Int(min(seconds, 3600) * 1e9)))
+    }
 
     /// The main thread saw the queued wake-up: the next `wake()` pushes a new one.
     public static func acknowledge() { queued.store(false, ordering: .releasing) }

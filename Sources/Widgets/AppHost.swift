@@ -81,6 +81,9 @@ public final class AppHost {
     /// When the UI asked for the next frame (`ui.redrawTime`, clock seconds), paced.
     private var requestedFrameTime: Double?
     private var lastFrameStart = -Double.infinity
+    /// Whether the video driver can sleep in `SDL_WaitEventTimeout` (SDL's offscreen and dummy
+    /// drivers poll every millisecond instead).
+    private let waitsInSDL: Bool
     /// Seconds for the UI's clock; tests substitute a virtual clock.
     public var clock: () -> Double = { MonotonicClock.seconds() }
     /// The user's UI scale on top of the backing scale.
@@ -140,6 +143,7 @@ public final class AppHost {
 
     public init(options: Options) throws {
         try SDLContext.initialize(offscreen: options.offscreen)
+        waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)
         window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync)
         ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.clipboard = SDLClipboard()
@@ -263,24 +267,40 @@ public final class AppHost {
     public func waitForFrame(timeout: Double = .infinity) -> Bool {
         if frameDue { return true }
         let deadline = timeout < .infinity ? MonotonicClock.seconds() + max(0, timeout) : .infinity
+        var waited = false
         while true {
             let now = clock()
             var wait = deadline - MonotonicClock.seconds()
             if let due = pacedFrameTime {
-                if due <= now { return true }
+                if due <= now {
+                    if waited { wakeups += 1 }
+                    return true
+                }
                 wait = min(wait, due - now)
             }
-            let timedOutByCaller = wait >= deadline - MonotonicClock.seconds()
             if wait <= 0 {
                 SDL_PumpEvents()
-                return hasQueuedEvents()
+                let queued = hasQueuedEvents()
+                if queued && waited { wakeups += 1 }
+                return queued
             }
-            let ms = wait == .infinity ? -1 : Int32(min((wait * 1000).rounded(.up), Double(Int32.max)))
-            if SDL_WaitEventTimeout(nil, ms) == 1 && hasQueuedEvents() {
-                wakeups += 1
-                return true
+            waited = true
+            if waitsInSDL {
+                let ms = wait == .infinity ? -1 : Int32(min((wait * 1000).rounded(.up), Double(Int32.max)))
+                if SDL_WaitEventTimeout(nil, ms) == 1 && hasQueuedEvents() {
+                    wakeups += 1
+                    return true
+                }
+            } else {
+                // No blocking wait in this video driver: sleep until a worker's wake-up, and
+                // look at the queue every 50 ms for anything pushed another way.
+                FrameWaker.waitForWake(timeout: min(wait, 0.05))
+                SDL_PumpEvents()
+                if hasQueuedEvents() {
+                    wakeups += 1
+                    return true
+                }
             }
-            if !timedOutByCaller { wakeups += 1 }
         }
     }
 
