@@ -223,6 +223,7 @@ public enum ImageDecoder {
     }
 
     /// The size of a GIF's first image (its frame descriptor), when the header reaches it.
+    /// Read as SDL2_image reads it: a byte that starts no block is skipped, not an end.
     static func gifFirstFrameSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
         guard b.count >= 13 else { return nil }
         var i = 13
@@ -236,8 +237,10 @@ public enum ImageDecoder {
                 i += 2
                 while i < b.count && b[i] != 0 { i += Int(b[i]) + 1 }
                 i += 1
-            default:
+            case 0x3B: // trailer: no image
                 return nil
+            default:
+                i += 1
             }
         }
         return nil

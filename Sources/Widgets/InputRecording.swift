@@ -81,6 +81,11 @@ public struct InputReplay: Sendable {
         do throws(RegularFile.ReadError) { data = try RegularFile.read(path, maxBytes: Self.maxBytes) } catch {
             throw .unreadable("\(path): \(error)")
         }
+        try self.init(bytes: data, name: path)
+    }
+
+    /// Parses a recording held in memory; `name` is used in errors.
+    public init(bytes data: [UInt8], name path: String) throws(LoadError) {
         let text = String(decoding: data, as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         let decoder = JSONDecoder()

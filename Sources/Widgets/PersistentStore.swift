@@ -4,8 +4,10 @@ import Render2D
 
 /// Small app state that survives restarts (the role `UserDefaults` plays on Apple systems):
 /// Codable values by key in one JSON file, saved atomically a moment after they change.
-/// A corrupt or unreadable file is moved aside (`state.json.corrupt-<time>`), reported once
-/// through `loadProblem` and the log, and the app starts from defaults.
+/// A corrupt file is moved aside (`state.json.corrupt-<time>-<pid>-<random>`), reported once
+/// through `loadProblem` and the log, and the app starts from defaults. A file that cannot be
+/// read at all (permissions, a FIFO, over 64 MB), or not moved aside, is never written over:
+/// the store stays in memory (`isReadOnly`). A save that fails is tried again later.
 ///
 /// ```swift
 /// let store = PersistentStore.standard(app: "GalleryDemo")
@@ -19,6 +21,10 @@ public final class PersistentStore {
     public private(set) var loadProblem: String?
     private var values: [String: Data] = [:]
     private var dirtySince: Double?
+    /// The file could not be read: changes stay in memory and the file is left as it is.
+    public private(set) var isReadOnly = false
+    /// The largest state file read.
+    public static let maxBytes = 64 << 20
     /// Seconds to wait after a change before writing.
     public var saveDelay = 0.5
 
@@ -40,24 +46,39 @@ public final class PersistentStore {
     }
 
     private func load() {
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        let bytes: [UInt8]
+        do throws(RegularFile.ReadError) { bytes = try RegularFile.read(path, maxBytes: Self.maxBytes) } catch {
+            if access(path, F_OK) != 0 && errno == ENOENT { return } // no state yet
+            isReadOnly = true
+            loadProblem = "state file \(path) could not be read (\(error)); starting from defaults, and it is left as it is"
+            Log.warn(loadProblem!)
+            return
+        }
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let stored = object["values"] as? [String: Any] else {
-                throw StoreError.malformed("no \"values\" object")
-            }
-            for (key, value) in stored {
-                values[key] = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
-            }
+            values = try Self.decodeValues(bytes)
         } catch {
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            let moved = (try? FileManager.default.moveItem(atPath: path, toPath: aside)) != nil
-            loadProblem = "state file \(path) could not be read (\(error)); starting from defaults"
-                + (moved ? ", the old file is kept at \(aside)" : "")
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let moved = rename(path, aside) == 0
+            isReadOnly = !moved
+            loadProblem = "state file \(path) is corrupt (\(error)); starting from defaults"
+                + (moved ? ", the old file is kept at \(aside)" : ", and it is left as it is")
             Log.warn(loadProblem!)
             values = [:]
         }
+    }
+
+    /// The values of a state file's bytes, by key (each as its JSON). Throws when they are
+    /// not a JSON object with a "values" object.
+    public nonisolated static func decodeValues(_ bytes: [UInt8]) throws -> [String: Data] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let stored = object["values"] as? [String: Any] else {
+            throw StoreError.malformed("no \"values\" object")
+        }
+        var values: [String: Data] = [:]
+        for (key, value) in stored {
+            values[key] = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
+        }
+        return values
     }
 
     enum StoreError: Error, CustomStringConvertible {
@@ -86,9 +107,11 @@ public final class PersistentStore {
         save()
     }
 
-    /// Writes now (atomically: a temporary file renamed over the old one).
+    /// Writes now (atomically: a temporary file renamed over the old one, with the old one's
+    /// permissions). A failed write is tried again `saveDelay` seconds later, and its error
+    /// logged once.
     public func save() {
-        dirtySince = nil
+        guard !isReadOnly else { dirtySince = nil; return }
         var object: [String: Any] = [:]
         for (key, data) in values {
             if let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) { object[key] = value }
@@ -96,9 +119,17 @@ public final class PersistentStore {
         do {
             let data = try JSONSerialization.data(withJSONObject: ["version": 1, "values": object], options: [.sortedKeys, .prettyPrinted])
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            var old = stat()
+            let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : nil
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            if let mode { chmod(path, mode) }
+            dirtySince = nil
+            saveFailureLogged = false
         } catch {
-            Log.error("could not save state to \(path): \(error)")
+            dirtySince = MonotonicClock.seconds() // stays dirty: tried again after `saveDelay`
+            if !saveFailureLogged { Log.error("could not save state to \(path): \(error); will try again") }
+            saveFailureLogged = true
         }
     }
+    private var saveFailureLogged = false
 }

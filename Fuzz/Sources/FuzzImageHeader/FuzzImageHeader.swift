@@ -1,0 +1,25 @@
+import FuzzDriver
+import Render2D
+
+/// The header inspector: the signature checks, the JPEG segment walk, EXIF (IFD0
+/// orientation), GIF frame descriptors and BMP headers. Any input: no trap, no hang.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzImageHeaderInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    fuzzImageHeader(UnsafeBufferPointer(start: data, count: data == nil ? 0 : count))
+}
+
+@_cdecl("FuzzImageHeader_main")
+public func fuzzImageHeaderMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    runFuzzer(argc, argv, fuzzImageHeaderInput)
+}
+
+func fuzzImageHeader(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let bytes = Array(input)
+    for name in ["x.jpg", "x.tga"] {
+        if let info = try? ImageDecoder.inspect(bytes, name: name) {
+            precondition(info.width >= 0 && info.height >= 0 && (1...8).contains(info.orientation), "impossible header result")
+        }
+    }
+    _ = EXIF.orientation(inJPEG: bytes)
+    return 0
+}

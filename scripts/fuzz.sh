@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for SECONDS (default 60) under AddressSanitizer:
+#   scripts/fuzz.sh FuzzImageHeader 900
+# Targets: FuzzImageHeader, FuzzThumbnail, FuzzReplay, FuzzStateFile (Fuzz/Sources). Each
+# starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's corpus is not
+# changed) and keeps what it learns in .fuzz/<target>/corpus. A finding is written to
+# .fuzz/<target>/ and the script exits non-zero: add the file to the regression tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS]}
+seconds=${2:-60}
+[ -d "Fuzz/Sources/$target" ] || { echo "fuzz: no target $target (see Fuzz/Sources)" >&2; exit 2; }
+swift build --package-path Fuzz --scratch-path .build-fuzz --product "$target" \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=address -Xswiftc -use-ld=lld >&2
+work=".fuzz/$target"
+mkdir -p "$work/corpus"
+cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export SDL_VIDEODRIVER=offscreen
+".build-fuzz/debug/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$work/" -print_final_stats=1
