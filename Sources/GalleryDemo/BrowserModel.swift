@@ -143,6 +143,11 @@ extension Photo {
 /// file is remembered as such, not read again every frame.
 final class DimensionCache: Sendable {
     private enum Entry { case reading, known(width: Int, height: Int), unreadable }
+    /// Entries kept at most: past it, what was read is forgotten (and read again if asked).
+    let capacity: Int
+    init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
+    /// Entries held now.
+    var count: Int { entries.withLock { $0.count } }
     private let entries = Mutex<[String: Entry]>([:])
     private let queue = DispatchQueue(label: "tessera.dimensions", qos: .utility)
 
@@ -160,7 +165,11 @@ final class DimensionCache: Sendable {
         }
         queue.async { [self] in
             let result = Self.read(path)
-            entries.withLock { $0[path] = result.map { .known(width: $0.width, height: $0.height) } ?? .unreadable }
+            entries.withLock { state in
+                // Past the capacity, what was read before is forgotten (read again if asked).
+                if state.count > capacity { state = state.filter { if case .reading = $0.value { true } else { false } } }
+                state[path] = result.map { .known(width: $0.width, height: $0.height) } ?? .unreadable
+            }
             FrameWaker.wake() // the table shows them in the next frame
         }
         return nil

@@ -48,14 +48,25 @@ public final class FontLibrary {
         paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? regular
     }
 
+    /// Open faces kept at most; the least recently asked for goes first (the 15 px body face stays).
+    public var maxOpenFonts = 32
+    private var uses = 0
+
     /// A font of `size` logical pixels for a display with `scale` physical pixels per logical one.
+    /// Fonts are cached by size, weight and scale; ask again each frame rather than keeping one.
     public func font(size: Double, weight: FontWeight = .regular, scale: Double = 1) -> Font {
-        let pixelSize = max(1, Int((size * scale).rounded()))
-        let key = FontKey(pixelSize: pixelSize, weight: weight, scale: scale)
-        if let font = cache[key] { return font }
+        let pixelSize = min(max(1, Int(((size * scale).isFinite ? size * scale : 15).rounded())), 1024)
+        let key = FontKey(pixelSize: pixelSize, weight: weight, scale: scale.isFinite ? scale : 1)
+        uses &+= 1
+        if let font = cache[key] {
+            font.lastUse = uses
+            return font
+        }
         do {
             let font = try Font(path: paths[weight] ?? paths[.regular]!, fallbacks: fallbackPaths, pixelSize: pixelSize,
                                 scale: scale, atlas: atlas)
+            font.lastUse = uses
+            if cache.count >= max(2, maxOpenFonts) { closeLeastRecentlyUsed() }
             cache[key] = font
             return font
         } catch {
@@ -66,6 +77,16 @@ public final class FontLibrary {
             return fallback
         }
     }
+
+    /// Closes the least recently used face (never the body face).
+    private func closeLeastRecentlyUsed() {
+        let body = FontKey(pixelSize: 15, weight: .regular, scale: 1)
+        guard let oldest = cache.filter({ $0.key != body }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key else { return }
+        cache[oldest] = nil
+    }
+
+    /// Faces open now (tests, the soak).
+    public var openFonts: Int { cache.count }
 }
 
 /// One face at one pixel size. Measures in logical pixels, draws from the glyph atlas:
@@ -77,6 +98,8 @@ public final class FontLibrary {
 /// ```
 @MainActor
 public final class Font {
+    /// When `FontLibrary` last handed it out (its eviction order).
+    var lastUse = 0
     private let face: OpaquePointer
     private let fallbacks: [OpaquePointer]
     private let atlas: GlyphAtlas

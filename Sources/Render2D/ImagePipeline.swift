@@ -82,8 +82,11 @@ public final class ImagePipeline {
     private var pending: [ThumbnailKey: ImageTimeline] = [:]
     private var lastCancelled = 0
     private var lastFinished = 0
-    /// Images already seen in a visible cell (for first-sight latency).
-    private var seen: Set<ThumbnailKey> = []
+    /// Failures remembered at most (oldest forgotten first: retried if they come back).
+    public var maxRememberedFailures = 10_000
+    /// Failures remembered now.
+    public var rememberedFailures: Int { failures.count }
+    private var failureOrder: [ThumbnailKey] = []
 
     public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
                 decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
@@ -109,11 +112,10 @@ public final class ImagePipeline {
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
         let key = ThumbnailKey(path: path, spec: spec)
         counters.visibleCells += 1
-        let firstSight = seen.insert(key).inserted
         if let entry = cache.lookup(key, frame: frame) {
             if var timeline = pending.removeValue(forKey: key) {
                 finish(&timeline, drawnAt: MonotonicClock.nanoseconds())
-            } else if firstSight {
+            } else if !entry.wasDrawn {
                 prefetchedInTime += 1
             }
             return .ready(entry.texture, width: entry.width, height: entry.height)
@@ -178,7 +180,7 @@ public final class ImagePipeline {
         switch result.outcome {
         case .failure(let error):
             failedTotal += 1
-            failures[result.key] = error.description
+            remember(failure: error.description, for: result.key)
             Log.warn("\(result.key.path): \(error)")
             timeline.failure = error.description
             pending[result.key] = nil
@@ -191,7 +193,7 @@ public final class ImagePipeline {
             }
             let pixels = thumb.pixels
             guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels) else {
-                failures[result.key] = "could not create a \(pixels.width)×\(pixels.height) texture"
+                remember(failure: "could not create a \(pixels.width)×\(pixels.height) texture", for: result.key)
                 return
             }
             cache.insert(result.key, texture: texture, width: pixels.width, height: pixels.height, frame: frame - 1)
@@ -221,5 +223,17 @@ public final class ImagePipeline {
     public func clearTimelines() { timelines.removeAll() }
 
     /// Forgets failures (to retry after files changed).
-    public func clearFailures() { failures.removeAll() }
+    public func clearFailures() {
+        failures.removeAll()
+        failureOrder.removeAll()
+    }
+
+    /// Keeps `reason` for `key`, forgetting the older half when over `maxRememberedFailures`.
+    private func remember(failure reason: String, for key: ThumbnailKey) {
+        if failures.updateValue(reason, forKey: key) == nil { failureOrder.append(key) }
+        guard failureOrder.count > max(1, maxRememberedFailures) else { return }
+        let forgotten = failureOrder.prefix(failureOrder.count / 2)
+        for key in forgotten { failures[key] = nil }
+        failureOrder.removeFirst(forgotten.count)
+    }
 }

@@ -14,6 +14,8 @@ public final class TextureCache {
         public var height: Int
         public var bytes: Int { width * height * 4 }
         public var lastDrawnFrame: Int
+        /// Drawn at least once (so a cell that sees it for the first time can tell).
+        public var wasDrawn = false
     }
 
     public var budgetBytes: Int
@@ -29,11 +31,11 @@ public final class TextureCache {
 
     public var count: Int { entries.count }
 
-    /// The entry for `key`, marked as drawn in `frame`.
+    /// The entry for `key` (as it was), then marked as drawn in `frame`.
     public func lookup(_ key: ThumbnailKey, frame: Int) -> Entry? {
-        guard var entry = entries[key] else { return nil }
-        entry.lastDrawnFrame = frame
-        entries[key] = entry
+        guard let entry = entries[key] else { return nil }
+        entries[key]!.lastDrawnFrame = frame
+        entries[key]!.wasDrawn = true
         return entry
     }
 

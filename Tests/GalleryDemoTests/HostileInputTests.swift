@@ -89,3 +89,18 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(asides.count, 2, "both kept")
     } }
 }
+
+final class DimensionCacheTests: XCTestCase {
+    func testTheDimensionCacheForgetsPastItsCapacityAndRemembersUnreadableFiles() throws {
+        let dir = try ScratchFolder("dimensions")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: dir.file("a.jpg"))
+        XCTAssertEqual(mkfifo(dir.file("fifo.jpg"), 0o644), 0)
+        let cache = DimensionCache(capacity: 50)
+        XCTAssertEqual(cache.dimensionsNow(of: dir.file("a.jpg"))?.width, 64)
+        XCTAssertNil(cache.dimensionsNow(of: dir.file("fifo.jpg")), "a FIFO is not read (nor waited on)")
+        for i in 0..<500 { _ = cache.dimensions(of: dir.file("missing-\(i).jpg")) }
+        let deadline = Date().addingTimeInterval(10)
+        while cache.count > 50 && Date() < deadline { usleep(1_000) }
+        XCTAssertLessThanOrEqual(cache.count, 50 + 1)
+    }
+}
