@@ -17,5 +17,5 @@ mkdir -p "$work/corpus"
 cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export SDL_VIDEODRIVER=offscreen
-".build-fuzz/debug/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+".build-fuzz/debug/$target" "$work/corpus" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2560 \
   -artifact_prefix="$work/" -print_final_stats=1

@@ -39,5 +39,8 @@ extern void g_checksum_update(GChecksum *checksum, const unsigned char *data, lo
 extern const char *g_checksum_get_string(GChecksum *checksum);
 extern void g_checksum_free(GChecksum *checksum);
 static inline int tessera_checksum_md5(void) { return 0; } // G_CHECKSUM_MD5
+// A path's URI exactly as GNOME writes it into thumbnails (the error out-parameter is unused).
+extern char *g_filename_to_uri(const char *filename, const char *hostname, void **error);
+extern void g_free(void *mem);
 
 #endif

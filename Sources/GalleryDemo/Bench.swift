@@ -40,6 +40,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Idle: seconds of idling to measure.")
     var seconds = 10.0
 
+    @Option(help: "Soak: minutes to scroll (down and back up once), RSS sampled every 10 s.")
+    var minutes = 10.0
+
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
 
@@ -56,9 +59,10 @@ struct Bench: ParsableCommand {
     var screenshot: String?
 
     func validate() throws {
-        guard ["text", "split", "table", "outline", "gallery", "idle", "decode"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, decode")
+        guard ["text", "split", "table", "outline", "gallery", "idle", "soak", "firstrun", "decode"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, soak, firstrun, decode")
         }
+        guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else { throw ValidationError("--minutes must be in 0...1440") }
         guard IdleBench.variants.contains(variant) else {
             throw ValidationError("unknown variant '\(variant)'; available: \(IdleBench.variants.joined(separator: ", "))")
         }
@@ -83,6 +87,19 @@ struct Bench: ParsableCommand {
                                                       offscreen: offscreen, scale: 1, schedule: .onDemand))
                 let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853)
                 print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds))
+                return
+            }
+            if scene == "firstrun" {
+                let host = try AppHost(options: .init(title: "Tessera bench firstrun", width: 1280, height: 800, vsync: true,
+                                                      offscreen: offscreen, scale: 1, schedule: .onDemand))
+                print(try FirstRunBench.run(host: host))
+                return
+            }
+            if scene == "soak" {
+                let host = try AppHost(options: .init(title: "Tessera bench soak", width: 1280, height: 800, vsync: false,
+                                                      offscreen: offscreen, scale: 1, schedule: .continuous))
+                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107)
+                print(try SoakBench.run(host: host, folder: folder, minutes: minutes))
                 return
             }
             // Continuous frames, on purpose: every scene below measures frame cost.

@@ -116,7 +116,10 @@ struct Run: ParsableCommand {
             host.ui.persistentStore = store
             let thumbnails = FreedesktopThumbnails()
             host.ui.images = ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
-            defer { host.ui.images?.shutdown() }
+            defer {
+                host.ui.images?.shutdown()
+                thumbnails.flush() // the thumbnails made this session are on disk before exit
+            }
             let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root ?? "")
             app.browser.sampleGeneration = generation
             host.showsHUD = window.hud

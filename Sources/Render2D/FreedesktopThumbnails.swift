@@ -22,28 +22,43 @@ public struct FreedesktopThumbnails: Sendable {
     public let appName: String
     private let writer = BackgroundWriter()
 
+    /// Whether thumbnails are read and written at all: not when there is no user cache folder
+    /// (no `$XDG_CACHE_HOME`, no home): a shared folder such as /tmp is never used instead.
+    public var isEnabled: Bool { !root.isEmpty }
+
     /// `root` defaults to `$XDG_CACHE_HOME/thumbnails` (`~/.cache/thumbnails`).
     public init(root: String? = nil, appName: String = "tessera") {
-        self.root = root ?? Self.defaultRoot()
+        self.root = root ?? Self.defaultRoot() ?? ""
         self.appName = appName
+        if self.root.isEmpty { Log.warn("no cache folder (XDG_CACHE_HOME and the home folder are unknown): thumbnails are not kept") }
     }
 
-    static func defaultRoot() -> String {
-        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        return (env("XDG_CACHE_HOME") ?? ((env("HOME") ?? "/tmp") + "/.cache")) + "/thumbnails"
+    static func defaultRoot() -> String? {
+        if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") { return cache + "/thumbnails" }
+        return homeFolder().map { $0 + "/.cache/thumbnails" }
     }
 
-    /// The file's URI as the standard hashes it: `file://` and the absolute path, percent-encoded.
+    /// The user's home: `$HOME`, else the password database's entry; nil when neither says.
+    public static func homeFolder() -> String? {
+        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return home }
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: dir)
+        return home.hasPrefix("/") ? home : nil
+    }
+
+    /// The file's URI as the standard hashes it, made by GLib's `g_filename_to_uri` (as GNOME's
+    /// thumbnailers make it) from the file's absolute, canonical path.
     public static func uri(forPath path: String) -> String {
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8)
-        var out = "file://"
-        for byte in path.utf8 {
-            if allowed.contains(byte) { out.unicodeScalars.append(UnicodeScalar(byte)) } else {
-                let hex = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(UnicodeScalar(hex[Int(byte >> 4)])) + String(UnicodeScalar(hex[Int(byte & 15)]))
-            }
+        var absolute = path
+        if let resolved = realpath(path, nil) {
+            absolute = String(cString: resolved)
+            free(resolved)
+        } else if !path.hasPrefix("/") {
+            absolute = FileManager.default.currentDirectoryPath + "/" + path
         }
-        return out
+        guard let raw = g_filename_to_uri(absolute, nil, nil) else { return "file://" + absolute }
+        defer { g_free(raw) }
+        return String(cString: raw)
     }
 
     /// The MD5 of `text`'s UTF-8 bytes in lowercase hex, through GLib's `GChecksum`, as
@@ -65,11 +80,12 @@ public struct FreedesktopThumbnails: Sendable {
     /// A thumbnail for `path` at `spec`: from the cache when a valid one covers it (no photo
     /// decoded), else decoded and written to the smallest standard size that covers `spec`.
     public func thumbnail(path: String, spec: ThumbnailSpec) -> Result<DecodedThumbnail, ImageError> {
+        guard isEnabled else { return ThumbnailLoader.decodeFile(ThumbnailKey(path: path, spec: spec)) }
         var st = stat()
         guard stat(path, &st) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         let mtime = String(st.st_mtim.tv_sec)
         let uri = Self.uri(forPath: path)
-        if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, spec: spec) { return .success(cached) }
+        if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size), spec: spec) { return .success(cached) }
         if let failure = recordedFailure(for: path, uri: uri, mtime: mtime) { return .failure(failure) }
         do throws(ImageError) {
             let bytes = try ImageDecoder.readFile(path)
@@ -90,26 +106,42 @@ public struct FreedesktopThumbnails: Sendable {
             }
             return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
         } catch {
-            write(PixelBuffer(width: 1, height: 1), to: failurePath(forFile: path), uri: uri, mtime: mtime, size: Int(st.st_size),
-                  info: nil, error: error.description)
+            if Self.isLasting(error, modified: Double(st.st_mtim.tv_sec)) {
+                write(PixelBuffer(width: 1, height: 1), to: failurePath(forFile: path), uri: uri, mtime: mtime, size: Int(st.st_size),
+                      info: nil, error: error.description)
+            }
             return .failure(error)
         }
     }
 
+    /// Whether a failure says something about the file itself, to be recorded until it changes:
+    /// not a passing condition (permissions, too many open files, I/O errors), and not a file
+    /// changed in the last 3 s (most likely still being copied: truncated now, whole soon).
+    static func isLasting(_ error: ImageError, modified: Double) -> Bool {
+        if case .unreadable = error { return false }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) - modified >= 3
+    }
+
     /// A valid cached thumbnail that covers `spec`, decoded and scaled to it.
-    func cachedThumbnail(for path: String, uri: String, mtime: String, spec: ThumbnailSpec) -> DecodedThumbnail? {
+    func cachedThumbnail(for path: String, uri: String, mtime: String, fileSize: Int, spec: ThumbnailSpec) -> DecodedThumbnail? {
         for size in Self.sizes {
             let file = self.path(forFile: path, folder: size.folder)
             guard let bytes = try? ImageDecoder.readFile(file) else { continue }
             let png = PNGText.read(bytes)
             guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { continue }
-            // The original's size, to tell whether this thumbnail covers the spec (or is the whole image).
-            let original = (Int(png.text["Thumb::Image::Width"] ?? "") ?? 0, Int(png.text["Thumb::Image::Height"] ?? "") ?? 0)
+            // A size, when given, must be the file's too (the same second can hold two versions).
+            if let recorded = png.text["Thumb::Size"], recorded != String(fileSize) { continue }
+            // The original's size tells whether this thumbnail is the whole image. Another app's
+            // entry without it counts only as what its folder promises.
+            let original = (Int(png.text["Thumb::Image::Width"] ?? "") ?? .max, Int(png.text["Thumb::Image::Height"] ?? "") ?? .max)
             let isWhole = png.width >= original.0 && png.height >= original.1
             let edge = spec.fill ? min(png.width, png.height) : max(png.width, png.height)
             guard edge >= spec.side || isWhole else { continue }
             guard var thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: file, spec: spec) else { continue }
-            thumb.info = ImageInfo(format: thumb.info.format, width: original.0, height: original.1, orientation: 1)
+            thumb.info = ImageInfo(format: thumb.info.format, width: original.0 == .max ? png.width : original.0,
+                                   height: original.1 == .max ? png.height : original.1, orientation: 1)
             thumb.dctScale = 0
             return thumb
         }
@@ -130,9 +162,9 @@ public struct FreedesktopThumbnails: Sendable {
         if let error { text.append(("Tessera::Error", error)) }
         let folder = String(file[..<file.lastIndex(of: "/")!])
         guard Self.makeFolders(folder) else { return }
-        let temporary = file + ".tmp-\(getpid())-\(pthread_self())"
-        guard (try? SamplePhotos.write(PNGText.encode(pixels, text: text), to: temporary)) != nil else { return }
-        chmod(temporary, 0o600)
+        // A new file of our own (never through a link, never over another file), renamed into place.
+        let temporary = file + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard (try? RegularFile.writeNew(PNGText.encode(pixels, text: text), to: temporary, mode: 0o600)) != nil else { return }
         if rename(temporary, file) != 0 { unlink(temporary) }
     }
 

@@ -58,6 +58,26 @@ public enum RegularFile {
         return bytes
     }
 
+    /// Writes `bytes` to a file that must not exist yet (`O_EXCL`: no file or link is ever
+    /// followed or written over) with `mode`; a failed write removes what it created.
+    public static func writeNew(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ReadError) {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let why = String(cString: strerror(errno))
+                close(fd)
+                unlink(path)
+                throw .unreadable("\(path): \(why)")
+            }
+            written += n
+        }
+        guard close(fd) == 0 else { unlink(path); throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
+    }
+
     /// Appends up to `limit - bytes.count` bytes from `fd`, a megabyte at a time, stopping at
     /// the end of the file.
     public static func read(_ fd: Int32, into bytes: inout [UInt8], upTo limit: Int) throws(ReadError) {

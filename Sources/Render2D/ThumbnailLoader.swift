@@ -62,6 +62,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
     private var sequence = 0
     private var stopping = false
     private var threads: [Thread] = []
+    private var liveWorkers = 0
 
     public let workerCount: Int
     private let decode: @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError>
@@ -71,6 +72,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
                 decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
         workerCount = max(1, workers)
         self.decode = decode
+        liveWorkers = workerCount
         for index in 0..<workerCount {
             let thread = Thread { self.work(index) } // the workers keep the loader alive until `shutdown`
             thread.name = "tessera-decode-\(index)"
@@ -140,12 +142,15 @@ public final class ThumbnailLoader: @unchecked Sendable {
         return s
     }
 
-    /// Cancels what is queued and stops the workers after their current job.
+    /// Cancels what is queued, and returns once every worker has finished its current job and
+    /// stopped (5 s at most: a decode stuck in a dead disk is not waited for).
     public func shutdown() {
         condition.lock()
         stopping = true
         queued.removeAll()
         condition.broadcast()
+        let deadline = Date().addingTimeInterval(5)
+        while liveWorkers > 0 && condition.wait(until: deadline) {}
         condition.unlock()
     }
 
@@ -156,7 +161,12 @@ public final class ThumbnailLoader: @unchecked Sendable {
         while true {
             condition.lock()
             while queued.isEmpty && !stopping { condition.wait() }
-            if stopping { condition.unlock(); return }
+            if stopping {
+                liveWorkers -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
             var best: (key: ThumbnailKey, job: Job)?
             for (key, job) in queued {
                 if let b = best, (b.job.priority, b.job.sequence) <= (job.priority, job.sequence) { continue }

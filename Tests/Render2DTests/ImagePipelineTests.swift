@@ -245,6 +245,8 @@ final class FreedesktopThumbnailTests: XCTestCase {
         let cache = FreedesktopThumbnails(root: dir.file("thumbnails"), appName: "tessera-test")
         let broken = dir.file("broken.jpg")
         try SamplePhotos.write(Array("not a photo".utf8), to: broken)
+        var old = [timespec(tv_sec: 1_500_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, broken, &old, 0) // not one being copied right now
         guard case .failure(.notAnImage) = cache.thumbnail(path: broken, spec: ThumbnailSpec(side: 128)) else { return XCTFail("an error") }
         XCTAssertTrue(FileManager.default.fileExists(atPath: cache.failurePath(forFile: broken)))
         XCTAssertTrue(cache.failurePath(forFile: broken).contains("/fail/tessera-test/"))

@@ -1,0 +1,91 @@
+import XCTest
+import Foundation
+import TestSupport
+import CSDL2
+@testable import Render2D
+
+/// The persistent thumbnails follow the standard as GNOME reads it, record only lasting
+/// failures, and never write through a link or into a shared folder.
+final class ThumbnailCacheTests: XCTestCase {
+    private func setTimes(_ path: String, _ seconds: Int) {
+        var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+        utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    func testURIsAreGLibsOfTheCanonicalPath() throws {
+        // What GLib's g_filename_to_uri gives (checked with a C program against libglib): ';'
+        // '#' '?' and '%' are escaped too.
+        XCTAssertEqual(FreedesktopThumbnails.uri(forPath: "/nonexistent/a;b c/é#?%.jpg"), "file:///nonexistent/a%3Bb%20c/%C3%A9%23%3F%25.jpg")
+        let dir = try ScratchFolder("uri")
+        try SamplePhotos.write([1], to: dir.file("real.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("link.jpg"), withDestinationPath: dir.file("real.jpg"))
+        XCTAssertEqual(FreedesktopThumbnails.uri(forPath: dir.file("link.jpg")), FreedesktopThumbnails.uri(forPath: dir.file("real.jpg")),
+                       "a link's thumbnail is its target's")
+        XCTAssertEqual(FreedesktopThumbnails.uri(forPath: dir.file("./real.jpg")), FreedesktopThumbnails.uri(forPath: dir.file("real.jpg")))
+    }
+
+    func testOnlyLastingFailuresAreRecorded() throws {
+        let dir = try ScratchFolder("transient")
+        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"))
+        // Truncated just now: most likely still being copied.
+        let copying = dir.file("copying.jpg")
+        let photo = try SamplePhotos.jpegData(SamplePhotos.render(width: 120, height: 90, seed: 2))
+        try SamplePhotos.write(Array(photo.prefix(photo.count / 3)), to: copying)
+        guard case .failure = cache.thumbnail(path: copying, spec: ThumbnailSpec(side: 64)) else { return XCTFail("truncated") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.failurePath(forFile: copying)))
+        setTimes(copying, 1_500_000_000)
+        _ = cache.thumbnail(path: copying, spec: ThumbnailSpec(side: 64))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.failurePath(forFile: copying)), "old and truncated: lasting")
+        // Unreadable to this user: a passing condition (permissions change), not recorded.
+        let locked = dir.file("locked.jpg")
+        try SamplePhotos.write(photo, to: locked)
+        setTimes(locked, 1_500_000_000)
+        chmod(locked, 0)
+        let previous = tessera_set_filesystem_uid(65534) // as an ordinary user (root reads everything)
+        let result = cache.thumbnail(path: locked, spec: ThumbnailSpec(side: 64))
+        _ = tessera_set_filesystem_uid(previous)
+        guard case .failure(.unreadable) = result else { return XCTFail("unreadable: \(result)") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache.failurePath(forFile: locked)))
+    }
+
+    func testAThumbnailOfAnotherSizeOfTheFileIsNotUsed() throws {
+        let dir = try ScratchFolder("thumb-size")
+        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"))
+        let photo = dir.file("photo.jpg")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 400, height: 300, seed: 5), to: photo)
+        setTimes(photo, 1_600_000_000)
+        _ = try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get()
+        cache.flush()
+        XCTAssertEqual(try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get().dctScale, 0, "from the cache")
+        // Rewritten within the same second: same MTime, another size.
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 400, height: 300, seed: 6), to: photo)
+        setTimes(photo, 1_600_000_000)
+        XCTAssertNotEqual(try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get().dctScale, 0, "decoded again")
+    }
+
+    func testWithNoHomeInTheEnvironmentNoSharedFolderIsUsed() {
+        let home = getenv("HOME").map { String(cString: $0) }, cache = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+        unsetenv("HOME"); unsetenv("XDG_CACHE_HOME")
+        defer {
+            if let home { setenv("HOME", home, 1) }
+            if let cache { setenv("XDG_CACHE_HOME", cache, 1) }
+        }
+        let root = FreedesktopThumbnails.defaultRoot()
+        XCTAssertNotNil(root, "the password database knows this user's home")
+        XCTAssertFalse(root?.hasPrefix("/tmp") ?? false, "never a shared folder: \(root ?? "")")
+        XCTAssertEqual(root, FreedesktopThumbnails.homeFolder().map { $0 + "/.cache/thumbnails" })
+    }
+
+    func testNewFilesNeverFollowALinkNorReplaceAFile() throws {
+        let dir = try ScratchFolder("write-new")
+        try SamplePhotos.write([1, 2, 3], to: dir.file("victim"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("trap.tmp"), withDestinationPath: dir.file("victim"))
+        XCTAssertThrowsError(try RegularFile.writeNew([9], to: dir.file("trap.tmp")))
+        XCTAssertThrowsError(try RegularFile.writeNew([9], to: dir.file("victim")))
+        XCTAssertEqual(try RegularFile.read(dir.file("victim"), maxBytes: 10), [1, 2, 3], "untouched")
+        try RegularFile.writeNew([7, 8], to: dir.file("new"), mode: 0o600)
+        var st = stat()
+        stat(dir.file("new"), &st)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+    }
+}
