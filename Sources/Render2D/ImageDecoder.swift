@@ -111,6 +111,8 @@ public enum ImageDecoder {
             } catch .unsupported {
                 decoded = (try decodeWithSDLImage(bytes, info: info), 1) // CMYK and other JPEGs TurboJPEG will not convert
             }
+        } else if info.format == .gif {
+            decoded = (try GIFDecoder.firstImage(bytes), 1)
         } else {
             decoded = (try decodeWithSDLImage(bytes, info: info), 1)
         }
