@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Render2D
 import Widgets
 
@@ -148,7 +147,7 @@ final class DimensionCache: Sendable {
     init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
     /// Entries held now.
     var count: Int { entries.withLock { $0.count } }
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     private let queue = DispatchQueue(label: "tessera.dimensions", qos: .utility)
 
     /// The dimensions when known; nil while being read (or unreadable).

@@ -1,6 +1,5 @@
 import Foundation
 import Render2D
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +18,7 @@ import Glibc
 /// ```
 final class FolderWatcher: Sendable {
     private let fd: Int32
-    private let current = Mutex<(watch: Int32, changed: Bool)>((-1, false))
+    private let current = Locked<(watch: Int32, changed: Bool)>((-1, false))
 
     /// nil when inotify is unavailable (the browser then lists folders only when opened).
     init?() {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Render2D
-import Synchronization
 
 /// An image file the demo shows.
 struct Photo: Identifiable, Sendable {

@@ -2,7 +2,6 @@ import ArgumentParser
 import CSDL2
 import Foundation
 import Render2D
-import Synchronization
 
 /// Writes `count` deterministic photo-like samples into a folder (`photo-000001.jpg`, ...,
 /// every 25th a PNG) on background threads below the UI's priority, so a window showing
@@ -30,14 +29,14 @@ final class SampleGeneration: Sendable {
         var published = 0
         var failure: String?
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(folder: String, count: Int, width: Int, height: Int) {
         self.folder = folder
         self.count = max(0, count)
         self.width = width
         self.height = height
-        state = Mutex(State(finished: [Bool](repeating: false, count: max(0, count))))
+        state = Locked(State(finished: [Bool](repeating: false, count: max(0, count))))
     }
 
     static func fileName(_ index: Int) -> String {

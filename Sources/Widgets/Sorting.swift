@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Render2D
 
 /// Ascending or descending, as Foundation's `SortDirection`.
@@ -316,7 +315,7 @@ public final class TableSorter<Row: Sendable> {
         var version: Int
     }
     private final class Mailbox: Sendable {
-        let state = Mutex<(generation: Int, result: (generation: Int, permutation: [Int32])?)>((0, nil))
+        let state = Locked<(generation: Int, result: (generation: Int, permutation: [Int32])?)>((0, nil))
     }
     private let mailbox = Mailbox()
     private var permutation: [Int32]?

@@ -1,6 +1,5 @@
 import XCTest
 import Foundation
-import Synchronization
 import TestSupport
 @testable import GalleryDemo
 @testable import Widgets
@@ -44,7 +43,7 @@ final class HostileInputTests: XCTestCase {
         }
         // A FIFO named like a recording: refused at once, not waited on.
         XCTAssertEqual(mkfifo(dir.file("fifo.jsonl"), 0o644), 0)
-        let outcome = Mutex<String?>(nil)
+        let outcome = Locked<String?>(nil)
         let path = dir.file("fifo.jsonl")
         Thread { do { _ = try InputReplay(path: path); outcome.withLock { $0 = "read" } } catch { outcome.withLock { $0 = "\(error)" } } }.start()
         let deadline = Date().addingTimeInterval(5)

@@ -1,6 +1,5 @@
 import XCTest
 import Foundation
-import Synchronization
 import TestSupport
 @testable import Render2D
 
@@ -10,7 +9,7 @@ final class HostileFileTests: XCTestCase {
     /// Runs `body` on a thread and fails (instead of hanging the suite) when it takes over `seconds`.
     private func finishes<T: Sendable>(within seconds: Double, _ body: @escaping @Sendable () -> T,
                                        file: StaticString = #filePath, line: UInt = #line) -> T? {
-        let result = Mutex<T?>(nil)
+        let result = Locked<T?>(nil)
         let thread = Thread { let value = body(); result.withLock { $0 = value } }
         thread.start()
         let deadline = Date().addingTimeInterval(seconds)
@@ -103,7 +102,7 @@ final class HostileFileTests: XCTestCase {
     func testDecodesWaitForMemoryBeyondTheSharedBudget() {
         let budget = DecodeMemory(limit: 100)
         budget.acquire(60)
-        let second = Mutex(false)
+        let second = Locked(false)
         let thread = Thread { budget.acquire(60); second.withLock { $0 = true }; budget.release(60) }
         thread.start()
         usleep(100_000)

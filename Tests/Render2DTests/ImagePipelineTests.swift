@@ -1,6 +1,5 @@
 import XCTest
 import Foundation
-import Synchronization
 import TestSupport
 @testable import Render2D
 import CSDL2
@@ -134,8 +133,8 @@ final class ImageDecoderTests: XCTestCase {
 final class ThumbnailLoaderTests: XCTestCase {
     /// A decode that blocks until released, logging which keys started.
     final class GatedDecoder: Sendable {
-        let started = Mutex<[String]>([])
-        let open = Mutex(false)
+        let started = Locked<[String]>([])
+        let open = Locked(false)
         func decode(_ key: ThumbnailKey) -> Result<DecodedThumbnail, ImageError> {
             started.withLock { $0.append(key.path) }
             while !open.withLock({ $0 }) { usleep(1000) }

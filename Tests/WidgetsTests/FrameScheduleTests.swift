@@ -1,5 +1,4 @@
 import XCTest
-import Synchronization
 import TestSupport
 @testable import Widgets
 @testable import Render2D
@@ -54,7 +53,7 @@ final class FrameScheduleTests: XCTestCase {
 
     func testAThumbnailFinishedOnAWorkerWakesTheLoopAndTheNextFrameDrawsIt() throws { try onMain {
         let h = try Harness()
-        let open = Mutex(false)
+        let open = Locked(false)
         let images = ImagePipeline(renderer: h.host.window.renderer, workers: 1) { key in
             while !open.withLock({ $0 }) { usleep(1_000) }
             let red = PixelBuffer(width: 8, height: 8, bytes: [UInt8](repeating: 0, count: 8 * 8 * 4).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? 255 : 0 })
