@@ -17,17 +17,34 @@ struct LibraryEntry: Identifiable, Sendable {
 
 /// A folder in the sidebar's outline. Its subfolders are listed only when it is expanded
 /// (or drawn, to know whether it has any); symbolic links back to an ancestor are shown as
-/// loops and not followed; folders that cannot be listed are marked unreadable.
+/// loops and not followed; a folder already in the tree under another path (links that fan
+/// out) is shown as such and not expanded twice, so the tree holds each folder once however
+/// the links run; folders that cannot be listed are marked unreadable.
 struct FolderNode: Identifiable, Sendable {
-    enum Status: Sendable { case readable, unreadable(String), loop }
+    enum Status: Sendable { case readable, unreadable(String), loop, elsewhere(String) }
     let path: String
     let name: String
     let status: Status
     /// (device, inode) of this folder and its ancestors, to recognize loops.
     let lineage: [FileIdentity]
+    /// Every folder of this tree met so far, by (device, inode), with the path it was met at.
+    let walk: Walk
     var id: SidebarItem { .folder(path) }
 
     struct FileIdentity: Hashable, Sendable { let device: UInt64, inode: UInt64 }
+
+    /// The folders one tree has met (shared by all its nodes).
+    final class Walk: Sendable {
+        private let seen = Locked<[FileIdentity: String]>([:])
+        /// Where `identity` was first met: `path` itself when it is new.
+        func claim(_ identity: FileIdentity, at path: String) -> String {
+            seen.withLock { seen in
+                if let first = seen[identity] { return first }
+                seen[identity] = path
+                return path
+            }
+        }
+    }
 
     static func identity(_ path: String) -> FileIdentity? {
         var st = stat()
@@ -36,7 +53,10 @@ struct FolderNode: Identifiable, Sendable {
     }
 
     static func root(_ path: String) -> FolderNode {
-        FolderNode(path: path, name: (path as NSString).lastPathComponent, status: .readable, lineage: identity(path).map { [$0] } ?? [])
+        let walk = Walk(), identity = identity(path)
+        if let identity { _ = walk.claim(identity, at: path) }
+        return FolderNode(path: path, name: (path as NSString).lastPathComponent, status: .readable, lineage: identity.map { [$0] } ?? [],
+                          walk: walk)
     }
 
     /// The subfolders (sorted, hidden ones skipped); nil when there are none or this one is
@@ -50,12 +70,15 @@ struct FolderNode: Identifiable, Sendable {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             guard let identity = Self.identity(child) else { continue }
+            let first = walk.claim(identity, at: child)
             if lineage.contains(identity) {
-                nodes.append(FolderNode(path: child, name: name, status: .loop, lineage: lineage))
+                nodes.append(FolderNode(path: child, name: name, status: .loop, lineage: lineage, walk: walk))
+            } else if first != child {
+                nodes.append(FolderNode(path: child, name: name, status: .elsewhere(first), lineage: lineage, walk: walk))
             } else if let problem = Self.listingProblem(child) {
-                nodes.append(FolderNode(path: child, name: name, status: .unreadable(problem), lineage: lineage + [identity]))
+                nodes.append(FolderNode(path: child, name: name, status: .unreadable(problem), lineage: lineage + [identity], walk: walk))
             } else {
-                nodes.append(FolderNode(path: child, name: name, status: .readable, lineage: lineage + [identity]))
+                nodes.append(FolderNode(path: child, name: name, status: .readable, lineage: lineage + [identity], walk: walk))
             }
         }
         return nodes.isEmpty ? nil : nodes

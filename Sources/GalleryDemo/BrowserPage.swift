@@ -126,20 +126,43 @@ final class BrowserPage {
             sidecar.ratings[photos[i].name] = photos[i].rating == 0 ? nil : photos[i].rating
             if photos[i].isFavorite { sidecar.favorites.insert(photos[i].name) } else { sidecar.favorites.remove(photos[i].name) }
         }
-        sidecar.save(folder: folder)
+        saveProblem = saveSidecar()
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
+    }
+
+    /// Why the last edit could not be kept on disk (nil when it was).
+    private(set) var saveProblem: String?
+
+    /// Saves the open folder's sidecar; returns why it was not, if it was not.
+    private func saveSidecar() -> String? {
+        guard Self.isInside(folder, root) else { return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library" }
+        guard !sidecar.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
+        sidecar.save(folder: folder)
+        return nil
+    }
+
+    /// Whether `folder`, links resolved, lies inside `root` (links resolved): sidecars are
+    /// written only there, never through a link that leaves the library.
+    static func isInside(_ folder: String, _ root: String) -> Bool {
+        func canonical(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let folder = canonical(folder), let root = canonical(root) else { return false }
+        return folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     func setFavorite(_ ids: Set<Int>) {
         let makeFavorite = photos.contains { ids.contains($0.id) && !$0.isFavorite }
         edit(ids) { $0.isFavorite = makeFavorite }
-        lastAction = makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites"
+        lastAction = (makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites") + (saveProblem.map { " (\($0))" } ?? "")
     }
 
     func rate(_ ids: Set<Int>, _ stars: Int) {
         edit(ids) { $0.rating = stars }
-        lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))"
+        lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))" + (saveProblem.map { " (\($0))" } ?? "")
     }
 
     func open(_ id: Int) {
@@ -248,6 +271,7 @@ final class BrowserPage {
                     case .readable: ListRowContent(node.name, icon: .folder)
                     case .unreadable(let why): ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
                     case .loop: ListRowContent(node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "link loop")
+                    case .elsewhere: ListRowContent(node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "shown above")
                     }
                 }
             }
@@ -406,7 +430,7 @@ final class BrowserPage {
                         var tags = sidecar.tags[first.name] ?? ""
                         if ui.textField("Tags", text: &tags, width: 220) {
                             sidecar.tags[first.name] = tags.isEmpty ? nil : tags
-                            sidecar.save(folder: folder)
+                            saveProblem = saveSidecar()
                         }
                     }
                 }

@@ -73,6 +73,7 @@ final class HostileInputTests: XCTestCase {
         page.open(folder: lib.path)
         XCTAssertTrue(page.sidecar.isReadOnly)
         page.rate([page.photos[0].id], 4)
+        XCTAssertTrue(page.lastAction.contains("could not be read"), "the user is told: \(page.lastAction)")
         XCTAssertEqual(page.photos[0].rating, 4, "the edit holds in memory")
         var isFolder: ObjCBool = false
         XCTAssertTrue(FileManager.default.fileExists(atPath: lib.file(".tessera.json"), isDirectory: &isFolder) && isFolder.boolValue,
@@ -102,4 +103,50 @@ final class DimensionCacheTests: XCTestCase {
         while cache.count > 50 && Date() < deadline { usleep(1_000) }
         XCTAssertLessThanOrEqual(cache.count, 50 + 1)
     }
+}
+
+final class FolderTreeTests: XCTestCase {
+    func testAFanOutOfLinksExpandsEachFolderOnce() throws {
+        // D0 … D6 nested by links: each Di holds 4 links to D(i+1). Followed path by path
+        // that is 4^6 = 4,096 folders at the bottom; the tree holds each real folder once.
+        let dir = try ScratchFolder("fan-out")
+        for i in 0...6 { try FileManager.default.createDirectory(atPath: dir.file("D\(i)"), withIntermediateDirectories: true) }
+        for i in 0..<6 {
+            for k in 0..<4 { try FileManager.default.createSymbolicLink(atPath: dir.file("D\(i)/l\(k)"), withDestinationPath: dir.file("D\(i + 1)")) }
+        }
+        let root = FolderNode.root(dir.file("D0"))
+        var expanded = 0, elsewhere = 0
+        func walk(_ node: FolderNode, depth: Int) {
+            guard depth < 20 else { return XCTFail("deeper than the folders go") }
+            for child in node.subfolders ?? [] {
+                switch child.status {
+                case .readable: expanded += 1; walk(child, depth: depth + 1)
+                case .elsewhere: elsewhere += 1
+                default: break
+                }
+            }
+        }
+        walk(root, depth: 0)
+        XCTAssertEqual(expanded, 6, "D1 … D6, once each")
+        XCTAssertEqual(elsewhere, 6 * 3, "the other three links of each level point to a folder already shown")
+    }
+}
+
+final class SidecarPlacementTests: XCTestCase {
+    func testNoSidecarIsWrittenThroughALinkOutOfTheLibrary() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("link-out")
+        let outside = try ScratchFolder("outside-the-library")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 4), to: outside.file("x.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: lib.file("Out"), withDestinationPath: outside.path)
+        let page = BrowserPage(root: lib.path)
+        page.open(folder: lib.file("Out"))
+        XCTAssertEqual(page.photos.count, 1, "browsed like any folder")
+        page.rate([page.photos[0].id], 3)
+        XCTAssertEqual(page.photos[0].rating, 3)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outside.file(".tessera.json")), "nothing written outside")
+        XCTAssertTrue(page.lastAction.contains("not saved: Out is a link out of the library"), page.lastAction)
+        page.open(folder: lib.path)
+        page.rate([page.photos[0].id], 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lib.file(".tessera.json")), "inside the library it is saved")
+    } }
 }
