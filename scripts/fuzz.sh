@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-60}
 [ -d "Fuzz/Sources/$target" ] || { echo "fuzz: no target $target (see Fuzz/Sources)" >&2; exit 2; }
+# SwiftPM keeps the build plan of a path dependency (Fuzz/Tessera, this repository) until its
+# manifest changes, so it misses source files added since: plan anew every time.
+rm -f .build-fuzz/debug.yaml .build-fuzz/debug/description.json
 swift build --package-path Fuzz --scratch-path .build-fuzz --product "$target" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=address -Xswiftc -use-ld=lld >&2
 work=".fuzz/$target"
