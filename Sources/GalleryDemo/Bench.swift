@@ -169,11 +169,8 @@ extension ImagePipeline {
 /// back to now when /proc cannot be read.
 func processStartSeconds() -> Double {
     let now = MonotonicClock.seconds()
-    guard let file = fopen("/proc/self/stat", "r") else { return now }
-    defer { fclose(file) }
-    var buffer = [CChar](repeating: 0, count: 1024)
-    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return now }
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let stat = try? RegularFile.read("/proc/self/stat", maxBytes: 4096) else { return now }
+    let line = String(decoding: stat, as: UTF8.self)
     // Field 2 (the command) is in parentheses and may hold spaces: count from the last ')'.
     guard let close = line.lastIndex(of: ")") else { return now }
     let fields = line[line.index(after: close)...].split(separator: " ")

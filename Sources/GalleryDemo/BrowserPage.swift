@@ -22,6 +22,8 @@ final class BrowserPage {
     private(set) var photos: [Photo] = []
     private(set) var shown: [Photo] = []
     private(set) var sidecar = FolderSidecar()
+    /// The sidecar as last read or written: a save merges our changes since then.
+    private var sidecarBase = FolderSidecar()
     private(set) var favoriteCount = 0
     private let rootNode: FolderNode
     private(set) var lastAction = ""
@@ -83,6 +85,7 @@ final class BrowserPage {
     private func list() {
         listed = true
         sidecar = FolderSidecar.load(folder: folder)
+        sidecarBase = sidecar
         let path = folder
         do {
             photos = try PhotoLibrary.load(path)
@@ -92,6 +95,11 @@ final class BrowserPage {
             // An empty folder that samples are being written into is not a problem.
             if case .empty = error, isGeneratingHere { folderProblem = nil } else { folderProblem = "\(error)" }
         }
+        applySidecar()
+    }
+
+    /// Ratings and favorites from the sidecar onto the photos.
+    private func applySidecar() {
         for i in photos.indices {
             photos[i].rating = sidecar.ratings[photos[i].name] ?? 0 // 0...5: the sidecar clamps what it reads
             photos[i].isFavorite = sidecar.favorites.contains(photos[i].name)
@@ -138,7 +146,11 @@ final class BrowserPage {
     private func saveSidecar() -> String? {
         guard Self.isInside(folder, root) else { return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library" }
         guard !sidecar.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
-        sidecar.save(folder: folder)
+        guard let written = sidecar.save(folder: folder, base: sidecarBase) else { return "not saved yet: see the log; the next edit tries again" }
+        // Another instance's edits, merged in, show too.
+        sidecar = written
+        sidecarBase = written
+        applySidecar()
         return nil
     }
 

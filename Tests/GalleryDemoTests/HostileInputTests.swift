@@ -150,3 +150,37 @@ final class SidecarPlacementTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: lib.file(".tessera.json")), "inside the library it is saved")
     } }
 }
+
+final class SidecarMergeTests: XCTestCase {
+    func testOurChangesSinceTheBaseWinTheRestIsTheirs() {
+        let base = FolderSidecar(ratings: ["a": 1, "d": 2], favorites: ["x"], tags: ["a": "old"])
+        var ours = base
+        ours.ratings["a"] = 3; ours.ratings["b"] = 2; ours.ratings["d"] = nil
+        ours.favorites.insert("y"); ours.favorites.remove("x")
+        var theirs = base
+        theirs.ratings["c"] = 5; theirs.ratings["a"] = 4; theirs.tags["a"] = "theirs"; theirs.favorites.insert("z")
+        let merged = FolderSidecar.merge(base: base, ours: ours, theirs: theirs)
+        XCTAssertEqual(merged.ratings, ["a": 3, "b": 2, "c": 5], "ours changed a, added b, removed d; theirs added c")
+        XCTAssertEqual(merged.favorites, ["y", "z"])
+        XCTAssertEqual(merged.tags, ["a": "theirs"], "we did not touch the tag: theirs stands")
+    }
+
+    func testTwoBrowsersOnOneFolderKeepEachOthersEditsAndUnknownKeys() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("two-instances")
+        try #"{"ratings":{},"albums":{"summer":["a01.jpg"]}}"#.write(toFile: lib.file(".tessera.json"), atomically: true, encoding: .utf8)
+        chmod(lib.file(".tessera.json"), 0o640)
+        let first = BrowserPage(root: lib.path), second = BrowserPage(root: lib.path)
+        first.open(folder: lib.path)
+        second.open(folder: lib.path)
+        first.rate([first.photos[0].id], 5) // a01
+        second.rate([second.photos[1].id], 3) // a02, from a sidecar read before the first's save
+        let onDisk = FolderSidecar.load(folder: lib.path)
+        XCTAssertEqual(onDisk.ratings, ["a01.jpg": 5, "a02.jpg": 3], "neither edit lost")
+        XCTAssertEqual(second.photos[0].rating, 5, "the other instance's edit shows after the save")
+        let text = try String(contentsOfFile: lib.file(".tessera.json"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\"albums\""), "a key this version does not know is kept: \(text)")
+        var st = stat()
+        stat(lib.file(".tessera.json"), &st)
+        XCTAssertEqual(st.st_mode & 0o777, 0o640, "the file keeps its permissions")
+    } }
+}
