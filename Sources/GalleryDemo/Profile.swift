@@ -125,7 +125,7 @@ struct Profile: ParsableCommand {
     }
 
     func run() throws {
-        let processStart = MonotonicClock.seconds()
+        let processStart = processStartSeconds() // first_screen_ms counts from the real process start, as in bench
         let library = try folder ?? images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
         let names = script == "all" ? Self.scripts : [script]
         let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String) in
