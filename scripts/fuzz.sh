@@ -12,13 +12,15 @@ seconds=${2:-60}
 [ -d "Fuzz/Sources/$target" ] || { echo "fuzz: no target $target (see Fuzz/Sources)" >&2; exit 2; }
 # SwiftPM keeps the build plan of a path dependency (Fuzz/Tessera, this repository) until its
 # manifest changes, so it misses source files added since: plan anew every time.
-rm -f .build-fuzz/debug.yaml .build-fuzz/debug/description.json
-swift build --package-path Fuzz --scratch-path .build-fuzz --product "$target" \
+# Optimized (with debug information): an unoptimized Swift resampler under ASan runs a few
+# inputs a second.
+rm -f .build-fuzz/release.yaml .build-fuzz/release/description.json
+swift build -c release --package-path Fuzz --scratch-path .build-fuzz --product "$target" -Xswiftc -g \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xcc -fsanitize=address -Xswiftc -use-ld=lld >&2
 work=".fuzz/$target"
 mkdir -p "$work/corpus"
 cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export SDL_VIDEODRIVER=offscreen
-".build-fuzz/debug/$target" "$work/corpus" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2560 \
+".build-fuzz/release/$target" "$work/corpus" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2560 \
   -artifact_prefix="$work/" -print_final_stats=1
