@@ -310,7 +310,8 @@ extension UI {
                                    swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
     }
 
-    /// Expands every outline in the list `name` on its next frame (reads the whole trees).
+    /// Expands every outline in the list `name` on its next frame, level by level: at most
+    /// 100,000 nodes are read, so a huge tree opens its upper levels rather than hanging.
     public func expandAllOutlines(inList name: String) { stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .expandAll }
     /// Collapses every outline in the list `name` on its next frame.
     public func collapseAllOutlines(inList name: String) { stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .collapseAll }

@@ -248,16 +248,20 @@ public struct OutlineFlattening<Node: Identifiable> {
         }
     }
 
-    /// Every node of the tree that has children: the expanded set of "expand all". Reads
-    /// the whole tree, so it costs O(nodes).
+    /// The nodes with children: the expanded set of "expand all". Reads the tree level by
+    /// level and stops after `limit` nodes, so a huge or endless tree (a file system, links
+    /// that fan out) opens its upper levels in bounded time instead of hanging the frame.
     @inlinable
-    public static func allBranchIDs(of roots: [Node], children: (Node) -> [Node]?) -> Set<Node.ID> {
+    public static func allBranchIDs(of roots: [Node], children: (Node) -> [Node]?, limit: Int = 100_000) -> Set<Node.ID> {
         var ids = Set<Node.ID>()
-        var stack = roots
-        while let node = stack.popLast() {
+        var queue = roots
+        var next = 0
+        while next < queue.count && next < limit {
+            let node = queue[next]
+            next += 1
             if let kids = children(node), !kids.isEmpty {
                 ids.insert(node.id)
-                stack.append(contentsOf: kids)
+                queue.append(contentsOf: kids.prefix(max(0, limit - queue.count)))
             }
         }
         return ids

@@ -167,3 +167,19 @@ final class OutlineLogicTests: XCTestCase {
         XCTAssertEqual(geometry.slot(10_101), .header(section: 1))
     }
 }
+
+final class ExpandAllBoundTests: XCTestCase {
+    struct Endless: Identifiable, Hashable { let id: Int }
+
+    func testExpandAllOnAnEndlessTreeReadsABoundedNumberOfNodesShallowestFirst() {
+        // Every node has 10 children, for ever (a file system seen through links that fan out).
+        var reads = 0
+        let ids = OutlineFlattening<Endless>.allBranchIDs(of: [Endless(id: 0)], children: { node in
+            reads += 1
+            return (1...10).map { Endless(id: node.id * 10 + $0) }
+        }, limit: 5_000)
+        XCTAssertLessThanOrEqual(reads, 5_000)
+        XCTAssertTrue(ids.contains(0) && ids.contains(1) && ids.contains(11), "the upper levels are open")
+        XCTAssertFalse(ids.contains(11_111), "not a deep path before the shallow ones")
+    }
+}
