@@ -117,6 +117,8 @@ public final class Font {
     // confined and `layoutRun` drops its local copies before the slow path writes them, so
     // overlapping access cannot happen; the dynamic exclusivity checks (about 10 % of a
     // table frame) are turned off for these properties only.
+    /// The atlas generation the cached glyphs were placed in (see `GlyphAtlas.evictIfFull`).
+    private var atlasGeneration = 0
     @exclusivity(unchecked) private var asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
     @exclusivity(unchecked) private var otherGlyphs: [UInt32: AtlasGlyph] = [:]
     /// Direct-mapped cache in front of `otherGlyphs` (and of `otherKerning` below): a repeated
@@ -165,6 +167,7 @@ public final class Font {
 
     @inline(__always)
     private func glyph(_ scalar: UInt32) -> AtlasGlyph {
+        if atlasGeneration != atlas.generation { forgetGlyphs() }
         if scalar < 128 {
             if let g = asciiGlyphs[Int(scalar)] { return g }
             let g = rasterize(scalar)
@@ -183,6 +186,14 @@ public final class Font {
     /// replacement glyph).
     public func provides(_ scalar: Unicode.Scalar) -> Bool {
         TTF_GlyphIsProvided32(face, scalar.value) != 0 || fallbacks.contains { TTF_GlyphIsProvided32($0, scalar.value) != 0 }
+    }
+
+    /// The atlas was cleared: every glyph is rasterized again when next drawn.
+    private func forgetGlyphs() {
+        atlasGeneration = atlas.generation
+        asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
+        otherGlyphs.removeAll()
+        recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
     }
 
     /// Picks the face that has `scalar` (primary, then fallbacks, then the replacement glyph).
@@ -269,6 +280,7 @@ public final class Font {
     /// frame. On a miss the tables are released before the slow path writes them (no copy).
     @inline(__always)
     private func layoutRun(_ text: String, _ body: (AtlasGlyph, Float) -> Void) -> Float {
+        if atlasGeneration != atlas.generation { forgetGlyphs() } // before the table is copied
         var glyphs = asciiGlyphs
         var pairs = asciiKerning
         let kerns = hasKerning

@@ -42,8 +42,27 @@ public final class GlyphAtlas {
     public var pageCount: Int { pages.count }
     /// Glyph bitmaps rasterized so far.
     public private(set) var glyphCount = 0
+    /// Pages kept at most: past it, `evictIfFull` clears the atlas (fonts rasterize again what
+    /// they draw next), so text in many sizes and scripts cannot grow memory without end.
+    public var maxPages = 8
+    /// Bumped when the atlas is cleared: glyphs placed before are gone.
+    public private(set) var generation = 0
 
     public init() {
+        addWhitePage()
+    }
+
+    /// Clears every page when there are more than `maxPages`. Call between frames (at a
+    /// frame's start, before anything is drawn): the pages' GPU textures are reused.
+    public func evictIfFull() {
+        guard pages.count > max(1, maxPages) else { return }
+        pages.removeAll()
+        generation += 1
+        addWhitePage()
+    }
+
+    /// Page 0, with the white block every solid shape samples.
+    private func addWhitePage() {
         addPage()
         // 4×4 white block at (1,1); sample its centre so linear filtering never bleeds.
         let (_, x, y) = allocate(width: 4, height: 4)!
