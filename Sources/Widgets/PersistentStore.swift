@@ -20,6 +20,8 @@ public final class PersistentStore {
     /// What went wrong reading the file at start-up, if anything (reported once).
     public private(set) var loadProblem: String?
     private var values: [String: Data] = [:]
+    /// The values as last read or written: a save merges our changes since then.
+    private var base: [String: Data] = [:]
     private var dirtySince: Double?
     /// The file could not be read: changes stay in memory and the file is left as it is.
     public private(set) var isReadOnly = false
@@ -56,6 +58,7 @@ public final class PersistentStore {
         }
         do {
             values = try Self.decodeValues(bytes)
+            base = values
         } catch {
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let moved = rename(path, aside) == 0
@@ -107,11 +110,26 @@ public final class PersistentStore {
         save()
     }
 
-    /// Writes now (atomically: a temporary file renamed over the old one, with the old one's
-    /// permissions). A failed write is tried again `saveDelay` seconds later, and its error
-    /// logged once.
+    /// Our changes since `base` laid over `theirs` (the file as it is now), key by key.
+    nonisolated static func merge(base: [String: Data], ours: [String: Data], theirs: [String: Data]) -> [String: Data] {
+        var merged = theirs
+        for key in Set(base.keys).union(ours.keys) where base[key] != ours[key] { merged[key] = ours[key] }
+        return merged
+    }
+
+    /// Writes now, under an advisory lock (`<file>.lock`), merged with what another instance
+    /// wrote since we read it (our changed keys win, the rest is theirs); atomically, with the
+    /// old file's permissions. A failed write is tried again `saveDelay` seconds later, and its
+    /// error logged once.
     public func save() {
         guard !isReadOnly else { dirtySince = nil; return }
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let lock = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        defer { if lock >= 0 { close(lock) } }
+        if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
+        if let bytes = try? RegularFile.read(path, maxBytes: Self.maxBytes), let theirs = try? Self.decodeValues(bytes) {
+            values = Self.merge(base: base, ours: values, theirs: theirs)
+        }
         var object: [String: Any] = [:]
         for (key, data) in values {
             if let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) { object[key] = value }
@@ -123,6 +141,7 @@ public final class PersistentStore {
             let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : nil
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             if let mode { chmod(path, mode) }
+            base = values
             dirtySince = nil
             saveFailureLogged = false
         } catch {
