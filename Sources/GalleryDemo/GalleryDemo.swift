@@ -56,11 +56,13 @@ struct WindowOptions: ParsableArguments {
 
     var parsedSize: (width: Int, height: Int)? { size.flatMap(parseSize) }
 
-    /// Offscreen when asked, or when there is no display to open a window on.
+    /// Offscreen when asked (`--offscreen`, or SDL_VIDEODRIVER=offscreen or dummy), or when
+    /// there is no display to open a window on.
     var resolvedOffscreen: Bool {
         if offscreen { return true }
         let env = ProcessEnvironment.self
-        return env.value("DISPLAY") == nil && env.value("WAYLAND_DISPLAY") == nil && env.value("SDL_VIDEODRIVER") == nil
+        if let driver = env.value("SDL_VIDEODRIVER") { return ["offscreen", "dummy"].contains(driver) }
+        return env.value("DISPLAY") == nil && env.value("WAYLAND_DISPLAY") == nil
     }
 }
 
