@@ -68,6 +68,11 @@ final class BrowserPage {
 
     /// Lists `path`'s photos (an unreadable or empty folder shows why in the content column).
     func open(folder path: String) {
+        if sidecarPending, path != folder {
+            // Edits not yet on disk: one last try before leaving the folder (the log says if it fails).
+            _ = saveSidecar()
+            sidecarPending = false
+        }
         folder = path
         selection = []
         watcher?.watch(path)
@@ -84,8 +89,10 @@ final class BrowserPage {
     /// keeps what is still there.
     private func list() {
         listed = true
-        sidecar = FolderSidecar.load(folder: folder)
-        sidecarBase = sidecar
+        let fresh = FolderSidecar.load(folder: folder)
+        // Edits a failed save still holds are laid over what is on disk now, not dropped.
+        sidecar = sidecarPending ? FolderSidecar.merge(base: sidecarBase, ours: sidecar, theirs: fresh) : fresh
+        sidecarBase = fresh
         let path = folder
         do {
             photos = try PhotoLibrary.load(path)
@@ -141,12 +148,21 @@ final class BrowserPage {
 
     /// Why the last edit could not be kept on disk (nil when it was).
     private(set) var saveProblem: String?
+    /// A save failed and is tried again every 3 s (UI time) until it succeeds.
+    private(set) var sidecarPending = false
+    /// When the next try is due (nil: 3 s after the next frame starts).
+    private var sidecarRetryTime: Double?
 
     /// Saves the open folder's sidecar; returns why it was not, if it was not.
     private func saveSidecar() -> String? {
         guard Self.isInside(folder, root) else { return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library" }
         guard !sidecar.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
-        guard let written = sidecar.save(folder: folder, base: sidecarBase) else { return "not saved yet: see the log; the next edit tries again" }
+        guard let written = sidecar.save(folder: folder, base: sidecarBase) else {
+            sidecarPending = true
+            sidecarRetryTime = nil
+            return "not saved yet: tried again every few seconds (see the log)"
+        }
+        sidecarPending = false
         // Another instance's edits, merged in, show too.
         sidecar = written
         sidecarBase = written
@@ -241,6 +257,15 @@ final class BrowserPage {
 
     func build(_ ui: UI) {
         if !listed { open(folder: folder) }
+        if sidecarPending {
+            let due = sidecarRetryTime ?? ui.time + 3
+            sidecarRetryTime = due
+            if ui.time >= due {
+                saveProblem = saveSidecar()
+                if saveProblem == nil { lastAction = "Saved the ratings" } else { sidecarRetryTime = ui.time + 3 }
+            }
+            if sidecarPending, let next = sidecarRetryTime { ui.requestRedraw(after: next - ui.time) }
+        }
         let generated = sampleGeneration.map { $0.folder == folder ? $0.published : -1 } ?? -1
         if watcher?.takeChange() == true || generated != samplesSeen {
             samplesSeen = generated

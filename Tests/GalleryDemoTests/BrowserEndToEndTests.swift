@@ -202,6 +202,25 @@ final class BrowserEndToEndTests: XCTestCase {
                                to: lib.file("Broken/overflow.png"))
         XCTAssertTrue(FileManager.default.createFile(atPath: lib.file("Broken/sparse.jpg"), contents: nil))
         XCTAssertEqual(truncate(lib.file("Broken/sparse.jpg"), 1 << 40), 0)
+        // More that are not files: a socket, a link to a device, a dangling link (not listed).
+        let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in lib.file("Broken/socket.jpg").utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        XCTAssertEqual(bound, 0)
+        defer { close(socketFD) }
+        try FileManager.default.createSymbolicLink(atPath: lib.file("Broken/device.jpg"), withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: lib.file("Broken/dangling.jpg"), withDestinationPath: lib.file("Broken/nowhere.jpg"))
+        // Headers that lie (error tiles): a GIF whose first frame is 23170×23170, the same behind
+        // a stray byte, a JPEG whose SOF claims 60000×60000.
+        let gifBomb = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 0x82, 0x5A, 0x82, 0x5A, 0, 2, 2, 0x4C, 0x01, 0, 0x3B]
+        try SamplePhotos.write(gifBomb, to: lib.file("Broken/gif-bomb.gif"))
+        try SamplePhotos.write(Array(gifBomb[0..<13]) + [0] + Array(gifBomb[13...]), to: lib.file("Broken/gif-hidden-bomb.gif"))
+        try SamplePhotos.write([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0xEA, 0x60, 0xEA, 0x60, 0x03] + [UInt8](repeating: 0, count: 24),
+                               to: lib.file("Broken/jpeg-bomb.jpg"))
         try FileManager.default.createDirectory(atPath: lib.file("Locked"), withIntermediateDirectories: true)
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 3), to: lib.file("Locked/secret.jpg"))
         chmod(lib.file("Locked"), 0)
@@ -239,13 +258,18 @@ final class BrowserEndToEndTests: XCTestCase {
         h.click(at: row(6), build) // Broken
         Self.waitForThumbnails(h, build)
         XCTAssertEqual(page.folder, lib.file("Broken"))
-        XCTAssertEqual(page.shown.map(\.name), ["empty.png", "notes.jpg", "ok.jpg", "overflow.png", "sparse.jpg", "truncated.jpg"],
-                       "the FIFO and the folder named like photos are not listed")
-        XCTAssertEqual(images.failedTotal, 5, "truncated, not an image, empty, overflowing and too large: error tiles")
+        XCTAssertEqual(page.shown.map(\.name), ["empty.png", "gif-bomb.gif", "gif-hidden-bomb.gif", "jpeg-bomb.jpg", "notes.jpg", "ok.jpg",
+                                                "overflow.png", "sparse.jpg", "truncated.jpg"],
+                       "the FIFO, the socket, the device, the dangling link and the folder named like photos are not listed")
         let reasons = Dictionary(images.timelines.compactMap { t in t.failure.map { ((t.path as NSString).lastPathComponent, $0) } },
                                  uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(images.failedTotal, 8, "every bad file has its error tile: \(reasons.keys.sorted())")
         XCTAssertEqual(reasons["overflow.png"], "4294967295×4294967295 is over the 100-megapixel limit")
         XCTAssertEqual(reasons["sparse.jpg"], "the file is too large (1048576 MB; the limit is 512 MB)")
+        XCTAssertEqual(reasons["gif-bomb.gif"], "23170×23170 is over the 100-megapixel limit")
+        XCTAssertEqual(reasons["gif-hidden-bomb.gif"], "23170×23170 is over the 100-megapixel limit")
+        XCTAssertEqual(reasons["jpeg-bomb.jpg"], "60000×60000 is over the 100-megapixel limit")
+        XCTAssertNil(reasons["ok.jpg"], "the good photo is shown")
         XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "every cell settled: a photo or an error tile")
         XCTAssertNil(page.folderProblem)
         images.shutdown()

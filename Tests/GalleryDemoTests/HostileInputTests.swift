@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import TestSupport
+import CSDL2
 @testable import GalleryDemo
 @testable import Widgets
 @testable import Render2D
@@ -182,5 +183,29 @@ final class SidecarMergeTests: XCTestCase {
         var st = stat()
         stat(lib.file(".tessera.json"), &st)
         XCTAssertEqual(st.st_mode & 0o777, 0o640, "the file keeps its permissions")
+    } }
+}
+
+final class SidecarRetryTests: XCTestCase {
+    func testASidecarSaveThatFailsIsTriedAgainUntilItLands() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("sidecar-retry")
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: lib.path)
+        let build: (UI) -> Void = { page.build($0) }
+        h.frames(2, build)
+        chmod(lib.path, 0o555) // not writable, for an ordinary user
+        let previous = tessera_set_filesystem_uid(65534) // this thread sees files as that user
+        page.rate([page.photos[0].id], 4)
+        _ = tessera_set_filesystem_uid(previous)
+        XCTAssertTrue(page.sidecarPending)
+        XCTAssertTrue(page.lastAction.contains("not saved yet"), page.lastAction)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib.file(".tessera.json")))
+        h.frame(build) // the frame after the click schedules the retry
+        XCTAssertFalse(h.host.runOnce(timeout: 0, build), "nothing before the retry is due")
+        chmod(lib.path, 0o755) // the disk is writable again
+        h.wait(3.5)
+        XCTAssertTrue(h.host.runOnce(timeout: 0, build), "the retry's timer frame")
+        XCTAssertFalse(page.sidecarPending)
+        XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings[page.photos[0].name], 4, "the edit landed")
     } }
 }
