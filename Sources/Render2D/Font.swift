@@ -118,7 +118,7 @@ public final class Font {
     // overlapping access cannot happen; the dynamic exclusivity checks (about 10 % of a
     // table frame) are turned off for these properties only.
     /// The atlas generation the cached glyphs were placed in (see `GlyphAtlas.evictIfFull`).
-    private var atlasGeneration = 0
+    @exclusivity(unchecked) private var atlasGeneration = 0
     @exclusivity(unchecked) private var asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
     @exclusivity(unchecked) private var otherGlyphs: [UInt32: AtlasGlyph] = [:]
     /// Direct-mapped cache in front of `otherGlyphs` (and of `otherKerning` below): a repeated

@@ -45,8 +45,9 @@ public final class GlyphAtlas {
     /// Pages kept at most: past it, `evictIfFull` clears the atlas (fonts rasterize again what
     /// they draw next), so text in many sizes and scripts cannot grow memory without end.
     public var maxPages = 8
-    /// Bumped when the atlas is cleared: glyphs placed before are gone.
-    public private(set) var generation = 0
+    /// Bumped when the atlas is cleared: glyphs placed before are gone. Read once per text run
+    /// (main actor only, never during a write: no dynamic exclusivity check).
+    @exclusivity(unchecked) public private(set) var generation = 0
 
     public init() {
         addWhitePage()

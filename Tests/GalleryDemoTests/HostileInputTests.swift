@@ -47,7 +47,7 @@ final class HostileInputTests: XCTestCase {
         let outcome = Locked<String?>(nil)
         let path = dir.file("fifo.jsonl")
         Thread { do { _ = try InputReplay(path: path); outcome.withLock { $0 = "read" } } catch { outcome.withLock { $0 = "\(error)" } } }.start()
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(60) // generous: sanitizers and busy machines
         while outcome.withLock({ $0 }) == nil && Date() < deadline { usleep(2_000) }
         XCTAssertEqual(outcome.withLock { $0 }, "cannot read the recording \(path): a FIFO, not a file")
     }
@@ -100,7 +100,7 @@ final class DimensionCacheTests: XCTestCase {
         XCTAssertEqual(cache.dimensionsNow(of: dir.file("a.jpg"))?.width, 64)
         XCTAssertNil(cache.dimensionsNow(of: dir.file("fifo.jpg")), "a FIFO is not read (nor waited on)")
         for i in 0..<500 { _ = cache.dimensions(of: dir.file("missing-\(i).jpg")) }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60) // generous: sanitizers and busy machines
         while cache.count > 50 && Date() < deadline { usleep(1_000) }
         XCTAssertLessThanOrEqual(cache.count, 50 + 1)
     }

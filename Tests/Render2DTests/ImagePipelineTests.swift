@@ -146,7 +146,7 @@ final class ThumbnailLoaderTests: XCTestCase {
     private func key(_ name: String) -> ThumbnailKey { ThumbnailKey(path: name, spec: ThumbnailSpec(side: 64)) }
 
     private func waitUntil(_ condition: () -> Bool) {
-        let deadline = MonotonicClock.seconds() + 5
+        let deadline = MonotonicClock.seconds() + 60 // generous: sanitizers and busy machines; it stops as soon as it can
         while !condition() && MonotonicClock.seconds() < deadline { usleep(1000) }
     }
 

@@ -9,7 +9,7 @@ final class GalleryWidgetTests: XCTestCase {
     /// Runs frames (real time passes for the decode workers) until `done` or 10 s.
     @MainActor
     private static func frames(until done: () -> Bool, _ h: Harness, _ build: (UI) -> Void) {
-        let deadline = MonotonicClock.seconds() + 10
+        let deadline = MonotonicClock.seconds() + 60 // generous: sanitizers and busy machines; it stops as soon as it can
         repeat {
             h.frame(build)
             usleep(5_000)
@@ -79,7 +79,7 @@ final class GalleryWidgetTests: XCTestCase {
             Self.gridBuild(paths) { info = $0 }(ui)
         }
         let settle = { (done: () -> Bool) in
-            let deadline = MonotonicClock.seconds() + 10
+            let deadline = MonotonicClock.seconds() + 60 // generous: sanitizers and busy machines; it stops as soon as it can
             repeat {
                 h.frame(build)
                 let lazy = h.host.profiler.lastFrame!.lazy
@@ -132,8 +132,11 @@ final class GalleryWidgetTests: XCTestCase {
     func testAFastScrollPastAThousandItemsCancelsTheJobsItSkipped() throws { try onMain {
         let h = try Harness()
         // A slow fake decoder, so jobs pile up behind the scroll.
+        // The decoders wait at a gate while the scroll runs: what they could have finished
+        // meanwhile does not depend on how fast this machine (or a sanitizer) draws frames.
+        let gate = Locked(false)
         let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { _ in
-            usleep(4_000)
+            while !gate.withLock({ $0 }) { usleep(500) }
             return .success(DecodedThumbnail(pixels: PixelBuffer(width: 8, height: 8, color: .red),
                                              info: ImageInfo(format: .png, width: 8, height: 8, orientation: 1), dctScale: 1))
         }
@@ -152,7 +155,8 @@ final class GalleryWidgetTests: XCTestCase {
         XCTAssertGreaterThan(info?.visible.lowerBound ?? 0, 1000)
         let stats = images.loader.snapshot
         XCTAssertGreaterThan(stats.cancelled, 200, "queued jobs of items scrolled past were cancelled")
-        XCTAssertLessThan(stats.finished + stats.running, 200, "most skipped items were never decoded")
+        XCTAssertLessThanOrEqual(stats.finished + stats.running, 2, "no skipped item was decoded: at most one per worker started")
+        gate.withLock { $0 = true }
         Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
         XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "where the scroll stopped, everything loads")
     }}
