@@ -50,7 +50,7 @@ public final class FontLibrary {
 
     /// Open faces kept at most; the least recently asked for goes first (the 15 px body face stays).
     public var maxOpenFonts = 32
-    private var uses = 0
+    @exclusivity(unchecked) private var uses = 0
 
     /// A font of `size` logical pixels for a display with `scale` physical pixels per logical one.
     /// Fonts are cached by size, weight and scale; ask again each frame rather than keeping one.
@@ -99,7 +99,7 @@ public final class FontLibrary {
 @MainActor
 public final class Font {
     /// When `FontLibrary` last handed it out (its eviction order).
-    var lastUse = 0
+    @exclusivity(unchecked) var lastUse = 0
     private let face: OpaquePointer
     private let fallbacks: [OpaquePointer]
     private let atlas: GlyphAtlas
