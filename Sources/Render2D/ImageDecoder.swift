@@ -101,7 +101,10 @@ public enum ImageDecoder {
         // Memory for the decode, shared by every worker: a many-core machine decoding 100 MP
         // images waits for memory instead of running out of it.
         let scale = info.format == .jpeg ? jpegScale(width: info.width, height: info.height, spec: spec) : 1
-        let decodeBytes = bytes.count + 2 * 4 * (info.width / scale + 1) * (info.height / scale + 1) // decoded + resampled
+        // What the decoder allocates: a GIF's first frame may be larger than its screen.
+        let frame = info.format == .gif ? gifFirstFrameSize(bytes) : nil
+        let width = max(info.width, frame?.width ?? 0), height = max(info.height, frame?.height ?? 0)
+        let decodeBytes = bytes.count + 2 * 4 * (width / scale + 1) * (height / scale + 1) // decoded + resampled
         DecodeMemory.shared.acquire(decodeBytes)
         defer { DecodeMemory.shared.release(decodeBytes) }
         var decoded: (pixels: PixelBuffer, scale: Int)
