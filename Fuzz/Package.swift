@@ -14,5 +14,6 @@ let package = Package(
         .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzDriver", .product(name: "Render2D", package: "Tessera")]),
         .executableTarget(name: "FuzzReplay", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
         .executableTarget(name: "FuzzStateFile", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
+        .executableTarget(name: "FuzzSidecar", dependencies: ["FuzzDriver", .product(name: "Render2D", package: "Tessera")]),
     ]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for SECONDS (default 60) under AddressSanitizer:
 #   scripts/fuzz.sh FuzzImageHeader 900
-# Targets: FuzzImageHeader, FuzzThumbnail, FuzzReplay, FuzzStateFile (Fuzz/Sources). Each
+# Targets: FuzzImageHeader, FuzzThumbnail, FuzzReplay, FuzzStateFile, FuzzSidecar (Fuzz/Sources). Each
 # starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's corpus is not
 # changed) and keeps what it learns in .fuzz/<target>/corpus. A finding is written to
 # .fuzz/<target>/ and the script exits non-zero: add the file to the regression tests.

@@ -1,0 +1,1 @@
+../../../Sources/GalleryDemo/FolderSidecar.swift
