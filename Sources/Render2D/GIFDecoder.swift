@@ -62,6 +62,7 @@ enum GIFDecoder {
             data.append(contentsOf: b[(i + 1)..<min(b.count, i + 1 + n)])
             i += n + 1
         }
+        guard i < b.count else { throw .truncated } // the file ends inside the image data
         let indices = decodeLZW(data, minimumCodeSize: minimumCodeSize, count: width * height)
         guard !indices.isEmpty else { throw .corrupt("no image data") }
         // Rows in file order: interlaced images store every 8th row from 0, then from 4, 2 and 1.

@@ -117,6 +117,7 @@ public enum ImageDecoder {
         } else if info.format == .gif {
             decoded = (try GIFDecoder.firstImage(bytes), 1)
         } else {
+            if info.format == .tga { try checkTGAComplete(bytes, info: info) }
             decoded = (try decodeWithSDLImage(bytes, info: info), 1)
         }
         let target = targetSize(width: decoded.pixels.width, height: decoded.pixels.height, spec: spec)
@@ -318,6 +319,15 @@ public enum ImageDecoder {
             }
         }
         return (PixelBuffer(width: w, height: h, bytes: out), scale)
+    }
+
+    /// An uncompressed TGA holds all its pixels: SDL2_image fills a short file's missing rows
+    /// with whatever the surface held, where it should say the file is truncated.
+    static func checkTGAComplete(_ b: [UInt8], info: ImageInfo) throws(ImageError) {
+        guard b.count >= 18, [1, 2, 3].contains(b[2]) else { return } // run-length ones end where their data ends
+        let colorMap = (Int(b[5]) | Int(b[6]) << 8) * ((Int(b[7]) + 7) / 8)
+        let pixels = info.width * info.height * ((Int(b[16]) + 7) / 8) // checkDimensions bounds the product
+        guard b.count >= 18 + Int(b[0]) + colorMap + pixels else { throw .truncated }
     }
 
     /// PNG, GIF, BMP, TGA, WebP (and JPEGs TurboJPEG refuses) through SDL2_image, as RGBA.

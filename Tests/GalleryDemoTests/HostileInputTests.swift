@@ -209,3 +209,49 @@ final class SidecarRetryTests: XCTestCase {
         XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings[page.photos[0].name], 4, "the edit landed")
     } }
 }
+
+/// The browser over a folder built at test time with every class of hostile file, each with
+/// its variants (`HostileFolder`): opened and scrolled to the end with the wheel, it lists no
+/// non-file, gives every bad file an error tile with its reason, and still shows every photo.
+final class HostileFolderTests: XCTestCase {
+    func testTheBrowserScrollsAHostileFolderShowingEveryPhotoAndAReasonForEveryBadFile() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("hostile-generated")
+        let hostile = try HostileFolder(in: lib.file("Hostile"))
+        let (h, page, images, _) = try BrowserEndToEndTests.session(lib, state: "state.json")
+        let build: (UI) -> Void = { page.build($0) }
+        h.frames(2, build)
+        page.open(folder: hostile.path)
+        BrowserEndToEndTests.waitForThumbnails(h, build)
+        let listed = Set(page.shown.map(\.name))
+        let expectedListed = Set(hostile.expectations.filter { $0.value != .unlisted }.keys)
+        XCTAssertEqual(listed, expectedListed, "listed: every file, no FIFO, socket, folder or device")
+        // Scroll to the end with the wheel, letting each screenful settle.
+        let grid = try XCTUnwrap(page.grid.info)
+        h.inject.mouseMove(to: Point(grid.viewport.x + grid.viewport.width / 2, grid.viewport.y + grid.viewport.height / 2))
+        var steps = 0
+        while page.grid.info.map({ $0.visible.upperBound < page.shown.count }) ?? false && steps < 400 {
+            h.inject.wheel(dy: -3)
+            BrowserEndToEndTests.waitForThumbnails(h, build)
+            steps += 1
+        }
+        XCTAssertEqual(page.grid.info?.visible.upperBound, page.shown.count, "scrolled to the last cell")
+        let timelines = Dictionary(images.timelines.map { (($0.path as NSString).lastPathComponent, $0) }, uniquingKeysWith: { a, _ in a })
+        for (name, expected) in hostile.expectations.sorted(by: { $0.key < $1.key }) {
+            let timeline = timelines[name]
+            switch expected {
+            case .unlisted:
+                XCTAssertNil(timeline, "\(name) is not a file: never requested")
+            case .errorTile(let reason):
+                let failure = timeline?.failure
+                XCTAssertNotNil(failure, "\(name): an error tile")
+                XCTAssertFalse(failure?.isEmpty ?? true, "\(name): with a reason")
+                if !reason.isEmpty { XCTAssertTrue(failure?.contains(reason) ?? false, "\(name): \(failure ?? "no failure")") }
+            case .shown:
+                XCTAssertNil(timeline?.failure, "\(name) is a photo")
+                XCTAssertGreaterThan(timeline?.firstDrawnNs ?? 0, 0, "\(name) was drawn")
+            }
+        }
+        XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "every cell settled")
+        images.shutdown()
+    } }
+}

@@ -83,6 +83,17 @@ final class HostileFileTests: XCTestCase {
         XCTAssertThrowsError(try ImageDecoder.thumbnail(bytes: gif, name: "bomb.gif", spec: ThumbnailSpec(side: 64)))
     }
 
+    func testAGIFOrTGACutShortIsTruncatedNotDrawnWithMissingRows() throws {
+        for (ext, bytes) in try HostileFolder.goodFiles() where ext == "gif" || ext == "tga" {
+            XCTAssertNoThrow(try ImageDecoder.thumbnail(bytes: bytes, name: "x.\(ext)", spec: ThumbnailSpec(side: 64)))
+            for cut in [bytes.count / 2, bytes.count - 2] {
+                XCTAssertThrowsError(try ImageDecoder.thumbnail(bytes: Array(bytes.prefix(cut)), name: "x.\(ext)", spec: ThumbnailSpec(side: 64))) {
+                    XCTAssertEqual($0 as? ImageError, .truncated, "\(ext) cut at \(cut) of \(bytes.count)")
+                }
+            }
+        }
+    }
+
     func testTheJPEGSegmentWalkSkipsStuffedZerosAsLibjpegDoes() {
         // SOI, a stray FF 00 (not a marker: no length follows), then SOF0 for 32×16.
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x20, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0]
