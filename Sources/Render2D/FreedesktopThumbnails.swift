@@ -20,7 +20,7 @@ public struct FreedesktopThumbnails: Sendable {
 
     public let root: String
     public let appName: String
-    private let writer = BackgroundWriter()
+    let writer = BackgroundWriter()
 
     /// Whether thumbnails are read and written at all: not when there is no user cache folder
     /// (no `$XDG_CACHE_HOME`, no home): a shared folder such as /tmp is never used instead.
@@ -97,12 +97,17 @@ public struct FreedesktopThumbnails: Sendable {
                 return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
             }
             // The caller gets the fast decode for its own size now; the standard-size thumbnail is
-            // made later by the writer at idle priority (re-reading the file), so caching never
-            // slows the screen that is waiting.
-            let fileSize = Int(st.st_size)
-            writer.enqueue { [self] in
-                guard let standard = try? ImageDecoder.thumbnail(path: path, spec: ThumbnailSpec(side: size.side, fill: false)) else { return }
+            // made later by the writer at idle priority, so caching never slows the screen that
+            // is waiting. The writer keeps the bytes read here (the file is read once, and the
+            // thumbnail is of the version whose mtime it records) while its byte budget allows;
+            // past it, it reads the file again.
+            let fileSize = Int(st.st_size), standardSpec = ThumbnailSpec(side: size.side, fill: false)
+            let save: @Sendable (DecodedThumbnail?) -> Void = { [self] standard in
+                guard let standard else { return }
                 write(standard.pixels, to: self.path(forFile: path, folder: size.folder), uri: uri, mtime: mtime, size: fileSize, info: info)
+            }
+            if !writer.enqueue(holding: bytes.count, { save(try? ImageDecoder.thumbnail(bytes: bytes, name: path, spec: standardSpec)) }) {
+                writer.enqueue { save(try? ImageDecoder.thumbnail(path: path, spec: standardSpec)) }
             }
             return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
         } catch {
@@ -240,20 +245,29 @@ enum PNGText {
 
 /// One thread at the lowest priority that runs queued writes in order (so it works when the
 /// machine is otherwise idle); when it falls far behind, new writes are dropped (a thumbnail
-/// not cached is made again next time).
+/// not cached is made again next time). Jobs that hold memory (a photo's bytes) are queued
+/// only while what all of them hold stays within `maxHeldBytes`.
 final class BackgroundWriter: @unchecked Sendable {
-    // `jobs`, `busy` and `thread` are only touched with `condition` locked.
+    // `jobs`, `heldBytes`, `busy` and `thread` are only touched with `condition` locked.
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
+    private var jobs: [(held: Int, run: @Sendable () -> Void)] = []
+    private var heldBytes = 0
     private var busy = false
     private var thread: Thread?
     let maxQueued = 256
+    let maxHeldBytes: Int
 
-    func enqueue(_ job: @escaping @Sendable () -> Void) {
+    init(maxHeldBytes: Int = 256 << 20) { self.maxHeldBytes = maxHeldBytes }
+
+    /// Queues `job`, which holds `held` bytes until it has run. Returns false, queuing nothing,
+    /// when the queue is full or those bytes would pass `maxHeldBytes`.
+    @discardableResult
+    func enqueue(holding held: Int = 0, _ job: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard jobs.count < maxQueued else { return }
-        jobs.append(job)
+        guard jobs.count < maxQueued, held <= maxHeldBytes - heldBytes else { return false }
+        jobs.append((held, job))
+        heldBytes += held
         if thread == nil {
             let thread = Thread { self.run() } // lives as long as the process once used
             thread.name = "tessera-thumbnail-writer"
@@ -261,6 +275,7 @@ final class BackgroundWriter: @unchecked Sendable {
             thread.start()
         }
         condition.signal()
+        return true
     }
 
     func flush() {
@@ -277,8 +292,9 @@ final class BackgroundWriter: @unchecked Sendable {
             let job = jobs.removeFirst()
             busy = true
             condition.unlock()
-            job()
+            job.run()
             condition.lock()
+            heldBytes -= job.held
             busy = false
             condition.broadcast()
             condition.unlock()

@@ -63,6 +63,35 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertNotEqual(try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get().dctScale, 0, "decoded again")
     }
 
+    func testThePhotoIsReadOnceTheCachedThumbnailComesFromThoseBytes() throws {
+        let dir = try ScratchFolder("read-once")
+        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"))
+        let photo = dir.file("photo.jpg")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 400, height: 300, seed: 5), to: photo)
+        setTimes(photo, 1_600_000_000)
+        let gate = DispatchSemaphore(value: 0)
+        cache.writer.enqueue { gate.wait() } // the writer is busy until the photo is gone
+        _ = try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get()
+        let entry = cache.path(forFile: photo, folder: "large") // 256 px covers a 100 px fill of 4:3
+        XCTAssertEqual(unlink(photo), 0)
+        gate.signal()
+        cache.flush()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: entry), "made from the bytes read for the screen, not read again")
+    }
+
+    func testTheWriterHoldsBytesOnlyWithinItsBudget() {
+        let writer = BackgroundWriter(maxHeldBytes: 1000)
+        let gate = DispatchSemaphore(value: 0)
+        XCTAssertTrue(writer.enqueue { gate.wait() })
+        XCTAssertTrue(writer.enqueue(holding: 600) {})
+        XCTAssertFalse(writer.enqueue(holding: 600) {}, "600 + 600 is over 1000: the caller reads the file again later")
+        XCTAssertTrue(writer.enqueue(holding: 400) {})
+        gate.signal()
+        writer.flush()
+        XCTAssertTrue(writer.enqueue(holding: 1000) {}, "what ran is released")
+        writer.flush()
+    }
+
     func testWithNoHomeInTheEnvironmentNoSharedFolderIsUsed() {
         let home = getenv("HOME").map { String(cString: $0) }, cache = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
         unsetenv("HOME"); unsetenv("XDG_CACHE_HOME")
