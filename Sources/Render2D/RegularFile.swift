@@ -78,22 +78,27 @@ public enum RegularFile {
         guard close(fd) == 0 else { unlink(path); throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
     }
 
-    /// Appends up to `limit - bytes.count` bytes from `fd`, a megabyte at a time, stopping at
-    /// the end of the file.
+    /// Appends up to `limit - bytes.count` bytes from `fd`, stopping at the end of the file:
+    /// read into uninitialized buffers of 64 KB growing to 1 MB, so a small file costs a small
+    /// buffer and nothing is zero-filled first (the frame inspector found a 437-byte state file
+    /// taking 500 ms to save in a debug build, filling a megabyte with zeros byte by byte).
     public static func read(_ fd: Int32, into bytes: inout [UInt8], upTo limit: Int) throws(ReadError) {
-        let chunk = 1 << 20
+        var chunk = 64 << 10
         while bytes.count < limit {
             let want = min(chunk, limit - bytes.count)
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: want))
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + start, want) }
-            if n < 0 {
-                bytes.removeLast(want)
-                if errno == EINTR { continue }
-                throw .unreadable(String(cString: strerror(errno)))
+            var failure: Int32 = 0
+            let piece = [UInt8](unsafeUninitializedCapacity: want) { buffer, count in
+                count = 0
+                while true {
+                    let n = Glibc.read(fd, buffer.baseAddress!, want)
+                    if n >= 0 { count = n; return }
+                    if errno != EINTR { failure = errno; return }
+                }
             }
-            bytes.removeLast(want - n)
-            if n == 0 { return }
+            if failure != 0 { throw .unreadable(String(cString: strerror(failure))) }
+            if piece.isEmpty { return }
+            bytes += piece
+            chunk = min(chunk * 2, 1 << 20)
         }
     }
 }
