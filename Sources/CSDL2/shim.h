@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/fsuid.h>
+#include <time.h>
 
 // Function-like and compound macros that Swift does not import.
 
@@ -24,6 +25,19 @@ static inline Uint32 tessera_pixelformat_rgba32(void) { return SDL_PIXELFORMAT_R
 static inline Uint32 tessera_pixelformat_argb8888(void) { return SDL_PIXELFORMAT_ARGB8888; }
 
 /// Lowers the calling thread's scheduling priority by `nice` (Linux: per-thread niceness).
+/* A cheap tick counter for profiler scopes: the TSC on x86-64 (about 12 ns to read where
+   clock_gettime takes 30), else CLOCK_MONOTONIC in nanoseconds. */
+static inline unsigned long long tessera_ticks(void) {
+#if defined(__x86_64__)
+    unsigned int lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((unsigned long long)hi << 32) | lo;
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+#endif
+}
 static inline void tessera_nice_current_thread(int nice) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice); }
 
 /// Sets the calling thread's filesystem user ID (tests use it to see folders as an ordinary

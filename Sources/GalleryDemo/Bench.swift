@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline, gallery, idle; or decode (thumbnail throughput, no window).")
+    @Argument(help: "Scene: text, split, table, outline, gallery, idle, soak, firstrun; or decode (thumbnail throughput) or scopes (profiler scope cost), with no window.")
     var scene: String
 
     @Option(help: "Idle: plain, caret (a focused text field) or hud.")
@@ -58,9 +58,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Save a PNG of the last frame.")
     var screenshot: String?
 
+    @Flag(name: .customLong("no-scopes"), help: "Record no profiler scopes (to measure what they cost).")
+    var noScopes = false
+
     func validate() throws {
-        guard ["text", "split", "table", "outline", "gallery", "idle", "soak", "firstrun", "decode"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, soak, firstrun, decode")
+        guard ["text", "split", "table", "outline", "gallery", "idle", "soak", "firstrun", "decode", "scopes"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, soak, firstrun, decode, scopes")
         }
         guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else { throw ValidationError("--minutes must be in 0...1440") }
         guard IdleBench.variants.contains(variant) else {
@@ -75,6 +78,10 @@ struct Bench: ParsableCommand {
         if scene == "decode" {
             let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
             print(try DecodeBench.run(folder: folder, side: 256, workers: ProcessInfo.processInfo.activeProcessorCount))
+            return
+        }
+        if scene == "scopes" {
+            print(ScopeCostBench.run())
             return
         }
         try MainActor.assumeIsolated {
@@ -115,6 +122,7 @@ struct Bench: ParsableCommand {
                                      processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
             default: bench = TextBench()
             }
+            host.profiler.recordsScopes = !noScopes
             try bench.setUp(host: host)
             let warmup = 30
             host.profiler.warmupFrames = warmup
@@ -145,7 +153,7 @@ struct Bench: ParsableCommand {
             if !bench.isFinished { json += ",\"incomplete\":true" }
             json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
             json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes())"
-            json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))}"
+            json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
             json += bench.fields() + "}"
             print(json)
         }

@@ -38,7 +38,7 @@ final class BrowserPage {
     private(set) var sidebarInfo: ListInfo?
     let viewer = PhotoViewer()
     let grid = PhotoGrid(photos: [])
-    private let sorter = TableSorter<Photo>()
+    private let sorter = TableSorter<Photo>(name: "files")
     private let dimensions = DimensionCache()
     private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
     private var revision = 0

@@ -114,10 +114,14 @@ struct Profile: ParsableCommand {
     @Flag(help: "Read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
 
+    @Option(help: "The frame budget in milliseconds: frames over it are janky and get a cause.")
+    var budgetMs = 1000.0 / 60
+
     static let scripts = ["gallery", "table", "outline", "split"]
 
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
+        guard budgetMs > 0, budgetMs <= 10_000 else { throw ValidationError("--budget-ms must be in 0...10000") }
         guard script == "all" || Self.scripts.contains(script) else {
             throw ValidationError("unknown script '\(script)'; scripts: \(Self.scripts.joined(separator: ", ")), all")
         }
@@ -138,6 +142,7 @@ struct Profile: ParsableCommand {
             images.keepsTimelines = true
             host.ui.images = images
             host.profiler.keepsTrace = true
+            host.profiler.jankThresholdMs = budgetMs
             let inject = EventInjector(window: host.window)
             let browser = BrowserPage(root: library)
             browser.open(folder: library) // the listing happens before the first timed frame
@@ -191,21 +196,25 @@ struct Profile: ParsableCommand {
         let latency = images.latency
         func ms(_ us: UInt64) -> String { FrameTimeSummary.format(Double(us) / 1000) }
         var parts: [String] = []
-        var lines = ["script    frames   work p50    p95    p99    max   total p50    p99   janky"]
+        var causes: [(script: String, report: JankReport)] = []
+        var lines = ["script    frames   work p50      p95      p99      max   total p50      p99   janky"]
         for result in results {
             let work = FrameTimeSummary(samples: result.frames.map(\.workMs)), total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
-            let janky = result.frames.filter { $0.workMs > 1000.0 / 60 }.count
+            let jank = JankReport(frames: result.frames, budgetMs: profiler.jankThresholdMs)
+            let janky = jank.janky.count
             let visible = result.frames.reduce(0) { $0 + $1.lazy.visibleCells }, placeholders = result.frames.reduce(0) { $0 + $1.lazy.placeholderCells }
             var part = "\"\(result.name)\":{\"frames\":\(result.frames.count),\"work_ms\":\(work.json),\"total_ms\":\(total.json),\"janky_frames\":\(janky)"
+                + ",\"janky\":\(jank.jankyJSON()),\"causes\":\(jank.rankedJSON)"
+            causes.append((result.name, jank))
             if visible > 0 {
                 part += ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
             }
             if let first = result.firstScreenMs { part += ",\"first_screen_ms\":\(FrameTimeSummary.format(first))" }
             parts.append(part + "}")
-            func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+            func pad(_ s: String, _ n: Int) -> String { s.leftPadded(n) }
             lines.append(result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
-                + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 7) + pad(FrameTimeSummary.format(work.p99), 7)
-                + pad(FrameTimeSummary.format(work.max), 7) + pad(FrameTimeSummary.format(total.p50), 12) + pad(FrameTimeSummary.format(total.p99), 7)
+                + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 9) + pad(FrameTimeSummary.format(work.p99), 9)
+                + pad(FrameTimeSummary.format(work.max), 9) + pad(FrameTimeSummary.format(total.p50), 12) + pad(FrameTimeSummary.format(total.p99), 9)
                 + pad("\(janky)", 8))
         }
         let loader = images.loader.snapshot
@@ -216,10 +225,24 @@ struct Profile: ParsableCommand {
             + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576)),\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)}"
         let summary = "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},\(lazy)"
             + ",\"peak_rss_mb\":\(peakRSSMegabytes())}\n"
+        lines.append("")
+        lines.append("time lost over the \(FrameTimeSummary.format(profiler.jankThresholdMs)) ms budget, by cause:")
+        for (script, report) in causes {
+            for cause in report.ranked.prefix(5) {
+                lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + FrameTimeSummary.format(cause.lostMs).leftPadded(10)
+                    + " ms  \(cause.frames) frames  " + (cause.kind == .build ? "build: " + cause.culprit : cause.culprit))
+            }
+            if report.ranked.isEmpty { lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + "no janky frames") }
+        }
         lines.append("thumbnails: \(images.decodedTotal) decoded, \(loader.cancelled) cancelled, \(images.failedTotal) failed; "
             + "\(images.prefetchedInTime) ready on sight; \(latency.totalCount) waited, p50 \(ms(latency.valueAtPercentile(50))) ms, "
-            + "p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = work > 16.7 ms)")
+            + "p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = over the budget, the present counted unless it waits for vsync)")
         return (summary, lines.joined(separator: "\n"),
                 profiler.chromeTraceJSON(images: images.timelines, workers: images.loader.workerCount))
     }
+}
+
+extension String {
+    /// Right-aligned in `width` characters.
+    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

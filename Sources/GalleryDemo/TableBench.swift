@@ -12,7 +12,7 @@ import Widgets
 final class TableBench: BenchScene {
     let n: Int
     private var rows: [FileRow] = []
-    private let sorter = TableSorter<FileRow>()
+    private let sorter = TableSorter<FileRow>(name: "files")
     private var sortOrder: [KeyComparator<FileRow>] = []
     private var selection: Set<UInt64> = []
     private var inject: EventInjector!

@@ -6,7 +6,7 @@ import Widgets
 @MainActor
 final class TablePage {
     private var files: [FileRow] = []
-    private let sorter = TableSorter<FileRow>()
+    private let sorter = TableSorter<FileRow>(name: "files")
     private var order: [KeyComparator<FileRow>] = [KeyComparator(\FileRow.name, id: "Name")]
     private var selection: Set<UInt64> = []
     private var favorites: Set<UInt64> = []

@@ -1,64 +1,80 @@
-/// Chrome trace-event JSON (opens in Perfetto and chrome://tracing): frames and their phases
-/// on the main thread with the lazy path's counters, one thread per decode worker with a
-/// slice per decode, and a flow per image from its request through decode and upload to the
-/// frame that first drew it.
+/// Chrome trace-event JSON (opens in Perfetto and chrome://tracing): frames, their phases and
+/// the build phase's scopes as nested slices on the main thread, with the lazy path's
+/// counters; an "expected frames" and an "actual frames" track (as Perfetto's FrameTimeline
+/// shows them: each frame's budget beside what it took, janky ones marked with their cause);
+/// one thread per decode worker with a slice per decode; and a flow per image from its
+/// request through decode and upload to the frame that first drew it.
+///
+/// Times are whole microseconds; a slice's start and end are each rounded down and its
+/// duration is their difference, so a slice inside another in nanoseconds stays inside it.
 ///
 /// ```swift
 /// let json = ChromeTrace.json(frames: profiler.trace, images: pipeline.timelines, workers: 2)
 /// ```
 public enum ChromeTrace {
     static let mainThread = 1
+    static let expectedThread = 2
+    static let actualThread = 3
     static func workerThread(_ worker: Int) -> Int { 100 + worker }
 
-    public static func json(frames: [FrameRecord], images: [ImageTimeline], workers: Int) -> String {
+    public static func json(frames: [FrameRecord], images: [ImageTimeline], workers: Int, budgetMs: Double = 1000.0 / 60) -> String {
         var events: [String] = []
         let starts = frames.map(\.startNs) + images.map(\.requestedNs).filter { $0 > 0 }
         let origin = starts.min() ?? 0
         func us(_ ns: UInt64) -> UInt64 { ns >= origin ? (ns - origin) / 1000 : 0 }
-        func quoted(_ s: String) -> String {
-            var out = "\""
-            for c in s.unicodeScalars {
-                switch c {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                default: if c.value < 0x20 { out += " " } else { out.unicodeScalars.append(c) }
-                }
-            }
-            return out + "\""
+        /// A complete slice from `start` to `end` (nanoseconds).
+        func slice(_ name: String, cat: String, tid: Int, start: UInt64, end: UInt64, args: String = "", extra: String = "") -> String {
+            let s = us(start), e = max(s, us(end))
+            return "{\"name\":\(JSONText.quoted(name)),\"cat\":\"\(cat)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),\"ts\":\(s),\"dur\":\(e - s)"
+                + (args.isEmpty ? "" : ",\"args\":{\(args)}") + extra + "}"
+        }
+        func threadName(_ tid: Int, _ name: String, sort: Int) {
+            events.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONText.quoted(name))}}")
+            events.append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(sort)}}")
         }
         events.append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"GalleryDemo\"}}")
-        events.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(mainThread),\"args\":{\"name\":\"main (UI)\"}}")
-        for w in 0..<workers {
-            events.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(workerThread(w)),\"args\":{\"name\":\"decode \(w)\"}}")
-        }
-        for frame in frames {
+        threadName(expectedThread, "expected frames", sort: 0)
+        threadName(actualThread, "actual frames", sort: 1)
+        threadName(mainThread, "main (UI)", sort: 2)
+        for w in 0..<workers { threadName(workerThread(w), "decode \(w)", sort: 3 + w) }
+        let budgetNs = UInt64(max(0, budgetMs) * 1e6)
+        for (n, frame) in frames.enumerated() {
             let lazy = frame.lazy
-            events.append("{\"name\":\"frame\",\"cat\":\"frame\",\"ph\":\"X\",\"pid\":1,\"tid\":\(mainThread),\"ts\":\(us(frame.startNs)),"
-                + "\"dur\":\(max(1, frame.totalNs / 1000)),\"args\":{\"frame\":\(frame.index),\"work_ms\":\(FrameTimeSummary.format(frame.workMs)),"
-                + "\"draw_calls\":\(frame.drawCalls),\"visible_cells\":\(lazy.visibleCells),\"placeholders\":\(lazy.placeholderCells),"
-                + "\"uploads\":\(lazy.uploads)}}")
+            let end = frame.startNs + frame.totalNs
+            events.append(slice("frame", cat: "frame", tid: mainThread, start: frame.startNs, end: end,
+                                args: "\"frame\":\(frame.index),\"work_ms\":\(FrameTimeSummary.format(frame.workMs)),"
+                                    + "\"draw_calls\":\(frame.drawCalls),\"events\":\(frame.events),\"visible_cells\":\(lazy.visibleCells),"
+                                    + "\"placeholders\":\(lazy.placeholderCells),\"uploads\":\(lazy.uploads)"))
             var t = frame.startNs
             for phase in FramePhase.allCases {
                 let d = frame.phaseNs[phase.rawValue]
-                events.append("{\"name\":\"\(phase.name)\",\"cat\":\"phase\",\"ph\":\"X\",\"pid\":1,\"tid\":\(mainThread),"
-                    + "\"ts\":\(us(t)),\"dur\":\(max(1, d / 1000))}")
+                events.append(slice(phase.name, cat: "phase", tid: mainThread, start: t, end: t + d))
                 t += d
             }
-            if lazy.uploads > 0 {
-                events.append("{\"name\":\"upload\",\"cat\":\"lazy\",\"ph\":\"X\",\"pid\":1,\"tid\":\(mainThread),"
-                    + "\"ts\":\(us(frame.startNs + frame.phaseNs[0] + frame.phaseNs[1] - min(frame.phaseNs[1], lazy.uploadNs))),"
-                    + "\"dur\":\(max(1, lazy.uploadNs / 1000)),\"args\":{\"count\":\(lazy.uploads),\"bytes\":\(lazy.uploadBytes)}}")
+            for scope in frame.scopes {
+                let args = scope.isUploads ? "\"count\":\(lazy.uploads),\"bytes\":\(lazy.uploadBytes)" : ""
+                events.append(slice(scope.isUploads ? "upload" : scope.name, cat: "scope", tid: mainThread,
+                                    start: scope.startNs, end: scope.endNs, args: args))
             }
+            // The frame timeline: what the frame was allowed beside what it took.
+            // Its budget, up to the next frame's start (a slot never overlaps the next one).
+            let nextStart = n + 1 < frames.count && frames[n + 1].startNs > frame.startNs ? frames[n + 1].startNs : UInt64.max
+            events.append(slice("frame \(frame.index)", cat: "timeline", tid: expectedThread, start: frame.startNs,
+                                end: min(frame.startNs + budgetNs, nextStart)))
+            let janky = frame.isOverBudget(budgetMs)
+            let actualArgs = "\"frame\":\(frame.index),\"ms\":\(FrameTimeSummary.format(Double(frame.budgetedNs) / 1e6)),\"jank\":"
+                + (janky ? JSONText.quoted(frame.cause().description) : "\"none\"")
+            events.append(slice("frame \(frame.index)", cat: "timeline", tid: actualThread, start: frame.startNs, end: frame.startNs + frame.budgetedNs,
+                                args: actualArgs, extra: janky ? ",\"cname\":\"terrible\"" : ",\"cname\":\"good\""))
             events.append("{\"name\":\"lazy path\",\"ph\":\"C\",\"pid\":1,\"ts\":\(us(frame.startNs)),\"args\":{\"queued\":\(lazy.queued),"
                 + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
         }
         for (n, image) in images.enumerated() where image.startedNs > 0 {
-            let name = quoted(image.path.split(separator: "/").last.map(String.init) ?? image.path)
+            let name = image.path.split(separator: "/").last.map(String.init) ?? image.path
             let tid = workerThread(image.worker)
-            var args = "\"path\":\(quoted(image.path)),\"dct_scale\":\(image.dctScale)"
-            if let failure = image.failure { args += ",\"error\":\(quoted(failure))" }
-            events.append("{\"name\":\(name),\"cat\":\"decode\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),\"ts\":\(us(image.startedNs)),"
-                + "\"dur\":\(max(1, (image.decodedNs - image.startedNs) / 1000)),\"args\":{\(args)}}")
+            var args = "\"path\":\(JSONText.quoted(image.path)),\"dct_scale\":\(image.dctScale)"
+            if let failure = image.failure { args += ",\"error\":\(JSONText.quoted(failure))" }
+            events.append(slice(name, cat: "decode", tid: tid, start: image.startedNs, end: max(image.startedNs, image.decodedNs), args: args))
             // The image's flow: requested (main) → decode (worker) → uploaded → first drawn (main).
             var steps: [(UInt64, Int)] = [(image.requestedNs, mainThread), (image.startedNs, tid)]
             if image.uploadedNs > 0 { steps.append((image.uploadedNs, mainThread)) }

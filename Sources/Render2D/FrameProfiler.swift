@@ -1,3 +1,4 @@
+import CSDL2
 import Histogram
 
 /// The phases of one frame, in order.
@@ -33,10 +34,21 @@ public struct FrameRecord: Sendable {
     public var triangles = 0
     /// The lazy image path's counters (zero when no `ImagePipeline` runs).
     public var lazy = LazyPathCounters()
+    /// Input events handled this frame.
+    public var events = 0
+    /// The build phase's named scopes, in the order they opened (parents before children).
+    public var scopes: [ProfileScope] = []
+    /// What finished in the background and handed this frame its work ("sort of 'files' finished").
+    public var triggers: [String] = []
+    /// Whether the present counts against the budget: false when it waits for the display's
+    /// refresh (vsync), which is pacing, not work.
+    public var presentCounts = true
 
     /// Events + build + submit: everything before the present.
     public var workNs: UInt64 { phaseNs[0] + phaseNs[1] + phaseNs[2] }
     public var totalNs: UInt64 { workNs + phaseNs[3] }
+    /// The time that counts against the frame budget: the work, plus the present unless it waits for vsync.
+    public var budgetedNs: UInt64 { presentCounts ? totalNs : workNs }
     public var workMs: Double { Double(workNs) / 1e6 }
     public var totalMs: Double { Double(totalNs) / 1e6 }
 }
@@ -85,8 +97,14 @@ public struct FrameTimeSummary: Sendable, Equatable {
 public final class FrameProfiler {
     /// Frames that `beginFrame`/`endFrame` see before recording into the histograms.
     public var warmupFrames: Int
-    /// Work time above which a frame counts as janky (one 60 Hz refresh).
+    /// The frame budget: a frame whose `budgetedNs` is over it is janky (default one 60 Hz refresh).
     public var jankThresholdMs = 1000.0 / 60.0
+    /// Whether the build phase's scopes are recorded (`beginScope`/`endScope`, `UI.profile`);
+    /// when off, each scope costs one branch.
+    public var recordsScopes = true
+    /// Whether the present waits for the display's refresh (vsync): it then does not count
+    /// against the budget (`FrameRecord.presentCounts`).
+    public var presentWaitsForVSync = false
     public private(set) var frameCount = 0
     public private(set) var jankyFrames = 0
 
@@ -116,7 +134,61 @@ public final class FrameProfiler {
         current = FrameRecord()
         current.index = frameCount
         current.startNs = phaseStart
+        current.presentCounts = !presentWaitsForVSync
+        openScopes.removeAll(keepingCapacity: true)
+        scopeBuffer.removeAll(keepingCapacity: true)
+        ticks.frameStarts(ns: phaseStart)
     }
+
+    /// The profiler of the frame running now on the main thread (set by `AppHost` for the
+    /// length of each frame), for code that has no `UI` at hand, such as `TableSorter`.
+    @MainActor public static var current: FrameProfiler?
+
+    /// This frame's scopes, their times in ticks until `endFrame` converts them (main thread
+    /// only, never during another access: no dynamic exclusivity check).
+    @exclusivity(unchecked) private var scopeBuffer: [ProfileScope] = []
+    /// Scopes begun and not ended yet, innermost last (indices into `scopeBuffer`).
+    @exclusivity(unchecked) private var openScopes: [Int] = []
+    @exclusivity(unchecked) private var ticks = TickClock()
+
+    /// Opens a scope named `label` of widget `kind` ("table", "list"…; "" for the app's own,
+    /// see `UI.profile`), nested in the scopes open now. Pair it with `endScope()`.
+    @inline(__always)
+    public func beginScope(_ kind: StaticString, _ label: String) {
+        guard recordsScopes else { return }
+        openScopes.append(scopeBuffer.count)
+        scopeBuffer.append(ProfileScope(kind: kind, label: label, depth: openScopes.count - 1, startNs: tessera_ticks(), durationNs: 0))
+    }
+
+    /// Closes the innermost open scope.
+    @inline(__always)
+    public func endScope() {
+        guard let open = openScopes.popLast() else { return }
+        scopeBuffer[open].durationNs = tessera_ticks() &- scopeBuffer[open].startNs
+    }
+
+    /// The frame's scopes in nanoseconds, kept within the build phase (the tick clock and the
+    /// phase clock may differ by a few nanoseconds at the edges). Scopes left open end with it.
+    private func convertedScopes() -> [ProfileScope] {
+        while !openScopes.isEmpty { endScope() }
+        let buildStart = current.startNs + current.phaseNs[FramePhase.events.rawValue]
+        let buildEnd = buildStart + current.phaseNs[FramePhase.build.rawValue]
+        return scopeBuffer.map { tickScope in
+            var scope = tickScope
+            let start = min(max(ticks.nanoseconds(tickScope.startNs), buildStart), buildEnd)
+            let end = min(max(ticks.nanoseconds(tickScope.startNs &+ tickScope.durationNs), start), buildEnd)
+            scope.startNs = start
+            scope.durationNs = end - start
+            return scope
+        }
+    }
+
+    /// Notes that `what` finished in the background and caused this frame's work (a sort
+    /// adopted, decodes uploaded); attribution names it.
+    public func noteTrigger(_ what: String) { current.triggers.append(what) }
+
+    /// Records how many input events this frame handled.
+    public func recordEvents(_ count: Int) { current.events = count }
 
     /// Ends `phase`: the time since the previous phase ended (or the frame began) is charged to it.
     public func endPhase(_ phase: FramePhase) {
@@ -130,6 +202,7 @@ public final class FrameProfiler {
 
     /// Closes the frame with the renderer's counters.
     public func endFrame(stats: Renderer.Stats) {
+        if !scopeBuffer.isEmpty { current.scopes = convertedScopes() }
         current.drawCalls = stats.drawCalls
         current.vertices = stats.vertices
         current.triangles = stats.triangles
@@ -143,7 +216,7 @@ public final class FrameProfiler {
         if frameCount >= warmupFrames {
             _ = work.record(max(1, current.workNs / 1000))
             _ = total.record(max(1, current.totalNs / 1000))
-            if current.workMs > jankThresholdMs { jankyFrames += 1 }
+            if current.isOverBudget(jankThresholdMs) { jankyFrames += 1 }
             if keepsTrace { trace.append(current) }
         }
         frameCount += 1
@@ -168,6 +241,38 @@ public final class FrameProfiler {
     /// The kept trace as Chrome trace-event JSON (see `ChromeTrace`), with `images` (the
     /// pipeline's timelines) on `workers` decode threads.
     public func chromeTraceJSON(images: [ImageTimeline] = [], workers: Int = 0) -> String {
-        ChromeTrace.json(frames: trace, images: images, workers: workers)
+        ChromeTrace.json(frames: trace, images: images, workers: workers, budgetMs: jankThresholdMs)
+    }
+}
+
+/// Converts `tessera_ticks()` to `MonotonicClock` nanoseconds: the rate is measured once
+/// (1 ms) and refined over the run, and each frame's ticks count from that frame's start.
+struct TickClock {
+    private static let initialRate: Double = {
+        let ticks0 = tessera_ticks(), ns0 = MonotonicClock.nanoseconds()
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        nanosleep(&pause, nil)
+        let ticks1 = tessera_ticks(), ns1 = MonotonicClock.nanoseconds()
+        return ticks1 > ticks0 ? Double(ns1 - ns0) / Double(ticks1 - ticks0) : 1
+    }()
+    private var nsPerTick = 0.0
+    private var base: (ticks: UInt64, ns: UInt64) = (0, 0)
+    private var frame: (ticks: UInt64, ns: UInt64) = (0, 0)
+
+    /// Marks a frame's start, `ns` on the monotonic clock.
+    mutating func frameStarts(ns: UInt64) {
+        let now = tessera_ticks()
+        if nsPerTick == 0 {
+            nsPerTick = Self.initialRate
+            base = (now, ns)
+        } else if ns > base.ns + 1_000_000_000, now > base.ticks {
+            nsPerTick = Double(ns - base.ns) / Double(now - base.ticks) // over a second or more: exact enough
+        }
+        frame = (now, ns)
+    }
+
+    /// `ticks` (read during the current frame) in monotonic nanoseconds.
+    func nanoseconds(_ ticks: UInt64) -> UInt64 {
+        ticks >= frame.ticks ? frame.ns + UInt64(Double(ticks - frame.ticks) * nsPerTick) : frame.ns
     }
 }

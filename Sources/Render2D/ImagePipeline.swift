@@ -62,6 +62,10 @@ public final class ImagePipeline {
     /// Keep every image's timeline for a trace export (off: only latency statistics).
     public var keepsTimelines = false
     public private(set) var timelines: [ImageTimeline] = []
+    /// The last 1,024 finished timelines (first drawn or failed), kept whatever
+    /// `keepsTimelines` says, for the frame inspector. In no particular order.
+    public private(set) var recentTimelines: [ImageTimeline] = []
+    private var recentNext = 0
     /// Cell first visible → thumbnail first drawn, microseconds, over the cells that waited
     /// (drew a placeholder first). Thumbnails ready when their cell came into view are counted
     /// in `prefetchedInTime` instead.
@@ -184,7 +188,7 @@ public final class ImagePipeline {
             Log.warn("\(result.key.path): \(error)")
             timeline.failure = error.description
             pending[result.key] = nil
-            if keepsTimelines { timelines.append(timeline) }
+            keep(timeline)
         case .success(let thumb):
             decodedTotal += 1
             guard wanted[result.key] != nil else { // scrolled far away meanwhile: not worth a texture
@@ -212,7 +216,13 @@ public final class ImagePipeline {
         } else {
             prefetchedInTime += 1 // uploaded before its cell came into view: drawn on sight
         }
+        keep(timeline)
+    }
+
+    private func keep(_ timeline: ImageTimeline) {
         if keepsTimelines { timelines.append(timeline) }
+        if recentTimelines.count < 1024 { recentTimelines.append(timeline) } else { recentTimelines[recentNext] = timeline }
+        recentNext = (recentNext + 1) % 1024
     }
 
     /// Whether the next frame has something to show without any input: textures uploaded in

@@ -60,6 +60,7 @@ public final class Renderer {
         public var drawCalls = 0
         public var vertices = 0
         public var triangles = 0
+        public init() {}
     }
     /// Counts for the frame in progress (reset by `beginFrame`).
     public private(set) var stats = Stats()

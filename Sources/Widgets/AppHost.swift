@@ -148,6 +148,8 @@ public final class AppHost {
         ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.clipboard = SDLClipboard()
         profiler = FrameProfiler()
+        profiler.presentWaitsForVSync = options.vsync && waitsInSDL
+        ui.profiler = profiler
         explicitScale = options.scale
         schedule = options.schedule
         userScale = 1
@@ -176,6 +178,8 @@ public final class AppHost {
     /// Runs one frame with `build` producing the UI.
     public func frame(_ build: (UI) -> Void) {
         profiler.beginFrame()
+        FrameProfiler.current = profiler
+        defer { FrameProfiler.current = nil }
         pump.coordinateScale = 1 / userScale
         var events = pump.poll(window: window)
         if let touchSimulator {
@@ -190,6 +194,7 @@ public final class AppHost {
         lastFrameStart = clock()
         frameDue = !events.isEmpty
         if events.contains(.displayChanged) { userScale = resolvedUserScale() }
+        profiler.recordEvents(events.count)
         profiler.endPhase(.events)
 
         ui.beginFrame(events: events, size: logicalSize, scale: window.backingScale * userScale, time: clock())
@@ -198,16 +203,24 @@ public final class AppHost {
         ui.images?.beginFrame()
         build(ui)
         if let images = ui.images {
+            profiler.beginScope(FrameRecord.uploadKind, "images")
             profiler.recordLazyPath(images.endFrame())
+            profiler.endScope()
             if images.needsFrame { ui.requestRedraw() }
         }
         if showsHUD {
             if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: traceNote) { toggleTraceRecording() }
             ui.requestRedraw() // its graphs move
         }
+        profiler.beginScope("", "end of frame")
         ui.endFrame()
+        profiler.endScope()
         requestedFrameTime = ui.redrawTime
-        ui.persistentStore?.saveIfNeeded()
+        if let store = ui.persistentStore {
+            profiler.beginScope("", "state save")
+            store.saveIfNeeded()
+            profiler.endScope()
+        }
         applyCursor(ui.cursor)
         applyTextInput()
         profiler.endPhase(.build)

@@ -1,9 +1,42 @@
 import Render2D
 
+/// What the frame inspector shows when frozen: a copy of the recent frames (they keep
+/// arriving underneath) and the images of the same stretch of time.
+struct InspectorState {
+    var frozen: [FrameRecord]?
+    var images: [ImageTimeline] = []
+    var selected = 0
+}
+
+/// The images one frame touched, by what happened to them during it.
+public struct FrameImages: Sendable, Equatable {
+    public var requested: [String] = []
+    public var uploaded: [String] = []
+    public var firstDrawn: [String] = []
+
+    /// The images of `timelines` requested, uploaded or first drawn during `frame`.
+    public init(frame: FrameRecord, timelines: [ImageTimeline]) {
+        let range = frame.startNs..<(frame.startNs + max(1, frame.totalNs))
+        func name(_ t: ImageTimeline) -> String { t.path.split(separator: "/").last.map(String.init) ?? t.path }
+        for t in timelines {
+            if range.contains(t.requestedNs) { requested.append(name(t)) }
+            if range.contains(t.uploadedNs) { uploaded.append(name(t)) }
+            if range.contains(t.firstDrawnNs) { firstDrawn.append(name(t)) }
+        }
+    }
+}
+
 extension UI {
-    /// The frame-time overlay (F12 in `AppHost`): a graph of the recent frames' work time
-    /// with the 16.7 ms (60 Hz) line, live p50/p99, the renderer's counters, the lazy image
-    /// path's counters, and a Record / Stop button. Returns true when that button is clicked.
+    /// Colors of the phases in the inspector's stacked bars.
+    static let phaseColors: [Color] = [Color(hex: 0x5AC8FA), Color(hex: 0x34C759), Color(hex: 0xFF9500), Color(hex: 0xAF52DE)]
+
+    /// The frame inspector (F12 in `AppHost`): a stacked bar per frame for the last 600,
+    /// colored by phase (events, build, submit, present) with the budget line; live p50/p99,
+    /// the renderer's and the lazy image path's counters; a Record / Stop button for traces.
+    /// Click or tap a bar to freeze on that frame and see its phases, its costliest scopes,
+    /// its lazy-path counters, the images it requested, uploaded and first drew, and why it
+    /// was slow (`FrameRecord.cause()`); ← and → step, "Next janky" jumps, Escape resumes.
+    /// Returns true when the Record / Stop button is clicked.
     ///
     /// ```swift
     /// if ui.profilerHUD(host.profiler, isRecording: recording) { toggleRecording() }
@@ -11,57 +44,150 @@ extension UI {
     @discardableResult
     public func profilerHUD(_ profiler: FrameProfiler, isRecording: Bool = false, note: String? = nil) -> Bool {
         var clicked = false
-        let frames = profiler.recentFrames.suffix(300)
-        inOverlay {
-            let font = self.font(size: 12)
-            let lazy = profiler.lastFrame?.lazy ?? LazyPathCounters()
-            let showsLazy = lazy != LazyPathCounters()
-            let extra = showsLazy ? 36.0 : 0
-            let panel = Rect(x: max(0, size.width - 330), y: 10, width: min(320, size.width), height: 150 + extra + (note == nil ? 0 : 18))
-            drawList.addRoundedRect(panel, radius: 8, color: Color(hex: 0x000000, alpha: 0.78))
-            let graph = Rect(x: panel.x + 10, y: panel.y + 52 + extra, width: panel.width - 20, height: 88)
-            let ceiling = 33.3
-            func y(_ ms: Double) -> Double { graph.maxY - min(ms, ceiling) / ceiling * graph.height }
-            let barWidth = graph.width / 300
-            for (i, frame) in frames.enumerated() {
-                let ms = frame.workMs
-                let x = graph.x + Double(300 - frames.count + i) * barWidth
-                let color = ms > 16.7 ? Color.red : ms > 8 ? Color.yellow : Color.green
-                drawList.addRect(Rect(x: x, y: y(ms), width: max(1, barWidth), height: graph.maxY - y(ms)), color: color.opacity(0.85))
-            }
-            drawList.addRect(Rect(x: graph.x, y: y(16.7), width: graph.width, height: 1), color: .white.opacity(0.7))
-            font.draw("16.7", at: Point(graph.maxX - 26, y(16.7) - 14), color: .white.opacity(0.7), into: &drawList)
-            let sorted = frames.map(\.workMs).sorted()
-            func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-            let last = profiler.lastFrame
-            // Record / Stop: a trace of the frames in between, saved when stopped.
-            let button = Rect(x: panel.maxX - 62, y: panel.y + 6, width: 54, height: 18)
-            let r = interact(WidgetID(parent: .root, "hud.record"), rect: button)
-            drawList.addRoundedRect(button, radius: 9, color: isRecording ? Color.red : Color.white.opacity(r.isHovered ? 0.35 : 0.2))
-            font.draw(isRecording ? "Stop" : "Record", in: button, alignment: .center, color: .white, into: &drawList)
-            clicked = r.clicked
-            if let note {
-                font.draw(note, in: Rect(x: panel.x + 10, y: panel.maxY - 20, width: panel.width - 20, height: 16),
-                          color: .white.opacity(0.85), into: &drawList)
-            }
-            font.draw("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))",
-                      at: Point(panel.x + 10, panel.y + 8), color: .white, into: &drawList)
-            font.draw("draw calls \(last?.drawCalls ?? 0)   triangles \(last?.triangles ?? 0)   janky \(profiler.jankyFrames)",
-                      at: Point(panel.x + 10, panel.y + 26), color: .white.opacity(0.85), into: &drawList)
-            if showsLazy {
-                // The lazy image path: cells, decode queue, uploads and texture memory.
-                font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   decoding \(lazy.running)",
-                          at: Point(panel.x + 10, panel.y + 44), color: .white.opacity(0.85), into: &drawList)
-                font.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
-                          at: Point(panel.x + 10, panel.y + 62), color: .white.opacity(0.85), into: &drawList)
+        profile("frame inspector") { inOverlay { clicked = inspector(profiler, isRecording: isRecording, note: note) } }
+        return clicked
+    }
+
+    /// The frame the inspector is frozen on, if it is.
+    public var inspectedFrame: FrameRecord? {
+        let state = inspectorState
+        guard let frames = state.frozen, frames.indices.contains(state.selected) else { return nil }
+        return frames[state.selected]
+    }
+
+    var inspectorState: InspectorState { stateBox(WidgetID(parent: .root, "hud.inspector"), InspectorState()).value }
+
+    private func inspector(_ profiler: FrameProfiler, isRecording: Bool, note: String?) -> Bool {
+        let box = stateBox(WidgetID(parent: .root, "hud.inspector"), InspectorState())
+        let font = self.font(size: 12)
+        let budget = profiler.jankThresholdMs
+        let frames = box.value.frozen ?? profiler.recentFrames
+        let live = profiler.lastFrame
+        let lazy = live?.lazy ?? LazyPathCounters()
+        let showsLazy = lazy != LazyPathCounters()
+        let top = 46.0 + (showsLazy ? 36 : 0)
+        let detail = box.value.frozen == nil ? 0.0 : 196
+        let width = min(460, size.width)
+        let panel = Rect(x: max(0, size.width - width - 10), y: 10, width: width, height: top + 104 + detail + (note == nil ? 0 : 18))
+        drawList.addRoundedRect(panel, radius: 8, color: Color(hex: 0x000000, alpha: 0.8))
+        let dim = Color.white.opacity(0.85)
+
+        // Live figures and the Record / Stop button.
+        let sorted = profiler.recentFrames.map(\.workMs).sorted()
+        func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        font.draw("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))",
+                  at: Point(panel.x + 10, panel.y + 8), color: .white, into: &drawList)
+        font.draw("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)",
+                  at: Point(panel.x + 10, panel.y + 26), color: dim, into: &drawList)
+        let record = Rect(x: panel.maxX - 62, y: panel.y + 6, width: 54, height: 18)
+        let r = interact(WidgetID(parent: .root, "hud.record"), rect: record)
+        drawList.addRoundedRect(record, radius: 9, color: isRecording ? Color.red : Color.white.opacity(r.isHovered ? 0.35 : 0.2))
+        font.draw(isRecording ? "Stop" : "Record", in: record, alignment: .center, color: .white, into: &drawList)
+        if showsLazy {
+            font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   decoding \(lazy.running)",
+                      at: Point(panel.x + 10, panel.y + 44), color: dim, into: &drawList)
+            font.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
+                      at: Point(panel.x + 10, panel.y + 62), color: dim, into: &drawList)
+        }
+
+        // The bars: one per frame, stacked by phase, the budget line across.
+        let graph = Rect(x: panel.x + 10, y: panel.y + top + 6, width: panel.width - 20, height: 88)
+        let capacity = 600
+        let ceiling = max(2 * budget, 1)
+        func y(_ ms: Double) -> Double { graph.maxY - min(ms, ceiling) / ceiling * graph.height }
+        let barWidth = graph.width / Double(capacity)
+        let first = capacity - frames.count
+        for (i, frame) in frames.enumerated() {
+            let x = graph.x + Double(first + i) * barWidth
+            var base = 0.0
+            for phase in FramePhase.allCases {
+                let ms = Double(frame.phaseNs[phase.rawValue]) / 1e6
+                guard ms > 0 else { continue }
+                let color = Self.phaseColors[phase.rawValue].opacity(phase == .present && !frame.presentCounts ? 0.35 : 0.9)
+                drawList.addRect(Rect(x: x, y: y(base + ms), width: max(1, barWidth), height: y(base) - y(base + ms)), color: color)
+                base += ms
             }
         }
-        return clicked
+        drawList.addRect(Rect(x: graph.x, y: y(budget), width: graph.width, height: 1), color: Color.red.opacity(0.9))
+        font.draw(formatted(budget, decimals: 1), at: Point(graph.maxX - 26, y(budget) - 14), color: .white.opacity(0.7), into: &drawList)
+        let bars = interact(WidgetID(parent: .root, "hud.bars"), rect: graph)
+        if bars.clicked, !frames.isEmpty {
+            let slot = Int(((input.pointer.pressPosition.x - graph.x) / barWidth).rounded(.down)) - first // where a tap landed too
+            if box.value.frozen == nil {
+                box.value.frozen = frames
+                box.value.images = images?.recentTimelines ?? []
+            }
+            box.value.selected = min(max(slot, 0), frames.count - 1)
+        }
+        if let note {
+            font.draw(note, in: Rect(x: panel.x + 10, y: panel.maxY - 20, width: panel.width - 20, height: 16), color: dim, into: &drawList)
+        }
+        if let frozen = box.value.frozen {
+            frozenDetail(box, frames: frozen, graph: graph, barWidth: barWidth, first: first, budget: budget,
+                         area: Rect(x: panel.x + 10, y: graph.maxY + 8, width: panel.width - 20, height: detail - 8), font: font)
+        }
+        return r.clicked
+    }
+
+    /// The frozen frame: its marker on the bars, its figures, and the stepping controls.
+    private func frozenDetail(_ box: StateBox<InspectorState>, frames: [FrameRecord], graph: Rect, barWidth: Double, first: Int,
+                              budget: Double, area: Rect, font: Font) {
+        let step = { (delta: Int) in box.value.selected = min(max(box.value.selected + delta, 0), frames.count - 1) }
+        let nextJanky = {
+            let start = box.value.selected
+            if let next = frames.indices.first(where: { $0 > start && frames[$0].isOverBudget(budget) }) { box.value.selected = next }
+        }
+        for key in input.keys {
+            switch key.key {
+            case .left: step(-1)
+            case .right: step(1)
+            case .escape: box.value.frozen = nil
+            default: break
+            }
+        }
+        var resume = false
+        region(Rect(x: area.x, y: area.maxY - theme.controlHeight, width: area.width, height: theme.controlHeight)) {
+            hstack(spacing: 6) {
+                if button("", icon: .chevronLeft, id: "hud.previous") { step(-1) }
+                if button("", icon: .chevronRight, id: "hud.next") { step(1) }
+                if button("Next janky", id: "hud.next-janky") { nextJanky() }
+                spacer()
+                if button("Resume", id: "hud.resume") { resume = true }
+            }
+        }
+        if resume { box.value.frozen = nil; return }
+        guard frames.indices.contains(box.value.selected) else { return }
+        let frame = frames[box.value.selected]
+        let marker = graph.x + Double(first + box.value.selected) * barWidth
+        drawList.addRect(Rect(x: marker - 1, y: graph.y, width: max(3, barWidth + 2), height: graph.height), color: Color.white.opacity(0.5))
+
+        let dim = Color.white.opacity(0.85)
+        var line = area.y
+        func row(_ text: String, color: Color = dim) {
+            font.draw(text, in: Rect(x: area.x, y: line, width: area.width, height: 16), color: color, into: &drawList)
+            line += 16
+        }
+        let ms = Double(frame.budgetedNs) / 1e6
+        let janky = frame.isOverBudget(budget)
+        row("frame \(frame.index)   \(formatted(ms)) ms" + (janky ? "   over the \(formatted(budget, decimals: 1)) ms budget" : "   within budget"),
+            color: janky ? Color(hex: 0xFF6961) : .white)
+        if janky { row("cause: " + frame.cause().description, color: .white) }
+        row(FramePhase.allCases.map { "\($0.name) \(formatted(Double(frame.phaseNs[$0.rawValue]) / 1e6))" }.joined(separator: "   "))
+        let scopes = frame.scopes.sorted { $0.durationNs > $1.durationNs }.prefix(3)
+        row("scopes: " + (scopes.isEmpty ? "none" : scopes.map { "\($0.name) \(formatted($0.ms))" }.joined(separator: ", ")))
+        let lazy = frame.lazy
+        row("events \(frame.events)   cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   finished \(lazy.finished)")
+        row("uploads \(lazy.uploads), \(lazy.uploadBytes >> 10) KB   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)")
+        let touched = FrameImages(frame: frame, timelines: box.value.images)
+        func names(_ list: [String]) -> String { list.isEmpty ? "0" : "\(list.count): " + list.prefix(3).joined(separator: ", ") }
+        row("requested \(names(touched.requested))")
+        row("uploaded \(names(touched.uploaded))   first drawn \(touched.firstDrawn.count)")
     }
 
     /// `v` with `decimals` decimals, without Foundation (labels, the HUD).
     public func formatted(_ v: Double, decimals: Int = 2) -> String {
         guard v.isFinite else { return "–" }
+        guard abs(v) < 1e15 else { return v < 0 ? "-∞" : "∞" } // beyond what a label can show (and what Int holds scaled)
         var factor = 1
         for _ in 0..<max(0, decimals) { factor *= 10 }
         let scaled = Int((abs(v) * Double(factor)).rounded())

@@ -215,6 +215,8 @@ extension UI {
     private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, count: Int,
                           trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
         let gid = id(name)
+        profiler?.beginScope("grid", name)
+        defer { profiler?.endScope() }
         let available = availableRect
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)

@@ -136,6 +136,8 @@ extension UI {
     private func lazyStack(_ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
                            content: (UI, Int) -> Void) -> LazyStackInfo {
         let sid = id(name)
+        profiler?.beginScope("lazy stack", name)
+        defer { profiler?.endScope() }
         let available = availableRect
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)

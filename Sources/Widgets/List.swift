@@ -353,6 +353,8 @@ extension UI {
                           rowHeight: Double?, editMode: Bool, contextMenu: ((Set<AnyHashable>) -> Void)?,
                           _ content: () -> Void) -> ListInfo {
         let lid = id(name)
+        profiler?.beginScope("list", name)
+        defer { profiler?.endScope() }
         let available = availableRect
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)

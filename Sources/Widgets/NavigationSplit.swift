@@ -173,6 +173,8 @@ extension UI {
                                  title: String, sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void,
                                  compact: (() -> Void)?) {
         let nid = id(name)
+        profiler?.beginScope("navigation split", name)
+        defer { profiler?.endScope() }
         let available = availableRect
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 0),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)

@@ -63,6 +63,8 @@ extension UI {
         expanded binding: Binding<Set<Node.ID>>?, revision: Int, swipeActions: ((Node) -> [SwipeAction])?,
         body: @escaping (Node) -> ListRowBody
     ) {
+        profiler?.beginScope("outline", "")
+        defer { profiler?.endScope() }
         guard !listStack.isEmpty else {
             list("outline") {
                 outlineRows(roots, children: children, isExpandable: isExpandable, expanded: binding, revision: revision,

@@ -104,6 +104,8 @@ extension UI {
     public func scrollView(_ name: String, axes: ScrollAxes = .vertical, height: Double? = nil,
                            _ content: () -> Void) -> ScrollViewInfo {
         let sid = id(name)
+        profiler?.beginScope("scroll view", name)
+        defer { profiler?.endScope() }
         let available = availableRect
         let viewport = allocate(Size(available.width, height ?? (available.height.isFinite ? available.height : 200)),
                                 flexibleWidth: true, flexibleHeight: height == nil)

@@ -327,8 +327,11 @@ public final class TableSorter<Row: Sendable> {
     public var synchronousLimit = 20_000
     /// True while a requested order is being computed.
     public private(set) var isSorting = false
+    /// Names the sorts in the frame profiler: a synchronous sort is a scope ("sort 'files'"),
+    /// and a frame that swaps a background sort in is said to follow it.
+    public let name: String
 
-    public init() {}
+    public init(name: String = "rows") { self.name = name }
 
     /// The rows in the most recent finished sort order, starting a background sort when
     /// `order` or `version` changed.
@@ -355,6 +358,8 @@ public final class TableSorter<Row: Sendable> {
             return
         }
         if rows.count <= synchronousLimit {
+            FrameProfiler.current?.beginScope("sort", name)
+            defer { FrameProfiler.current?.endScope() }
             finish(permutation: try? IndexSorter.sortedIndices(rows, by: request.order), version: request.version)
             return
         }
@@ -380,7 +385,10 @@ public final class TableSorter<Row: Sendable> {
             state.result = nil
             return result.permutation
         }
-        if let finished, let version = requested?.version { finish(permutation: finished, version: version) }
+        if let finished, let version = requested?.version {
+            FrameProfiler.current?.noteTrigger("the sort of '\(name)' finished")
+            finish(permutation: finished, version: version)
+        }
     }
 
     private func finish(permutation: [Int32]?, version: Int) {

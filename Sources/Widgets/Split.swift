@@ -249,6 +249,8 @@ extension UI {
                       styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
                       _ primary: () -> Void, secondary: () -> Void) {
         let sid = id(name)
+        profiler?.beginScope("split", name)
+        defer { profiler?.endScope() }
         var state = binding.wrappedValue
         let original = state
         let available = availableRect

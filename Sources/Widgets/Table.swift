@@ -382,6 +382,8 @@ extension UI {
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         typealias ID = Rows.Element.ID
         let tid = id(name)
+        profiler?.beginScope("table", name)
+        defer { profiler?.endScope() }
         let available = availableRect
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)

@@ -79,6 +79,8 @@ public final class UI {
     public internal(set) var cursor: CursorKind = .arrow
     /// Frames after which an unused state entry is dropped.
     public var stateLifetimeFrames = 600
+    /// The profiler that records this UI's scopes (`AppHost` sets its own).
+    public var profiler: FrameProfiler?
 
     var content = DrawList()
     var overlayList = DrawList()

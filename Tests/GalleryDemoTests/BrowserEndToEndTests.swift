@@ -288,3 +288,42 @@ final class BrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(message([dir.path, "--frames", "3"]), "", "a folder with a photo in it is accepted")
     }
 }
+
+/// `profile`'s report over a real session of the browser: janky frames listed with their
+/// causes, causes ranked, and a whole trace whose slices nest exactly.
+final class ProfileReportTests: XCTestCase {
+    func testTheReportNamesEachJankyFrameAndTheTraceNestsExactly() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("profile-report")
+        let (h, page, images, _) = try BrowserEndToEndTests.session(lib, state: "state.json")
+        h.host.profiler.keepsTrace = true
+        h.host.profiler.jankThresholdMs = 0.001 // every frame is over: each must get a cause
+        let gallery = GalleryScript(page: page), table = TableScript(page: page)
+        var frames: [FrameRecord] = []
+        for (script, count) in [(gallery as ProfileScript, 40), (table, 40)] {
+            var recorded: [FrameRecord] = []
+            for f in 0..<count {
+                h.frame { ui in script.build(ui, frame: f, inject: h.inject) }
+                recorded.append(h.host.profiler.lastFrame!)
+            }
+            frames += recorded
+        }
+        let report = Profile.report([("gallery", Array(frames.prefix(40)), nil), ("table", Array(frames.suffix(40)), nil)], images: images,
+                                    profiler: h.host.profiler, renderer: "test", library: lib.path)
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.summary.utf8)) as? [String: Any])
+        let scripts = try XCTUnwrap(summary["scripts"] as? [String: [String: Any]])
+        for name in ["gallery", "table"] {
+            let janky = try XCTUnwrap(scripts[name]?["janky"] as? [[String: Any]])
+            XCTAssertEqual(janky.count, 40, "\(name): every frame over a 1 µs budget")
+            XCTAssertTrue(janky.allSatisfy { ($0["cause"] as? String)?.isEmpty == false })
+            let causes = try XCTUnwrap(scripts[name]?["causes"] as? [[String: Any]])
+            XCTAssertFalse(causes.isEmpty)
+            let lost = causes.compactMap { $0["lost_ms"] as? Double }
+            XCTAssertEqual(lost, lost.sorted(by: >), "ranked by time lost")
+        }
+        XCTAssertTrue(report.text.contains("time lost over the 0.001 ms budget, by cause:"), report.text)
+        XCTAssertTrue(report.trace.contains("\"name\":\"grid 'photos'\"") && report.trace.contains("\"name\":\"table 'files'\""),
+                      "the widgets' scopes are slices")
+        XCTAssertEqual(try TraceNesting.improperlyNested(report.trace), [])
+        images.shutdown()
+    } }
+}

@@ -232,22 +232,25 @@ final class ControlTests: XCTestCase {
         h.inject.tap(.f12)
         h.frames(2, build)
         XCTAssertTrue(h.host.showsHUD)
-        // The HUD: one bar a frame, newest at the right (under 8 ms here, so green, rising from
-        // the graph's floor), the 16.7 ms budget line across it, and white text above.
+        // The inspector: a bar a frame (600 across 440 px), newest at the right, stacked by
+        // phase in saturated colors rising from the graph's floor (under 8 ms here, so short),
+        // the 16.7 ms budget line across it in red, and white text above.
         let frames = h.host.profiler.recentFrames.count
-        let graph = Rect(x: 640 - 320, y: 62, width: 300, height: 88)
-        let isGreen = { (c: Color) in Int(c.g) > Int(c.r) + 60 && Int(c.g) > Int(c.b) + 40 }
+        let graph = Rect(x: 640 - 470 + 10, y: 62, width: 440, height: 88)
+        let isBar = { (c: Color) in Int(max(c.r, c.g, c.b)) - Int(min(c.r, c.g, c.b)) > 60 && !(c.r > 180 && c.g < 100 && c.b < 100) }
+        let isRed = { (c: Color) in c.r > 180 && c.g < 100 && c.b < 100 }
         let isWhite = { (c: Color) in c.r > 150 && c.g > 150 && c.b > 150 }
         let floor = Rect(x: graph.x, y: graph.maxY - 2, width: graph.width, height: 2)
         let barColumns = (0..<Int(graph.width)).filter { x in
-            h.countPixels(in: Rect(x: graph.x + Double(x), y: floor.y, width: 1, height: 2), where: isGreen) > 0
+            h.countPixels(in: Rect(x: graph.x + Double(x), y: floor.y, width: 1, height: 2), where: isBar) > 0
         }
-        XCTAssertEqual(Double(barColumns.count), Double(frames - 1), accuracy: 2, "a bar for each earlier frame")
+        XCTAssertEqual(Double(barColumns.count), Double(frames - 1) * 440 / 600, accuracy: 2, "a bar for each earlier frame")
         XCTAssertGreaterThan(barColumns.first ?? 0, Int(graph.width) - frames - 2, "at the right end of the graph")
-        XCTAssertEqual(h.countPixels(in: Rect(x: graph.x, y: graph.y, width: graph.width, height: 30), where: isGreen), 0,
-                       "no bar reaches near the 33 ms ceiling")
+        let settled = Double(frames - 3) * 440 / 600 // the first frames set up fonts and textures: slower
+        XCTAssertEqual(h.countPixels(in: Rect(x: graph.maxX - settled, y: graph.y, width: settled, height: 30), where: isBar), 0,
+                       "no bar of the settled frames reaches near the 33 ms ceiling")
         let budgetY = (graph.maxY - 16.7 / 33.3 * graph.height).rounded(.down)
-        XCTAssertGreaterThan(h.countPixels(in: Rect(x: graph.x, y: budgetY, width: 200, height: 2), where: isWhite), 180,
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: graph.x, y: budgetY - 1, width: 200, height: 3), where: isRed), 180,
                              "the budget line at 16.7 ms")
         XCTAssertGreaterThan(h.countPixels(in: Rect(x: graph.x, y: 16, width: 200, height: 14), where: isWhite), 60, "the p50 / p99 text")
     } }

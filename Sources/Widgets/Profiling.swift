@@ -1,0 +1,20 @@
+import Render2D
+
+extension UI {
+    /// Times `body` as a scope named `name` in the frame profiler: it shows in the HUD's frame
+    /// inspector, in attributions ("build: thumbnails strip 7.20 ms") and as a slice in traces.
+    /// Container widgets open their own scopes; nest yours freely. With no profiler, or scopes
+    /// off (`FrameProfiler.recordsScopes`), it only runs `body`.
+    ///
+    /// ```swift
+    /// ui.profile("thumbnails strip") {
+    ///     ui.lazyHStack("strip", count: photos.count) { i in cell(photos[i]) }
+    /// }
+    /// ```
+    @inlinable
+    public func profile<Result>(_ name: String, _ body: () throws -> Result) rethrows -> Result {
+        profiler?.beginScope("", name)
+        defer { profiler?.endScope() }
+        return try body()
+    }
+}
