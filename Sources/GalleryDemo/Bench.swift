@@ -46,6 +46,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
 
+    @Option(help: "Table: columns in all (the six file columns, then computed ones; the table then also scrolls sideways).")
+    var columns = 6
+
     @Option(help: "Folder of photos for the gallery scene (default: 2,000 generated 1920x1280 samples in the cache folder).")
     var images: String?
 
@@ -71,6 +74,7 @@ struct Bench: ParsableCommand {
         }
         guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
+        guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
     }
 
@@ -115,7 +119,7 @@ struct Bench: ParsableCommand {
             let bench: BenchScene
             switch scene {
             case "split": bench = SplitBench()
-            case "table": bench = TableBench(rows: rows)
+            case "table": bench = TableBench(rows: rows, columns: columns)
             case "outline": bench = OutlineBench()
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280),

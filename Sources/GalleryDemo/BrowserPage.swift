@@ -207,10 +207,14 @@ final class BrowserPage {
         var viewMode: ViewMode
         var sort: [SortKey]
         var tableWidths: [String: Double]
+        /// The table's hidden and moved columns (absent in files from before there were any).
+        var columns: TableColumnCustomization<Photo>?
         var library: String
         var folder: String
     }
     private var saved: SavedState?
+    /// Which of the table's columns show, in what order (the header's menu and drags change it).
+    var columnCustomization = TableColumnCustomization<Photo>()
 
     /// Reads the saved state once; writes it whenever it changes (the store batches writes).
     private func persist(_ ui: UI) {
@@ -224,6 +228,7 @@ final class BrowserPage {
                     columns().first { $0.id == key.id }?.sortDescriptor.map { var d = $0; d.order = key.ascending ? .forward : .reverse; return d }
                 }
                 ui.setTableColumnWidths("files", state.tableWidths)
+                columnCustomization = state.columns ?? TableColumnCustomization()
                 if state.library == root && state.folder != folder && FolderNode.listingProblem(state.folder) == nil {
                     open(folder: state.folder)
                     sidebarSelection = .folder(state.folder)
@@ -232,7 +237,7 @@ final class BrowserPage {
             }
         }
         let now = SavedState(nav: nav, viewMode: viewMode, sort: sortOrder.map { .init(id: $0.id, ascending: $0.order == .forward) },
-                             tableWidths: ui.tableColumnWidths("files"), library: root, folder: folder)
+                             tableWidths: ui.tableColumnWidths("files"), columns: columnCustomization, library: root, folder: folder)
         if now != saved {
             saved = now
             store.set(now, for: "browser")
@@ -371,7 +376,8 @@ final class BrowserPage {
                 let rows = sorter.view(of: shown, sortedBy: sortOrder, version: shownVersion)
                 tableRows = rows
                 let info = ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
-                                    isSorting: sorter.isSorting, contextMenu: { [unowned self] ids in self.menu(ui, ids) }) {
+                                    isSorting: sorter.isSorting, frozenColumns: 1, columnCustomization: Binding(self, \.columnCustomization),
+                                    contextMenu: { [unowned self] ids in self.menu(ui, ids) }) {
                     for column in columns() { column }
                 }
                 tableInfo = info
@@ -394,16 +400,21 @@ final class BrowserPage {
         ui.drawList.addRoundedRect(Rect(x: track.x, y: track.y, width: filled, height: track.height), radius: 3, color: ui.theme.accent)
     }
 
+    /// The table's columns: Name stays first (and frozen when the table scrolls sideways); the
+    /// others can be moved and hidden from the header's menu.
     func columns() -> [TableColumn<Photo>] {
         [
             TableColumn("Name", value: \Photo.name).width(min: 120, ideal: 220),
-            TableColumn("Kind", value: \Photo.kind).width(min: 70, ideal: 100),
-            TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(.trailing),
+            TableColumn("Kind", value: \Photo.kind).width(min: 70, ideal: 100).customizationID("kind"),
+            TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(.trailing)
+                .customizationID("size"),
             TableColumn("Dimensions") { [dimensions] (photo: Photo) in
                 dimensions.dimensions(of: photo.path).map { "\($0.width) × \($0.height)" } ?? "…"
-            }.width(min: 90, ideal: 110),
-            TableColumn("Modified", value: \Photo.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 150),
-            TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100),
+            }.width(min: 90, ideal: 110).customizationID("dimensions"),
+            TableColumn("Modified", value: \Photo.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 150)
+                .customizationID("modified"),
+            TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100)
+                .customizationID("rating"),
         ]
     }
 

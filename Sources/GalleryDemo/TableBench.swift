@@ -7,7 +7,8 @@ import Widgets
 /// later: never before the previous click's sort is on screen, so on any machine every sort
 /// is measured and none supersedes another (the run goes on past `--frames` until the last
 /// one lands). Reports the time from each click to its sorted rows on screen and the longest
-/// frame while a sort was pending.
+/// frame while a sort was pending. With `--columns N` past the six file columns, the rest are
+/// computed text columns (100 pt each) and the table also scrolls sideways, 53 pt a frame.
 @MainActor
 final class TableBench: BenchScene {
     let n: Int
@@ -29,8 +30,15 @@ final class TableBench: BenchScene {
     /// Work times of the frames with no sort pending (the issue's "outside sort frames").
     private var quietFrameWork: [Double] = []
     private var columnCenters: [String: Double] = [:]
+    private var sideways = 0.0
 
-    init(rows: Int) { n = rows }
+    /// Columns in all: the six file columns, then computed ones.
+    let columnCount: Int
+
+    init(rows: Int, columns: Int = 6) {
+        n = rows
+        columnCount = max(6, columns)
+    }
 
     func setUp(host: AppHost) throws {
         rows = FileRow.generate(count: n)
@@ -45,7 +53,11 @@ final class TableBench: BenchScene {
             TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing),
             TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 170),
             TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[$0.rating] }.width(min: 80, ideal: 110),
-        ]
+        ] + extraColumns
+    }
+
+    private lazy var extraColumns: [TableColumn<FileRow>] = (6..<columnCount).map { c in
+        TableColumn("C\(c)", id: "C\(c)") { (row: FileRow) in String(row.id &* UInt64(c) % 9_973) }.width(100)
     }
 
     private func click(_ column: String, shift: Bool, frame: Int, at start: Int) {
@@ -74,7 +86,11 @@ final class TableBench: BenchScene {
         let contentHeight = Double(rows.count) * ui.theme.rowHeight
         let bodyHeight = ui.size.height - ui.theme.rowHeight - 4
         let maxOffset = max(1, contentHeight - bodyHeight)
-        ui.scrollTable("table", toOffset: (Double(frame) * 37).truncatingRemainder(dividingBy: maxOffset))
+        // Sideways too when there are many columns; back at the left edge while a header click
+        // is in progress (the clicked headers are among the first columns).
+        if columnCount > 6 && clickStartFrame == nil { sideways = (sideways + 53).truncatingRemainder(dividingBy: Double(columnCount) * 100) }
+        if clickStartFrame != nil { sideways = 0 }
+        ui.scrollTable("table", toOffset: (Double(frame) * 37).truncatingRemainder(dividingBy: maxOffset), horizontal: sideways)
 
         let before = sortOrder
         let view = sorter.view(of: rows, sortedBy: sortOrder)
@@ -82,7 +98,7 @@ final class TableBench: BenchScene {
         sortLanded = sortStarted != nil && !sorter.isSorting
         pendingFrame = sortStarted != nil
         ui.table("table", rows: view, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
-                 isSorting: sorter.isSorting) {
+                 isSorting: sorter.isSorting, frozenColumns: columnCount > 6 ? 2 : 0) {
             for column in columns { column }
         }
         if sortOrder != before {
@@ -90,9 +106,9 @@ final class TableBench: BenchScene {
             pendingFrame = true
         }
         if clickStartFrame == nil, nextClick < clicks.count, frame >= 100 * (nextClick + 1), sortStarted == nil, !sortLanded {
-            clickStartFrame = frame
+            clickStartFrame = frame + 1 // the next frame, scrolled back to the left edge
         }
-        if let start = clickStartFrame {
+        if let start = clickStartFrame, frame >= start {
             click(clicks[nextClick].column, shift: clicks[nextClick].shift, frame: frame, at: start)
             if frame - start == 2 {
                 clickStartFrame = nil
@@ -117,7 +133,7 @@ final class TableBench: BenchScene {
         let order = sortOrder.map { "\"\($0.id)\($0.order == .forward ? "↑" : "↓")\"" }.joined(separator: ",")
         let quiet = FrameTimeSummary(samples: quietFrameWork)
         let outside = "{\"frames\":\(quiet.count),\"p50\":\(FrameTimeSummary.format(quiet.p50)),\"p95\":\(FrameTimeSummary.format(quiet.p95)),\"p99\":\(FrameTimeSummary.format(quiet.p99))}"
-        return ",\"work_ms_outside_sorts\":\(outside),\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
+        return ",\"columns\":\(columnCount),\"work_ms_outside_sorts\":\(outside),\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
             + ",\"sort_max_frame_ms\":\(FrameTimeSummary.format(maxPendingFrameMs)),\"final_sort_order\":[\(order)]"
     }
 }

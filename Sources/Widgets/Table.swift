@@ -24,6 +24,11 @@ public struct TableColumn<Row> {
     public let sortDescriptor: KeyComparator<Row>?
     public internal(set) var widthRule = Width.flexible(min: 40, ideal: 140, max: .infinity)
     public internal(set) var alignment = TextAlignment.leading
+    /// Names the column in a `TableColumnCustomization`: only such columns can be hidden or
+    /// moved by the user.
+    public internal(set) var customizationID: String?
+    /// Whether the column shows before the user says otherwise.
+    public internal(set) var defaultVisibility = Visibility.automatic
 
     @usableFromInline
     init(title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
@@ -87,6 +92,22 @@ public struct TableColumn<Row> {
         return copy
     }
 
+    /// Lets the user hide and move the column, under this stable name in the table's
+    /// `TableColumnCustomization` (SwiftUI's `customizationID(_:)`).
+    public func customizationID(_ id: String) -> TableColumn {
+        var copy = self
+        copy.customizationID = id
+        return copy
+    }
+
+    /// Whether the column shows until the user chooses (`.hidden`: listed in the header's
+    /// menu, unchecked). SwiftUI's `defaultVisibility(_:)`.
+    public func defaultVisibility(_ visibility: Visibility) -> TableColumn {
+        var copy = self
+        copy.defaultVisibility = visibility
+        return copy
+    }
+
     /// Where cell text sits (numbers read best trailing).
     public func alignment(_ alignment: TextAlignment) -> TableColumn {
         var copy = self
@@ -106,8 +127,10 @@ public enum TableColumnBuilder<Row> {
     public static func buildArray(_ parts: [[TableColumn<Row>]]) -> [TableColumn<Row>] { parts.flatMap { $0 } }
 }
 
-/// Pure column-width math: user widths where set, ideal otherwise, and the flexible
-/// columns share what is left of `available` (up to their maximum).
+/// Pure column-width math: user widths where set, ideal otherwise; the flexible columns the
+/// user has not sized share what is left of `available` (up to their maximum) or, when the
+/// table is too narrow, give up width in proportion to what they have above their minimum.
+/// What is still too wide scrolls sideways.
 public enum TableColumnLayout {
     public static func widths<Row>(_ columns: [TableColumn<Row>], userWidths: [String: Double], available: Double) -> [Double] {
         var widths = columns.map { column -> Double in
@@ -116,14 +139,29 @@ public enum TableColumnLayout {
             case .flexible(let lo, let ideal, let hi): return min(max(userWidths[column.id] ?? ideal, lo), hi)
             }
         }
-        // Spare room goes to flexible columns the user has not sized, left to right up to their maximum.
         var spare = available - widths.reduce(0, +)
         if spare > 0 {
+            // Spare room goes to flexible columns the user has not sized, left to right up to their maximum.
             for (i, column) in columns.enumerated() where spare > 0 && userWidths[column.id] == nil {
                 if case .flexible(_, _, let hi) = column.widthRule {
                     let grow = min(spare, hi - widths[i])
                     widths[i] += grow
                     spare -= grow
+                }
+            }
+        } else if spare < 0 {
+            var slack = 0.0
+            var minimums = [Double](repeating: 0, count: columns.count)
+            for (i, column) in columns.enumerated() where userWidths[column.id] == nil {
+                if case .flexible(let lo, _, _) = column.widthRule {
+                    minimums[i] = lo
+                    slack += widths[i] - lo
+                }
+            }
+            if slack > 0 {
+                let fraction = min(1, -spare / slack)
+                for (i, column) in columns.enumerated() where userWidths[column.id] == nil {
+                    if case .flexible = column.widthRule { widths[i] -= (widths[i] - minimums[i]) * fraction }
                 }
             }
         }
@@ -206,12 +244,58 @@ struct TableCellPlan {
     let x: Double
     let width: Double
     let alignment: TextAlignment
+    /// A leading column that stays put while the others scroll sideways.
+    let isFrozen: Bool
     let text: ((Int) -> String)?
     let content: ((Int) -> Void)?
 
     @usableFromInline
-    init(x: Double, width: Double, alignment: TextAlignment, text: ((Int) -> String)?, content: ((Int) -> Void)?) {
-        self.x = x; self.width = width; self.alignment = alignment; self.text = text; self.content = content
+    init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, text: ((Int) -> String)?, content: ((Int) -> Void)?) {
+        self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.text = text; self.content = content
+    }
+}
+
+/// Where a table's columns stand across: the leading checkmark area, then the columns side
+/// by side; the first `frozen` stay put, the rest scroll by the horizontal offset. Finding
+/// the columns in view is a binary search over the running widths.
+@usableFromInline
+struct ColumnStrip {
+    /// Each column's left edge from the table's left (the leading area included); one more
+    /// entry: the right edge of the last.
+    @usableFromInline let starts: [Double]
+    @usableFromInline let frozen: Int
+
+    @usableFromInline
+    init(widths: [Double], leading: Double, frozen: Int) {
+        var starts = [leading]
+        starts.reserveCapacity(widths.count + 1)
+        for w in widths { starts.append(starts[starts.count - 1] + w) }
+        self.starts = starts
+        self.frozen = min(max(0, frozen), widths.count)
+    }
+
+    @usableFromInline var contentWidth: Double { starts[starts.count - 1] }
+    /// The width that stays put: the leading area and the frozen columns.
+    @usableFromInline var frozenWidth: Double { starts[frozen] }
+
+    /// Column `c`'s left edge from the table's left at horizontal offset `offset`.
+    @usableFromInline func screenX(_ c: Int, offset: Double) -> Double { c < frozen ? starts[c] : starts[c] - offset }
+
+    /// The frozen columns, then the scrolled ones that reach into `width` past the frozen ones.
+    @usableFromInline func visibleColumns(offset: Double, width: Double) -> [Int] {
+        var columns = Array(0..<frozen)
+        // The first scrolled column whose right edge passes the frozen edge.
+        var lo = frozen, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid + 1] - offset > frozenWidth { hi = mid } else { lo = mid + 1 }
+        }
+        var c = lo
+        while c < starts.count - 1 && starts[c] - offset < width {
+            columns.append(c)
+            c += 1
+        }
+        return columns
     }
 }
 
@@ -223,6 +307,8 @@ struct TableMemo<ID: Hashable> {
     @usableFromInline var resizeStart = 0.0
     @usableFromInline var menuRow: Int?
     @usableFromInline var panSelecting = false
+    /// The customization ID of the header being dragged to a new place.
+    @usableFromInline var columnDrag: String?
     @usableFromInline init() {}
 }
 
@@ -236,6 +322,10 @@ public struct TableInfo: Sendable {
     public var bodyRect: Rect
     /// True when the compact (one column) layout was used.
     public var isCompact: Bool
+    /// How far the columns are scrolled sideways.
+    public var horizontalOffset = 0.0
+    /// The IDs of the columns built this frame (frozen ones first).
+    public var visibleColumns: [String] = []
 
     public init(visibleRows: Range<Int>, scrollOffset: Double, rowHeight: Double, bodyRect: Rect, isCompact: Bool) {
         self.visibleRows = visibleRows
@@ -303,13 +393,15 @@ extension UI {
     public func table<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, selection: Binding<Set<Rows.Element.ID>>? = nil,
         sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
-        rowHeight: Double? = nil, compactWidth: Double = 360, editMode: Bool = false,
+        rowHeight: Double? = nil, compactWidth: Double = 360, editMode: Bool = false, frozenColumns: Int = 0,
+        columnCustomization: Binding<TableColumnCustomization<Rows.Element>>? = nil,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
                   isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
-                  sectionTitles: [], sectionStarts: [], rowMenus: nil, contextMenu: contextMenu, columns: columns())
+                  sectionTitles: [], sectionStarts: [], rowMenus: nil, frozenColumns: frozenColumns,
+                  columnCustomization: columnCustomization, contextMenu: contextMenu, columns: columns())
     }
 
     /// A table with single selection (`ID?`), as SwiftUI's `Table(_:selection:)` with an optional binding.
@@ -325,7 +417,7 @@ extension UI {
                                                    set: { selection.wrappedValue = $0.first })
         return tableBody(name, rows: rows, mode: .single, selection: asSet, sortOrder: sortOrder, isSorting: isSorting,
                          rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [], sectionStarts: [],
-                         rowMenus: nil, contextMenu: contextMenu, columns: columns())
+                         rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, columns: columns())
     }
 
     /// A table of rows grouped in sections whose headers stay pinned while their rows scroll.
@@ -340,7 +432,7 @@ extension UI {
         return tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
                          isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
                          sectionTitles: sections.map(\.title), sectionStarts: rows.starts, rowMenus: nil,
-                         contextMenu: contextMenu, columns: columns())
+                         frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, columns: columns())
     }
 
     /// A table of explicit rows (SwiftUI's `Table(of:columns:rows:)`), for constant data;
@@ -353,7 +445,8 @@ extension UI {
     ) -> TableInfo {
         tableBody(name, rows: rows.map(\.value), mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: nil,
                   isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [],
-                  sectionStarts: [], rowMenus: rows.map(\.contextMenu), contextMenu: contextMenu, columns: columns())
+                  sectionStarts: [], rowMenus: rows.map(\.contextMenu), frozenColumns: 0, columnCustomization: nil,
+                  contextMenu: contextMenu, columns: columns())
     }
 
     /// The widths the user gave the columns of table `name` (by column ID), to save them.
@@ -367,8 +460,8 @@ extension UI {
     }
 
     /// Scrolls the table `name` so its body's top is `offset` points down.
-    public func scrollTable(_ name: String, toOffset offset: Double) {
-        withID(id(name)) { scrollTo("body", offset: Point(0, offset)) }
+    public func scrollTable(_ name: String, toOffset offset: Double, horizontal: Double = 0) {
+        withID(id(name)) { scrollTo("body", offset: Point(horizontal, offset)) }
     }
 
     /// The implementation behind every `table` form; inlinable so it is specialized for the
@@ -377,8 +470,9 @@ extension UI {
     func tableBody<Rows: RandomAccessCollection>(
         _ name: String, rows: Rows, mode: SelectionMode, selection: Binding<Set<Rows.Element.ID>>?,
         sortOrder: Binding<[KeyComparator<Rows.Element>]>?, isSorting: Bool, rowHeight: Double?, compactWidth: Double,
-        editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?,
-        contextMenu: ((Set<Rows.Element.ID>) -> Void)?, columns allColumns: [TableColumn<Rows.Element>]
+        editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?, frozenColumns: Int,
+        columnCustomization: Binding<TableColumnCustomization<Rows.Element>>?,
+        contextMenu: ((Set<Rows.Element.ID>) -> Void)?, columns declaredColumns: [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         typealias ID = Rows.Element.ID
         let tid = id(name)
@@ -391,7 +485,8 @@ extension UI {
         let userWidths = stateBox(WidgetID(parent: tid, "widths"), [String: Double]())
         if let selection { memo.value.selection.selected = selection.wrappedValue }
         let isCompact = rect.width < compactWidth
-        let columns = isCompact ? Array(allColumns.prefix(1)) : allColumns
+        let shown = (columnCustomization?.wrappedValue ?? TableColumnCustomization()).arrange(declaredColumns)
+        let columns = isCompact ? Array(shown.prefix(1)) : shown
         let rowH = rowHeight ?? theme.rowHeight
         let headerH = min(theme.rowHeight + 4, rect.height)
         let header = Rect(x: rect.x, y: rect.y, width: rect.width, height: headerH)
@@ -399,6 +494,7 @@ extension UI {
         let checkWidth = editMode ? 32.0 : 0
         let widths = isCompact ? [rect.width - checkWidth]
             : TableColumnLayout.widths(columns, userWidths: userWidths.value, available: rect.width - checkWidth)
+        let strip = ColumnStrip(widths: widths, leading: checkWidth, frozen: isCompact ? 0 : frozenColumns)
         let count = rows.count
         let base = rows.startIndex
         let idAt: (Int) -> ID = { rows[base + $0].id }
@@ -412,9 +508,14 @@ extension UI {
             let focused = focusID == bodyID
             let r = interact(bodyID, rect: body, sense: [.click, .focus])
             if editMode && mode == .multiple { twoFingerSelect(bodyID, body: body, geometry: geometry, memo: memo, idAt: idAt) }
-            virtualScrollView("body", contentSize: Size(rect.width, geometry.contentHeight), viewport: body) { scroll in
+            var offsetX = 0.0
+            let axes: ScrollAxes = strip.contentWidth > body.width + 0.5 ? .both : .vertical
+            virtualScrollView("body", contentSize: Size(max(body.width, strip.contentWidth), geometry.contentHeight), viewport: body,
+                              axes: axes) { scroll in
                 let offset = scroll.offset.y
+                offsetX = axes == .both ? scroll.offset.x : 0
                 info.scrollOffset = offset
+                info.horizontalOffset = offsetX
                 func row(atY y: Double) -> Int? { geometry.row(atContentY: y - body.y + offset) }
                 // Selection input, applied before drawing so this frame shows it. In edit mode a
                 // click toggles like ctrl-click; a click on empty space clears the selection.
@@ -445,19 +546,23 @@ extension UI {
                 let hovered = r.isHovered ? row(atY: input.pointer.position.y) : nil
                 let selectedSet = memo.value.selection.selected
                 let isSelected: (Int) -> Bool = { selectedSet.contains(rows[base + $0].id) }
+                // Only the columns in view are planned (frozen ones always): a thousand columns
+                // cost what the visible dozen do.
+                let visible = strip.visibleColumns(offset: offsetX, width: body.width)
                 var plans: [TableCellPlan] = []
-                plans.reserveCapacity(columns.count)
-                var x = body.x + checkWidth
-                for c in columns.indices {
+                plans.reserveCapacity(visible.count)
+                for c in visible {
                     let column = columns[c]
                     let text = column.text.map { format in { (i: Int) in format(rows[base + i]) } }
                     let content = column.content.map { build in { (i: Int) in build(self, rows[base + i]) } }
-                    plans.append(TableCellPlan(x: x, width: widths[c], alignment: column.alignment, text: text, content: content))
-                    x += widths[c]
+                    plans.append(TableCellPlan(x: body.x + strip.screenX(c, offset: offsetX), width: widths[c], alignment: column.alignment,
+                                               isFrozen: c < strip.frozen, text: text, content: content))
                 }
+                info.visibleColumns = visible.map { columns[$0].id }
+                let scrolledClip = Rect(x: body.x + strip.frozenWidth, y: body.y, width: max(0, body.width - strip.frozenWidth), height: body.height)
                 info.visibleRows = drawRows(slots, geometry: geometry, sectionTitles: sectionTitles, plans: plans, body: body,
-                                            offset: offset, hovered: hovered, focused: focused, editMode: editMode,
-                                            isSelected: selectedSet.isEmpty ? nil : isSelected)
+                                            scrolledClip: scrolledClip, offset: offset, hovered: hovered, focused: focused,
+                                            editMode: editMode, isSelected: selectedSet.isEmpty ? nil : isSelected)
             }
             if r.secondaryClicked {
                 if let i = memo.value.menuRow, let menus = rowMenus, i < menus.count, menus[i] != nil {
@@ -473,8 +578,8 @@ extension UI {
             if let menus = rowMenus, let i = memo.value.menuRow, i < menus.count, let menu = menus[i] {
                 popup("rowMenu", menu)
             }
-            drawHeader(header, columns: columns, widths: widths, leading: checkWidth, sortOrder: sortOrder, isSorting: isSorting,
-                       memo: memo, userWidths: userWidths)
+            drawHeader(header, columns: columns, declared: declaredColumns, strip: strip, offset: offsetX, sortOrder: sortOrder,
+                       isSorting: isSorting, customization: columnCustomization, memo: memo, userWidths: userWidths)
         }
         drawList.popClip()
         if let selection, selection.wrappedValue != memo.value.selection.selected {
@@ -500,18 +605,18 @@ extension UI {
     }
 
     /// The visible slots: section headers (the top one pinned), row backgrounds (alternating,
-    /// hover, selection), edit-mode checkmarks and cells. Not generic. Returns the data rows drawn.
+    /// hover, selection), edit-mode checkmarks and cells: the scrolled columns clipped to
+    /// `scrolledClip`, then the frozen ones. Not generic. Returns the data rows drawn.
     @usableFromInline
     func drawRows(_ slots: Range<Int>, geometry: RowGeometry, sectionTitles: [String], plans: [TableCellPlan], body: Rect,
-                  offset: Double, hovered: Int?, focused: Bool, editMode: Bool, isSelected: ((Int) -> Bool)?) -> Range<Int> {
-        let font = self.font
+                  scrolledClip: Rect, offset: Double, hovered: Int?, focused: Bool, editMode: Bool,
+                  isSelected: ((Int) -> Bool)?) -> Range<Int> {
         let rowH = geometry.rowHeight
-        var firstRow = Int.max, lastRow = -1
+        var drawn: [(row: Int, rect: Rect, textColor: Color)] = []
+        drawn.reserveCapacity(slots.count)
         for slot in slots {
             let rowRect = Rect(x: body.x, y: body.y + Double(slot) * rowH - offset, width: body.width, height: rowH)
             guard case .row(let i) = geometry.slot(slot) else { continue }
-            firstRow = min(firstRow, i)
-            lastRow = max(lastRow, i)
             let selected = isSelected?(i) ?? false
             if selected && !editMode {
                 drawList.addRect(rowRect, color: focused ? theme.accent : theme.controlPressed)
@@ -529,9 +634,28 @@ extension UI {
                     drawList.addCircleBorder(center: mark, radius: 8, color: theme.border, thickness: 1.5)
                 }
             }
-            let textColor = selected && focused && !editMode ? theme.onAccent : theme.text
+            drawn.append((i, rowRect, selected && focused && !editMode ? theme.onAccent : theme.text))
+        }
+        let scrolled = plans.filter { !$0.isFrozen }, frozen = plans.filter(\.isFrozen)
+        if !scrolled.isEmpty {
+            drawList.pushClip(scrolledClip)
+            drawCells(drawn, plans: scrolled, rowHeight: rowH)
+            drawList.popClip()
+        }
+        drawCells(drawn, plans: frozen, rowHeight: rowH)
+        if !sectionTitles.isEmpty && !slots.isEmpty {
+            drawSectionHeaders(slots, geometry: geometry, titles: sectionTitles, body: body, offset: offset)
+        }
+        guard let first = drawn.first?.row, let last = drawn.last?.row else { return 0..<0 }
+        return first..<(last + 1)
+    }
+
+    /// The cells of `plans` in each drawn row: text drawn directly, widgets in their own pane.
+    func drawCells(_ drawn: [(row: Int, rect: Rect, textColor: Color)], plans: [TableCellPlan], rowHeight: Double) {
+        let font = self.font
+        for (i, rowRect, textColor) in drawn {
             for plan in plans {
-                let cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowH)
+                let cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowHeight)
                 if let text = plan.text {
                     font.draw(text(i), in: cell.insetBy(dx: 8, dy: 0), alignment: plan.alignment, color: textColor, into: &drawList)
                 } else if let content = plan.content {
@@ -539,10 +663,6 @@ extension UI {
                 }
             }
         }
-        if !sectionTitles.isEmpty && !slots.isEmpty {
-            drawSectionHeaders(slots, geometry: geometry, titles: sectionTitles, body: body, offset: offset)
-        }
-        return lastRow >= firstRow ? firstRow..<(lastRow + 1) : 0..<0
     }
 
     /// Section headers in their slots, and the top section's header pinned to the body's top
@@ -570,52 +690,89 @@ extension UI {
         headerBar(section, y: y)
     }
 
+    /// The header: titles that sort on click (shift adds a key), resize dividers, the columns
+    /// scrolled with the body (frozen ones stay), headers dragged to reorder customizable
+    /// columns, and a context menu listing them with checkmarks to hide or show each.
     @usableFromInline
-    func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], widths: [Double], leading: Double,
-                             sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool, memo: StateBox<TableMemo<ID>>,
+    func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
+                             offset: Double, sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool,
+                             customization: Binding<TableColumnCustomization<Row>>?, memo: StateBox<TableMemo<ID>>,
                              userWidths: StateBox<[String: Double]>) {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
         let order = sortOrder?.wrappedValue ?? []
-        var x = header.x + leading
+        let visible = strip.visibleColumns(offset: offset, width: header.width)
+        let scrolledClip = Rect(x: header.x + strip.frozenWidth, y: header.y, width: max(0, header.width - strip.frozenWidth), height: header.height)
+        let dragging = memo.value.columnDrag
         var dividers: [Interaction] = []
-        for (c, column) in columns.enumerated() {
-            let cell = Rect(x: x, y: header.y, width: widths[c], height: header.height - 1)
-            x += widths[c]
-            let r = interact(id("header." + column.id), rect: cell)
-            if r.isHovered && column.sortDescriptor != nil { drawList.addRect(cell, color: theme.control.opacity(0.6)) }
-            if r.clicked, let descriptor = column.sortDescriptor, let sortOrder {
-                sortOrder.wrappedValue = SortOrderRules.click(descriptor, in: sortOrder.wrappedValue, addingKey: input.modifiers.contains(.shift))
-            }
-            var textRect = cell.insetBy(dx: 8, dy: 0)
-            if let rank = order.firstIndex(where: { $0.id == column.id }) {
-                // Direction chevron, and the key's priority when it is not the primary one.
-                let icon: Icon = order[rank].order == .forward ? .chevronUp : .chevronDown
-                let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
-                icon.draw(in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText, into: &drawList)
-                if rank > 0 {
-                    font(size: 10).draw("\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText, into: &drawList)
+        let customizable = declared.filter { $0.customizationID != nil }
+        // Past the last column, a right-click opens the columns menu too (registered first: the cells are on top).
+        var menuRequested = customization != nil && !customizable.isEmpty && interact(id("header.empty"), rect: header).secondaryClicked
+        for pass in [false, true] { // scrolled columns (clipped), then frozen ones over them
+            if !pass { drawList.pushClip(scrolledClip) }
+            for c in visible where (c < strip.frozen) == pass {
+                let column = columns[c]
+                let width = strip.starts[c + 1] - strip.starts[c]
+                let cell = Rect(x: header.x + strip.screenX(c, offset: offset), y: header.y, width: width, height: header.height - 1)
+                let r = interact(id("header." + column.id), rect: cell)
+                if r.secondaryClicked { menuRequested = true }
+                if r.isActive && input.pointer.isDragging && customization != nil, let cid = column.customizationID, dragging == nil {
+                    memo.value.columnDrag = cid // a drag past the slop moves the column instead of sorting
                 }
-                textRect.width -= 24
-            }
-            bold.draw(column.title, in: textRect, alignment: column.alignment, color: theme.secondaryText, into: &drawList)
-            // Divider: drag to resize the column on its left.
-            let divider = Rect(x: cell.maxX - 1, y: cell.y + 5, width: 1, height: cell.height - 10)
-            drawList.addRect(divider, color: theme.separator)
-            if case .flexible(let lo, _, let hi) = column.widthRule {
-                let handle = splitterHandle(id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
-                if handle.pressed { memo.value.resizeStart = widths[c] }
-                if handle.isActive && input.pointer.isDragging {
-                    let width = memo.value.resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
-                    userWidths.value[column.id] = min(max(width, lo), hi)
+                if pass { drawList.addRect(cell, color: theme.surface) }
+                if r.isHovered && column.sortDescriptor != nil { drawList.addRect(cell, color: theme.control.opacity(0.6)) }
+                if column.customizationID != nil && column.customizationID == dragging {
+                    drawList.addRect(cell, color: theme.accent.opacity(0.18))
                 }
-                if handle.doubleClicked { userWidths.value[column.id] = nil }
-                dividers.append(handle)
+                if r.clicked && memo.value.columnDrag == nil, let descriptor = column.sortDescriptor, let sortOrder {
+                    sortOrder.wrappedValue = SortOrderRules.click(descriptor, in: sortOrder.wrappedValue, addingKey: input.modifiers.contains(.shift))
+                }
+                var textRect = cell.insetBy(dx: 8, dy: 0)
+                if let rank = order.firstIndex(where: { $0.id == column.id }) {
+                    // Direction chevron, and the key's priority when it is not the primary one.
+                    let icon: Icon = order[rank].order == .forward ? .chevronUp : .chevronDown
+                    let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
+                    icon.draw(in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText, into: &drawList)
+                    if rank > 0 {
+                        font(size: 10).draw("\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText, into: &drawList)
+                    }
+                    textRect.width -= 24
+                }
+                bold.draw(column.title, in: textRect, alignment: column.alignment, color: theme.secondaryText, into: &drawList)
+                // Divider: drag to resize the column on its left.
+                let divider = Rect(x: cell.maxX - 1, y: cell.y + 5, width: 1, height: cell.height - 10)
+                drawList.addRect(divider, color: theme.separator)
+                if case .flexible(let lo, _, let hi) = column.widthRule {
+                    let handle = splitterHandle(id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
+                    if handle.pressed { memo.value.resizeStart = width }
+                    if handle.isActive && input.pointer.isDragging {
+                        let newWidth = memo.value.resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
+                        userWidths.value[column.id] = min(max(newWidth, lo), hi)
+                    }
+                    if handle.doubleClicked { userWidths.value[column.id] = nil }
+                    dividers.append(handle)
+                }
             }
+            if !pass { drawList.popClip() }
         }
         // A divider's reach overlaps the next header cell: claim presses after every cell.
         for handle in dividers { claimSplitterPress(handle) }
+        if let customization { reorderColumns(header, columns: columns, declared: declared, strip: strip, offset: offset,
+                                              customization: customization, memo: memo) }
+        if let customization, !customizable.isEmpty {
+            if menuRequested { openPopup("columns") }
+            popup("columns") {
+                let shownCount = customizable.filter { customization.wrappedValue.isVisible($0) }.count
+                for column in customizable {
+                    let isShown = customization.wrappedValue.isVisible(column)
+                    // The last shown column stays: a table needs one.
+                    if menuItem(column.title, icon: isShown ? .checkmark : nil), !(isShown && shownCount == 1) {
+                        customization.wrappedValue[visibility: column.customizationID!] = isShown ? .hidden : .visible
+                    }
+                }
+            }
+        }
         if isSorting {
             requestRedraw() // the dots pulse; the sort's end wakes the loop by itself
             // Progress cue: a pulsing dot train while a background sort runs.
@@ -625,5 +782,23 @@ extension UI {
                 drawList.addCircle(center: Point(header.maxX - 40 + Double(k) * 10, header.midY), radius: 3, color: theme.accent.opacity(alpha))
             }
         }
+    }
+
+    /// While a header is dragged: a marker where it would land; on release, the move.
+    func reorderColumns<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
+                                 offset: Double, customization: Binding<TableColumnCustomization<Row>>, memo: StateBox<TableMemo<ID>>) {
+        guard let dragged = memo.value.columnDrag else { return }
+        // The customizable column whose middle is right of the pointer takes the dragged one before it.
+        let x = input.pointer.position.x - header.x
+        let target = columns.indices.first { c in
+            columns[c].customizationID != nil && strip.screenX(c, offset: offset) + (strip.starts[c + 1] - strip.starts[c]) / 2 > x
+        }
+        let markerX = header.x + (target.map { strip.screenX($0, offset: offset) } ?? min(strip.contentWidth - offset, header.width))
+        drawList.addRect(Rect(x: markerX - 1, y: header.y + 2, width: 3, height: header.height - 4), color: theme.accent)
+        requestRedraw()
+        guard !input.pointer.isDown else { return }
+        memo.value.columnDrag = nil
+        let declaredIDs = declared.compactMap(\.customizationID)
+        customization.wrappedValue.move(dragged, before: target.flatMap { columns[$0].customizationID }, declared: declaredIDs)
     }
 }

@@ -128,3 +128,17 @@ public final class Harness {
 public func onMain<T: Sendable>(_ body: @MainActor () throws -> T) rethrows -> T {
     try MainActor.assumeIsolated(body)
 }
+
+extension PixelBuffer {
+    /// The RGBA bytes of `rect` (whole pixels, clipped to the buffer), row by row: compare two
+    /// frames' regions to see that something did not move.
+    public func region(_ rect: Rect) -> [UInt8] {
+        let x0 = max(0, Int(rect.minX)), x1 = min(width, Int(rect.maxX))
+        let y0 = max(0, Int(rect.minY)), y1 = min(height, Int(rect.maxY))
+        guard x1 > x0, y1 > y0 else { return [] }
+        var out: [UInt8] = []
+        out.reserveCapacity((x1 - x0) * (y1 - y0) * 4)
+        for y in y0..<y1 { out += bytes[((y * width + x0) * 4)..<((y * width + x1) * 4)] }
+        return out
+    }
+}

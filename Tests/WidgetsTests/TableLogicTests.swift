@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 import TestSupport
 @testable import Widgets
 
@@ -224,6 +225,60 @@ final class RowGeometryTests: XCTestCase {
         XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: [:], available: 500), [60, 300, 140])
         XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: ["Name": 120], available: 500), [60, 120, 320],
                        "a width the user set stays; the others take the rest")
-        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: ["Name": 5], available: 100), [60, 50, 80], "clamped to min")
+        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: ["Name": 5], available: 500), [60, 50, 390], "clamped to min")
+    }
+
+    func testColumnsShrinkTowardTheirMinimumThenOverflow() {
+        let columns: [TableColumn<Item>] = [
+            TableColumn("ID", text: { "\($0.id)" }).width(60),
+            TableColumn("Name", value: \Item.name).width(min: 50, ideal: 150),
+            TableColumn("Size", value: \Item.size) { "\($0.size)" }.width(min: 40, ideal: 80),
+        ]
+        // 290 wanted, 200 available: Name gives 100/140 of the 90 missing, Size 40/140.
+        let narrow = TableColumnLayout.widths(columns, userWidths: [:], available: 200)
+        XCTAssertEqual(narrow[0], 60, "fixed stays")
+        XCTAssertEqual(narrow[1], 150 - 90 * 100 / 140, accuracy: 1e-9)
+        XCTAssertEqual(narrow[2], 80 - 90 * 40 / 140, accuracy: 1e-9)
+        XCTAssertEqual(narrow.reduce(0, +), 200, accuracy: 1e-9, "exactly fits")
+        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: [:], available: 100), [60, 50, 40],
+                       "at their minimum: 150 wide in 100, the rest scrolls")
+        XCTAssertEqual(TableColumnLayout.widths(columns, userWidths: ["Name": 120], available: 100), [60, 120, 40],
+                       "a width the user set is not taken back")
+    }
+
+    func testTheColumnStripFindsTheColumnsInViewBySearch() {
+        let strip = ColumnStrip(widths: [Double](repeating: 100, count: 1000), leading: 0, frozen: 1)
+        XCTAssertEqual(strip.contentWidth, 100_000)
+        XCTAssertEqual(strip.visibleColumns(offset: 0, width: 350), [0, 1, 2, 3])
+        // Scrolled 5,000: column 0 stays; column 51 starts at 5,100 - 5,000 = 100, at the frozen edge.
+        XCTAssertEqual(strip.visibleColumns(offset: 5_000, width: 350), [0, 51, 52, 53])
+        XCTAssertEqual(strip.visibleColumns(offset: 4_990, width: 350), [0, 50, 51, 52, 53], "50 partly hidden under the frozen one")
+        XCTAssertEqual(strip.screenX(0, offset: 5_000), 0)
+        XCTAssertEqual(strip.screenX(51, offset: 5_000), 100)
+        XCTAssertEqual(strip.visibleColumns(offset: 99_650, width: 350), [0, 997, 998, 999])
+    }
+
+    func testACustomizationOrdersHidesAndSurvivesASave() throws {
+        let columns: [TableColumn<Item>] = [
+            TableColumn("Name", value: \Item.name),
+            TableColumn("Size", value: \Item.size) { "\($0.size)" }.customizationID("size"),
+            TableColumn("Kind", text: { _ in "" }).customizationID("kind"),
+            TableColumn("Tags", text: { _ in "" }).customizationID("tags").defaultVisibility(.hidden),
+        ]
+        var c = TableColumnCustomization<Item>()
+        XCTAssertEqual(c.arrange(columns).map(\.id), ["Name", "Size", "Kind"], "Tags hidden by default")
+        c[visibility: "tags"] = .visible
+        c[visibility: "size"] = .hidden
+        XCTAssertEqual(c.arrange(columns).map(\.id), ["Name", "Kind", "Tags"])
+        c.move("tags", before: "kind", declared: ["size", "kind", "tags"])
+        XCTAssertEqual(c.arrange(columns).map(\.id), ["Name", "Tags", "Kind"], "Name is not customizable: it keeps its place")
+        let saved = try JSONEncoder().encode(c)
+        XCTAssertEqual(try JSONDecoder().decode(TableColumnCustomization<Item>.self, from: saved), c)
+        let foreign = #"{"visibility":{"kind":"hidden","size":"sideways"},"order":["gone","kind"],"extra":1}"#
+        let lenient = try JSONDecoder().decode(TableColumnCustomization<Item>.self, from: Data(foreign.utf8))
+        XCTAssertEqual(lenient.arrange(columns).map(\.id), ["Name", "Size"], "an unknown word and column are ignored")
+        c.resetVisibility()
+        c.resetOrder()
+        XCTAssertEqual(c.arrange(columns).map(\.id), ["Name", "Size", "Kind"])
     }
 }
