@@ -364,7 +364,8 @@ final class BrowserPage {
                 ui.padding(16) { ui.text(empty, color: ui.theme.secondaryText) }
                 return
             }
-            if !ui.wantsTextInput, ui.input.keys.contains(where: { $0.key == .returnKey }), let first = shown.first(where: { selection.contains($0.id) }) {
+            if viewMode == .grid, !ui.wantsTextInput, ui.input.keys.contains(where: { $0.key == .returnKey }),
+               let first = shown.first(where: { selection.contains($0.id) }) {
                 open(first.id)
             }
             switch viewMode {
@@ -377,14 +378,13 @@ final class BrowserPage {
                 tableRows = rows
                 let info = ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
                                     isSorting: sorter.isSorting, frozenColumns: 1, columnCustomization: Binding(self, \.columnCustomization),
-                                    contextMenu: { [unowned self] ids in self.menu(ui, ids) }) {
+                                    contextMenu: { [unowned self] ids in self.menu(ui, ids) },
+                                    primaryAction: { [unowned self] ids in // double-click or Return
+                                        if let first = rows.first(where: { ids.contains($0.id) }) { self.open(first.id) }
+                                    }) {
                     for column in columns() { column }
                 }
                 tableInfo = info
-                if info.bodyRect.contains(ui.input.pointer.position) && ui.input.pointer.clickCount == 2 && ui.input.pointer.released,
-                   let first = rows.first(where: { selection.contains($0.id) }) {
-                    open(first.id)
-                }
             }
         }
     }

@@ -290,3 +290,9 @@ extension UI {
         }
     }
 }
+
+/// Where a scrolled-to item lands in the viewport (SwiftUI's `UnitPoint` anchors of
+/// `ScrollViewReader.scrollTo(_:anchor:)`: `.top`, `.center`, `.bottom`).
+public enum ScrollAnchor: Sendable, Equatable {
+    case top, center, bottom
+}

@@ -15,7 +15,7 @@ public struct SelectionModel<ID: Hashable>: Equatable {
     public var cursor: ID?
     /// Where `anchor` and `cursor` were last seen (checked before searching all rows).
     var anchorHint: Int?
-    var cursorHint: Int?
+    @usableFromInline var cursorHint: Int?
 
     public init(selected: Set<ID> = []) { self.selected = selected }
 

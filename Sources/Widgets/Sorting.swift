@@ -36,7 +36,8 @@ public struct KeyComparator<Row>: Sendable, Equatable {
         self.key = key
     }
 
-    /// Case-insensitive (ASCII) string ordering, then byte order.
+    /// Strings as Finder and `localizedStandardCompare` order them: numbers by their value
+    /// ("IMG_9" before "IMG_10"), ASCII case-insensitive; byte order breaks ties.
     @inlinable public init(_ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .string { $0[keyPath: keyPath] })
     }
@@ -67,11 +68,15 @@ public struct KeyComparator<Row>: Sendable, Equatable {
     }
 }
 
-/// What a click on a sortable column header does to a sort order, as SwiftUI's Table: a
-/// click makes the column the only key, or reverses it when it already is the primary key
-/// (secondary keys stay); shift-click adds the column as the next key, or reverses it where
-/// it already is.
+/// What a click on a sortable column header does to a sort order, as SwiftUI's Table does it
+/// on the desktop: a click makes the column the primary key and keeps the previous keys after
+/// it as secondary ones (sort by Kind, then click Name: by Name, then Kind), or reverses it
+/// when it already is the primary key; shift-click adds the column as the last key, or
+/// reverses it where it already is.
 public enum SortOrderRules {
+    /// Keys kept at most: older ones fall off the end.
+    public static let maxKeys = 4
+
     public static func click<Row>(_ column: KeyComparator<Row>, in order: [KeyComparator<Row>], addingKey: Bool) -> [KeyComparator<Row>] {
         var result = order
         if let i = result.firstIndex(where: { $0.id == column.id }) {
@@ -79,11 +84,11 @@ public enum SortOrderRules {
                 result[i].order.toggle()
                 return result
             }
-        } else if addingKey {
-            result.append(column)
-            return result
+            let existing = result.remove(at: i)
+            return Array(([existing] + result).prefix(maxKeys))
         }
-        return [column]
+        if addingKey { return Array((result + [column]).prefix(maxKeys)) }
+        return Array(([column] + result).prefix(maxKeys))
     }
 }
 
@@ -139,6 +144,14 @@ public enum IndexSorter {
                 let x = w0[Int(a)], y = w0[Int(b)]
                 return x != y ? x < y : w1[Int(a)] < w1[Int(b)]
             }, isCancelled: isCancelled)
+        } else if customs.isEmpty && columns.count == 3 { // a click after a shift-click: three keys
+            let w0 = columns[0], w1 = columns[1], w2 = columns[2]
+            try mergeSort(&indices, isLess: { a, b in
+                let x = w0[Int(a)], y = w0[Int(b)]
+                if x != y { return x < y }
+                let u = w1[Int(a)], v = w1[Int(b)]
+                return u != v ? u < v : w2[Int(a)] < w2[Int(b)]
+            }, isCancelled: isCancelled)
         } else {
             try mergeSort(&indices, isLess: { a, b in
                 var custom = 0
@@ -172,7 +185,8 @@ public enum IndexSorter {
         return reverse ? ~w : w
     }
 
-    /// Each string's rank among the distinct strings (ASCII case-insensitive, then byte order).
+    /// Each string's rank among the distinct strings in natural order (`NaturalOrder`: digit
+    /// runs by their value, ASCII case-insensitive), then byte order to break ties.
     static func rankWords(_ strings: [String], reverse: Bool) -> [UInt64] {
         var distinct: [String: Int32] = [:]
         var unique: [String] = []
@@ -184,14 +198,23 @@ public enum IndexSorter {
             unique.append(s)
             ids[i] = id
         }
-        let prefixes = unique.map { s -> UInt64 in
-            var s = s
-            return s.withUTF8 { foldedPrefix($0) }
+        // Every distinct string's natural key, in one buffer.
+        var keys: [UInt8] = []
+        var offsets = [0]
+        offsets.reserveCapacity(unique.count + 1)
+        for s in unique {
+            NaturalOrder.appendKey(s, to: &keys)
+            offsets.append(keys.count)
         }
-        let order = Array(0..<Int32(unique.count)).sorted { a, b in
-            let x = prefixes[Int(a)], y = prefixes[Int(b)]
-            if x != y { return x < y }
-            return compareFolded(unique[Int(a)], unique[Int(b)]) < 0
+        let order: [Int32] = keys.withUnsafeBufferPointer { k in
+            let prefixes = (0..<unique.count).map { u in NaturalOrder.prefixWord(UnsafeBufferPointer(rebasing: k[offsets[u]..<offsets[u + 1]])) }
+            return Array(0..<Int32(unique.count)).sorted { a, b in
+                let x = prefixes[Int(a)], y = prefixes[Int(b)]
+                if x != y { return x < y }
+                let c = NaturalOrder.compare(UnsafeBufferPointer(rebasing: k[offsets[Int(a)]..<offsets[Int(a) + 1]]),
+                                             UnsafeBufferPointer(rebasing: k[offsets[Int(b)]..<offsets[Int(b) + 1]]))
+                return c != 0 ? c < 0 : unique[Int(a)].utf8.lexicographicallyPrecedes(unique[Int(b)].utf8)
+            }
         }
         var rank = [UInt64](repeating: 0, count: unique.count)
         for (r, u) in order.enumerated() { rank[Int(u)] = reverse ? UInt64(unique.count - 1 - r) : UInt64(r) }
@@ -246,30 +269,6 @@ public enum IndexSorter {
             width *= 2
         }
         if !sourceIsA { a = scratch }
-    }
-}
-
-@inline(__always) private func fold(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte | 0x20 : byte }
-
-/// The first 8 case-folded UTF-8 bytes, big-endian: comparing two prefixes orders strings
-/// by their start without touching the strings.
-private func foldedPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var p: UInt64 = 0
-    for i in 0..<8 { p = p << 8 | UInt64(i < bytes.count ? fold(bytes[i]) : 0) }
-    return p
-}
-
-/// ASCII case-insensitive byte comparison, then case-sensitive bytes to break ties.
-private func compareFolded(_ a: String, _ b: String) -> Int {
-    var a = a, b = b
-    return a.withUTF8 { x in
-        b.withUTF8 { y in
-            let n = min(x.count, y.count)
-            for i in 0..<n where fold(x[i]) != fold(y[i]) { return fold(x[i]) < fold(y[i]) ? -1 : 1 }
-            if x.count != y.count { return x.count < y.count ? -1 : 1 }
-            for i in 0..<n where x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
-            return 0
-        }
     }
 }
 

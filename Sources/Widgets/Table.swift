@@ -309,6 +309,7 @@ struct TableMemo<ID: Hashable> {
     @usableFromInline var panSelecting = false
     /// The customization ID of the header being dragged to a new place.
     @usableFromInline var columnDrag: String?
+    @usableFromInline var typeAhead = TypeAhead()
     @usableFromInline init() {}
 }
 
@@ -395,13 +396,13 @@ extension UI {
         sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
         rowHeight: Double? = nil, compactWidth: Double = 360, editMode: Bool = false, frozenColumns: Int = 0,
         columnCustomization: Binding<TableColumnCustomization<Rows.Element>>? = nil,
-        contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil,
+        contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil, primaryAction: ((Set<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
                   isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
                   sectionTitles: [], sectionStarts: [], rowMenus: nil, frozenColumns: frozenColumns,
-                  columnCustomization: columnCustomization, contextMenu: contextMenu, columns: columns())
+                  columnCustomization: columnCustomization, contextMenu: contextMenu, primaryAction: primaryAction, columns: columns())
     }
 
     /// A table with single selection (`ID?`), as SwiftUI's `Table(_:selection:)` with an optional binding.
@@ -417,7 +418,8 @@ extension UI {
                                                    set: { selection.wrappedValue = $0.first })
         return tableBody(name, rows: rows, mode: .single, selection: asSet, sortOrder: sortOrder, isSorting: isSorting,
                          rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [], sectionStarts: [],
-                         rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, columns: columns())
+                         rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, primaryAction: nil,
+                         columns: columns())
     }
 
     /// A table of rows grouped in sections whose headers stay pinned while their rows scroll.
@@ -432,7 +434,7 @@ extension UI {
         return tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
                          isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
                          sectionTitles: sections.map(\.title), sectionStarts: rows.starts, rowMenus: nil,
-                         frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, columns: columns())
+                         frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, primaryAction: nil, columns: columns())
     }
 
     /// A table of explicit rows (SwiftUI's `Table(of:columns:rows:)`), for constant data;
@@ -446,7 +448,7 @@ extension UI {
         tableBody(name, rows: rows.map(\.value), mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: nil,
                   isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [],
                   sectionStarts: [], rowMenus: rows.map(\.contextMenu), frozenColumns: 0, columnCustomization: nil,
-                  contextMenu: contextMenu, columns: columns())
+                  contextMenu: contextMenu, primaryAction: nil, columns: columns())
     }
 
     /// The widths the user gave the columns of table `name` (by column ID), to save them.
@@ -464,6 +466,17 @@ extension UI {
         withID(id(name)) { scrollTo("body", offset: Point(horizontal, offset)) }
     }
 
+    /// Scrolls table `name` (in the current ID scope) to the row whose ID is `id` when it is
+    /// next built, as SwiftUI's `ScrollViewReader.scrollTo(_:anchor:)`: its top, centre or bottom
+    /// at the viewport's, or (nil) just into view.
+    ///
+    /// ```swift
+    /// if ui.button("Show the newest") { ui.scrollTable("files", toRow: newest.id, anchor: .center) }
+    /// ```
+    public func scrollTable(_ name: String, toRow id: some Hashable, anchor: ScrollAnchor? = nil) {
+        pendingRowScrolls[self.id(name)] = (AnyHashable(id), anchor)
+    }
+
     /// The implementation behind every `table` form; inlinable so it is specialized for the
     /// app's row type (unspecialized, generic row access cost ~40 % of a table frame).
     @inlinable
@@ -472,7 +485,8 @@ extension UI {
         sortOrder: Binding<[KeyComparator<Rows.Element>]>?, isSorting: Bool, rowHeight: Double?, compactWidth: Double,
         editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?, frozenColumns: Int,
         columnCustomization: Binding<TableColumnCustomization<Rows.Element>>?,
-        contextMenu: ((Set<Rows.Element.ID>) -> Void)?, columns declaredColumns: [TableColumn<Rows.Element>]
+        contextMenu: ((Set<Rows.Element.ID>) -> Void)?, primaryAction: ((Set<Rows.Element.ID>) -> Void)?,
+        columns declaredColumns: [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         typealias ID = Rows.Element.ID
         let tid = id(name)
@@ -508,6 +522,19 @@ extension UI {
             let focused = focusID == bodyID
             let r = interact(bodyID, rect: body, sense: [.click, .focus])
             if editMode && mode == .multiple { twoFingerSelect(bodyID, body: body, geometry: geometry, memo: memo, idAt: idAt) }
+            if let request = pendingRowScrolls.removeValue(forKey: tid),
+               let row = (0..<count).first(where: { AnyHashable(idAt($0)) == request.id }) {
+                // Found by a scan, once per request: IDs are the app's, in no order the table knows.
+                let y = Double(geometry.slot(ofRow: row)) * rowH, offset = scrollOffset("body")
+                let target: Double
+                switch request.anchor {
+                case .top?: target = y
+                case .center?: target = y - (body.height - rowH) / 2
+                case .bottom?: target = y - body.height + rowH
+                case nil: target = y < offset.y ? y : y + rowH > offset.y + body.height ? y + rowH - body.height : offset.y
+                }
+                scrollTo("body", offset: Point(offset.x, target))
+            }
             var offsetX = 0.0
             let axes: ScrollAxes = strip.contentWidth > body.width + 0.5 ? .both : .vertical
             virtualScrollView("body", contentSize: Size(max(body.width, strip.contentWidth), geometry.contentHeight), viewport: body,
@@ -532,13 +559,44 @@ extension UI {
                     memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: i, mode: mode, count: count, idAt: idAt)
                     memo.value.menuRow = i
                 }
+                if r.doubleClicked, let primaryAction, row(atY: input.pointer.pressPosition.y) != nil {
+                    primaryAction(memo.value.selection.selected)
+                }
                 if focused {
                     let page = Int(body.height / rowH)
+                    let reveal = { (target: Int) in
+                        let y = body.y + Double(geometry.slot(ofRow: target)) * rowH - offset
+                        self.scrollToVisible(Rect(x: body.x, y: y, width: body.width, height: rowH))
+                    }
                     for press in input.keys {
-                        if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode, pageSize: page,
-                                                                 count: count, idAt: idAt) {
-                            let y = body.y + Double(geometry.slot(ofRow: target)) * rowH - offset
-                            scrollToVisible(Rect(x: body.x, y: y, width: body.width, height: rowH))
+                        if press.key == .returnKey, let primaryAction, !memo.value.selection.selected.isEmpty {
+                            primaryAction(memo.value.selection.selected)
+                        } else if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode, pageSize: page,
+                                                                        count: count, idAt: idAt) {
+                            reveal(target)
+                        }
+                    }
+                    let typed = TypeAhead.typedText(input.keys, continuing: !memo.value.typeAhead.typed.isEmpty)
+                    if !typed.isEmpty && mode != .none {
+                        let prefix = memo.value.typeAhead.add(typed, at: time)
+                        // Sorted by a text column: found by binary search on that text.
+                        var sortedText: ((Int) -> String)?
+                        var reverse = false
+                        if !isSorting, let primary = sortOrder?.wrappedValue.first, case .string(let read) = primary.key {
+                            sortedText = { read(rows[base + $0]) }
+                            reverse = primary.order == .reverse
+                        }
+                        // Otherwise the first column with text is scanned (its string sort key, or what it shows).
+                        let shownText = columns.lazy.compactMap { column -> ((Rows.Element) -> String)? in
+                            if case .string(let read)? = column.sortDescriptor?.key { return read }
+                            return column.text
+                        }.first
+                        if sortedText != nil || shownText != nil,
+                           let target = TypeAhead.firstMatch(prefix, count: count, sortedText: sortedText, reverse: reverse,
+                                                             after: memo.value.selection.cursorHint,
+                                                             text: { i in shownText.map { $0(rows[base + i]) } ?? "" }) {
+                            memo.value.selection.click(index: target, modifiers: [], mode: mode, count: count, idAt: idAt)
+                            reveal(target)
                         }
                     }
                 }

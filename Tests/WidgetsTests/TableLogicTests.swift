@@ -92,7 +92,26 @@ final class SortingTests: XCTestCase {
         XCTAssertEqual(order.map(\.id), ["name", "size"], "reversing the primary keeps the secondary keys")
         XCTAssertEqual(order[0].order, .forward)
         order = SortOrderRules.click(score, in: order, addingKey: false)
-        XCTAssertEqual(order.map(\.id), ["score"], "a plain click on another column makes it the only key")
+        XCTAssertEqual(order.map(\.id), ["score", "name", "size"], "a plain click on another column makes it primary, the old keys after it")
+        order = SortOrderRules.click(size, in: order, addingKey: false)
+        XCTAssertEqual(order.map(\.id), ["size", "score", "name"], "a secondary key clicked becomes primary, keeping its direction")
+        XCTAssertEqual(order[0].order, .reverse)
+        let more = (0..<6).map { KeyComparator(\Item.score, id: "k\($0)") }
+        for key in more { order = SortOrderRules.click(key, in: order, addingKey: false) }
+        XCTAssertEqual(order.map(\.id), ["k5", "k4", "k3", "k2"], "at most four keys: the oldest fall off")
+    }
+
+    func testTextSortsNaturallyNumbersByValueAndCaseIgnored() {
+        let names = ["IMG_10.jpg", "img_9.jpg", "IMG_100.jpg", "img_010.jpg", "Img_2.JPG", "a", "B", "b", "file-2", "file 2", "file2",
+                     "x0", "x00", "x1"]
+        let items = names.enumerated().map { Item(id: $0.offset, name: $0.element, size: 0, score: 0) }
+        let sorted = items.sorted(using: [KeyComparator(\Item.name)]).map(\.name)
+        XCTAssertEqual(sorted, ["a", "B", "b", "file 2", "file-2", "file2", "Img_2.JPG", "img_9.jpg", "IMG_10.jpg", "img_010.jpg",
+                                "IMG_100.jpg", "x0", "x00", "x1"], "equal values (10 and 010, 0 and 00) keep byte order")
+        XCTAssertEqual(NaturalOrder.compare("IMG_9", "img_10"), -1)
+        XCTAssertEqual(NaturalOrder.compare("a", "A"), 0, "ties in natural order; the sort breaks them by bytes")
+        XCTAssertEqual(NaturalOrder.compare("v1.10", "v1.9"), 1)
+        XCTAssertEqual(NaturalOrder.compare(String(repeating: "9", count: 400), String(repeating: "9", count: 300)), 1, "very long numbers")
     }
 
     func testBackgroundSorterKeepsTheOldOrderUntilTheNewOneIsReady() { onMain {
