@@ -2,7 +2,8 @@ import Render2D
 import Widgets
 
 /// A sortable, selectable table of 100,000 generated files with a toolbar that reacts to
-/// the selection, an edit mode for touch, and a context menu for the selection.
+/// the selection, an edit mode for touch, and a context menu for the selection; or, with
+/// "Tree", a tree table of 1,010,100 folders and files made as they are opened.
 @MainActor
 final class TablePage {
     private var files: [FileRow] = []
@@ -12,6 +13,10 @@ final class TablePage {
     private var favorites: Set<UInt64> = []
     private var editMode = false
     private var lastAction = ""
+    private var treeMode = false
+    private var treeOpen: Set<[Int]> = [[0]]
+    private var treeSelection: Set<[Int]> = []
+    private var treeOrder: [KeyComparator<FolderTreeNode>] = []
 
     func build(_ ui: UI) {
         if files.isEmpty { files = FileRow.generate(count: 100_000) }
@@ -19,19 +24,30 @@ final class TablePage {
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 12, vertical: 6)) {
                 ui.hstack {
-                    ui.text(selection.isEmpty ? "\(files.count) files" : "\(selection.count) selected",
+                    ui.text(treeMode ? "1,010,100 folders and files" : selection.isEmpty ? "\(files.count) files" : "\(selection.count) selected",
                             font: ui.font(size: 15, weight: .bold))
-                    if !selection.isEmpty {
+                    if !selection.isEmpty && !treeMode {
                         if ui.button("Favorite \(selection.count)", icon: .starFill) { favorites.formUnion(selection); lastAction = "Favorited \(selection.count)" }
                         if ui.button("Deselect", icon: .xmark) { selection = [] }
                     }
                     ui.spacer()
-                    if sorter.isSorting { ui.text("Sorting…", color: ui.theme.secondaryText) }
+                    if sorter.isSorting && !treeMode { ui.text("Sorting…", color: ui.theme.secondaryText) }
                     ui.text(lastAction, color: ui.theme.secondaryText)
+                    ui.toggle("Tree", isOn: &treeMode)
                     ui.toggle("Edit", isOn: &editMode)
                 }
             }
             ui.divider()
+            if treeMode {
+                ui.table("tree", roots: FolderTreeNode.roots, children: { $0.children }, expanded: Binding(self, \.treeOpen),
+                         selection: Binding(self, \.treeSelection), sortOrder: Binding(self, \.treeOrder),
+                         primaryAction: { ids in self.lastAction = "Opened \(ids.count)" }) {
+                    TableColumn("Name", value: \FolderTreeNode.name).width(min: 160, ideal: 320)
+                    TableColumn("Kind", value: \FolderTreeNode.kind).width(min: 70, ideal: 110)
+                    TableColumn("Size", value: \FolderTreeNode.size) { FileFormat.size(Int64($0.size)) }.width(min: 70, ideal: 110).alignment(.trailing)
+                }
+                return
+            }
             ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
                      isSorting: sorter.isSorting, editMode: editMode, contextMenu: { ids in
                          if ids.isEmpty {
@@ -65,4 +81,15 @@ final class TablePage {
         default: break
         }
     }
+}
+
+/// The tree table's demo data: 100 folders of 100 folders of 100 files, made when opened.
+struct FolderTreeNode: Identifiable, Sendable {
+    let path: [Int]
+    var id: [Int] { path }
+    var name: String { path.count < 3 ? "Folder " + path.map(String.init).joined(separator: ".") : "file-\(path[2]).jpg" }
+    var kind: String { path.count < 3 ? "Folder" : "JPEG image" }
+    var size: Int { path.count < 3 ? (3 - path.count) * 100 * 250_000 : 200_000 + (path.reduce(7) { $0 &* 31 &+ $1 } & 0xFFFFF) }
+    var children: [FolderTreeNode]? { path.count < 3 ? (0..<100).map { FolderTreeNode(path: path + [$0]) } : nil }
+    static let roots = (0..<100).map { FolderTreeNode(path: [$0]) }
 }
