@@ -34,6 +34,7 @@ public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public static let pageUp = scancodeKey(75)
     public static let end = scancodeKey(77)
     public static let pageDown = scancodeKey(78)
+    public static let f2 = scancodeKey(59)
     public static let f12 = scancodeKey(69)
 }
 

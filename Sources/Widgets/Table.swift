@@ -29,6 +29,8 @@ public struct TableColumn<Row> {
     public internal(set) var customizationID: String?
     /// Whether the column shows before the user says otherwise.
     public internal(set) var defaultVisibility = Visibility.automatic
+    /// Receives a cell's edited text (`editable(_:)`); nil: the column is not editable.
+    @usableFromInline var onCommit: ((Row, String) -> Void)?
 
     @usableFromInline
     init(title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
@@ -105,6 +107,20 @@ public struct TableColumn<Row> {
     public func defaultVisibility(_ visibility: Visibility) -> TableColumn {
         var copy = self
         copy.defaultVisibility = visibility
+        return copy
+    }
+
+    /// Lets the user edit the column's text in place: F2 (or a click on the cell of the row
+    /// already selected, as in Finder) opens a text field in the cell; Return commits, calling
+    /// `commit` with the row and the new text, Escape cancels, Tab commits and moves to the next
+    /// editable cell, a click elsewhere commits. For columns that show text.
+    ///
+    /// ```swift
+    /// TableColumn("Name", value: \File.name).editable { file, name in rename(file, to: name) }
+    /// ```
+    public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn {
+        var copy = self
+        copy.onCommit = commit
         return copy
     }
 
@@ -246,12 +262,15 @@ struct TableCellPlan {
     let alignment: TextAlignment
     /// A leading column that stays put while the others scroll sideways.
     let isFrozen: Bool
+    let columnID: String
     let text: ((Int) -> String)?
     let content: ((Int) -> Void)?
 
     @usableFromInline
-    init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, text: ((Int) -> String)?, content: ((Int) -> Void)?) {
-        self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.text = text; self.content = content
+    init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, columnID: String, text: ((Int) -> String)?,
+         content: ((Int) -> Void)?) {
+        self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.columnID = columnID
+        self.text = text; self.content = content
     }
 }
 
@@ -310,7 +329,31 @@ struct TableMemo<ID: Hashable> {
     /// The customization ID of the header being dragged to a new place.
     @usableFromInline var columnDrag: String?
     @usableFromInline var typeAhead = TypeAhead()
+    /// The cell being edited (`TableColumn.editable`), and a click-to-edit waiting out the
+    /// double-click interval.
+    @usableFromInline var editing: TableCellEdit<ID>?
+    @usableFromInline var pendingEdit: (edit: TableCellEdit<ID>, due: Double)?
     @usableFromInline init() {}
+}
+
+/// How a cell edit ends: its text committed, committed with the next cell opened (Tab), or cancelled.
+@usableFromInline
+enum TableEditOutcome: Sendable { case commit, next, cancel }
+
+/// A cell being edited: its row (by ID, and where it was), its column and the text so far.
+@usableFromInline
+struct TableCellEdit<ID: Hashable> {
+    @usableFromInline var rowID: ID
+    @usableFromInline var row: Int
+    @usableFromInline var column: String
+    @usableFromInline var draft: String
+    /// The field takes keyboard focus the frame it first appears.
+    @usableFromInline var needsFocus = true
+    /// How editing ended this frame, if it did.
+    @usableFromInline var outcome: TableEditOutcome?
+    @usableFromInline init(rowID: ID, row: Int, column: String, draft: String) {
+        self.rowID = rowID; self.row = row; self.column = column; self.draft = draft
+    }
 }
 
 /// What the table showed this frame.
@@ -544,6 +587,7 @@ extension UI {
                 info.scrollOffset = offset
                 info.horizontalOffset = offsetX
                 func row(atY y: Double) -> Int? { geometry.row(atContentY: y - body.y + offset) }
+                let selectedBefore = memo.value.selection.selected
                 // Selection input, applied before drawing so this frame shows it. In edit mode a
                 // click toggles like ctrl-click; a click on empty space clears the selection.
                 if r.clicked {
@@ -600,6 +644,54 @@ extension UI {
                         }
                     }
                 }
+                // Editable cells: F2, or a click on the cell of the row already selected alone
+                // (once the double-click interval has passed without a second click).
+                let editable = columns.filter { $0.onCommit != nil && $0.text != nil }
+                if !editable.isEmpty && !editMode {
+                    if input.pointer.pressed && !r.clicked { memo.value.pendingEdit = nil }
+                    let x = input.pointer.pressPosition.x - body.x
+                    if r.clicked, input.pointer.clickCount == 1, input.modifiers.isEmpty, let i = row(atY: input.pointer.pressPosition.y),
+                       selectedBefore == [idAt(i)], memo.value.editing == nil,
+                       let column = strip.visibleColumns(offset: offsetX, width: body.width).first(where: { c in
+                           x >= strip.screenX(c, offset: offsetX) && x < strip.screenX(c, offset: offsetX) + widths[c]
+                       }).map({ columns[$0] }), column.onCommit != nil, let text = column.text {
+                        let due = time + input.settings.doubleClickInterval
+                        memo.value.pendingEdit = (TableCellEdit(rowID: idAt(i), row: i, column: column.id, draft: text(rows[base + i])), due)
+                        requestRedraw(after: input.settings.doubleClickInterval)
+                    } else if r.clicked && input.pointer.clickCount > 1 {
+                        memo.value.pendingEdit = nil // it was a double-click
+                    }
+                    if let pending = memo.value.pendingEdit {
+                        if time >= pending.due {
+                            memo.value.editing = pending.edit
+                            memo.value.pendingEdit = nil
+                        } else {
+                            requestRedraw(after: pending.due - time)
+                        }
+                    }
+                    if focused, input.keys.contains(where: { $0.key == .f2 }), let i = memo.value.selection.cursorHint, i < count,
+                       let text = editable[0].text {
+                        memo.value.editing = TableCellEdit(rowID: idAt(i), row: i, column: editable[0].id, draft: text(rows[base + i]))
+                    }
+                }
+                let editor = { (cell: Rect) in
+                    guard var edit = memo.value.editing else { return }
+                    self.withID("edit") {
+                        let id = self.id("field")
+                        if edit.needsFocus {
+                            // Opens with the text selected: typing replaces it, arrows keep it.
+                            self.focus(id)
+                            edit.needsFocus = false
+                            let field = self.stateBox(id, TextEditState())
+                            field.value.anchor = 0
+                            field.value.caret = edit.draft.unicodeScalars.count
+                        } else {
+                            self.finishEditing(&edit, fieldFocused: self.focusID == id)
+                        }
+                        self.pane(cell) { self.textField("", text: &edit.draft, width: cell.width, id: "field") }
+                    }
+                    memo.value.editing = edit
+                }
                 let slots = geometry.visibleSlots(offset: offset, height: body.height)
                 let hovered = r.isHovered ? row(atY: input.pointer.position.y) : nil
                 let selectedSet = memo.value.selection.selected
@@ -614,13 +706,43 @@ extension UI {
                     let text = column.text.map { format in { (i: Int) in format(rows[base + i]) } }
                     let content = column.content.map { build in { (i: Int) in build(self, rows[base + i]) } }
                     plans.append(TableCellPlan(x: body.x + strip.screenX(c, offset: offsetX), width: widths[c], alignment: column.alignment,
-                                               isFrozen: c < strip.frozen, text: text, content: content))
+                                               isFrozen: c < strip.frozen, columnID: column.id, text: text, content: content))
                 }
                 info.visibleColumns = visible.map { columns[$0].id }
                 let scrolledClip = Rect(x: body.x + strip.frozenWidth, y: body.y, width: max(0, body.width - strip.frozenWidth), height: body.height)
+                let editingCell = memo.value.editing.flatMap { edit in
+                    // Where the edited row is now (rows may have been re-sorted meanwhile).
+                    edit.row < count && idAt(edit.row) == edit.rowID ? (edit.row, edit.column)
+                        : (0..<count).first { idAt($0) == edit.rowID }.map { ($0, edit.column) }
+                }
+                if let editingCell { memo.value.editing?.row = editingCell.0 }
                 info.visibleRows = drawRows(slots, geometry: geometry, sectionTitles: sectionTitles, plans: plans, body: body,
                                             scrolledClip: scrolledClip, offset: offset, hovered: hovered, focused: focused,
-                                            editMode: editMode, isSelected: selectedSet.isEmpty ? nil : isSelected)
+                                            editMode: editMode, isSelected: selectedSet.isEmpty ? nil : isSelected,
+                                            editing: editingCell, editor: editor)
+                // The edit's outcome: commit or cancel, and maybe the next cell (Tab).
+                if var edit = memo.value.editing, let outcome = edit.outcome {
+                    let row = edit.row
+                    if outcome != .cancel, row < count, let column = columns.first(where: { $0.id == edit.column }) {
+                        column.onCommit?(rows[base + row], edit.draft)
+                    }
+                    memo.value.editing = nil
+                    focus(bodyID)
+                    if outcome == .next {
+                        // The next editable cell: to the right in this row, else the first in the next row.
+                        let ids = editable.map(\.id)
+                        let next = ids.firstIndex(of: edit.column).map { $0 + 1 } ?? ids.count
+                        let (nextRow, nextColumn) = next < ids.count ? (row, ids[next]) : (row + 1, ids.first ?? "")
+                        if nextRow < count, let text = editable.first(where: { $0.id == nextColumn })?.text {
+                            edit = TableCellEdit(rowID: idAt(nextRow), row: nextRow, column: nextColumn, draft: text(rows[base + nextRow]))
+                            memo.value.editing = edit
+                            memo.value.selection.click(index: nextRow, modifiers: [], mode: mode, count: count, idAt: idAt)
+                            let y = body.y + Double(geometry.slot(ofRow: nextRow)) * rowH - offset
+                            scrollToVisible(Rect(x: body.x, y: y, width: body.width, height: rowH))
+                            requestRedraw()
+                        }
+                    }
+                }
             }
             if r.secondaryClicked {
                 if let i = memo.value.menuRow, let menus = rowMenus, i < menus.count, menus[i] != nil {
@@ -668,7 +790,7 @@ extension UI {
     @usableFromInline
     func drawRows(_ slots: Range<Int>, geometry: RowGeometry, sectionTitles: [String], plans: [TableCellPlan], body: Rect,
                   scrolledClip: Rect, offset: Double, hovered: Int?, focused: Bool, editMode: Bool,
-                  isSelected: ((Int) -> Bool)?) -> Range<Int> {
+                  isSelected: ((Int) -> Bool)?, editing: (row: Int, column: String)?, editor: (Rect) -> Void) -> Range<Int> {
         let rowH = geometry.rowHeight
         var drawn: [(row: Int, rect: Rect, textColor: Color)] = []
         drawn.reserveCapacity(slots.count)
@@ -697,10 +819,10 @@ extension UI {
         let scrolled = plans.filter { !$0.isFrozen }, frozen = plans.filter(\.isFrozen)
         if !scrolled.isEmpty {
             drawList.pushClip(scrolledClip)
-            drawCells(drawn, plans: scrolled, rowHeight: rowH)
+            drawCells(drawn, plans: scrolled, rowHeight: rowH, editing: editing, editor: editor)
             drawList.popClip()
         }
-        drawCells(drawn, plans: frozen, rowHeight: rowH)
+        drawCells(drawn, plans: frozen, rowHeight: rowH, editing: editing, editor: editor)
         if !sectionTitles.isEmpty && !slots.isEmpty {
             drawSectionHeaders(slots, geometry: geometry, titles: sectionTitles, body: body, offset: offset)
         }
@@ -708,19 +830,39 @@ extension UI {
         return first..<(last + 1)
     }
 
-    /// The cells of `plans` in each drawn row: text drawn directly, widgets in their own pane.
-    func drawCells(_ drawn: [(row: Int, rect: Rect, textColor: Color)], plans: [TableCellPlan], rowHeight: Double) {
+    /// The cells of `plans` in each drawn row: text drawn directly, widgets in their own pane,
+    /// the cell being edited by `editor`.
+    func drawCells(_ drawn: [(row: Int, rect: Rect, textColor: Color)], plans: [TableCellPlan], rowHeight: Double,
+                   editing: (row: Int, column: String)?, editor: (Rect) -> Void) {
         let font = self.font
         for (i, rowRect, textColor) in drawn {
             for plan in plans {
                 let cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowHeight)
-                if let text = plan.text {
+                if let editing, editing.row == i, editing.column == plan.columnID {
+                    editor(cell)
+                } else if let text = plan.text {
                     font.draw(text(i), in: cell.insetBy(dx: 8, dy: 0), alignment: plan.alignment, color: textColor, into: &drawList)
                 } else if let content = plan.content {
                     withID(index: i) { pane(cell.insetBy(dx: 6, dy: 0)) { content(i) } }
                 }
             }
         }
+    }
+
+    /// Reads how an edit ends from this frame's keys (Return commits, Escape cancels, Tab
+    /// commits and moves on) or from the field losing focus (a click elsewhere commits).
+    @usableFromInline
+    func finishEditing<ID>(_ edit: inout TableCellEdit<ID>, fieldFocused: Bool) {
+        for press in input.keys {
+            switch press.key {
+            case .returnKey: edit.outcome = .commit
+            case .escape: edit.outcome = .cancel
+            case .tab: edit.outcome = .next
+            default: continue
+            }
+            return
+        }
+        if !fieldFocused { edit.outcome = .commit }
     }
 
     /// Section headers in their slots, and the top section's header pinned to the body's top
