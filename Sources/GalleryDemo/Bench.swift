@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline, gallery, idle, soak, firstrun; or decode (thumbnail throughput) or scopes (profiler scope cost), with no window.")
+    @Argument(help: "Scene: text, split, table, outline, gallery, idle, soak, firstrun; or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
     var scene: String
 
     @Option(help: "Idle: plain, caret (a focused text field) or hud.")
@@ -65,8 +65,8 @@ struct Bench: ParsableCommand {
     var noScopes = false
 
     func validate() throws {
-        guard ["text", "split", "table", "outline", "gallery", "idle", "soak", "firstrun", "decode", "scopes"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, soak, firstrun, decode, scopes")
+        guard ["text", "split", "table", "outline", "gallery", "idle", "soak", "firstrun", "decode", "scopes", "sort"].contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, soak, firstrun, decode, scopes, sort")
         }
         guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else { throw ValidationError("--minutes must be in 0...1440") }
         guard IdleBench.variants.contains(variant) else {
@@ -86,6 +86,10 @@ struct Bench: ParsableCommand {
         }
         if scene == "scopes" {
             print(ScopeCostBench.run())
+            return
+        }
+        if scene == "sort" {
+            print(SortBench.run(rows: rows))
             return
         }
         try MainActor.assumeIsolated {

@@ -104,7 +104,7 @@ public enum IndexSorter {
     /// first (strings by their rank among the distinct strings), so the sort itself compares
     /// flat words through raw pointers; only `custom` keys compare rows.
     public static func sortedIndices<Rows: RandomAccessCollection>(
-        _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], isCancelled: () -> Bool = { false }
+        _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil, isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
         let n = rows.count
         var indices = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
@@ -118,7 +118,7 @@ public enum IndexSorter {
             if isCancelled() { throw Cancelled() }
             let reverse = descriptor.order == .reverse
             switch descriptor.key {
-            case .string(let read): words.append(rankWords(rows.map(read), reverse: reverse))
+            case .string(let read): words.append(rankWords(rows.map(read), reverse: reverse, threads: threads))
             case .integer(let read): words.append(rows.map { orderedWord(integer: read($0), reverse: reverse) })
             case .double(let read): words.append(rows.map { orderedWord(double: read($0), reverse: reverse) })
             case .custom(let compare):
@@ -137,23 +137,23 @@ public enum IndexSorter {
         words = []
         if customs.isEmpty && columns.count == 1 {
             let w = columns[0]
-            try mergeSort(&indices, isLess: { w[Int($0)] < w[Int($1)] }, isCancelled: isCancelled)
+            try mergeSort(&indices, threads: threads, isLess: { w[Int($0)] < w[Int($1)] }, isCancelled: isCancelled)
         } else if customs.isEmpty && columns.count == 2 {
             let w0 = columns[0], w1 = columns[1]
-            try mergeSort(&indices, isLess: { a, b in
+            try mergeSort(&indices, threads: threads, isLess: { a, b in
                 let x = w0[Int(a)], y = w0[Int(b)]
                 return x != y ? x < y : w1[Int(a)] < w1[Int(b)]
             }, isCancelled: isCancelled)
         } else if customs.isEmpty && columns.count == 3 { // a click after a shift-click: three keys
             let w0 = columns[0], w1 = columns[1], w2 = columns[2]
-            try mergeSort(&indices, isLess: { a, b in
+            try mergeSort(&indices, threads: threads, isLess: { a, b in
                 let x = w0[Int(a)], y = w0[Int(b)]
                 if x != y { return x < y }
                 let u = w1[Int(a)], v = w1[Int(b)]
                 return u != v ? u < v : w2[Int(a)] < w2[Int(b)]
             }, isCancelled: isCancelled)
         } else {
-            try mergeSort(&indices, isLess: { a, b in
+            try mergeSort(&indices, threads: threads, isLess: { a, b in
                 var custom = 0
                 for w in columns {
                     if w.isEmpty {
@@ -187,7 +187,7 @@ public enum IndexSorter {
 
     /// Each string's rank among the distinct strings in natural order (`NaturalOrder`: digit
     /// runs by their value, ASCII case-insensitive), then byte order to break ties.
-    static func rankWords(_ strings: [String], reverse: Bool) -> [UInt64] {
+    static func rankWords(_ strings: [String], reverse: Bool, threads: Int? = nil) -> [UInt64] {
         var distinct: [String: Int32] = [:]
         var unique: [String] = []
         var ids = [Int32](repeating: 0, count: strings.count)
@@ -200,75 +200,147 @@ public enum IndexSorter {
         }
         // Every distinct string's natural key, in one buffer.
         var keys: [UInt8] = []
-        var offsets = [0]
+        var offsets: [Int32] = [0] // half the memory of Int offsets: keys of a million rows stay far below 2 GB
         offsets.reserveCapacity(unique.count + 1)
         for s in unique {
             NaturalOrder.appendKey(s, to: &keys)
-            offsets.append(keys.count)
+            offsets.append(Int32(clamping: keys.count))
         }
-        let order: [Int32] = keys.withUnsafeBufferPointer { k in
-            let prefixes = (0..<unique.count).map { u in NaturalOrder.prefixWord(UnsafeBufferPointer(rebasing: k[offsets[u]..<offsets[u + 1]])) }
-            return Array(0..<Int32(unique.count)).sorted { a, b in
+        var order = Array(0..<Int32(unique.count))
+        keys.withUnsafeBufferPointer { k in
+            func key(_ u: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: k[Int(offsets[u])..<Int(offsets[u + 1])]) }
+            let prefixes = (0..<unique.count).map { NaturalOrder.prefixWord(key($0)) }
+            try? mergeSort(&order, threads: threads, isLess: { a, b in
                 let x = prefixes[Int(a)], y = prefixes[Int(b)]
                 if x != y { return x < y }
-                let c = NaturalOrder.compare(UnsafeBufferPointer(rebasing: k[offsets[Int(a)]..<offsets[Int(a) + 1]]),
-                                             UnsafeBufferPointer(rebasing: k[offsets[Int(b)]..<offsets[Int(b) + 1]]))
+                let c = NaturalOrder.compare(key(Int(a)), key(Int(b)))
                 return c != 0 ? c < 0 : unique[Int(a)].utf8.lexicographicallyPrecedes(unique[Int(b)].utf8)
-            }
+            }, isCancelled: { false })
         }
         var rank = [UInt64](repeating: 0, count: unique.count)
         for (r, u) in order.enumerated() { rank[Int(u)] = reverse ? UInt64(unique.count - 1 - r) : UInt64(r) }
         return ids.map { rank[Int($0)] }
     }
 
-    /// Bottom-up merge sort (stable), checking for cancellation between passes. Inlined so
-    /// each call site gets its comparator compiled in.
+    /// Threads a sort of `n` rows uses: one per core, up to 16, each with at least 64K rows.
+    static func sortThreads(_ n: Int) -> Int {
+        min(16, ProcessInfo.processInfo.activeProcessorCount, max(1, n / 65_536))
+    }
+
+    /// Stable merge sort of `a`, on `sortThreads` threads: each sorts a contiguous part
+    /// (bottom-up: insertion-sorted runs of 16, then merge passes), then neighbouring parts
+    /// merge pairwise in parallel rounds, the left one first on ties. Cancellation is checked
+    /// between passes. Inlined so each call site gets its comparator compiled in.
     @inline(__always)
-    static func mergeSort(_ a: inout [Int32], isLess: (Int32, Int32) -> Bool, isCancelled: () -> Bool) throws(Cancelled) {
+    static func mergeSort(_ a: inout [Int32], threads: Int? = nil, isLess: (Int32, Int32) -> Bool,
+                          isCancelled: () -> Bool) throws(Cancelled) {
         let n = a.count
+        guard n > 1 else { return }
+        let threads = min(max(1, threads ?? sortThreads(n)), n)
         var scratch = [Int32](repeating: 0, count: n)
-        // Short runs by insertion sort first.
-        let run = 16
-        a.withUnsafeMutableBufferPointer { p in
-            var start = 0
-            while start < n {
-                let end = min(start + run, n)
-                if end - start > 1 {
-                    for i in (start + 1)..<end {
-                        let x = p[i]
-                        var j = i - 1
-                        while j >= start && isLess(x, p[j]) { p[j + 1] = p[j]; j -= 1 }
-                        p[j + 1] = x
+        let bounds = (0...threads).map { $0 * n / threads }
+        var cancelled = false
+        try withoutActuallyEscaping(isLess) { isLess throws(Cancelled) in
+            try withoutActuallyEscaping(isCancelled) { isCancelled throws(Cancelled) in
+                try a.withUnsafeMutableBufferPointer { pa throws(Cancelled) in
+                    try scratch.withUnsafeMutableBufferPointer { ps throws(Cancelled) in
+                        let shared = SortBuffers(a: pa, scratch: ps, isLess: isLess, isCancelled: isCancelled)
+                        // Each part sorted where it lies; `inScratch[k]`: its result is in the scratch buffer.
+                        let inScratch = Locked([Bool](repeating: false, count: threads))
+                        DispatchQueue.concurrentPerform(iterations: threads) { k in
+                            let lo = bounds[k], hi = bounds[k + 1]
+                            let result = shared.sortPart(lo..<hi)
+                            inScratch.withLock { $0[k] = result }
+                        }
+                        // Every part's result into `a`, then merge rounds between `a` and the scratch.
+                        for (k, scratchHolds) in inScratch.withLock({ $0 }).enumerated() where scratchHolds {
+                            let lo = bounds[k], hi = bounds[k + 1]
+                            pa.baseAddress!.advanced(by: lo).update(from: ps.baseAddress!.advanced(by: lo), count: hi - lo)
+                        }
+                        var parts = Array(zip(bounds.dropLast(), bounds.dropFirst())).map { $0.0..<$0.1 }
+                        var sourceIsA = true
+                        if isCancelled() { cancelled = true; return } // the parts may have stopped unsorted
+                        while parts.count > 1 {
+                            if isCancelled() { cancelled = true; break }
+                            let pairs = (parts.count + 1) / 2
+                            let from = sourceIsA, round = parts
+                            DispatchQueue.concurrentPerform(iterations: pairs) { k in
+                                let left = round[2 * k]
+                                let right = 2 * k + 1 < round.count ? round[2 * k + 1] : left.upperBound..<left.upperBound
+                                shared.merge(left, right, fromA: from)
+                            }
+                            parts = (0..<pairs).map { k in parts[2 * k].lowerBound..<(2 * k + 1 < parts.count ? parts[2 * k + 1].upperBound : parts[2 * k].upperBound) }
+                            sourceIsA.toggle()
+                        }
+                        if !sourceIsA { pa.baseAddress!.update(from: ps.baseAddress!, count: n) }
                     }
                 }
-                start = end
             }
+        }
+        if cancelled { throw Cancelled() }
+    }
+}
+
+/// The buffers and comparator of one `IndexSorter.mergeSort`, shared by its threads: each
+/// touches only its own part (or, merging, its own pair of parts).
+struct SortBuffers: @unchecked Sendable {
+    let a: UnsafeMutableBufferPointer<Int32>
+    let scratch: UnsafeMutableBufferPointer<Int32>
+    let isLess: (Int32, Int32) -> Bool
+    let isCancelled: () -> Bool
+
+    /// Sorts `a[range]` bottom-up, leaving the result in `a` or in `scratch` (returns true for
+    /// the scratch). Stops early (unsorted) when cancelled: the caller checks again.
+    @inline(__always)
+    func sortPart(_ range: Range<Int>) -> Bool {
+        let run = 16
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + run, range.upperBound)
+            if end - start > 1 {
+                for i in (start + 1)..<end {
+                    let x = a[i]
+                    var j = i - 1
+                    while j >= start && isLess(x, a[j]) { a[j + 1] = a[j]; j -= 1 }
+                    a[j + 1] = x
+                }
+            }
+            start = end
         }
         var width = run
         var sourceIsA = true
-        while width < n {
-            if isCancelled() { throw Cancelled() }
-            a.withUnsafeMutableBufferPointer { pa in
-                scratch.withUnsafeMutableBufferPointer { ps in
-                    let src = sourceIsA ? pa : ps, dst = sourceIsA ? ps : pa
-                    var lo = 0
-                    while lo < n {
-                        let mid = min(lo + width, n), hi = min(lo + 2 * width, n)
-                        var i = lo, j = mid, k = lo
-                        while i < mid && j < hi {
-                            if isLess(src[j], src[i]) { dst[k] = src[j]; j += 1 } else { dst[k] = src[i]; i += 1 }
-                            k += 1
-                        }
-                        while i < mid { dst[k] = src[i]; i += 1; k += 1 }
-                        while j < hi { dst[k] = src[j]; j += 1; k += 1 }
-                        lo = hi
-                    }
-                }
+        while width < range.count {
+            if isCancelled() { return !sourceIsA }
+            let src = sourceIsA ? a : scratch, dst = sourceIsA ? scratch : a
+            var lo = range.lowerBound
+            while lo < range.upperBound {
+                let mid = min(lo + width, range.upperBound), hi = min(lo + 2 * width, range.upperBound)
+                Self.mergeRuns(src, lo..<mid, mid..<hi, into: dst, isLess: isLess)
+                lo = hi
             }
             sourceIsA.toggle()
             width *= 2
         }
-        if !sourceIsA { a = scratch }
+        return !sourceIsA
+    }
+
+    /// Merges the neighbouring sorted parts `left` and `right` from one buffer into the other.
+    @inline(__always)
+    func merge(_ left: Range<Int>, _ right: Range<Int>, fromA: Bool) {
+        Self.mergeRuns(fromA ? a : scratch, left, right, into: fromA ? scratch : a, isLess: isLess)
+    }
+
+    /// Stable merge of `src[left]` and `src[right]` (neighbours) into `dst` at `left`'s start.
+    @inline(__always)
+    static func mergeRuns(_ src: UnsafeMutableBufferPointer<Int32>, _ left: Range<Int>, _ right: Range<Int>,
+                          into dst: UnsafeMutableBufferPointer<Int32>, isLess: (Int32, Int32) -> Bool) {
+        var i = left.lowerBound, j = right.lowerBound, k = left.lowerBound
+        while i < left.upperBound && j < right.upperBound {
+            if isLess(src[j], src[i]) { dst[k] = src[j]; j += 1 } else { dst[k] = src[i]; i += 1 }
+            k += 1
+        }
+        while i < left.upperBound { dst[k] = src[i]; i += 1; k += 1 }
+        while j < right.upperBound { dst[k] = src[j]; j += 1; k += 1 }
     }
 }
 

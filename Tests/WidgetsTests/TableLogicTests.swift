@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import TestSupport
 @testable import Widgets
+import Render2D
 
 struct Item: Identifiable, Sendable, Equatable {
     let id: Int
@@ -99,6 +100,20 @@ final class SortingTests: XCTestCase {
         let more = (0..<6).map { KeyComparator(\Item.score, id: "k\($0)") }
         for key in more { order = SortOrderRules.click(key, in: order, addingKey: false) }
         XCTAssertEqual(order.map(\.id), ["k5", "k4", "k3", "k2"], "at most four keys: the oldest fall off")
+    }
+
+    func testTheParallelMergeIsStableAcrossItsParts() throws {
+        // Keys with many ties, so the order of equal keys shows whether a merge took the right side first.
+        var rng = SplitMix64(seed: 4)
+        let keys = (0..<100_003).map { _ in UInt64(rng.next() % 97) }
+        let expected = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map(Int32.init)
+        for threads in [1, 2, 3, 7, 16] {
+            var order = (0..<Int32(keys.count)).map { $0 }
+            try IndexSorter.mergeSort(&order, threads: threads, isLess: { keys[Int($0)] < keys[Int($1)] }, isCancelled: { false })
+            XCTAssertTrue(order == expected, "stable on \(threads) threads")
+        }
+        var cancelled = (0..<Int32(keys.count)).map { $0 }
+        XCTAssertThrowsError(try IndexSorter.mergeSort(&cancelled, threads: 4, isLess: { keys[Int($0)] < keys[Int($1)] }, isCancelled: { true }))
     }
 
     func testTextSortsNaturallyNumbersByValueAndCaseIgnored() {

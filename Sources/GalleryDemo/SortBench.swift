@@ -1,0 +1,32 @@
+import Foundation
+import Render2D
+import Widgets
+
+/// `bench sort`: the table scene's 1,000,000 rows sorted off screen (key extraction and the
+/// merge, as `TableSorter`'s background thread runs them) by Name, by Size, and by Kind then
+/// Name, on one thread and on every core; the median of 3 runs of each, in milliseconds.
+enum SortBench {
+    static func run(rows count: Int) -> String {
+        let rows = FileRow.generate(count: count)
+        let orders: [(String, [KeyComparator<FileRow>])] = [
+            ("name", [KeyComparator(\FileRow.name, id: "Name")]),
+            ("size", [KeyComparator(\FileRow.size, id: "Size")]),
+            ("kind_name", [KeyComparator(\FileRow.kind, id: "Kind"), KeyComparator(\FileRow.name, id: "Name")]),
+        ]
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var fields: [String] = []
+        for threads in Array(Set([1, cores])).sorted() {
+            let times = orders.map { name, order -> String in
+                var ms: [Double] = []
+                for _ in 0..<3 {
+                    let start = MonotonicClock.nanoseconds()
+                    _ = try? IndexSorter.sortedIndices(rows, by: order, threads: threads)
+                    ms.append(Double(MonotonicClock.nanoseconds() - start) / 1e6)
+                }
+                return "\"\(name)\":\(FrameTimeSummary.format(ms.sorted()[1]))"
+            }
+            fields.append("\"threads_\(threads)\":{\(times.joined(separator: ","))}")
+        }
+        return "{\"scene\":\"sort\",\"n\":\(count),\"cores\":\(cores),\"sort_ms\":{\(fields.joined(separator: ","))}}"
+    }
+}
