@@ -203,6 +203,23 @@ extension UI {
         lazyGrid(name, items: rows, vertical: false, spacing: spacing, count: count, trackCross: columnWidth, zoom: nil, cell: cell)
     }
 
+    /// Scrolls the lazy grid `name` (in the current ID scope) to item `index` when it is next
+    /// built: its line at the viewport's top, centre or bottom, or (nil) just into view
+    /// (SwiftUI's `ScrollViewReader.scrollTo(_:anchor:)`).
+    ///
+    /// ```swift
+    /// ui.scrollGrid("photos", toItem: photos.count - 1, anchor: .bottom)
+    /// ```
+    public func scrollGrid(_ name: String, toItem index: Int, anchor: ScrollAnchor? = nil) {
+        pendingItemScrolls[id(name)] = (index, anchor)
+    }
+
+    /// Scrolls the lazy grid `name` to the item of `items` whose ID is `id` (found by a scan).
+    public func scrollGrid<Items: RandomAccessCollection>(_ name: String, to id: Items.Element.ID, in items: Items,
+                                                         anchor: ScrollAnchor? = nil) where Items.Element: Identifiable {
+        if let index = items.firstIndex(where: { $0.id == id }) { scrollGrid(name, toItem: items.distance(from: items.startIndex, to: index), anchor: anchor) }
+    }
+
     /// Scrolls the lazy grid `name` so its content is `offset` points along (down or right).
     public func scrollGrid(_ name: String, toOffset offset: Double) {
         let gid = id(name)
@@ -247,6 +264,11 @@ extension UI {
             memo.value.pitch = lines.pitch
             // A zoom changes the app's columns next frame; the anchor set here is used then.
             if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
+            if let request = pendingItemScrolls.removeValue(forKey: gid), count > 0 {
+                let target = ScrollAnchor.offset(showing: lines.offset(ofItem: min(max(0, request.index), count - 1)), length: lineLength,
+                                                 viewport: viewportLength, current: offsetNow, anchor: request.anchor)
+                scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
+            }
             let content = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
             virtualScrollView(scrollName, contentSize: content, viewport: rect, axes: vertical ? .vertical : .horizontal) { scroll in
                 let offset = vertical ? scroll.offset.y : scroll.offset.x

@@ -124,13 +124,23 @@ extension UI {
         }
     }
 
-    /// Scrolls the lazy stack `name` so item `index` is at the top (by its measured or
-    /// estimated position).
-    public func scrollLazyStack(_ name: String, toItem index: Int) {
-        let sid = id(name)
-        let memo = stateBox(WidgetID(parent: sid, "memo"), LazyStackMemo(extents: ItemExtents(count: 0, estimate: 44)))
-        let offset = memo.value.extents.offset(of: index)
-        withID(sid) { scrollTo("scroll", offset: memo.value.isHorizontal ? Point(offset, 0) : Point(0, offset)) }
+    /// Scrolls the lazy stack `name` (in the current ID scope) to item `index` when it is next
+    /// built (by its measured or estimated position): at the viewport's top (leading), centre
+    /// or bottom (trailing), or (nil) just into view, as `ScrollViewReader.scrollTo(_:anchor:)`.
+    ///
+    /// ```swift
+    /// ui.scrollLazyStack("messages", toItem: messages.count - 1, anchor: .bottom)
+    /// ```
+    public func scrollLazyStack(_ name: String, toItem index: Int, anchor: ScrollAnchor? = .top) {
+        pendingItemScrolls[id(name)] = (index, anchor)
+    }
+
+    /// Scrolls the lazy stack `name` to the item of `items` whose ID is `id` (found by a scan).
+    public func scrollLazyStack<Items: RandomAccessCollection>(_ name: String, to id: Items.Element.ID, in items: Items,
+                                                              anchor: ScrollAnchor? = .top) where Items.Element: Identifiable {
+        if let index = items.firstIndex(where: { $0.id == id }) {
+            scrollLazyStack(name, toItem: items.distance(from: items.startIndex, to: index), anchor: anchor)
+        }
     }
 
     private func lazyStack(_ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
@@ -148,6 +158,13 @@ extension UI {
         let across = (vertical ? rect.width : rect.height) - theme.scrollbarWidth
         var info = LazyStackInfo(built: 0..<0, contentLength: 0, scrollOffset: 0)
         withID(sid) {
+            if let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 {
+                let index = min(max(0, request.index), count - 1)
+                let current = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
+                let target = ScrollAnchor.offset(showing: memo.value.extents.offset(of: index), length: memo.value.extents.length(of: index) - spacing,
+                                                 viewport: viewport, current: current, anchor: request.anchor)
+                scrollTo("scroll", offset: vertical ? Point(0, target) : Point(target, 0))
+            }
             let total = memo.value.extents.total
             let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
             var drift = 0.0

@@ -292,7 +292,23 @@ extension UI {
 }
 
 /// Where a scrolled-to item lands in the viewport (SwiftUI's `UnitPoint` anchors of
-/// `ScrollViewReader.scrollTo(_:anchor:)`: `.top`, `.center`, `.bottom`).
+/// `ScrollViewReader.scrollTo(_:anchor:)`: `.top`, `.center`, `.bottom`; for horizontal
+/// scrolling, leading, centre and trailing).
 public enum ScrollAnchor: Sendable, Equatable {
     case top, center, bottom
+
+    /// The scroll offset that shows an item at `start` (content coordinates, `length` long)
+    /// in a viewport `viewport` long where it lands by `anchor`; with no anchor, the least
+    /// move from `current` that brings it into view.
+    public static func offset(showing start: Double, length: Double, viewport: Double, current: Double, anchor: ScrollAnchor?) -> Double {
+        switch anchor {
+        case .top?: return start
+        case .center?: return start - (viewport - length) / 2
+        case .bottom?: return start - viewport + length
+        case nil:
+            if start < current { return start }
+            if start + length > current + viewport { return start + length - viewport }
+            return current
+        }
+    }
 }

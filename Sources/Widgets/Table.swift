@@ -568,14 +568,9 @@ extension UI {
             if let request = pendingRowScrolls.removeValue(forKey: tid),
                let row = (0..<count).first(where: { AnyHashable(idAt($0)) == request.id }) {
                 // Found by a scan, once per request: IDs are the app's, in no order the table knows.
-                let y = Double(geometry.slot(ofRow: row)) * rowH, offset = scrollOffset("body")
-                let target: Double
-                switch request.anchor {
-                case .top?: target = y
-                case .center?: target = y - (body.height - rowH) / 2
-                case .bottom?: target = y - body.height + rowH
-                case nil: target = y < offset.y ? y : y + rowH > offset.y + body.height ? y + rowH - body.height : offset.y
-                }
+                let offset = scrollOffset("body")
+                let target = ScrollAnchor.offset(showing: Double(geometry.slot(ofRow: row)) * rowH, length: rowH, viewport: body.height,
+                                                 current: offset.y, anchor: request.anchor)
                 scrollTo("body", offset: Point(offset.x, target))
             }
             var offsetX = 0.0

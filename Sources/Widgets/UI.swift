@@ -99,6 +99,8 @@ public final class UI {
     var scrollStack: [(WidgetID, Rect)] = []
     /// Rows asked to be scrolled to (`scrollTable(_:toRow:anchor:)`), by table, until it is built.
     @usableFromInline var pendingRowScrolls: [WidgetID: (id: AnyHashable, anchor: ScrollAnchor?)] = [:]
+    /// Items of lazy stacks and grids asked to be scrolled to, by widget, until it is built.
+    var pendingItemScrolls: [WidgetID: (index: Int, anchor: ScrollAnchor?)] = [:]
     /// The lists whose content is being built (innermost last).
     @usableFromInline var listStack: [ListCollector] = []
     /// The forms being built: controls inside take the label | control row layout.
