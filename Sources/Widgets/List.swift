@@ -163,6 +163,8 @@ struct ListMemo {
     var command: OutlineCommand?
     var swipe: SwipeState?
     var reorder: ReorderState?
+    /// How far to scroll this frame while a dragged row is held near an edge.
+    var reorderAutoScroll = 0.0
 }
 
 /// A row swiped open (or being swiped): how far its actions are revealed.
@@ -391,6 +393,12 @@ extension UI {
                 info.scrollOffset = scroll.offset.y
                 info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
                                                 focused: focused, memo: memo)
+            }
+            if memo.value.reorderAutoScroll != 0 {
+                // A dragged row held near an edge scrolls the list, frame after frame.
+                scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.reorderAutoScroll)))
+                memo.value.reorderAutoScroll = 0
+                requestRedraw()
             }
             if r.secondaryClicked && contextMenu != nil { openPopup("menu") }
             if let contextMenu {

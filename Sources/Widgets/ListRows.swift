@@ -329,7 +329,8 @@ extension UI {
     }
 
     /// While a row is dragged by its handle: the row follows the pointer over an insertion
-    /// line; the release calls the source's `onMove(from, to)`.
+    /// line, the list scrolls while it is held near an edge; the release calls the source's
+    /// `onMove(from, to)`.
     private func trackReorder(ctx: ListRowContext, layout: ListLayout, offset: Double, memo: StateBox<ListMemo>) {
         guard var reorder = memo.value.reorder, reorder.source < layout.counts.count else { memo.value.reorder = nil; return }
         let p = input.pointer
@@ -342,6 +343,11 @@ extension UI {
         let target = min(max(slotUnder - firstSlot, 0), count - 1)
         if p.isDown {
             memo.value.reorder = reorder
+            // Near the top or bottom edge (a row and a half), the list scrolls: faster the closer.
+            let edge = ctx.rowHeight * 1.5, fastest = 900.0 // points a second, at the very edge
+            let intoTop = ctx.rect.minY + edge - p.position.y, intoBottom = p.position.y - (ctx.rect.maxY - edge)
+            if intoTop > 0 { memo.value.reorderAutoScroll = -min(1, intoTop / edge) * fastest * deltaTime }
+            if intoBottom > 0 { memo.value.reorderAutoScroll = min(1, intoBottom / edge) * fastest * deltaTime }
             let lineSlot = firstSlot + (target > reorder.from ? target + 1 : target)
             let lineY = ctx.slotY(lineSlot, offset: offset)
             drawList.addRect(Rect(x: ctx.rect.x + 8, y: lineY - 1, width: ctx.rect.width - 16, height: 2), color: theme.accent)

@@ -236,6 +236,53 @@ final class ListWidgetTests: XCTestCase {
         XCTAssertEqual(m.items.map(\.id), [101, 102, 103, 100, 104, 105])
     }}
 
+    func testARowHeldNearTheBottomEdgeScrollsTheListWhileReordering() throws { try onMain {
+        let h = try Harness()
+        var items = Array(0..<200)
+        var moves: [(Int, Int)] = []
+        var info: ListInfo?
+        let build: (UI) -> Void = { ui in
+            info = ui.list("tasks", editMode: true) {
+                ui.forEach(items.map { Item(id: $0, name: "", size: 0, score: 0) },
+                           onMove: { moves.append(($0, $1)); items.insert(items.remove(at: $0), at: $1) }) {
+                    ListRowContent("Task \($0.id)")
+                }
+            }
+        }
+        h.frame(build)
+        // Drag row 1's handle to 6 pt above the list's bottom edge and hold it there for a second.
+        h.inject.mouseMove(to: Point(615, Self.rowY(1)))
+        h.frame(build)
+        h.inject.mouseButton(.left, down: true, at: Point(615, Self.rowY(1)))
+        h.frame(build)
+        for step in 1...8 {
+            h.inject.mouseMove(to: Point(615, Self.rowY(1) + (474 - Self.rowY(1)) * Double(step) / 8), buttons: 1)
+            h.frame(build)
+        }
+        let before = try XCTUnwrap(info?.scrollOffset)
+        h.frames(60, build) // the pointer does not move: the list keeps scrolling on its own
+        let after = try XCTUnwrap(info?.scrollOffset)
+        XCTAssertGreaterThan(after - before, 400, "about 750 pt a second that close to the edge")
+        h.inject.mouseButton(.left, down: false, at: Point(615, 474))
+        h.frame(build)
+        XCTAssertEqual(moves.first?.0, 1)
+        XCTAssertGreaterThan(moves.first?.1 ?? 0, 30, "dropped far below where the drag started")
+        // Near the top edge it scrolls back up.
+        let bottomOffset = try XCTUnwrap(info?.scrollOffset)
+        h.inject.mouseMove(to: Point(615, 240))
+        h.frame(build)
+        h.inject.mouseButton(.left, down: true, at: Point(615, 240))
+        h.frame(build)
+        for step in 1...8 {
+            h.inject.mouseMove(to: Point(615, 240 - 234 * Double(step) / 8), buttons: 1)
+            h.frame(build)
+        }
+        h.frames(30, build)
+        XCTAssertLessThan(try XCTUnwrap(info?.scrollOffset), bottomOffset - 200)
+        h.inject.mouseButton(.left, down: false, at: Point(615, 6))
+        h.frame(build)
+    }}
+
     func testADisclosureGroupBuildsItsContentOnlyWhenOpen() throws { try onMain {
         let h = try Harness()
         var open = false
