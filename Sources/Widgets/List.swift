@@ -35,7 +35,9 @@ public struct ListRowContent: Sendable {
     }
 }
 
-/// A button revealed by swiping a row to the left (UIKit's trailing swipe actions).
+/// A button revealed by swiping a row to the left (UIKit's trailing swipe actions). Swiping
+/// past most of the row's width and letting go performs the first action (a full swipe, as
+/// SwiftUI's `swipeActions(allowsFullSwipe: true)`).
 ///
 /// ```swift
 /// SwipeAction("Delete", icon: .trash, isDestructive: true) { remove(item) }
@@ -178,6 +180,10 @@ struct SwipeState {
     var revealWidth: Double
     /// Where the actions were drawn last frame (a press there does not close the row).
     var actionsRect = Rect.zero
+    /// The row's source and its index there (to find its actions again at the release).
+    var source = 0, local = 0
+    /// Dragged past most of the row: the release performs the first action (a full swipe).
+    var isArmed = false
 }
 
 /// A row being dragged by its reorder handle.

@@ -10,6 +10,8 @@ struct ListRowContext {
 
     static let indent = 16.0
     static let swipeActionWidth = 76.0
+    /// How much of the row's width a swipe must cross to perform the first action on release.
+    static let fullSwipeFraction = 0.55
 
     func slotY(_ slot: Int, offset: Double) -> Double { rect.y + Double(slot) * rowHeight - offset }
 
@@ -138,11 +140,20 @@ extension UI {
             let width = swipe.actionsRect.width
             if swipe.isDragging {
                 if activeID == swipeID && p.isDown {
-                    swipe.offset = min(max(0, swipe.dragStartOffset + p.pressPosition.x - p.position.x), ctx.rect.width * 0.8)
+                    swipe.offset = min(max(0, swipe.dragStartOffset + p.pressPosition.x - p.position.x), ctx.rect.width)
+                    swipe.isArmed = swipe.offset > ctx.rect.width * ListRowContext.fullSwipeFraction
                 } else {
                     swipe.isDragging = false
-                    swipe.isOpen = swipe.offset > swipe.revealWidth * 0.5
+                    swipe.isOpen = !swipe.isArmed && swipe.offset > swipe.revealWidth * 0.5
                     if activeID == swipeID { activeID = nil }
+                    if swipe.isArmed, swipe.source < ctx.collector.sources.count {
+                        // A full swipe: the first action, then the row closes.
+                        let source = ctx.collector.sources[swipe.source]
+                        if swipe.local < source.count(), source.id(swipe.local) == swipe.rowID {
+                            source.swipeActions?(swipe.local).first?.action()
+                        }
+                        swipe.isArmed = false
+                    }
                 }
             } else {
                 if p.pressed && swipe.isOpen && !(width > 0 && swipe.actionsRect.contains(p.position)) { swipe.isOpen = false }
@@ -162,7 +173,7 @@ extension UI {
         let rowID = ctx.collector.sources[s].id(local)
         let existing = memo.value.swipe?.rowID == rowID ? memo.value.swipe?.offset ?? 0 : 0
         memo.value.swipe = SwipeState(rowID: rowID, offset: existing, dragStartOffset: existing, isDragging: true, isOpen: false,
-                                      revealWidth: Double(actions.count) * ListRowContext.swipeActionWidth)
+                                      revealWidth: Double(actions.count) * ListRowContext.swipeActionWidth, source: s, local: local)
         activeID = swipeID
     }
 
@@ -196,7 +207,8 @@ extension UI {
             let isSelected = !selected.isEmpty && selected.contains(rowID)
             var contentRect = rowRect
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 {
-                drawSwipeActions(source.swipeActions?(local) ?? [], row: rowRect, revealed: swipe.offset, memo: memo)
+                let actions = source.swipeActions?(local) ?? []
+                drawSwipeActions(swipe.isArmed ? Array(actions.prefix(1)) : actions, row: rowRect, revealed: swipe.offset, memo: memo)
                 contentRect.x -= swipe.offset
                 drawList.pushClip(Rect(x: rowRect.x, y: rowRect.y, width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }

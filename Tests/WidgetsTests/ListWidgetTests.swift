@@ -217,6 +217,29 @@ final class ListWidgetTests: XCTestCase {
         XCTAssertLessThan(h.countPixels(in: actionArea.offsetBy(dx: 0, dy: 24), differingFrom: destructive, tolerance: 40), 300)
     }}
 
+    func testAFullSwipePerformsTheFirstActionAndAShortOneOnlyOpens() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build: (UI) -> Void = { ui in
+            m.info = ui.list("swipe") {
+                ui.forEach(m.items, swipeActions: { item in
+                    [SwipeAction("Archive") { m.actions.append("archive \(item.id)") },
+                     SwipeAction("Delete", isDestructive: true) { m.actions.append("delete \(item.id)") }]
+                }) { ListRowContent("Item \($0.id)") }
+            }
+        }
+        h.frame(build)
+        h.drag(from: Point(600, Self.rowY(1)), to: Point(450, Self.rowY(1)), build) // 150 pt: the actions open
+        h.frames(20, build)
+        XCTAssertEqual(m.actions, [], "a short swipe only reveals the actions")
+        h.drag(from: Point(620, Self.rowY(3)), to: Point(120, Self.rowY(3)), steps: 12, build) // 500 of 640 pt
+        XCTAssertEqual(m.actions, ["archive 103"], "a full swipe performs the first action")
+        h.frames(20, build)
+        let accent = h.ui.theme.accent
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 500, y: 24 * 3 + 2, width: 130, height: 20), differingFrom: accent, tolerance: 40), 2000,
+                             "the row closed after it")
+    }}
+
     func testEditModeReordersByTheHandle() throws { try onMain {
         let h = try Harness()
         let m = Model()
