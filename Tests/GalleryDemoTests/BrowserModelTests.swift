@@ -41,3 +41,21 @@ final class BrowserModelTests: XCTestCase {
         XCTAssertEqual(page.shown.map(\.name), ["b12.jpg"])
     }}
 }
+
+/// The table bench's rows are the ones shared/BENCHMARKS.md describes (the Dear ImGui peer
+/// generates the same): names built from bytes match names built as strings.
+final class FileRowTests: XCTestCase {
+    func testGeneratedNamesAreCapitalizedSyllablesFromTheSeededStream() {
+        var rng = SplitMix64(seed: 42)
+        let rows = FileRow.generate(count: 5_000)
+        for row in rows {
+            var name = ""
+            for _ in 0..<(2 + rng.next(below: 3)) { name += FileRow.syllables[rng.next(below: FileRow.syllables.count)] }
+            XCTAssertEqual(row.name, name.prefix(1).uppercased() + name.dropFirst())
+            XCTAssertEqual(row.kind, FileRow.kinds[rng.next(below: FileRow.kinds.count)])
+            XCTAssertEqual(row.size, Int64(rng.next() % 10_000_000_000))
+            XCTAssertEqual(row.modified, 1_500_000_000 + Int64(rng.next() % 300_000_000))
+            XCTAssertEqual(row.rating, rng.next(below: 6))
+        }
+    }
+}
