@@ -34,4 +34,11 @@ final class FuzzFindingTests: XCTestCase {
         }
         XCTAssertThrowsError(try decode(input))
     }
+
+    func testAGIFWhoseDataCoversFewPixelsOfAHugeFrameIsTruncatedNotDrawn() throws {
+        // Found by FuzzThumbnail (12 s under ASan): a 1×1 screen, a 1279×54484 frame, 385 bytes.
+        let input = Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/gif-short-data-huge-frame-slow.bin")))
+        XCTAssertEqual(ImageDecoder.gifFirstFrameSize(Array(input.dropFirst()))?.height, 54484)
+        XCTAssertThrowsError(try decode(input)) { XCTAssertEqual($0 as? ImageError, .truncated) }
+    }
 }
