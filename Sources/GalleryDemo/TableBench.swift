@@ -99,7 +99,7 @@ final class TableBench: BenchScene {
         pendingFrame = sortStarted != nil
         ui.table("table", rows: view, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
                  isSorting: sorter.isSorting, frozenColumns: columnCount > 6 ? 2 : 0) {
-            for column in columns { column }
+            columns
         }
         if sortOrder != before {
             sortStarted = MonotonicClock.seconds()

@@ -133,14 +133,25 @@ public struct TableColumn<Row> {
 }
 
 /// Builds the column list of a table from `TableColumn` expressions, `if` and `for`.
+/// Inlinable, so it is specialized for the app's row type: unspecialized, a table of 1,000
+/// columns spent a third of its frame looking up generic metadata here.
 @resultBuilder
 public enum TableColumnBuilder<Row> {
-    public static func buildExpression(_ column: TableColumn<Row>) -> [TableColumn<Row>] { [column] }
-    public static func buildBlock(_ parts: [TableColumn<Row>]...) -> [TableColumn<Row>] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [TableColumn<Row>]?) -> [TableColumn<Row>] { part ?? [] }
-    public static func buildEither(first: [TableColumn<Row>]) -> [TableColumn<Row>] { first }
-    public static func buildEither(second: [TableColumn<Row>]) -> [TableColumn<Row>] { second }
-    public static func buildArray(_ parts: [[TableColumn<Row>]]) -> [TableColumn<Row>] { parts.flatMap { $0 } }
+    @inlinable public static func buildExpression(_ column: TableColumn<Row>) -> [TableColumn<Row>] { [column] }
+    /// A whole array of columns at once (`columns` made elsewhere): no per-column work.
+    @inlinable public static func buildExpression(_ columns: [TableColumn<Row>]) -> [TableColumn<Row>] { columns }
+    @inlinable public static func buildBlock(_ parts: [TableColumn<Row>]...) -> [TableColumn<Row>] {
+        parts.count == 1 ? parts[0] : Array(parts.joined())
+    }
+    @inlinable public static func buildOptional(_ part: [TableColumn<Row>]?) -> [TableColumn<Row>] { part ?? [] }
+    @inlinable public static func buildEither(first: [TableColumn<Row>]) -> [TableColumn<Row>] { first }
+    @inlinable public static func buildEither(second: [TableColumn<Row>]) -> [TableColumn<Row>] { second }
+    @inlinable public static func buildArray(_ parts: [[TableColumn<Row>]]) -> [TableColumn<Row>] {
+        var columns: [TableColumn<Row>] = []
+        columns.reserveCapacity(parts.count)
+        for part in parts { columns.append(contentsOf: part) }
+        return columns
+    }
 }
 
 /// Pure column-width math: user widths where set, ideal otherwise; the flexible columns the
@@ -148,18 +159,22 @@ public enum TableColumnBuilder<Row> {
 /// table is too narrow, give up width in proportion to what they have above their minimum.
 /// What is still too wide scrolls sideways.
 public enum TableColumnLayout {
+    @inlinable // specialized for the row type: 1,000 columns a frame cost little
     public static func widths<Row>(_ columns: [TableColumn<Row>], userWidths: [String: Double], available: Double) -> [Double] {
-        var widths = columns.map { column -> Double in
-            switch column.widthRule {
-            case .fixed(let w): return w
-            case .flexible(let lo, let ideal, let hi): return min(max(userWidths[column.id] ?? ideal, lo), hi)
+        // The user's widths, looked up once per column (none when the user has sized none).
+        let userWidth: [Double?] = userWidths.isEmpty ? Array(repeating: nil, count: columns.count) : columns.map { userWidths[$0.id] }
+        var widths = [Double](repeating: 0, count: columns.count)
+        for i in columns.indices {
+            switch columns[i].widthRule {
+            case .fixed(let w): widths[i] = w
+            case .flexible(let lo, let ideal, let hi): widths[i] = min(max(userWidth[i] ?? ideal, lo), hi)
             }
         }
         var spare = available - widths.reduce(0, +)
         if spare > 0 {
             // Spare room goes to flexible columns the user has not sized, left to right up to their maximum.
-            for (i, column) in columns.enumerated() where spare > 0 && userWidths[column.id] == nil {
-                if case .flexible(_, _, let hi) = column.widthRule {
+            for i in columns.indices where spare > 0 && userWidth[i] == nil {
+                if case .flexible(_, _, let hi) = columns[i].widthRule {
                     let grow = min(spare, hi - widths[i])
                     widths[i] += grow
                     spare -= grow
@@ -168,16 +183,16 @@ public enum TableColumnLayout {
         } else if spare < 0 {
             var slack = 0.0
             var minimums = [Double](repeating: 0, count: columns.count)
-            for (i, column) in columns.enumerated() where userWidths[column.id] == nil {
-                if case .flexible(let lo, _, _) = column.widthRule {
+            for i in columns.indices where userWidth[i] == nil {
+                if case .flexible(let lo, _, _) = columns[i].widthRule {
                     minimums[i] = lo
                     slack += widths[i] - lo
                 }
             }
             if slack > 0 {
                 let fraction = min(1, -spare / slack)
-                for (i, column) in columns.enumerated() where userWidths[column.id] == nil {
-                    if case .flexible = column.widthRule { widths[i] -= (widths[i] - minimums[i]) * fraction }
+                for i in columns.indices where userWidth[i] == nil {
+                    if case .flexible = columns[i].widthRule { widths[i] -= (widths[i] - minimums[i]) * fraction }
                 }
             }
         }
@@ -641,7 +656,7 @@ extension UI {
                 }
                 // Editable cells: F2, or a click on the cell of the row already selected alone
                 // (once the double-click interval has passed without a second click).
-                let editable = columns.filter { $0.onCommit != nil && $0.text != nil }
+                let editable = columns.contains { $0.onCommit != nil } ? columns.filter { $0.onCommit != nil && $0.text != nil } : []
                 if !editable.isEmpty && !editMode {
                     if input.pointer.pressed && !r.clicked { memo.value.pendingEdit = nil }
                     let x = input.pointer.pressPosition.x - body.x
@@ -901,9 +916,9 @@ extension UI {
         let scrolledClip = Rect(x: header.x + strip.frozenWidth, y: header.y, width: max(0, header.width - strip.frozenWidth), height: header.height)
         let dragging = memo.value.columnDrag
         var dividers: [Interaction] = []
-        let customizable = declared.filter { $0.customizationID != nil }
+        let hasCustomizable = customization != nil && declared.contains { $0.customizationID != nil }
         // Past the last column, a right-click opens the columns menu too (registered first: the cells are on top).
-        var menuRequested = customization != nil && !customizable.isEmpty && interact(id("header.empty"), rect: header).secondaryClicked
+        var menuRequested = hasCustomizable && interact(id("header.empty"), rect: header).secondaryClicked
         for pass in [false, true] { // scrolled columns (clipped), then frozen ones over them
             if !pass { drawList.pushClip(scrolledClip) }
             for c in visible where (c < strip.frozen) == pass {
@@ -955,9 +970,10 @@ extension UI {
         for handle in dividers { claimSplitterPress(handle) }
         if let customization { reorderColumns(header, columns: columns, declared: declared, strip: strip, offset: offset,
                                               customization: customization, memo: memo) }
-        if let customization, !customizable.isEmpty {
+        if let customization, hasCustomizable {
             if menuRequested { openPopup("columns") }
             popup("columns") {
+                let customizable = declared.filter { $0.customizationID != nil }
                 let shownCount = customizable.filter { customization.wrappedValue.isVisible($0) }.count
                 for column in customizable {
                     let isShown = customization.wrappedValue.isVisible(column)

@@ -59,6 +59,8 @@ public struct TableColumnCustomization<RowValue>: Codable, Equatable, Sendable {
     /// The columns to show, in order: customizable columns arranged and filtered by this
     /// customization, the others where they were declared.
     public func arrange(_ columns: [TableColumn<RowValue>]) -> [TableColumn<RowValue>] {
+        // Nothing chosen and nothing hidden by default: the columns as declared, not copied.
+        if visibility.isEmpty && order.isEmpty && !columns.contains(where: { $0.defaultVisibility == .hidden }) { return columns }
         let customizable = columns.filter { $0.customizationID != nil }
         guard !customizable.isEmpty else { return columns }
         let ordered = orderedIDs(declared: customizable.map { $0.customizationID! })
