@@ -544,7 +544,7 @@ extension UI {
         editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?, frozenColumns: Int,
         columnCustomization: Binding<TableColumnCustomization<Rows.Element>>?,
         contextMenu: ((Set<Rows.Element.ID>) -> Void)?, primaryAction: ((Set<Rows.Element.ID>) -> Void)?,
-        columns declaredColumns: [TableColumn<Rows.Element>]
+        rowsInSortOrder: Bool = true, columns declaredColumns: [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         typealias ID = Rows.Element.ID
         let tid = id(name)
@@ -636,7 +636,7 @@ extension UI {
                         // Sorted by a text column: found by binary search on that text.
                         var sortedText: ((Int) -> String)?
                         var reverse = false
-                        if !isSorting, let primary = sortOrder?.wrappedValue.first, case .string(let read) = primary.key {
+                        if !isSorting, rowsInSortOrder, let primary = sortOrder?.wrappedValue.first, case .string(let read) = primary.key {
                             sortedText = { read(rows[base + $0]) }
                             reverse = primary.order == .reverse
                         }

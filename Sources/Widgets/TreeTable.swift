@@ -94,7 +94,8 @@ extension UI {
         let info = tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: rowOrder,
                              isSorting: false, rowHeight: rowHeight, compactWidth: 0, editMode: false, sectionTitles: [], sectionStarts: [],
                              rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu,
-                             primaryAction: primaryAction, columns: rowColumns)
+                             primaryAction: primaryAction, rowsInSortOrder: false, // sorted within each level only
+                             columns: rowColumns)
         if let toggle = state.pendingToggle {
             state.pendingToggle = nil
             state.flattening.setExpanded(at: toggle.row, toggle.expand, recursive: toggle.recursive, expanded: &expanded.wrappedValue)
@@ -157,6 +158,7 @@ extension UI {
         } else {
             mapped = TableColumn(title: column.title, id: column.id, text: column.text.map { text in { text($0.node) } },
                                  content: column.content.map { content in { ui, row in content(ui, row.node) } }, sort: sort)
+            mapped.onCommit = column.onCommit.map { commit in { row, text in commit(row.node, text) } } // editable past the first column
         }
         switch column.widthRule { // the same rule, of the row type's `Width`
         case .fixed(let width): mapped.widthRule = .fixed(width)

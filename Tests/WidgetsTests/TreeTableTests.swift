@@ -105,4 +105,20 @@ final class TreeTableTests: XCTestCase {
         XCTAssertEqual(Array(m.drawn.dropFirst().prefix(4)), ["Group 2", "Item 2.99", "Item 2.98", "Item 2.97"],
                        "Group 2's items sorted among themselves, under it (after one row of overscan)")
     } }
+
+    func testTypeAheadScansATreeSortedOnlyWithinItsLevels() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        m.expanded = [[19], [5]]
+        m.order = [KeyComparator(\Node.name, id: "Name", order: .reverse)]
+        let build = Self.build(m)
+        h.frames(2, build)
+        h.click(at: Point(200, Self.rowY(0)), build) // Group 99: selected, the table focused
+        XCTAssertEqual(m.selection, [[99]])
+        for c in "item 5.9" { h.inject.key(Key(c)) }
+        h.frame(build)
+        // Descending within each level: Group 99 … Group 19, its items 19.99 … 19.0, Group 18 … Group 5,
+        // Item 5.99, 5.98, …, 5.90, 5.9: the first row after the selection starting with "item 5.9" is Item 5.99.
+        XCTAssertEqual(m.selection, [[5, 99]], "found by a scan: the rows are not in one global order")
+    } }
 }
