@@ -37,7 +37,7 @@ public enum ChromeTrace {
         threadName(actualThread, "actual frames", sort: 1)
         threadName(mainThread, "main (UI)", sort: 2)
         for w in 0..<workers { threadName(workerThread(w), "decode \(w)", sort: 3 + w) }
-        let budgetNs = UInt64(max(0, budgetMs) * 1e6)
+        let budgetNs = UInt64(min(max(0, budgetMs.isNaN ? 0 : budgetMs), 1e9) * 1e6) // any budget an app sets, even infinite
         for (n, frame) in frames.enumerated() {
             let lazy = frame.lazy
             let end = frame.startNs + frame.totalNs

@@ -725,7 +725,7 @@ extension UI {
                     edit.row < count && idAt(edit.row) == edit.rowID ? (edit.row, edit.column)
                         : (0..<count).first { idAt($0) == edit.rowID }.map { ($0, edit.column) }
                 }
-                if let editingCell { memo.value.editing?.row = editingCell.0 }
+                if let editingCell { memo.value.editing?.row = editingCell.0 } else { memo.value.editing = nil } // its row is gone
                 info.visibleRows = drawRows(slots, geometry: geometry, sectionTitles: sectionTitles, plans: plans, body: body,
                                             scrolledClip: scrolledClip, offset: offset, hovered: hovered, focused: focused,
                                             editMode: editMode, isSelected: selectedSet.isEmpty ? nil : isSelected,

@@ -84,5 +84,8 @@ final class FrameAttributionTests: XCTestCase {
         }
         let trace = ChromeTrace.json(frames: frames, images: [], workers: 0)
         XCTAssertEqual(try TraceNesting.improperlyNested(trace), [])
+        for budget in [Double.infinity, -1, .nan, 1e300] { // any budget an app sets exports
+            XCTAssertFalse(ChromeTrace.json(frames: Array(frames.prefix(3)), images: [], workers: 0, budgetMs: budget).isEmpty)
+        }
     }
 }

@@ -121,6 +121,24 @@ final class EditableCellTests: XCTestCase {
         h.frame(build)
         XCTAssertEqual(m.commits.count, 1, "no field opened by the double-click")
     } }
+
+    func testAnEditWhoseRowIsDeletedEndsAndEditingStillWorks() throws { try onMain {
+        let (h, m, build) = try Self.session(selecting: 2)
+        h.inject.key(.f2)
+        h.frames(2, build)
+        m.files.remove(at: 2) // the edited row goes away (another part of the app deleted it)
+        h.frames(2, build)
+        h.click(at: Self.row(5), build)
+        h.wait(1)
+        h.click(at: Self.row(5), build) // the selected row again: an edit opens
+        h.wait(1)
+        h.frames(2, build)
+        h.inject.key(.end)
+        Self.type(h, "!", build)
+        h.inject.key(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(m.commits, ["name 6: file 6!"], "the deleted row's edit was dropped; the new one works")
+    } }
 }
 
 private extension Character {
