@@ -47,6 +47,20 @@ final class EditableCellTests: XCTestCase {
         return (h, m, build)
     }
 
+    /// A second click on the selected row `row` (an edit opens once no third click comes), then
+    /// `text` typed at the end and Return.
+    @MainActor
+    private static func clickToEdit(_ h: Harness, row: Int, append text: String, _ build: (UI) -> Void) {
+        h.wait(1)
+        h.click(at: Self.row(row), build)
+        h.wait(1)
+        h.frames(2, build)
+        h.inject.key(.end)
+        type(h, text, build)
+        h.inject.key(.returnKey)
+        h.frames(2, build)
+    }
+
     @MainActor
     private static func type(_ h: Harness, _ text: String, _ build: (UI) -> Void) {
         h.inject.text(text)
@@ -96,14 +110,7 @@ final class EditableCellTests: XCTestCase {
 
     func testAClickOnTheSelectedRowEditsADoubleClickOpens() throws { try onMain {
         let (h, m, build) = try Self.session(selecting: 4)
-        h.wait(1)
-        h.click(at: Self.row(4), build) // the selected row: an edit, once no second click comes
-        h.wait(1)
-        h.frames(2, build)
-        h.inject.key(.end)
-        Self.type(h, "X", build)
-        h.inject.key(.returnKey)
-        h.frames(2, build)
+        Self.clickToEdit(h, row: 4, append: "X", build)
         XCTAssertEqual(m.commits, ["name 4: file 4X"])
         // A double-click on the selected row opens it and edits nothing.
         h.inject.mouseMove(to: Self.row(4))
@@ -129,14 +136,7 @@ final class EditableCellTests: XCTestCase {
         m.files.remove(at: 2) // the edited row goes away (another part of the app deleted it)
         h.frames(2, build)
         h.click(at: Self.row(5), build)
-        h.wait(1)
-        h.click(at: Self.row(5), build) // the selected row again: an edit opens
-        h.wait(1)
-        h.frames(2, build)
-        h.inject.key(.end)
-        Self.type(h, "!", build)
-        h.inject.key(.returnKey)
-        h.frames(2, build)
+        Self.clickToEdit(h, row: 5, append: "!", build)
         XCTAssertEqual(m.commits, ["name 6: file 6!"], "the deleted row's edit was dropped; the new one works")
     } }
 }
