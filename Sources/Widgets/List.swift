@@ -35,7 +35,8 @@ public struct ListRowContent: Sendable {
     }
 }
 
-/// A button revealed by swiping a row to the left (UIKit's trailing swipe actions). Swiping
+/// A button revealed by swiping a row to the left (UIKit's trailing swipe actions), or to the
+/// right for `leadingSwipeActions`. Swiping
 /// past most of the row's width and letting go performs the first action (a full swipe, as
 /// SwiftUI's `swipeActions(allowsFullSwipe: true)`).
 ///
@@ -81,18 +82,21 @@ final class ListRowSource {
     let parent: (Int) -> Int?
     let body: (Int) -> ListRowBody
     let swipeActions: ((Int) -> [SwipeAction])?
+    /// Revealed by swiping right (UIKit's leading swipe actions).
+    let leadingSwipeActions: ((Int) -> [SwipeAction])?
     let move: ((_ from: Int, _ to: Int) -> Void)?
     let isHierarchical: Bool
 
     @usableFromInline
     init(count: @escaping () -> Int, id: @escaping (Int) -> AnyHashable, body: @escaping (Int) -> ListRowBody,
-         swipeActions: ((Int) -> [SwipeAction])?, move: ((Int, Int) -> Void)?,
+         swipeActions: ((Int) -> [SwipeAction])?, leadingSwipeActions: ((Int) -> [SwipeAction])? = nil, move: ((Int, Int) -> Void)?,
          hierarchy: (depth: (Int) -> Int, disclosure: (Int) -> RowDisclosure, setExpanded: (Int, Bool, Bool) -> Void,
                      parent: (Int) -> Int?)? = nil) {
         self.count = count
         self.id = id
         self.body = body
         self.swipeActions = swipeActions
+        self.leadingSwipeActions = leadingSwipeActions
         self.move = move
         isHierarchical = hierarchy != nil
         depth = hierarchy?.depth ?? { _ in 0 }
@@ -184,6 +188,8 @@ struct SwipeState {
     var source = 0, local = 0
     /// Dragged past most of the row: the release performs the first action (a full swipe).
     var isArmed = false
+    /// Swiped right: the leading actions show, on the left.
+    var isLeading = false
 }
 
 /// A row being dragged by its reorder handle.
@@ -290,32 +296,38 @@ extension UI {
     }
 
     /// Rows for each of `items` inside a `list`; `onMove(from, to)` enables reordering by
-    /// the handle in edit mode (`to` is the index the row ends up at).
+    /// the handle in edit mode (`to` is the index the row ends up at). `swipeActions` show when
+    /// a row is swiped left, `leadingSwipeActions` when it is swiped right.
     ///
     /// ```swift
     /// ui.forEach(tasks, onMove: { tasks.move(from: $0, to: $1) }) { ListRowContent($0.title) }
+    /// ui.forEach(mail, leadingSwipeActions: { [SwipeAction("Read") { markRead($0) }] }) { ListRowContent($0.subject) }
     /// ```
     @inlinable
     public func forEach<Items: RandomAccessCollection>(
-        _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
+        _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil,
+        leadingSwipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
         row: @escaping (Items.Element) -> ListRowContent
     ) where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
         registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
                                    body: { .content(row(items[base + $0])) },
-                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
+                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
+                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
     }
 
     /// Rows of any widgets for each of `items` inside a `list`.
     @inlinable
     public func forEach<Items: RandomAccessCollection>(
-        _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
+        _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil,
+        leadingSwipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
         rowContent: @escaping (UI, Items.Element) -> Void
     ) where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
         registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
                                    body: { i in .widgets { rowContent(self, items[base + i]) } },
-                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
+                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
+                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
     }
 
     /// Expands every outline in the list `name` on its next frame, level by level: at most

@@ -140,7 +140,8 @@ extension UI {
             let width = swipe.actionsRect.width
             if swipe.isDragging {
                 if activeID == swipeID && p.isDown {
-                    swipe.offset = min(max(0, swipe.dragStartOffset + p.pressPosition.x - p.position.x), ctx.rect.width)
+                    let moved = swipe.isLeading ? p.position.x - p.pressPosition.x : p.pressPosition.x - p.position.x
+                    swipe.offset = min(max(0, swipe.dragStartOffset + moved), ctx.rect.width)
                     swipe.isArmed = swipe.offset > ctx.rect.width * ListRowContext.fullSwipeFraction
                 } else {
                     swipe.isDragging = false
@@ -150,7 +151,7 @@ extension UI {
                         // A full swipe: the first action, then the row closes.
                         let source = ctx.collector.sources[swipe.source]
                         if swipe.local < source.count(), source.id(swipe.local) == swipe.rowID {
-                            source.swipeActions?(swipe.local).first?.action()
+                            (swipe.isLeading ? source.leadingSwipeActions : source.swipeActions)?(swipe.local).first?.action()
                         }
                         swipe.isArmed = false
                     }
@@ -169,11 +170,16 @@ extension UI {
               ctx.rect.contains(p.pressPosition), activeID == nil || activeID == id("body.input"), abs(dx) > abs(dy) * 1.5,
               let row = ctx.row(atY: p.pressPosition.y, offset: offset, layout: layout) else { return }
         let (s, local) = layout.locate(row)
-        guard let actions = ctx.collector.sources[s].swipeActions?(local), !actions.isEmpty else { return }
-        let rowID = ctx.collector.sources[s].id(local)
-        let existing = memo.value.swipe?.rowID == rowID ? memo.value.swipe?.offset ?? 0 : 0
+        let source = ctx.collector.sources[s]
+        let rowID = source.id(local)
+        let open = memo.value.swipe
+        // Swiped right: the leading actions; but a row already open moves its own side (back to closed).
+        let leading = open.map { $0.rowID == rowID && $0.offset > 0 ? $0.isLeading : dx > 0 } ?? (dx > 0)
+        guard let actions = (leading ? source.leadingSwipeActions : source.swipeActions)?(local), !actions.isEmpty else { return }
+        let existing = open?.rowID == rowID && open?.isLeading == leading ? open?.offset ?? 0 : 0
         memo.value.swipe = SwipeState(rowID: rowID, offset: existing, dragStartOffset: existing, isDragging: true, isOpen: false,
-                                      revealWidth: Double(actions.count) * ListRowContext.swipeActionWidth, source: s, local: local)
+                                      revealWidth: Double(actions.count) * ListRowContext.swipeActionWidth, source: s, local: local,
+                                      isLeading: leading)
         activeID = swipeID
     }
 
@@ -207,10 +213,12 @@ extension UI {
             let isSelected = !selected.isEmpty && selected.contains(rowID)
             var contentRect = rowRect
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 {
-                let actions = source.swipeActions?(local) ?? []
-                drawSwipeActions(swipe.isArmed ? Array(actions.prefix(1)) : actions, row: rowRect, revealed: swipe.offset, memo: memo)
-                contentRect.x -= swipe.offset
-                drawList.pushClip(Rect(x: rowRect.x, y: rowRect.y, width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
+                let actions = (swipe.isLeading ? source.leadingSwipeActions : source.swipeActions)?(local) ?? []
+                drawSwipeActions(swipe.isArmed ? Array(actions.prefix(1)) : actions, row: rowRect, revealed: swipe.offset,
+                                 leading: swipe.isLeading, memo: memo)
+                contentRect.x += swipe.isLeading ? swipe.offset : -swipe.offset
+                drawList.pushClip(Rect(x: rowRect.x + (swipe.isLeading ? swipe.offset : 0), y: rowRect.y,
+                                       width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }
             drawRowBackground(contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
             drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected, highlighted: isSelected && focused)
@@ -303,9 +311,9 @@ extension UI {
     }
 
     /// The actions behind a swiped row, sharing the revealed width; a click runs one and closes the row.
-    private func drawSwipeActions(_ actions: [SwipeAction], row: Rect, revealed: Double, memo: StateBox<ListMemo>) {
+    private func drawSwipeActions(_ actions: [SwipeAction], row: Rect, revealed: Double, leading: Bool, memo: StateBox<ListMemo>) {
         guard !actions.isEmpty else { return }
-        let area = Rect(x: row.maxX - revealed, y: row.y, width: revealed, height: row.height)
+        let area = Rect(x: leading ? row.x : row.maxX - revealed, y: row.y, width: revealed, height: row.height)
         memo.value.swipe?.actionsRect = area
         let width = revealed / Double(actions.count)
         let small = font(size: theme.fontSize - 2, weight: .bold)

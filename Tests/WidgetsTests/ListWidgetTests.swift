@@ -240,6 +240,42 @@ final class ListWidgetTests: XCTestCase {
                              "the row closed after it")
     }}
 
+    func testLeadingActionsShowOnTheLeftAndAFullSwipeRightPerformsTheFirst() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let build: (UI) -> Void = { ui in
+            m.info = ui.list("mail") {
+                ui.forEach(m.items, swipeActions: { item in [SwipeAction("Delete", isDestructive: true) { m.actions.append("delete \(item.id)") }] },
+                           leadingSwipeActions: { item in [SwipeAction("Read") { m.actions.append("read \(item.id)") }] }) {
+                    ListRowContent("Item \($0.id)")
+                }
+            }
+        }
+        h.frame(build)
+        let accent = h.ui.theme.accent
+        let left = Rect(x: 10, y: 24 + 2, width: 50, height: 20)
+        XCTAssertGreaterThan(h.countPixels(in: left, differingFrom: accent, tolerance: 40), 900, "nothing revealed yet")
+        h.drag(from: Point(100, Self.rowY(1)), to: Point(220, Self.rowY(1)), build) // right: the leading action
+        h.frames(20, build)
+        XCTAssertLessThan(h.countPixels(in: left, differingFrom: accent, tolerance: 40), 300, "Read shows on the left of row 1")
+        h.click(at: Point(30, Self.rowY(1)), build)
+        XCTAssertEqual(m.actions, ["read 101"])
+        h.frames(20, build)
+        // A full swipe right performs it at once; a swipe left on the same list still shows Delete.
+        h.drag(from: Point(20, Self.rowY(3)), to: Point(560, Self.rowY(3)), steps: 12, build)
+        XCTAssertEqual(m.actions, ["read 101", "read 103"])
+        h.frames(20, build)
+        h.drag(from: Point(500, Self.rowY(4)), to: Point(380, Self.rowY(4)), build)
+        h.frames(20, build)
+        let destructive = h.ui.theme.destructive
+        XCTAssertLessThan(h.countPixels(in: Rect(x: 580, y: 24 * 4 + 2, width: 50, height: 20), differingFrom: destructive, tolerance: 40), 300)
+        // Swiping right on that open row closes it rather than opening the other side.
+        h.drag(from: Point(300, Self.rowY(4)), to: Point(420, Self.rowY(4)), build)
+        h.frames(20, build)
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 580, y: 24 * 4 + 2, width: 50, height: 20), differingFrom: destructive, tolerance: 40), 900)
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 10, y: 24 * 4 + 2, width: 50, height: 20), differingFrom: accent, tolerance: 40), 900)
+    }}
+
     func testEditModeReordersByTheHandle() throws { try onMain {
         let h = try Harness()
         let m = Model()
