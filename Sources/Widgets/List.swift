@@ -149,6 +149,14 @@ struct ListLayout {
 
     var rowCount: Int { geometry.rowCount }
 
+    /// The global row showing the item whose ID is `id`, if one is shown (a scan).
+    func row(withID id: AnyHashable, in collector: ListCollector) -> Int? {
+        for (s, source) in collector.sources.enumerated() where s < counts.count {
+            for local in 0..<counts[s] where source.id(local) == id { return starts[s] + local }
+        }
+        return nil
+    }
+
     /// The source and its local row for global `row`.
     func locate(_ row: Int) -> (source: Int, local: Int) {
         var lo = 0, hi = starts.count - 1
@@ -341,6 +349,17 @@ extension UI {
         withID(id(name)) { scrollTo("body", offset: Point(0, offset)) }
     }
 
+    /// Scrolls list `name` (in the current ID scope) to the row whose ID is `id` when it is
+    /// next built (a row shown: not inside a collapsed section or outline), as SwiftUI's
+    /// `ScrollViewReader.scrollTo(_:anchor:)`; found by a scan of the rows shown.
+    ///
+    /// ```swift
+    /// ui.scrollList("messages", toRow: unread.id, anchor: .center)
+    /// ```
+    public func scrollList(_ name: String, toRow id: some Hashable, anchor: ScrollAnchor? = nil) {
+        pendingRowScrolls[self.id(name)] = (AnyHashable(id), anchor)
+    }
+
     /// Adds a row source to the list being built; outside a list, shows it in a list of its own.
     @usableFromInline
     func registerRows(_ source: ListRowSource) {
@@ -406,6 +425,11 @@ extension UI {
                 layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
             }
             trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
+            if let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector) {
+                let target = ScrollAnchor.offset(showing: Double(layout.geometry.slot(ofRow: row)) * rowH, length: rowH,
+                                                 viewport: rect.height, current: offset, anchor: request.anchor)
+                scrollTo("body", offset: Point(0, target))
+            }
             info.rowCount = layout.rowCount
             virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
                 info.scrollOffset = scroll.offset.y

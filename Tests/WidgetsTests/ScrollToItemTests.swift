@@ -55,4 +55,28 @@ final class ScrollToItemTests: XCTestCase {
         h.frame(build)
         XCTAssertEqual(try XCTUnwrap(bottom["m7000"]), 480, accuracy: 1, "m7000's bottom at the viewport's")
     } }
+
+    func testAListRowFoundByItsIDLandsAtItsAnchor() throws { try onMain {
+        let h = try Harness()
+        let items = (0..<10_000).map { Item(id: $0, name: "", size: 0, score: 0) }
+        var info: ListInfo?
+        let build: (UI) -> Void = { ui in
+            info = ui.list("rows") {
+                ui.section("First") { ui.forEach(items.prefix(100)) { ListRowContent("Row \($0.id)") } }
+                ui.section("Rest") { ui.forEach(items.dropFirst(100)) { ListRowContent("Row \($0.id)") } }
+            }
+        }
+        h.frame(build)
+        h.ui.scrollList("rows", toRow: 5_000, anchor: .center)
+        h.frames(2, build)
+        let visible = try XCTUnwrap(info?.visibleRows)
+        XCTAssertEqual(Double(visible.lowerBound + visible.upperBound) / 2, 5_000, accuracy: 2, "row 5,000 (behind two section headers) in the middle")
+        h.ui.scrollList("rows", toRow: 3, anchor: nil)
+        h.frames(2, build)
+        XCTAssertEqual(info?.visibleRows.lowerBound, 2, "from below, just into view at the top (one row of overscan)")
+        h.ui.scrollList("rows", toRow: 123_456, anchor: .top) // no such row: nothing moves
+        h.frames(2, build)
+        XCTAssertEqual(info?.visibleRows.lowerBound, 2)
+    } }
 }
+
