@@ -11,7 +11,7 @@ extension UI {
     ///     ui.lazyHStack("strip", count: photos.count) { i in cell(photos[i]) }
     /// }
     /// ```
-    @inlinable
+    @inlinable @discardableResult
     public func profile<Result>(_ name: String, _ body: () throws -> Result) rethrows -> Result {
         profiler?.beginScope("", name)
         defer { profiler?.endScope() }

@@ -81,34 +81,20 @@ public struct TableColumn<Row> {
     }
 
     /// A fixed width.
-    public func width(_ width: Double) -> TableColumn {
-        var copy = self
-        copy.widthRule = .fixed(max(0, width))
-        return copy
-    }
+    public func width(_ width: Double) -> TableColumn { with { $0.widthRule = .fixed(max(0, width)) } }
 
     /// A width the user may resize between `min` and `max`, starting at `ideal`.
     public func width(min: Double = 40, ideal: Double? = nil, max: Double = .infinity) -> TableColumn {
-        var copy = self
-        copy.widthRule = .flexible(min: min, ideal: Swift.max(min, ideal ?? Swift.max(min, 140)), max: Swift.max(min, max))
-        return copy
+        with { $0.widthRule = .flexible(min: min, ideal: Swift.max(min, ideal ?? Swift.max(min, 140)), max: Swift.max(min, max)) }
     }
 
     /// Lets the user hide and move the column, under this stable name in the table's
     /// `TableColumnCustomization` (SwiftUI's `customizationID(_:)`).
-    public func customizationID(_ id: String) -> TableColumn {
-        var copy = self
-        copy.customizationID = id
-        return copy
-    }
+    public func customizationID(_ id: String) -> TableColumn { with { $0.customizationID = id } }
 
     /// Whether the column shows until the user chooses (`.hidden`: listed in the header's
     /// menu, unchecked). SwiftUI's `defaultVisibility(_:)`.
-    public func defaultVisibility(_ visibility: Visibility) -> TableColumn {
-        var copy = self
-        copy.defaultVisibility = visibility
-        return copy
-    }
+    public func defaultVisibility(_ visibility: Visibility) -> TableColumn { with { $0.defaultVisibility = visibility } }
 
     /// Lets the user edit the column's text in place: F2 (or a click on the cell of the row
     /// already selected, as in Finder) opens a text field in the cell; Return commits, calling
@@ -118,16 +104,15 @@ public struct TableColumn<Row> {
     /// ```swift
     /// TableColumn("Name", value: \File.name).editable { file, name in rename(file, to: name) }
     /// ```
-    public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn {
-        var copy = self
-        copy.onCommit = commit
-        return copy
-    }
+    public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn { with { $0.onCommit = commit } }
 
     /// Where cell text sits (numbers read best trailing).
-    public func alignment(_ alignment: TextAlignment) -> TableColumn {
+    public func alignment(_ alignment: TextAlignment) -> TableColumn { with { $0.alignment = alignment } }
+
+    /// A copy with `change` applied: every modifier above.
+    private func with(_ change: (inout TableColumn) -> Void) -> TableColumn {
         var copy = self
-        copy.alignment = alignment
+        change(&copy)
         return copy
     }
 }

@@ -48,12 +48,18 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache.failurePath(forFile: locked)))
     }
 
-    func testAThumbnailOfAnotherSizeOfTheFileIsNotUsed() throws {
-        let dir = try ScratchFolder("thumb-size")
-        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"))
+    /// A cache in a scratch folder and a 400×300 photo beside it, dated 2020-09-13.
+    private func cacheAndPhoto(_ name: String) throws -> (dir: ScratchFolder, cache: FreedesktopThumbnails, photo: String) {
+        let dir = try ScratchFolder(name)
         let photo = dir.file("photo.jpg")
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 400, height: 300, seed: 5), to: photo)
         setTimes(photo, 1_600_000_000)
+        return (dir, FreedesktopThumbnails(root: dir.file("thumbnails")), photo)
+    }
+
+    func testAThumbnailOfAnotherSizeOfTheFileIsNotUsed() throws {
+        let session = try cacheAndPhoto("thumb-size") // holds the scratch folder
+        let (cache, photo) = (session.cache, session.photo)
         _ = try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get()
         cache.flush()
         XCTAssertEqual(try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get().dctScale, 0, "from the cache")
@@ -64,11 +70,8 @@ final class ThumbnailCacheTests: XCTestCase {
     }
 
     func testThePhotoIsReadOnceTheCachedThumbnailComesFromThoseBytes() throws {
-        let dir = try ScratchFolder("read-once")
-        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"))
-        let photo = dir.file("photo.jpg")
-        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 400, height: 300, seed: 5), to: photo)
-        setTimes(photo, 1_600_000_000)
+        let session = try cacheAndPhoto("read-once") // holds the scratch folder
+        let (cache, photo) = (session.cache, session.photo)
         let gate = DispatchSemaphore(value: 0)
         cache.writer.enqueue { gate.wait() } // the writer is busy until the photo is gone
         _ = try cache.thumbnail(path: photo, spec: ThumbnailSpec(side: 100)).get()
