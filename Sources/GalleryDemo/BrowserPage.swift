@@ -18,7 +18,7 @@ final class BrowserPage {
     var sidebarSelection: SidebarItem? = .allPhotos
     var expandedFolders: Set<SidebarItem> = []
     var filter = ""
-    var selection: Set<Int> = []
+    var selection = RowSelection<Int>()
     private(set) var photos: [Photo] = []
     private(set) var shown: [Photo] = []
     private(set) var sidecar = FolderSidecar()
@@ -51,7 +51,6 @@ final class BrowserPage {
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     private var restored = false
-    private var menuIDs: Set<Int> = []
     private let library = [LibraryEntry(id: .allPhotos, title: "All Photos", icon: .photo),
                            LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
                            LibraryEntry(id: .recent, title: "Recent", icon: .magnifyingGlass)]
@@ -132,10 +131,10 @@ final class BrowserPage {
         shownVersion += 1
         grid.photos = list
         let visible = Set(list.map(\.id))
-        selection = selection.intersection(visible)
+        selection = RowSelection(selection.filter { visible.contains($0) })
     }
 
-    private func edit(_ ids: Set<Int>, _ change: (inout Photo) -> Void) {
+    private func edit(_ ids: RowSelection<Int>, _ change: (inout Photo) -> Void) {
         for i in photos.indices where ids.contains(photos[i].id) {
             change(&photos[i])
             sidecar.ratings[photos[i].name] = photos[i].rating == 0 ? nil : photos[i].rating
@@ -182,13 +181,13 @@ final class BrowserPage {
         return folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
-    func setFavorite(_ ids: Set<Int>) {
+    func setFavorite(_ ids: RowSelection<Int>) {
         let makeFavorite = photos.contains { ids.contains($0.id) && !$0.isFavorite }
         edit(ids) { $0.isFavorite = makeFavorite }
         lastAction = (makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites") + (saveProblem.map { " (\($0))" } ?? "")
     }
 
-    func rate(_ ids: Set<Int>, _ stars: Int) {
+    func rate(_ ids: RowSelection<Int>, _ stars: Int) {
         edit(ids) { $0.rating = stars }
         lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))" + (saveProblem.map { " (\($0))" } ?? "")
     }
@@ -419,10 +418,9 @@ final class BrowserPage {
     }
 
     /// The context menu of cells, rows and empty space: `ids` is empty on empty space.
-    func menu(_ ui: UI, _ ids: Set<Int>) {
-        menuIDs = ids
+    func menu(_ ui: UI, _ ids: RowSelection<Int>) {
         if ids.isEmpty {
-            if ui.menuItem("Select All") { selection = Set(shown.map(\.id)) }
+            if ui.menuItem("Select All") { selection.selectAll(of: shown) }
             if ui.menuItem(viewMode == .grid ? "Show as Table" : "Show as Grid") { viewMode = viewMode == .grid ? .table : .grid }
             return
         }
@@ -433,7 +431,7 @@ final class BrowserPage {
         if ui.menuItem(ids.count == 1 ? "Copy Path" : "Copy \(ids.count) Paths") { copyPaths(ui, ids) }
     }
 
-    private func copyPaths(_ ui: UI, _ ids: Set<Int>) {
+    private func copyPaths(_ ui: UI, _ ids: RowSelection<Int>) {
         ui.clipboard.text = shown.filter { ids.contains($0.id) }.map(\.path).joined(separator: "\n")
         lastAction = "Copied \(ids.count) path\(ids.count == 1 ? "" : "s")"
     }
@@ -487,7 +485,7 @@ final class BrowserPage {
     }
 
     /// Five stars; clicking the k-th sets the rating to k (clicking the current one clears it).
-    private func ratingStars(_ ui: UI, current: Int, ids: Set<Int>) {
+    private func ratingStars(_ ui: UI, current: Int, ids: RowSelection<Int>) {
         ui.hstack(spacing: 2) {
             for k in 1...5 {
                 let rect = ui.allocate(Size(24, 24))

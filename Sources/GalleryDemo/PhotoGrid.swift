@@ -15,9 +15,9 @@ final class PhotoGrid {
     var onOpen: ((Photo) -> Void)?
     /// Builds the context menu for the photos it applies to (empty: empty space); nil shows
     /// a small default menu.
-    var contextMenu: ((UI, Set<Int>) -> Void)?
+    var contextMenu: ((UI, RowSelection<Int>) -> Void)?
     /// The photos the open context menu applies to.
-    private(set) var menuTarget: Set<Int> = []
+    private(set) var menuTarget = RowSelection<Int>()
 
     init(photos: [Photo]) { self.photos = photos }
 
@@ -25,9 +25,11 @@ final class PhotoGrid {
         let photos = self.photos
         let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
         let viewport = ui.availableRect
+        let order = RowOrder(photos)
+        selection.selected.follow(order)
         // Empty space: a press there clears the selection; a right-click opens the menu for nothing.
         let background = ui.interact(ui.id("photos.background"), rect: viewport)
-        if background.clicked && ui.input.modifiers.isEmpty { selection.selected = [] }
+        if background.clicked && ui.input.modifiers.isEmpty { selection.selected.removeAll() }
         if background.secondaryClicked {
             menuTarget = []
             ui.openPopup("photoMenu")
@@ -35,13 +37,13 @@ final class PhotoGrid {
         let info = ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom)) { ui, i, rect in
             let photo = photos[i]
             let r = ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
-                                 isSelected: self.selection.selected.contains(photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
+                                 isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
             if r.clicked {
-                self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, count: photos.count) { photos[$0].id }
+                self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
             }
             if r.doubleClicked { self.onOpen?(photo) }
             if r.secondaryClicked {
-                self.menuTarget = self.selection.contextMenuTarget(index: i, mode: .multiple, count: photos.count) { photos[$0].id }
+                self.menuTarget = self.selection.contextMenuTarget(index: i, mode: .multiple, rows: order)
                 ui.openPopup("photoMenu")
             }
         }
@@ -54,7 +56,7 @@ final class PhotoGrid {
             }
             ui.text(menuTarget.count == 1 ? "1 photo" : "\(menuTarget.count) photos", color: ui.theme.secondaryText)
             if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
-            if ui.menuItem("Select All") { selection.selectAll(count: photos.count) { photos[$0].id } }
+            if ui.menuItem("Select All") { selection.selectAll(rows: order) }
         }
     }
 }

@@ -398,7 +398,9 @@ extension UI {
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
         let memo = stateBox(WidgetID(parent: lid, "memo"), ListMemo())
-        if let selection { memo.value.selection.selected = selection.wrappedValue }
+        let selectionBinding = selection.map { SelectionBinding.set($0) }
+        selectionBinding?.read(into: &memo.value.selection)
+        let selectionAsRead = memo.value.selection.selected
         let rowH = rowHeight ?? (style == .sidebar ? theme.rowHeight + 4 : theme.rowHeight)
         var info = ListInfo(visibleRows: 0..<0, rowCount: 0, scrollOffset: 0, bodyRect: rect)
 
@@ -431,6 +433,10 @@ extension UI {
                 scrollTo("body", offset: Point(0, target))
             }
             info.rowCount = layout.rowCount
+            if memo.value.selection.selected.refersToRows {
+                // Ranges follow their rows when rows expand, collapse or move.
+                memo.value.selection.selected.follow(RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout)))
+            }
             virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
                 info.scrollOffset = scroll.offset.y
                 info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
@@ -449,9 +455,7 @@ extension UI {
             }
         }
         drawList.popClip()
-        if let selection, selection.wrappedValue != memo.value.selection.selected {
-            selection.wrappedValue = memo.value.selection.selected
-        }
+        selectionBinding?.write(&memo.value.selection, readAs: selectionAsRead)
         return info
     }
 }

@@ -51,7 +51,7 @@ extension UI {
                            mode: SelectionMode) -> Bool {
         let p = input.pointer
         var changed = false
-        let idAt = ctx.idAt(layout)
+        let rows = RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout))
         if r.clicked {
             if let slot = ctx.slot(atY: p.pressPosition.y, offset: offset, layout: layout) {
                 switch layout.geometry.slot(slot) {
@@ -71,7 +71,7 @@ extension UI {
                         source.setExpanded(local, disclosure == .collapsed, recursive)
                         changed = true
                     } else {
-                        memo.value.selection.click(index: row, modifiers: input.modifiers, mode: mode, count: layout.rowCount, idAt: idAt)
+                        memo.value.selection.click(index: row, modifiers: input.modifiers, mode: mode, rows: rows)
                         if r.doubleClicked && disclosure != .none {
                             source.setExpanded(local, disclosure == .collapsed, recursive)
                             changed = true
@@ -79,12 +79,12 @@ extension UI {
                     }
                 }
             } else if input.modifiers.isEmpty {
-                memo.value.selection.selected = []
+                memo.value.selection.selected.removeAll()
             }
         }
         if r.secondaryClicked {
             let row = ctx.row(atY: p.position.y, offset: offset, layout: layout)
-            memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: row, mode: mode, count: layout.rowCount, idAt: idAt)
+            memo.value.menuIDs = Set(memo.value.selection.contextMenuTarget(index: row, mode: mode, rows: rows))
         }
         return changed
     }
@@ -92,12 +92,11 @@ extension UI {
     /// Arrow keys, Page Up/Down, Home/End and ctrl-A; Left/Right follow the outline rules.
     /// Returns true when rows expanded or collapsed.
     func handleListKeys(ctx: ListRowContext, layout: ListLayout, offset: Double, memo: StateBox<ListMemo>, mode: SelectionMode) -> Bool {
-        let idAt = ctx.idAt(layout)
-        let count = layout.rowCount
+        let rows = RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout))
         for press in input.keys {
             if press.key == .left || press.key == .right {
                 let selection = memo.value.selection
-                guard let current = selection.locate(selection.cursor, hint: selection.cursorHint, count: count, idAt: idAt) else { continue }
+                guard let current = selection.locate(selection.cursor, hint: selection.cursorHint, rows: rows) else { continue }
                 let (s, local) = layout.locate(current)
                 let source = ctx.collector.sources[s]
                 let disclosure = source.disclosure(local)
@@ -110,12 +109,12 @@ extension UI {
                     return true // the rows moved: later keys wait for the next frame's layout
                 case .select(let target):
                     let row = layout.starts[s] + target
-                    memo.value.selection.click(index: row, modifiers: [], mode: mode, count: count, idAt: idAt)
+                    memo.value.selection.click(index: row, modifiers: [], mode: mode, rows: rows)
                     scrollListRowIntoView(row, ctx: ctx, layout: layout, offset: offset)
                 case .none: break
                 }
             } else if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode,
-                                                             pageSize: Int(ctx.rect.height / ctx.rowHeight), count: count, idAt: idAt) {
+                                                             pageSize: Int(ctx.rect.height / ctx.rowHeight), rows: rows) {
                 scrollListRowIntoView(target, ctx: ctx, layout: layout, offset: offset)
             }
         }
@@ -210,7 +209,7 @@ extension UI {
                 drawList.addRect(rowRect, color: theme.control.opacity(0.5)) // the gap the dragged row left
                 continue
             }
-            let isSelected = !selected.isEmpty && selected.contains(rowID)
+            let isSelected = !selected.isEmpty && selected.contains(row: row, id: rowID)
             var contentRect = rowRect
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 {
                 let actions = (swipe.isLeading ? source.leadingSwipeActions : source.swipeActions)?(local) ?? []

@@ -111,7 +111,10 @@ public struct OutlineFlattening<Node: Identifiable> {
 
     /// The run holding `row` and the node's index in the run's sibling array.
     @inlinable
-    func locate(_ row: Int) -> (segment: Int, index: Int) {
+    func locate(_ row: Int) -> (segment: Int, index: Int) { Self.locate(row, in: segments) }
+
+    @inlinable
+    static func locate(_ row: Int, in segments: [OutlineSegment<Node>]) -> (segment: Int, index: Int) {
         var lo = 0, hi = segments.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -132,9 +135,14 @@ public struct OutlineFlattening<Node: Identifiable> {
 
     /// The node, depth and expansion of `row`.
     @inlinable
-    public func row(at row: Int) -> OutlineRow<Node> {
-        let (s, i) = locate(row)
-        return OutlineRow(node: segments[s].nodes[i], depth: segments[s].depth, isExpanded: isExpanded(segment: s, index: i))
+    public func row(at row: Int) -> OutlineRow<Node> { Self.row(at: row, in: segments) }
+
+    /// The row `row` of the flattening whose runs are `segments` (a snapshot of them).
+    @inlinable
+    static func row(at row: Int, in segments: [OutlineSegment<Node>]) -> OutlineRow<Node> {
+        let (s, i) = locate(row, in: segments)
+        let run = segments[s]
+        return OutlineRow(node: run.nodes[i], depth: run.depth, isExpanded: run.lastIsExpanded && i == run.end - 1)
     }
 
     /// Every row, materialized (for tests and debugging: O(rows)).

@@ -322,7 +322,7 @@ struct ColumnStrip {
 @usableFromInline
 struct TableMemo<ID: Hashable> {
     @usableFromInline var selection = SelectionModel<ID>()
-    @usableFromInline var menuIDs: Set<ID> = []
+    @usableFromInline var menuIDs: RowSelection<ID> = []
     @usableFromInline var resizeStart = 0.0
     @usableFromInline var menuRow: Int?
     @usableFromInline var panSelecting = false
@@ -439,13 +439,38 @@ extension UI {
         sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
         rowHeight: Double? = nil, compactWidth: Double = 360, editMode: Bool = false, frozenColumns: Int = 0,
         columnCustomization: Binding<TableColumnCustomization<Rows.Element>>? = nil,
-        contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil, primaryAction: ((Set<Rows.Element.ID>) -> Void)? = nil,
+        contextMenu: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
+        primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
-        tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
+        tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) }, sortOrder: sortOrder,
                   isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
                   sectionTitles: [], sectionStarts: [], rowMenus: nil, frozenColumns: frozenColumns,
                   columnCustomization: columnCustomization, contextMenu: contextMenu, primaryAction: primaryAction, columns: columns())
+    }
+
+    /// A table whose selection stays ranges at any size (`RowSelection`): select-all, shift
+    /// ranges and inversions on a million rows cost O(1), and counts need no set.
+    ///
+    /// ```swift
+    /// var selection = RowSelection<File.ID>()
+    /// ui.table("files", rows: rows, selection: Binding(self, \.selection)) { ... }
+    /// ui.text("\(selection.count) selected")
+    /// ```
+    @inlinable @discardableResult
+    public func table<Rows: RandomAccessCollection>(
+        _ name: String, rows: Rows, selection: Binding<RowSelection<Rows.Element.ID>>,
+        sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
+        rowHeight: Double? = nil, editMode: Bool = false, frozenColumns: Int = 0,
+        columnCustomization: Binding<TableColumnCustomization<Rows.Element>>? = nil,
+        contextMenu: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
+        primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
+        @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
+    ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
+        tableBody(name, rows: rows, mode: .multiple, selection: .rows(selection), sortOrder: sortOrder, isSorting: isSorting,
+                  rowHeight: rowHeight, compactWidth: 360, editMode: editMode, sectionTitles: [], sectionStarts: [], rowMenus: nil,
+                  frozenColumns: frozenColumns, columnCustomization: columnCustomization, contextMenu: contextMenu,
+                  primaryAction: primaryAction, columns: columns())
     }
 
     /// A table with single selection (`ID?`), as SwiftUI's `Table(_:selection:)` with an optional binding.
@@ -454,12 +479,12 @@ extension UI {
         _ name: String, rows: Rows, selection: Binding<Rows.Element.ID?>,
         sortOrder: Binding<[KeyComparator<Rows.Element>]>? = nil, isSorting: Bool = false,
         rowHeight: Double? = nil, compactWidth: Double = 360,
-        contextMenu: ((Set<Rows.Element.ID>) -> Void)? = nil,
+        contextMenu: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         let asSet = Binding<Set<Rows.Element.ID>>(get: { selection.wrappedValue.map { [$0] } ?? [] },
                                                    set: { selection.wrappedValue = $0.first })
-        return tableBody(name, rows: rows, mode: .single, selection: asSet, sortOrder: sortOrder, isSorting: isSorting,
+        return tableBody(name, rows: rows, mode: .single, selection: .set(asSet), sortOrder: sortOrder, isSorting: isSorting,
                          rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [], sectionStarts: [],
                          rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, primaryAction: nil,
                          columns: columns())
@@ -470,11 +495,11 @@ extension UI {
     public func table<Row: Identifiable>(
         _ name: String, sections: [TableSection<Row>], selection: Binding<Set<Row.ID>>? = nil,
         sortOrder: Binding<[KeyComparator<Row>]>? = nil, rowHeight: Double? = nil, compactWidth: Double = 360,
-        editMode: Bool = false, contextMenu: ((Set<Row.ID>) -> Void)? = nil,
+        editMode: Bool = false, contextMenu: ((RowSelection<Row.ID>) -> Void)? = nil,
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
         let rows = SectionedRows(sections)
-        return tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: sortOrder,
+        return tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) }, sortOrder: sortOrder,
                          isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
                          sectionTitles: sections.map(\.title), sectionStarts: rows.starts, rowMenus: nil,
                          frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, primaryAction: nil, columns: columns())
@@ -485,10 +510,11 @@ extension UI {
     @inlinable @discardableResult
     public func table<Row: Identifiable>(
         _ name: String, of: Row.Type, rows: [TableRow<Row>], selection: Binding<Set<Row.ID>>? = nil,
-        rowHeight: Double? = nil, compactWidth: Double = 360, contextMenu: ((Set<Row.ID>) -> Void)? = nil,
+        rowHeight: Double? = nil, compactWidth: Double = 360, contextMenu: ((RowSelection<Row.ID>) -> Void)? = nil,
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
-        tableBody(name, rows: rows.map(\.value), mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: nil,
+        tableBody(name, rows: rows.map(\.value), mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) },
+                  sortOrder: nil,
                   isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [],
                   sectionStarts: [], rowMenus: rows.map(\.contextMenu), frozenColumns: 0, columnCustomization: nil,
                   contextMenu: contextMenu, primaryAction: nil, columns: columns())
@@ -524,11 +550,11 @@ extension UI {
     /// app's row type (unspecialized, generic row access cost ~40 % of a table frame).
     @inlinable
     func tableBody<Rows: RandomAccessCollection>(
-        _ name: String, rows: Rows, mode: SelectionMode, selection: Binding<Set<Rows.Element.ID>>?,
+        _ name: String, rows: Rows, mode: SelectionMode, selection: SelectionBinding<Rows.Element.ID>?,
         sortOrder: Binding<[KeyComparator<Rows.Element>]>?, isSorting: Bool, rowHeight: Double?, compactWidth: Double,
         editMode: Bool, sectionTitles: [String], sectionStarts: [Int], rowMenus: [(() -> Void)?]?, frozenColumns: Int,
         columnCustomization: Binding<TableColumnCustomization<Rows.Element>>?,
-        contextMenu: ((Set<Rows.Element.ID>) -> Void)?, primaryAction: ((Set<Rows.Element.ID>) -> Void)?,
+        contextMenu: ((RowSelection<Rows.Element.ID>) -> Void)?, primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)?,
         rowsInSortOrder: Bool = true, columns declaredColumns: [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         typealias ID = Rows.Element.ID
@@ -540,7 +566,8 @@ extension UI {
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
         let memo = stateBox(WidgetID(parent: tid, "memo"), TableMemo<ID>())
         let userWidths = stateBox(WidgetID(parent: tid, "widths"), [String: Double]())
-        if let selection { memo.value.selection.selected = selection.wrappedValue }
+        selection?.read(into: &memo.value.selection)
+        let selectionAsRead = memo.value.selection.selected
         let isCompact = rect.width < compactWidth
         let shown = (columnCustomization?.wrappedValue ?? TableColumnCustomization()).arrange(declaredColumns)
         let columns = isCompact ? Array(shown.prefix(1)) : shown
@@ -555,6 +582,8 @@ extension UI {
         let count = rows.count
         let base = rows.startIndex
         let idAt: (Int) -> ID = { rows[base + $0].id }
+        let order = RowOrder(rows)
+        memo.value.selection.selected.follow(order) // ranges follow their rows through a new sort
         let geometry = RowGeometry(rowHeight: rowH, rowCount: count, sectionStarts: sectionStarts)
         var info = TableInfo(visibleRows: 0..<0, scrollOffset: 0, rowHeight: rowH, bodyRect: body, isCompact: isCompact)
 
@@ -588,14 +617,14 @@ extension UI {
                 if r.clicked {
                     if let i = row(atY: input.pointer.pressPosition.y) {
                         let modifiers = editMode ? input.modifiers.union(.command) : input.modifiers
-                        memo.value.selection.click(index: i, modifiers: modifiers, mode: mode, count: count, idAt: idAt)
+                        memo.value.selection.click(index: i, modifiers: modifiers, mode: mode, rows: order)
                     } else if input.modifiers.isEmpty && !editMode {
-                        memo.value.selection.selected = []
+                        memo.value.selection.selected.removeAll()
                     }
                 }
                 if r.secondaryClicked {
                     let i = row(atY: input.pointer.position.y)
-                    memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: i, mode: mode, count: count, idAt: idAt)
+                    memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: i, mode: mode, rows: order)
                     memo.value.menuRow = i
                 }
                 if r.doubleClicked, let primaryAction, row(atY: input.pointer.pressPosition.y) != nil {
@@ -611,7 +640,7 @@ extension UI {
                         if press.key == .returnKey, let primaryAction, !memo.value.selection.selected.isEmpty {
                             primaryAction(memo.value.selection.selected)
                         } else if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode, pageSize: page,
-                                                                        count: count, idAt: idAt) {
+                                                                        rows: order) {
                             reveal(target)
                         }
                     }
@@ -634,7 +663,7 @@ extension UI {
                            let target = TypeAhead.firstMatch(prefix, count: count, sortedText: sortedText, reverse: reverse,
                                                              after: memo.value.selection.cursorHint,
                                                              text: { i in shownText.map { $0(rows[base + i]) } ?? "" }) {
-                            memo.value.selection.click(index: target, modifiers: [], mode: mode, count: count, idAt: idAt)
+                            memo.value.selection.click(index: target, modifiers: [], mode: mode, rows: order)
                             reveal(target)
                         }
                     }
@@ -646,7 +675,7 @@ extension UI {
                     if input.pointer.pressed && !r.clicked { memo.value.pendingEdit = nil }
                     let x = input.pointer.pressPosition.x - body.x
                     if r.clicked, input.pointer.clickCount == 1, input.modifiers.isEmpty, let i = row(atY: input.pointer.pressPosition.y),
-                       selectedBefore == [idAt(i)], memo.value.editing == nil,
+                       selectedBefore.count == 1, selectedBefore.contains(row: i, id: idAt(i)), memo.value.editing == nil,
                        let column = strip.visibleColumns(offset: offsetX, width: body.width).first(where: { c in
                            x >= strip.screenX(c, offset: offsetX) && x < strip.screenX(c, offset: offsetX) + widths[c]
                        }).map({ columns[$0] }), column.onCommit != nil, let text = column.text {
@@ -689,8 +718,8 @@ extension UI {
                 }
                 let slots = geometry.visibleSlots(offset: offset, height: body.height)
                 let hovered = r.isHovered ? row(atY: input.pointer.position.y) : nil
-                let selectedSet = memo.value.selection.selected
-                let isSelected: (Int) -> Bool = { selectedSet.contains(rows[base + $0].id) }
+                let selected = memo.value.selection.selected
+                let isSelected: (Int) -> Bool = { selected.contains(row: $0, id: rows[base + $0].id) }
                 // Only the columns in view are planned (frozen ones always): a thousand columns
                 // cost what the visible dozen do.
                 let visible = strip.visibleColumns(offset: offsetX, width: body.width)
@@ -713,7 +742,7 @@ extension UI {
                 if let editingCell { memo.value.editing?.row = editingCell.0 } else { memo.value.editing = nil } // its row is gone
                 info.visibleRows = drawRows(slots, geometry: geometry, sectionTitles: sectionTitles, plans: plans, body: body,
                                             scrolledClip: scrolledClip, offset: offset, hovered: hovered, focused: focused,
-                                            editMode: editMode, isSelected: selectedSet.isEmpty ? nil : isSelected,
+                                            editMode: editMode, isSelected: selected.isEmpty ? nil : isSelected,
                                             editing: editingCell, editor: editor)
                 // The edit's outcome: commit or cancel, and maybe the next cell (Tab).
                 if var edit = memo.value.editing, let outcome = edit.outcome {
@@ -731,7 +760,7 @@ extension UI {
                         if nextRow < count, let text = editable.first(where: { $0.id == nextColumn })?.text {
                             edit = TableCellEdit(rowID: idAt(nextRow), row: nextRow, column: nextColumn, draft: text(rows[base + nextRow]))
                             memo.value.editing = edit
-                            memo.value.selection.click(index: nextRow, modifiers: [], mode: mode, count: count, idAt: idAt)
+                            memo.value.selection.click(index: nextRow, modifiers: [], mode: mode, rows: order)
                             let y = body.y + Double(geometry.slot(ofRow: nextRow)) * rowH - offset
                             scrollToVisible(Rect(x: body.x, y: y, width: body.width, height: rowH))
                             requestRedraw()
@@ -757,9 +786,7 @@ extension UI {
                        isSorting: isSorting, customization: columnCustomization, memo: memo, userWidths: userWidths)
         }
         drawList.popClip()
-        if let selection, selection.wrappedValue != memo.value.selection.selected {
-            selection.wrappedValue = memo.value.selection.selected
-        }
+        selection?.write(&memo.value.selection, readAs: selectionAsRead)
         return info
     }
 
@@ -775,7 +802,7 @@ extension UI {
         activeID = bodyID // two fingers select rather than scroll
         let scrollOffset = scrollOffset("body").y
         if let row = geometry.row(atContentY: center.y - body.y + scrollOffset), row < geometry.rowCount {
-            memo.value.selection.selected.insert(idAt(row))
+            memo.value.selection.selected.insert(idAt(row), at: row)
         }
     }
 

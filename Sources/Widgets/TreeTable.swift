@@ -57,7 +57,7 @@ extension UI {
     public func table<Node: Identifiable & Sendable>(
         _ name: String, roots: [Node], children: @escaping (Node) -> [Node]?, expanded: Binding<Set<Node.ID>>,
         selection: Binding<Set<Node.ID>>? = nil, sortOrder: Binding<[KeyComparator<Node>]>? = nil, rowHeight: Double? = nil,
-        contextMenu: ((Set<Node.ID>) -> Void)? = nil, primaryAction: ((Set<Node.ID>) -> Void)? = nil,
+        contextMenu: ((RowSelection<Node.ID>) -> Void)? = nil, primaryAction: ((RowSelection<Node.ID>) -> Void)? = nil,
         @TableColumnBuilder<Node> columns: () -> [TableColumn<Node>]
     ) -> TableInfo {
         let declared = columns()
@@ -91,7 +91,7 @@ extension UI {
                         }
                     })
         }
-        let info = tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection, sortOrder: rowOrder,
+        let info = tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) }, sortOrder: rowOrder,
                              isSorting: false, rowHeight: rowHeight, compactWidth: 0, editMode: false, sectionTitles: [], sectionStarts: [],
                              rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu,
                              primaryAction: primaryAction, rowsInSortOrder: false, // sorted within each level only
@@ -184,12 +184,21 @@ extension UI {
 }
 
 /// The rows a tree table shows, read from its flattening on demand.
-struct TreeRows<Node: Identifiable>: RandomAccessCollection {
-    let state: TreeTableState<Node>
+struct TreeRows<Node: Identifiable>: RandomAccessCollection, RowOrderIdentifying {
+    /// The flattening's runs as this frame shows them: a snapshot, so an order kept by a
+    /// selection still reads the rows it was made from after rows expand or collapse.
+    let segments: [OutlineSegment<Node>]
+    let endIndex: Int
     var startIndex: Int { 0 }
-    var endIndex: Int { state.flattening.count }
+    init(state: TreeTableState<Node>) {
+        segments = state.flattening.segments
+        endIndex = state.flattening.count
+    }
     subscript(position: Int) -> TreeTableRow<Node> {
-        let row = state.flattening.row(at: position)
+        let row = OutlineFlattening<Node>.row(at: position, in: segments)
         return TreeTableRow(node: row.node, index: position, depth: row.depth, isExpanded: row.isExpanded)
+    }
+    var rowOrderToken: RowOrderToken? {
+        RowOrderToken(count: endIndex, storage: segments.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) })
     }
 }

@@ -1,3 +1,4 @@
+import Widgets
 import XCTest
 import Foundation
 import TestSupport
@@ -9,7 +10,7 @@ final class BrowserModelTests: XCTestCase {
         let lib = try BrowserEndToEndTests.makeLibrary("sidecar")
         let page = BrowserPage(root: lib.path)
         page.open(folder: lib.path)
-        let ids = Set(page.photos.prefix(2).map(\.id))
+        let ids = RowSelection(page.photos.prefix(2).map(\.id))
         page.rate(ids, 4)
         page.setFavorite(ids)
         let again = BrowserPage(root: lib.path)

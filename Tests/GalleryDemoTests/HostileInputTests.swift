@@ -61,7 +61,7 @@ final class HostileInputTests: XCTestCase {
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
         XCTAssertEqual(page.photos.prefix(3).map(\.rating), [5, 5, 0])
-        page.selection = Set(page.photos.prefix(3).map(\.id)) // the inspector averages the ratings
+        page.selection = RowSelection(page.photos.prefix(3).map(\.id)) // the inspector averages the ratings
         h.frames(2, build)
         XCTAssertFalse(page.sidecar.isReadOnly)
     } }

@@ -157,66 +157,66 @@ final class SortingTests: XCTestCase {
 
 final class SelectionLogicTests: XCTestCase {
     let ids = Array(100..<120)
-    private func idAt(_ i: Int) -> Int { ids[i] }
+    private var rows: RowOrder<Int> { RowOrder(count: 20) { [ids] in ids[$0] } }
 
     func testClickCtrlShiftAndSelectAll() {
         var s = SelectionModel<Int>()
-        s.click(index: 3, modifiers: [], mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, [103])
-        s.click(index: 7, modifiers: .command, mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, [103, 107])
-        s.click(index: 3, modifiers: .command, mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, [107], "ctrl-click toggles")
-        s.click(index: 4, modifiers: .shift, mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, Set(103...104), "shift-click ranges from the anchor: the last ctrl-clicked row, even deselected")
-        s.click(index: 1, modifiers: .shift, mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, Set(101...103), "the anchor stays; the range follows the new end")
-        s.click(index: 10, modifiers: [.shift, .command], mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, Set(101...110), "ctrl-shift adds the range")
-        _ = s.key(Key("a"), modifiers: .command, mode: .multiple, pageSize: 5, count: 20, idAt: idAt)
+        s.click(index: 3, modifiers: [], mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(s.selected), [103])
+        s.click(index: 7, modifiers: .command, mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(s.selected), [103, 107])
+        s.click(index: 3, modifiers: .command, mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(s.selected), [107], "ctrl-click toggles")
+        s.click(index: 4, modifiers: .shift, mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(s.selected), Set(103...104), "shift-click ranges from the anchor: the last ctrl-clicked row, even deselected")
+        s.click(index: 1, modifiers: .shift, mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(s.selected), Set(101...103), "the anchor stays; the range follows the new end")
+        s.click(index: 10, modifiers: [.shift, .command], mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(s.selected), Set(101...110), "ctrl-shift adds the range")
+        _ = s.key(Key("a"), modifiers: .command, mode: .multiple, pageSize: 5, rows: rows)
         XCTAssertEqual(s.selected.count, 20)
     }
 
     func testSelectionFollowsIDsAcrossReordering() {
         var s = SelectionModel<Int>()
-        s.click(index: 2, modifiers: [], mode: .multiple, count: 20, idAt: idAt)
+        s.click(index: 2, modifiers: [], mode: .multiple, rows: rows)
         let reversed = Array(ids.reversed())
-        s.click(index: 0, modifiers: .shift, mode: .multiple, count: 20, idAt: { reversed[$0] })
-        XCTAssertEqual(s.selected, Set(102...119), "the anchor (id 102) is found at its new place")
+        s.click(index: 0, modifiers: .shift, mode: .multiple, rows: RowOrder(count: 20) { reversed[$0] })
+        XCTAssertEqual(Set(s.selected), Set(102...119), "the anchor (id 102) is found at its new place")
     }
 
     func testKeyboardMovesExtendsAndPages() {
         var s = SelectionModel<Int>()
-        XCTAssertEqual(s.key(.down, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 0)
-        XCTAssertEqual(s.key(.down, modifiers: .shift, mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 1)
-        XCTAssertEqual(s.key(.down, modifiers: .shift, mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 2)
-        XCTAssertEqual(s.selected, [100, 101, 102])
-        XCTAssertEqual(s.key(.pageDown, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 7)
-        XCTAssertEqual(s.selected, [107])
-        XCTAssertEqual(s.key(.end, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 19)
-        XCTAssertEqual(s.key(.down, modifiers: [], mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 19, "clamped at the end")
-        XCTAssertEqual(s.key(.home, modifiers: .shift, mode: .multiple, pageSize: 5, count: 20, idAt: idAt), 0)
+        XCTAssertEqual(s.key(.down, modifiers: [], mode: .multiple, pageSize: 5, rows: rows), 0)
+        XCTAssertEqual(s.key(.down, modifiers: .shift, mode: .multiple, pageSize: 5, rows: rows), 1)
+        XCTAssertEqual(s.key(.down, modifiers: .shift, mode: .multiple, pageSize: 5, rows: rows), 2)
+        XCTAssertEqual(Set(s.selected), [100, 101, 102])
+        XCTAssertEqual(s.key(.pageDown, modifiers: [], mode: .multiple, pageSize: 5, rows: rows), 7)
+        XCTAssertEqual(Set(s.selected), [107])
+        XCTAssertEqual(s.key(.end, modifiers: [], mode: .multiple, pageSize: 5, rows: rows), 19)
+        XCTAssertEqual(s.key(.down, modifiers: [], mode: .multiple, pageSize: 5, rows: rows), 19, "clamped at the end")
+        XCTAssertEqual(s.key(.home, modifiers: .shift, mode: .multiple, pageSize: 5, rows: rows), 0)
         XCTAssertEqual(s.selected.count, 20)
-        XCTAssertNil(s.key(.up, modifiers: [], mode: .none, pageSize: 5, count: 20, idAt: idAt))
+        XCTAssertNil(s.key(.up, modifiers: [], mode: .none, pageSize: 5, rows: rows))
     }
 
     func testSingleModeAndContextMenuTargets() {
         var s = SelectionModel<Int>()
-        s.click(index: 1, modifiers: [], mode: .single, count: 20, idAt: idAt)
-        s.click(index: 5, modifiers: .shift, mode: .single, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, [105], "single selection: shift acts as a click")
-        s.click(index: 6, modifiers: .command, mode: .single, count: 20, idAt: idAt)
-        XCTAssertEqual(s.selected, [106])
+        s.click(index: 1, modifiers: [], mode: .single, rows: rows)
+        s.click(index: 5, modifiers: .shift, mode: .single, rows: rows)
+        XCTAssertEqual(Set(s.selected), [105], "single selection: shift acts as a click")
+        s.click(index: 6, modifiers: .command, mode: .single, rows: rows)
+        XCTAssertEqual(Set(s.selected), [106])
 
         var m = SelectionModel<Int>()
-        m.click(index: 2, modifiers: [], mode: .multiple, count: 20, idAt: idAt)
-        m.click(index: 4, modifiers: .shift, mode: .multiple, count: 20, idAt: idAt)
-        XCTAssertEqual(m.contextMenuTarget(index: nil, mode: .multiple, count: 20, idAt: idAt), [], "empty area: no IDs")
-        XCTAssertEqual(m.contextMenuTarget(index: 3, mode: .multiple, count: 20, idAt: idAt), [102, 103, 104],
+        m.click(index: 2, modifiers: [], mode: .multiple, rows: rows)
+        m.click(index: 4, modifiers: .shift, mode: .multiple, rows: rows)
+        XCTAssertEqual(Set(m.contextMenuTarget(index: nil, mode: .multiple, rows: rows)), [], "empty area: no IDs")
+        XCTAssertEqual(Set(m.contextMenuTarget(index: 3, mode: .multiple, rows: rows)), [102, 103, 104],
                        "a row inside the selection: the whole selection")
-        XCTAssertEqual(m.contextMenuTarget(index: 9, mode: .multiple, count: 20, idAt: idAt), [109],
+        XCTAssertEqual(Set(m.contextMenuTarget(index: 9, mode: .multiple, rows: rows)), [109],
                        "an unselected row: just it")
-        XCTAssertEqual(m.selected, [109], "and it becomes the selection first")
+        XCTAssertEqual(Set(m.selected), [109], "and it becomes the selection first")
     }
 }
 

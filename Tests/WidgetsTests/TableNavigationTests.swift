@@ -77,7 +77,7 @@ final class TableNavigationTests: XCTestCase {
             let sorted = m.rows.sorted(using: m.order)
             let reads = m.reads
             m.info = ui.table("files", rows: sorted, selection: Binding(m, \.selection), sortOrder: Binding(m, \.order),
-                              primaryAction: { m.actions.append($0) }) {
+                              primaryAction: { m.actions.append(Set($0)) }) {
                 TableColumn("Name", sortUsing: .string { (item: Item) in reads.withLock { $0 += 1 }; return item.name }) { ui, item in ui.text(item.name) }
                 TableColumn("Size", value: \Item.size) { "\($0.size)" }
             }

@@ -27,7 +27,7 @@ final class TableWidgetTests: XCTestCase {
             m.info = ui.table("t", rows: m.items.sorted(using: m.order), selection: Binding(m, \.selection),
                               sortOrder: Binding(m, \.order), editMode: editMode,
                               contextMenu: { ids in
-                                  m.menuIDs.append(ids)
+                                  m.menuIDs.append(Set(ids))
                                   ui.menuItem("Delete \(ids.count)")
                               }) {
                 TableColumn("Name", value: \Item.name).width(min: 50, ideal: 150, max: 200)
