@@ -3,7 +3,7 @@ import Render2D
 /// Item lengths of a lazy stack, estimated until measured, with prefix sums in a Fenwick
 /// tree: the offset of item i, the item at an offset and an update are all O(log n), so
 /// 100,000 variable-height rows cost what 100 do. Pure logic.
-public struct ItemExtents: Sendable {
+public struct ItemExtents: Sendable, Equatable {
     public private(set) var count = 0
     public private(set) var estimate: Double
     private var lengths: [Double] = []
@@ -74,6 +74,15 @@ public struct ItemExtents: Sendable {
     }
 }
 
+/// What stays pinned at the top of a lazy stack's viewport while the content scrolls
+/// (SwiftUI's `PinnedScrollableViews`).
+public struct PinnedScrollableViews: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Section headers: the top section's stays until the next pushes it away.
+    public static let sectionHeaders = PinnedScrollableViews(rawValue: 1)
+}
+
 /// Lazy stack state: the items' lengths.
 struct LazyStackMemo {
     var extents: ItemExtents
@@ -103,6 +112,36 @@ extension UI {
     public func lazyVStack(_ name: String, count: Int, estimatedHeight: Double = 44, spacing: Double = 8,
                            content: (UI, Int) -> Void) -> LazyStackInfo {
         lazyStack(name, vertical: true, count: count, estimate: estimatedHeight, spacing: spacing, content: content)
+    }
+
+    /// A lazy column of sections, each a header and its items, as SwiftUI's
+    /// `LazyVStack(pinnedViews:) { Section(header:) { ... } }`. With `.sectionHeaders` pinned,
+    /// the header of the section at the top stays at the top while its items scroll under
+    /// it, and the next header pushes it away. Sections cost nothing until built: the slot of
+    /// any item comes from the section starts by binary search.
+    ///
+    /// ```swift
+    /// ui.lazyVStack("mail", sections: days.map(\.messages.count), pinnedViews: .sectionHeaders,
+    ///               header: { ui, s in ui.text(days[s].title, font: ui.font(size: 13, weight: .bold)) }) { ui, s, i in
+    ///     ui.text(days[s].messages[i].subject)
+    /// }
+    /// ```
+    @discardableResult
+    public func lazyVStack(_ name: String, sections counts: [Int], estimatedHeight: Double = 44, spacing: Double = 8,
+                           pinnedViews: PinnedScrollableViews = [], header: (UI, Int) -> Void,
+                           content: (UI, _ section: Int, _ item: Int) -> Void) -> LazyStackInfo {
+        var starts: [Int] = [], total = 0
+        for count in counts { starts.append(total); total += max(0, count) }
+        let slots = RowGeometry(rowHeight: 1, rowCount: total, sectionStarts: starts)
+        return lazyStack(name, vertical: true, count: slots.slotCount, estimate: estimatedHeight, spacing: spacing,
+                         sections: slots, pinsHeaders: pinnedViews.contains(.sectionHeaders)) { ui, slot in
+            switch slots.slot(slot) {
+            case .header(let section): header(ui, section)
+            case .row(let row):
+                let section = slots.section(containingSlot: slot) ?? 0
+                content(ui, section, row - starts[section])
+            }
+        }
     }
 
     /// A scrolling row that builds only the items in or near view (SwiftUI's `LazyHStack`).
@@ -143,8 +182,10 @@ extension UI {
         }
     }
 
+    /// `sections`: which slots are section headers; `pinsHeaders`: the top section's header
+    /// is built at the top of the viewport instead of in the flow.
     private func lazyStack(_ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
-                           content: (UI, Int) -> Void) -> LazyStackInfo {
+                           sections: RowGeometry? = nil, pinsHeaders: Bool = false, content: (UI, Int) -> Void) -> LazyStackInfo {
         let sid = id(name)
         profiler?.beginScope("lazy stack", name)
         defer { profiler?.endScope() }
@@ -188,13 +229,25 @@ extension UI {
                 // rather than what is on screen.
                 let top = memo.value.extents.index(at: offset)
                 let topStart = memo.value.extents.offset(of: top)
-                if top > 0 { _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1)) }
+                // The pinned header: the top section's, built last (over its items) at the top.
+                let pinned = pinsHeaders ? sections.flatMap { slots in
+                    slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
+                } : nil
+                if top > 0 && top - 1 != pinned?.slot { _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1)) }
                 var i = top, position = topStart
                 while i < count && position - offset < viewport + estimate { // about one item of overscan below
-                    position += build(i, at: position)
+                    position += i == pinned?.slot ? memo.value.extents.length(of: i) : build(i, at: position)
                     i += 1
                 }
                 info.built = max(0, top - 1)..<i
+                if let pinned, let slots = sections {
+                    let next = pinned.section + 1 < slots.sectionStarts.count ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : count
+                    let height = memo.value.extents.length(of: pinned.slot) - spacing
+                    // At the top, or pushed up by the next section's header as it arrives.
+                    let y = min(max(offset, memo.value.extents.offset(of: pinned.slot)), memo.value.extents.offset(of: next) - spacing - height)
+                    drawList.addRect(Rect(x: rect.x, y: rect.y + y - offset, width: across, height: height), color: theme.background)
+                    _ = build(pinned.slot, at: y)
+                }
                 drift = memo.value.extents.offset(of: top) - topStart
             }
             // (Outside the scroll view's own ID scope, where "scroll" names it.)

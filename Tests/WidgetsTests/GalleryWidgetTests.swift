@@ -199,6 +199,46 @@ final class GalleryWidgetTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(markerY) - before, moved, accuracy: 0.5, "after the wheel step, corrections do not move it")
     }}
 
+    func testALazyStackPinsTheTopSectionsHeaderUntilTheNextPushesItAway() throws { try onMain {
+        let h = try Harness()
+        var headerY: [Int: Double] = [:]
+        var built = 0
+        // 30 sections of a header and 20 rows, everything 30 pt: section s starts at 630 s.
+        let build: (UI) -> Void = { ui in
+            headerY = [:]
+            built = 0
+            ui.lazyVStack("mail", sections: Array(repeating: 20, count: 30), estimatedHeight: 30, spacing: 0,
+                          pinnedViews: .sectionHeaders, header: { ui, s in
+                ui.frame(height: 30) {
+                    headerY[s] = ui.availableRect.minY
+                    ui.drawList.addRect(ui.availableRect, color: .blue)
+                }
+            }) { ui, _, _ in
+                built += 1
+                ui.frame(height: 30) { ui.drawList.addRect(ui.availableRect, color: .red) }
+            }
+        }
+        let scroll = { (offset: Double) in
+            h.ui.withID(h.ui.id("mail")) { h.ui.scrollTo("scroll", offset: Point(0, offset)) }
+            h.frame(build)
+        }
+        h.frame(build)
+        scroll(3 * 630 + 100)
+        XCTAssertEqual(headerY[3], 0, "section 3's header is pinned at the top")
+        XCTAssertNil(headerY[2])
+        XCTAssertLessThan(built, 25, "only the rows in view are built")
+        let band = Rect(x: 100, y: 5, width: 100, height: 20)
+        XCTAssertEqual(h.countPixels(in: band, where: { $0 == .blue }), 2000, "drawn over the rows that scrolled under it")
+        scroll(4 * 630 - 10)
+        h.shot("lazy-stack-pinned-headers", build)
+        XCTAssertEqual(headerY[4], 10, "the next header arrives 10 pt down")
+        XCTAssertEqual(headerY[3], -20, "and pushes the pinned one up")
+        XCTAssertEqual(h.countPixels(in: Rect(x: 100, y: 0, width: 100, height: 10), where: { $0 == .blue }), 1000)
+        scroll(4 * 630 + 1)
+        XCTAssertEqual(headerY[4], 0, "then it is pinned itself")
+        XCTAssertNil(headerY[3])
+    }}
+
     func testALazyHStackBuildsOnlyTheColumnsInViewAndScrollsSideways() throws { try onMain {
         let h = try Harness()
         var built: [Int: Rect] = [:]
