@@ -128,7 +128,7 @@ struct ListLayout {
     var counts: [Int] = []
     var geometry: RowGeometry
 
-    init(collector: ListCollector, collapsed: Set<WidgetID>, rowHeight: Double) {
+    init(collector: ListCollector, collapsed: Set<WidgetID>, rowHeight: Double, extents: ItemExtents?) {
         var sectionStarts: [Int] = []
         var total = 0
         var section = -1
@@ -144,7 +144,11 @@ struct ListLayout {
             total += count
         }
         while section + 1 < collector.sections.count { section += 1; sectionStarts.append(total) }
-        geometry = RowGeometry(rowHeight: rowHeight, rowCount: total, sectionStarts: sectionStarts)
+        // Measured heights stay with their slot index when rows come and go, as in `lazyVStack`:
+        // rows on screen are measured again each frame.
+        var extents = extents
+        extents?.resize(to: total + sectionStarts.count)
+        geometry = RowGeometry(rowHeight: rowHeight, rowCount: total, sectionStarts: sectionStarts, extents: extents)
     }
 
     var rowCount: Int { geometry.rowCount }
@@ -178,7 +182,9 @@ struct ListMemo {
     var swipe: SwipeState?
     var reorder: ReorderState?
     /// How far to scroll this frame while a dragged row is held near an edge.
-    var reorderAutoScroll = 0.0
+    var scrollCorrection = 0.0
+    /// Measured row heights (nil while every row is `rowHeight` tall).
+    var extents: ItemExtents?
 }
 
 /// A row swiped open (or being swiped): how far its actions are revealed.
@@ -413,7 +419,7 @@ extension UI {
         drawList.pushClip(rect)
         if style == .sidebar { drawList.addRect(rect, color: theme.control.opacity(0.35)) }
         withID(lid) {
-            var layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
+            var layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
             let bodyID = id("body.input")
             let focused = focusID == bodyID
             let r = interact(bodyID, rect: rect, sense: [.click, .focus])
@@ -421,14 +427,15 @@ extension UI {
             let ctx = ListRowContext(collector: collector, rect: rect, rowHeight: rowH, style: style, editMode: editMode)
             // Input first: it may expand or collapse rows, which changes the layout drawn below.
             if handleListPointer(r, ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
-                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
+                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
             }
             if focused && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
-                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH)
+                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
             }
             trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
             if let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector) {
-                let target = ScrollAnchor.offset(showing: Double(layout.geometry.slot(ofRow: row)) * rowH, length: rowH,
+                let slot = layout.geometry.slot(ofRow: row)
+                let target = ScrollAnchor.offset(showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
                                                  viewport: rect.height, current: offset, anchor: request.anchor)
                 scrollTo("body", offset: Point(0, target))
             }
@@ -442,10 +449,11 @@ extension UI {
                 info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
                                                 focused: focused, memo: memo)
             }
-            if memo.value.reorderAutoScroll != 0 {
-                // A dragged row held near an edge scrolls the list, frame after frame.
-                scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.reorderAutoScroll)))
-                memo.value.reorderAutoScroll = 0
+            if memo.value.scrollCorrection != 0 {
+                // A dragged row held near an edge scrolls the list, frame after frame; rows
+                // above the top measured anew move it with them.
+                scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.scrollCorrection)))
+                memo.value.scrollCorrection = 0
                 requestRedraw()
             }
             if r.secondaryClicked && contextMenu != nil { openPopup("menu") }

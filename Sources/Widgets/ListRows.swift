@@ -13,14 +13,11 @@ struct ListRowContext {
     /// How much of the row's width a swipe must cross to perform the first action on release.
     static let fullSwipeFraction = 0.55
 
-    func slotY(_ slot: Int, offset: Double) -> Double { rect.y + Double(slot) * rowHeight - offset }
+    func slotY(_ slot: Int, offset: Double, layout: ListLayout) -> Double { rect.y + layout.geometry.slotOffset(slot) - offset }
 
     /// The slot under screen `y` (nil outside the rows).
     func slot(atY y: Double, offset: Double, layout: ListLayout) -> Int? {
-        let content = y - rect.y + offset
-        guard content >= 0 else { return nil }
-        let slot = Int(content / rowHeight)
-        return slot < layout.geometry.slotCount ? slot : nil
+        layout.geometry.slot(atContentY: y - rect.y + offset)
     }
 
     /// The global row under screen `y` (nil on headers and empty space).
@@ -65,7 +62,7 @@ extension UI {
                     let (s, local) = layout.locate(row)
                     let source = ctx.collector.sources[s]
                     let disclosure = source.disclosure(local)
-                    let chevron = ctx.chevronRect(depth: source.depth(local), rowY: ctx.slotY(slot, offset: offset))
+                    let chevron = ctx.chevronRect(depth: source.depth(local), rowY: ctx.slotY(slot, offset: offset, layout: layout))
                     let recursive = input.modifiers.contains(.alt)
                     if disclosure != .none && chevron.insetBy(dx: -5, dy: -5).contains(p.pressPosition) {
                         source.setExpanded(local, disclosure == .collapsed, recursive)
@@ -122,11 +119,12 @@ extension UI {
     }
 
     private func scrollListRowIntoView(_ row: Int, ctx: ListRowContext, layout: ListLayout, offset: Double) {
-        let top = Double(layout.geometry.slot(ofRow: row)) * ctx.rowHeight
+        let slot = layout.geometry.slot(ofRow: row)
+        let top = layout.geometry.slotOffset(slot), height = layout.geometry.slotHeight(slot)
         if top < offset {
             scrollTo("body", offset: Point(0, top))
-        } else if top + ctx.rowHeight > offset + ctx.rect.height {
-            scrollTo("body", offset: Point(0, top + ctx.rowHeight - ctx.rect.height))
+        } else if top + height > offset + ctx.rect.height {
+            scrollTo("body", offset: Point(0, top + height - ctx.rect.height))
         }
     }
 
@@ -191,8 +189,10 @@ extension UI {
         let swipe = memo.value.swipe
         let reorder = memo.value.reorder
         var first = Int.max, last = -1
+        var measured: [(slot: Int, height: Double)] = []
         for slot in slots {
-            let rowRect = Rect(x: ctx.rect.x, y: ctx.slotY(slot, offset: offset), width: ctx.rect.width, height: ctx.rowHeight)
+            let rowRect = Rect(x: ctx.rect.x, y: ctx.slotY(slot, offset: offset, layout: layout), width: ctx.rect.width,
+                               height: layout.geometry.slotHeight(slot))
             guard case .row(let row) = layout.geometry.slot(slot) else {
                 if ctx.style == .sidebar, case .header(let section) = layout.geometry.slot(slot) {
                     drawSidebarHeader(ctx.collector.sections[section].title, rect: rowRect,
@@ -220,7 +220,9 @@ extension UI {
                                        width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }
             drawRowBackground(contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
-            drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected, highlighted: isSelected && focused)
+            let height = drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected,
+                                 highlighted: isSelected && focused)
+            if height != rowRect.height { measured.append((slot, height)) }
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 { drawList.popClip() }
             if ctx.editMode && source.move != nil { reorderHandle(ctx: ctx, rowRect: rowRect, source: s, local: local, memo: memo) }
         }
@@ -228,7 +230,23 @@ extension UI {
             drawSectionHeaders(slots, geometry: layout.geometry, titles: ctx.collector.sections.map(\.title), body: ctx.rect, offset: offset)
         }
         if reorder != nil { trackReorder(ctx: ctx, layout: layout, offset: offset, memo: memo) }
+        if !measured.isEmpty { recordRowHeights(measured, layout: layout, offset: offset, memo: memo) }
         return last >= first ? first..<(last + 1) : 0..<0
+    }
+
+    /// Rows whose content measured another height than their slot: the slots take it (from
+    /// the next frame), and a change above the top row scrolls with it, so what is on screen
+    /// stays put, as in `lazyVStack`.
+    private func recordRowHeights(_ measured: [(slot: Int, height: Double)], layout: ListLayout, offset: Double,
+                                  memo: StateBox<ListMemo>) {
+        let geometry = layout.geometry
+        var extents = geometry.extents ?? ItemExtents(count: geometry.slotCount, estimate: geometry.rowHeight)
+        let top = geometry.slot(atContentY: max(0, offset)) ?? 0
+        let topStart = extents.offset(of: top)
+        for (slot, height) in measured { extents.setLength(height, of: slot) }
+        memo.value.extents = extents
+        memo.value.scrollCorrection += extents.offset(of: top) - topStart
+        requestRedraw()
     }
 
     private func drawRowBackground(_ rect: Rect, selected: Bool, hovered: Bool, focused: Bool, style: ListStyle) {
@@ -242,8 +260,10 @@ extension UI {
 
     /// Indentation, chevron and content (a configuration or widgets) of one row.
     /// `highlighted`: drawn on the accent color (selected in a focused list).
+    /// Returns the row's height: a widget row's measured content, at least the list's row height.
+    @discardableResult
     private func drawRow(_ source: ListRowSource, local: Int, row: Int, in rect: Rect, ctx: ListRowContext, selected: Bool,
-                         highlighted: Bool) {
+                         highlighted: Bool) -> Double {
         let depth = source.depth(local)
         var x = ctx.leading(depth: depth)
         let textColor = highlighted ? theme.onAccent : theme.text
@@ -262,9 +282,13 @@ extension UI {
         }
         switch source.body(local) {
         case .widgets(let build):
-            withID(index: source.id(local).hashValue) {
-                pane(Rect(x: x, y: rect.y, width: max(0, trailing - x), height: rect.height)) { build() }
+            let cell = Rect(x: x, y: rect.y, width: max(0, trailing - x), height: rect.height)
+            drawList.pushClip(cell)
+            let size = withID(index: source.id(local).hashValue) {
+                child(at: cell, axis: .vertical, spacing: theme.spacing, alignment: .start, build)
             }
+            drawList.popClip()
+            return max(ctx.rowHeight, size.height)
         case .content(let content):
             let font = self.font
             if let icon = content.icon {
@@ -296,8 +320,9 @@ extension UI {
                           color: secondaryColor, into: &drawList)
                 trailing -= width + 10
             }
-            font.draw(content.title, in: Rect(x: x, y: rect.y, width: max(0, trailing - x), height: rect.height), color: textColor,
+            font.draw(content.title, in: Rect(x: x, y: rect.y, width: max(0, trailing - x), height: ctx.rowHeight), color: textColor,
                       into: &drawList)
+            return ctx.rowHeight
         }
     }
 
@@ -357,7 +382,7 @@ extension UI {
         guard count > 0 else { memo.value.reorder = nil; return }
         reorder.pointerY = p.position.y
         let contentY = p.position.y - ctx.rect.y + offset
-        let slotUnder = Int((contentY / ctx.rowHeight).rounded(.down))
+        let slotUnder = contentY < 0 ? -1 : layout.geometry.slot(atContentY: contentY) ?? layout.geometry.slotCount
         let firstSlot = layout.geometry.slot(ofRow: start)
         let target = min(max(slotUnder - firstSlot, 0), count - 1)
         if p.isDown {
@@ -365,10 +390,10 @@ extension UI {
             // Near the top or bottom edge (a row and a half), the list scrolls: faster the closer.
             let edge = ctx.rowHeight * 1.5, fastest = 900.0 // points a second, at the very edge
             let intoTop = ctx.rect.minY + edge - p.position.y, intoBottom = p.position.y - (ctx.rect.maxY - edge)
-            if intoTop > 0 { memo.value.reorderAutoScroll = -min(1, intoTop / edge) * fastest * deltaTime }
-            if intoBottom > 0 { memo.value.reorderAutoScroll = min(1, intoBottom / edge) * fastest * deltaTime }
+            if intoTop > 0 { memo.value.scrollCorrection = -min(1, intoTop / edge) * fastest * deltaTime }
+            if intoBottom > 0 { memo.value.scrollCorrection = min(1, intoBottom / edge) * fastest * deltaTime }
             let lineSlot = firstSlot + (target > reorder.from ? target + 1 : target)
-            let lineY = ctx.slotY(lineSlot, offset: offset)
+            let lineY = ctx.slotY(lineSlot, offset: offset, layout: layout)
             drawList.addRect(Rect(x: ctx.rect.x + 8, y: lineY - 1, width: ctx.rect.width - 16, height: 2), color: theme.accent)
             let floating = Rect(x: ctx.rect.x + 4, y: p.position.y - ctx.rowHeight / 2, width: ctx.rect.width - 8, height: ctx.rowHeight)
             drawList.addRoundedRect(floating.offsetBy(dx: 0, dy: 2), radius: 6, color: Color.black.opacity(0.15))

@@ -187,21 +187,40 @@ public enum TableColumnLayout {
 
 /// Row geometry of tables and lists, pure arithmetic on `Double` offsets (a million rows
 /// of 24 pt is beyond exact `Float`). Section headers take one row slot each, before their
-/// section's rows: `sectionStarts` are the data-row indices where sections begin.
-public struct RowGeometry: Sendable, Equatable {
+/// section's rows: `sectionStarts` are the data-row indices where sections begin. Slots are
+/// `rowHeight` tall, or, with `extents`, as measured (prefix sums: O(log n) either way).
+public struct RowGeometry: Sendable {
     public var rowHeight: Double
     public var rowCount: Int
     public var sectionStarts: [Int]
+    /// Measured slot heights, when some slot is not `rowHeight` tall.
+    public var extents: ItemExtents?
 
-    public init(rowHeight: Double, rowCount: Int, sectionStarts: [Int] = []) {
+    public init(rowHeight: Double, rowCount: Int, sectionStarts: [Int] = [], extents: ItemExtents? = nil) {
         self.rowHeight = max(1, rowHeight)
         self.rowCount = max(0, rowCount)
         self.sectionStarts = sectionStarts
+        self.extents = extents?.count == rowCount + sectionStarts.count ? extents : nil
     }
 
     /// Slots: every row plus one per section header.
     public var slotCount: Int { rowCount + sectionStarts.count }
-    public var contentHeight: Double { Double(slotCount) * rowHeight }
+    public var contentHeight: Double { extents?.total ?? Double(slotCount) * rowHeight }
+
+    /// Where slot `slot` starts, from the top of the content.
+    public func slotOffset(_ slot: Int) -> Double { extents?.offset(of: slot) ?? Double(slot) * rowHeight }
+
+    /// How tall slot `slot` is.
+    public func slotHeight(_ slot: Int) -> Double {
+        guard let extents, slot >= 0, slot < extents.count else { return rowHeight }
+        return extents.length(of: slot)
+    }
+
+    /// The slot at content-space `y` (nil above or past the end).
+    public func slot(atContentY y: Double) -> Int? {
+        guard y >= 0, y < contentHeight else { return nil }
+        return extents?.index(at: y) ?? Int((y / rowHeight).rounded(.down))
+    }
 
     /// What occupies slot `slot`.
     public enum Slot: Equatable, Sendable { case header(section: Int), row(Int) }
@@ -209,6 +228,11 @@ public struct RowGeometry: Sendable, Equatable {
     /// The slots in or near a viewport of `height` scrolled to `offset` (`overscan` extra each side).
     public func visibleSlots(offset: Double, height: Double, overscan: Int = 1) -> Range<Int> {
         guard slotCount > 0, height > 0 else { return 0..<0 }
+        if let extents {
+            let first = max(0, extents.index(at: max(0, offset)) - overscan)
+            let last = min(slotCount, extents.index(at: max(0, offset) + height) + 1 + overscan)
+            return first..<max(first, last)
+        }
         let first = max(0, Int((max(0, offset) / rowHeight).rounded(.down)) - overscan)
         let last = min(slotCount, Int(((max(0, offset) + height) / rowHeight).rounded(.up)) + overscan)
         return first..<max(first, last)
@@ -245,9 +269,7 @@ public struct RowGeometry: Sendable, Equatable {
 
     /// The data row at content-space `y` (nil for a header or past the end).
     public func row(atContentY y: Double) -> Int? {
-        guard y >= 0 else { return nil }
-        let slot = Int((y / rowHeight).rounded(.down))
-        guard slot < slotCount, case .row(let row) = self.slot(slot) else { return nil }
+        guard let slot = slot(atContentY: y), case .row(let row) = self.slot(slot) else { return nil }
         return row
     }
 }
@@ -891,23 +913,21 @@ extension UI {
     /// (pushed up by the next header as it arrives).
     func drawSectionHeaders(_ slots: Range<Int>, geometry: RowGeometry, titles: [String], body: Rect, offset: Double) {
         let bold = font(size: theme.fontSize - 1, weight: .bold)
-        let rowH = geometry.rowHeight
         func headerBar(_ section: Int, y: Double) {
-            let rect = Rect(x: body.x, y: y, width: body.width, height: rowH)
+            let rect = Rect(x: body.x, y: y, width: body.width, height: geometry.slotHeight(geometry.sectionStarts[section] + section))
             drawList.addRect(rect, color: theme.surface.mix(theme.background, 0.5))
             drawList.addRect(Rect(x: rect.x, y: rect.maxY - 1, width: rect.width, height: 1), color: theme.separator)
             bold.draw(section < titles.count ? titles[section] : "", in: rect.insetBy(dx: 8, dy: 0), color: theme.secondaryText,
                       into: &drawList)
         }
         for slot in slots {
-            if case .header(let s) = geometry.slot(slot) { headerBar(s, y: body.y + Double(slot) * rowH - offset) }
+            if case .header(let s) = geometry.slot(slot) { headerBar(s, y: body.y + geometry.slotOffset(slot) - offset) }
         }
-        let topSlot = Int((max(0, offset) / rowH).rounded(.down))
-        guard let section = geometry.section(containingSlot: topSlot) else { return }
+        guard let topSlot = geometry.slot(atContentY: max(0, offset)), let section = geometry.section(containingSlot: topSlot) else { return }
         var y = body.y
         if section + 1 < geometry.sectionStarts.count {
-            let nextHeaderY = body.y + Double(geometry.sectionStarts[section + 1] + section + 1) * rowH - offset
-            y = min(y, nextHeaderY - rowH)
+            let nextHeaderY = body.y + geometry.slotOffset(geometry.sectionStarts[section + 1] + section + 1) - offset
+            y = min(y, nextHeaderY - geometry.slotHeight(geometry.sectionStarts[section] + section))
         }
         headerBar(section, y: y)
     }

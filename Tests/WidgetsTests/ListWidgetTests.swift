@@ -32,6 +32,76 @@ final class ListWidgetTests: XCTestCase {
         }
     }
 
+    func testRowsOfWidgetsTakeTheirMeasuredHeightsAndKeepTheirPlaceWhileMeasured() throws { try onMain {
+        let h = try Harness()
+        struct Note: Identifiable { let id: Int }
+        let notes = (0..<300).map(Note.init)
+        var selection: Set<Int> = []
+        var top: [Int: Double] = [:]
+        var info: ListInfo?
+        let height = { (i: Int) in 24 + Double(i % 3) * 20 } // 24, 44, 64, ...
+        let build: (UI) -> Void = { ui in
+            top = [:]
+            info = ui.list("notes", notes, selection: Binding(get: { selection }, set: { selection = $0 })) { ui, note in
+                ui.frame(height: height(note.id)) {
+                    top[note.id] = ui.availableRect.minY
+                    ui.drawList.addRect(ui.availableRect.insetBy(dx: 0, dy: 2), color: note.id % 2 == 0 ? .red : .blue)
+                }
+            }
+        }
+        h.frames(2, build)
+        XCTAssertEqual(try XCTUnwrap(top[1]) - XCTUnwrap(top[0]), 24)
+        XCTAssertEqual(try XCTUnwrap(top[2]) - XCTUnwrap(top[1]), 44)
+        XCTAssertEqual(try XCTUnwrap(top[3]) - XCTUnwrap(top[2]), 64, "each row as tall as its content")
+        XCTAssertLessThan(info!.visibleRows.count, 20, "only the rows in view are built")
+        // The bottom of the tall row 2 belongs to row 2.
+        h.click(at: Point(200, try XCTUnwrap(top[2]) + 58), build)
+        XCTAssertEqual(selection, [2])
+        h.shot("list-variable-rows", build)
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 300, y: try XCTUnwrap(top[2]) + 50, width: 10, height: 10), where: { $0 == .red }), 50)
+        // Far into unmeasured rows, the row scrolled to stays put while rows around it are measured.
+        h.ui.scrollList("notes", toRow: 200, anchor: .top)
+        h.frame(build)
+        let first = try XCTUnwrap(top[200])
+        for _ in 0..<3 {
+            h.frame(build)
+            XCTAssertEqual(try XCTUnwrap(top[200]), first, accuracy: 0.5)
+        }
+        XCTAssertEqual(try XCTUnwrap(top[201]) - first, height(200))
+        // Wheel back up into rows measured for the first time: once the wheel's glide ends,
+        // nothing on screen moves while they are measured.
+        h.inject.mouseMove(to: Point(200, 200))
+        h.inject.wheel(dy: 2)
+        h.frames(12, build)
+        let row = try XCTUnwrap(top.keys.sorted().dropFirst(2).first)
+        XCTAssertLessThan(row, 200, "scrolled up")
+        let before = try XCTUnwrap(top[row])
+        h.frames(2, build)
+        XCTAssertEqual(try XCTUnwrap(top[row]), before, accuracy: 0.5)
+    }}
+
+    func testAnOutlineOfWidgetRowsLaysOutChildrenAfterATallParent() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        let (first, second) = (m.tree[0].id, m.tree[1].id)
+        var top: [Int: Double] = [:]
+        let build: (UI) -> Void = { ui in
+            top = [:]
+            ui.list("tree", selection: Binding(m, \.selection)) {
+                ui.outlineGroup(m.tree, children: \.children, expanded: Binding(m, \.expanded)) { ui, node in
+                    ui.frame(height: node.id == first ? 60 : 24) { top[node.id] = ui.availableRect.minY }
+                }
+            }
+        }
+        h.frames(2, build)
+        XCTAssertEqual(try XCTUnwrap(top[second]) - XCTUnwrap(top[first]), 60, "the tall first root")
+        m.expanded = [first]
+        h.frames(2, build)
+        let child = try XCTUnwrap(m.tree[0].children?.first?.id)
+        XCTAssertEqual(try XCTUnwrap(top[child]) - XCTUnwrap(top[first]), 60, "its first child right below it")
+        XCTAssertEqual(try XCTUnwrap(top[second]) - XCTUnwrap(top[first]), 60 + 24 * 4, "the next root after its four children")
+    }}
+
     func testClickingAChevronExpandsAndShowsTheChildren() throws { try onMain {
         let h = try Harness()
         let m = Model()
