@@ -31,6 +31,10 @@ public struct TableColumn<Row> {
     public internal(set) var defaultVisibility = Visibility.automatic
     /// Receives a cell's edited text (`editable(_:)`); nil: the column is not editable.
     @usableFromInline var onCommit: ((Row, String) -> Void)?
+    /// Draws something before each cell's text or content (a tree table's indentation and
+    /// chevron) in the given rectangle and returns the width it took; it stays while the cell
+    /// is edited.
+    @usableFromInline var leadingAccessory: (@MainActor (UI, Row, Rect) -> Double)?
 
     @usableFromInline
     init(title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
@@ -287,12 +291,14 @@ struct TableCellPlan {
     let columnID: String
     let text: ((Int) -> String)?
     let content: ((Int) -> Void)?
+    /// Draws before the cell's text in the rectangle given; returns the width taken.
+    let accessory: ((Int, Rect) -> Double)?
 
     @usableFromInline
     init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, columnID: String, text: ((Int) -> String)?,
-         content: ((Int) -> Void)?) {
+         content: ((Int) -> Void)?, accessory: ((Int, Rect) -> Double)?) {
         self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.columnID = columnID
-        self.text = text; self.content = content
+        self.text = text; self.content = content; self.accessory = accessory
     }
 }
 
@@ -751,8 +757,10 @@ extension UI {
                     let column = columns[c]
                     let text = column.text.map { format in { (i: Int) in format(rows[base + i]) } }
                     let content = column.content.map { build in { (i: Int) in build(self, rows[base + i]) } }
+                    let accessory = column.leadingAccessory.map { draw in { (i: Int, rect: Rect) in draw(self, rows[base + i], rect) } }
                     plans.append(TableCellPlan(x: body.x + strip.screenX(c, offset: offsetX), width: widths[c], alignment: column.alignment,
-                                               isFrozen: c < strip.frozen, columnID: column.id, text: text, content: content))
+                                               isFrozen: c < strip.frozen, columnID: column.id, text: text, content: content,
+                                               accessory: accessory))
                 }
                 info.visibleColumns = visible.map { columns[$0].id }
                 let scrolledClip = Rect(x: body.x + strip.frozenWidth, y: body.y, width: max(0, body.width - strip.frozenWidth), height: body.height)
@@ -881,7 +889,11 @@ extension UI {
         let font = self.font
         for (i, rowRect, textColor) in drawn {
             for plan in plans {
-                let cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowHeight)
+                var cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowHeight)
+                if let accessory = plan.accessory {
+                    let taken = withID(index: i) { accessory(i, cell) }
+                    cell = Rect(x: cell.x + taken, y: cell.y, width: max(0, cell.width - taken), height: cell.height)
+                }
                 if let editing, editing.row == i, editing.column == plan.columnID {
                     editor(cell)
                 } else if let text = plan.text {

@@ -143,22 +143,11 @@ extension UI {
     private func treeColumn<Node: Identifiable & Sendable>(_ column: TableColumn<Node>, isFirst: Bool,
                                                 state: TreeTableState<Node>) -> TableColumn<TreeTableRow<Node>> {
         let sort = column.sortDescriptor?.key.pullback { (row: TreeTableRow<Node>) in row.node }
-        var mapped: TableColumn<TreeTableRow<Node>>
-        if isFirst {
-            let text = column.text, content = column.content
-            mapped = TableColumn(title: column.title, id: column.id, text: nil, content: { ui, row in
-                ui.disclosureCell(row, state: state) { rect in
-                    if let text {
-                        ui.font.draw(text(row.node), in: rect, alignment: column.alignment, color: ui.theme.text, into: &ui.drawList)
-                    } else if let content {
-                        ui.region(rect) { content(ui, row.node) }
-                    }
-                }
-            }, sort: sort)
-        } else {
-            mapped = TableColumn(title: column.title, id: column.id, text: column.text.map { text in { text($0.node) } },
+        var mapped = TableColumn(title: column.title, id: column.id, text: column.text.map { text in { text($0.node) } },
                                  content: column.content.map { content in { ui, row in content(ui, row.node) } }, sort: sort)
-            mapped.onCommit = column.onCommit.map { commit in { row, text in commit(row.node, text) } } // editable past the first column
+        mapped.onCommit = column.onCommit.map { commit in { row, text in commit(row.node, text) } }
+        if isFirst {
+            mapped.leadingAccessory = { ui, row, cell in ui.disclosure(row, state: state, in: cell) }
         }
         switch column.widthRule { // the same rule, of the row type's `Width`
         case .fixed(let width): mapped.widthRule = .fixed(width)
@@ -168,18 +157,17 @@ extension UI {
         return mapped
     }
 
-    /// The first cell of a tree row: indentation, a chevron that expands or collapses the row
-    /// (alt-click: its subtree), then `content` in the rest.
-    private func disclosureCell<Node: Identifiable>(_ row: TreeTableRow<Node>, state: TreeTableState<Node>, _ content: (Rect) -> Void) {
-        let cell = allocate(Size(availableRect.width, theme.rowHeight), flexibleWidth: true)
+    /// The start of a tree row's first cell: indentation and a chevron that expands or
+    /// collapses the row (alt-click: its subtree). Returns the width taken.
+    private func disclosure<Node: Identifiable>(_ row: TreeTableRow<Node>, state: TreeTableState<Node>, in cell: Rect) -> Double {
         let indent = 16.0 * Double(row.depth)
-        let chevron = Rect(x: cell.x + indent, y: cell.midY - 8, width: 16, height: 16)
+        let chevron = Rect(x: cell.x + 6 + indent, y: cell.midY - 8, width: 16, height: 16)
         if state.flattening.isBranch(at: row.index) {
             let r = interact(id("chevron"), rect: chevron.insetBy(dx: -4, dy: -4))
             (row.isExpanded ? Icon.chevronDown : Icon.chevronRight).draw(in: chevron, color: theme.secondaryText, into: &drawList)
             if r.clicked { state.pendingToggle = (row.index, !row.isExpanded, input.modifiers.contains(.alt)) }
         }
-        content(Rect(x: chevron.maxX + 4, y: cell.y, width: max(0, cell.maxX - chevron.maxX - 4), height: cell.height))
+        return chevron.maxX - cell.x
     }
 }
 

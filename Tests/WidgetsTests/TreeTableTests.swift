@@ -43,6 +43,38 @@ final class TreeTableTests: XCTestCase {
     private static func rowY(_ i: Int) -> Double { 28 + 24 * Double(i) + 12 }
     private static func chevronX(depth: Int) -> Double { 6 + 16 * Double(depth) + 8 }
 
+    func testTheFirstColumnEditsBesideItsChevron() throws { try onMain {
+        let h = try Harness()
+        let m = Model()
+        var commits: [String] = []
+        let roots = (0..<5).map { Node(path: [$0]) }
+        let build: (UI) -> Void = { ui in
+            ui.table("tree", roots: roots, children: { node in node.path.count < 2 ? (0..<3).map { Node(path: node.path + [$0]) } : nil },
+                     expanded: Binding(m, \.expanded), selection: Binding(m, \.selection)) {
+                TableColumn("Name", value: \Node.name).editable { node, text in commits.append("\(node.path): \(text)") }
+                TableColumn("Size", value: \Node.size) { "\($0.size)" }
+            }
+        }
+        m.expanded = [[1]]
+        h.frames(2, build)
+        h.click(at: Point(200, Self.rowY(3)), build) // Item 1.1, at depth 1
+        XCTAssertEqual(m.selection, [[1, 1]])
+        h.inject.key(.f2)
+        h.frames(2, build)
+        h.inject.text("Renamed")
+        h.frame(build)
+        h.shot("tree-table-editing", build)
+        // The expanded Group 1 keeps its chevron; the field starts after the edited row's indentation.
+        let groupChevron = Rect(x: 6, y: Self.rowY(1) - 8, width: 16, height: 16)
+        XCTAssertGreaterThan(h.countPixels(in: groupChevron, differingFrom: h.ui.theme.surface), 8)
+        let field = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: Self.rowY(3) - 12, width: 300, height: 24),
+                                              differingFrom: h.ui.theme.controlPressed)) // the selected row's background
+        XCTAssertGreaterThanOrEqual(field.minX, 6 + 16 + 16, "the field sits past the depth-1 indentation and chevron: \(field)")
+        h.inject.key(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(commits, ["[1, 1]: Renamed"])
+    } }
+
     func testTheChevronAndTheArrowsExpandAndCollapseReadingOnlyWhatIsOpened() throws { try onMain {
         let h = try Harness()
         let m = Model()
