@@ -112,29 +112,30 @@ public enum IndexSorter {
             count = n
         }
         guard n > 1, !descriptors.isEmpty else { return indices }
-        var words: [[UInt64]] = []
+        // One word per row and key, written straight into buffers the comparators share
+        // (no intermediate arrays: a million rows' keys cost 8 MB each at their peak).
+        var columns: [UnsafeMutableBufferPointer<UInt64>] = []
+        defer { for column in columns { column.deallocate() } }
         var customs: [(compare: @Sendable (Rows.Element, Rows.Element) -> Int, sign: Int)] = []
+        let base = rows.startIndex
         for descriptor in descriptors {
             if isCancelled() { throw Cancelled() }
             let reverse = descriptor.order == .reverse
             switch descriptor.key {
-            case .string(let read): words.append(rankWords(rows.map(read), reverse: reverse, threads: threads))
-            case .integer(let read): words.append(rows.map { orderedWord(integer: read($0), reverse: reverse) })
-            case .double(let read): words.append(rows.map { orderedWord(double: read($0), reverse: reverse) })
+            case .string(let read):
+                columns.append(rankWords(count: n, reverse: reverse, threads: threads) { read(rows[base + $0]) })
+            case .integer(let read):
+                columns.append(.allocate(capacity: n))
+                for i in 0..<n { columns[columns.count - 1][i] = orderedWord(integer: read(rows[base + i]), reverse: reverse) }
+            case .double(let read):
+                columns.append(.allocate(capacity: n))
+                for i in 0..<n { columns[columns.count - 1][i] = orderedWord(double: read(rows[base + i]), reverse: reverse) }
             case .custom(let compare):
                 customs.append((compare, reverse ? -1 : 1))
-                words.append([]) // marks the custom key's place in the order
+                columns.append(UnsafeMutableBufferPointer(start: nil, count: 0)) // marks the custom key's place in the order
             }
         }
         if isCancelled() { throw Cancelled() }
-        let base = rows.startIndex
-        let columns = words.map { column -> UnsafeMutableBufferPointer<UInt64> in
-            let copy = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: column.count)
-            _ = copy.initialize(from: column)
-            return copy
-        }
-        defer { for column in columns { column.deallocate() } }
-        words = []
         if customs.isEmpty && columns.count == 1 {
             let w = columns[0]
             try mergeSort(&indices, threads: threads, isLess: { w[Int($0)] < w[Int($1)] }, isCancelled: isCancelled)
@@ -187,11 +188,13 @@ public enum IndexSorter {
 
     /// Each string's rank among the distinct strings in natural order (`NaturalOrder`: digit
     /// runs by their value, ASCII case-insensitive), then byte order to break ties.
-    static func rankWords(_ strings: [String], reverse: Bool, threads: Int? = nil) -> [UInt64] {
+    /// Returns a buffer of `count` words the caller deallocates.
+    static func rankWords(count: Int, reverse: Bool, threads: Int? = nil, string: (Int) -> String) -> UnsafeMutableBufferPointer<UInt64> {
         var distinct: [String: Int32] = [:]
         var unique: [String] = []
-        var ids = [Int32](repeating: 0, count: strings.count)
-        for (i, s) in strings.enumerated() {
+        var ids = [Int32](repeating: 0, count: count)
+        for i in 0..<count {
+            let s = string(i)
             if let id = distinct[s] { ids[i] = id; continue }
             let id = Int32(unique.count)
             distinct[s] = id
@@ -219,7 +222,9 @@ public enum IndexSorter {
         }
         var rank = [UInt64](repeating: 0, count: unique.count)
         for (r, u) in order.enumerated() { rank[Int(u)] = reverse ? UInt64(unique.count - 1 - r) : UInt64(r) }
-        return ids.map { rank[Int($0)] }
+        let words = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
+        for (i, id) in ids.enumerated() { words[i] = rank[Int(id)] }
+        return words
     }
 
     /// Threads a sort of `n` rows uses: one per core, up to 16, each with at least 64K rows.

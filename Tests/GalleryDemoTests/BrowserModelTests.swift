@@ -56,7 +56,7 @@ final class FileRowTests: XCTestCase {
             XCTAssertEqual(row.kind, FileRow.kinds[rng.next(below: FileRow.kinds.count)])
             XCTAssertEqual(row.size, Int64(rng.next() % 10_000_000_000))
             XCTAssertEqual(row.modified, 1_500_000_000 + Int64(rng.next() % 300_000_000))
-            XCTAssertEqual(row.rating, rng.next(below: 6))
+            XCTAssertEqual(Int(row.rating), rng.next(below: 6))
         }
     }
 }
