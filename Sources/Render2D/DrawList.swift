@@ -481,6 +481,39 @@ struct QuadSink {
     }
 }
 
+extension QuadSink {
+    /// Adds a laid-out line at (`dx`, `dy`): when it lies wholly inside the clip and on one
+    /// texture (the usual case), without clipping or texture checks per glyph.
+    @inline(__always)
+    mutating func add(_ run: GlyphRun, dx: Float, dy: Float, color: SDL_Color) {
+        guard let runTexture = run.texture, run.x0 + dx >= clipX0, run.x1 + dx <= clipX1, run.y0 + dy >= clipY0, run.y1 + dy <= clipY1,
+              vertexCount + run.quads.count * 4 <= capacity else {
+            for q in run.quads {
+                add(x0: dx + q.x0, y0: dy + q.y0, x1: dx + q.x1, y1: dy + q.y1, uv0: q.uv0, uv1: q.uv1, color: color, texture: q.texture)
+            }
+            return
+        }
+        if runTexture != texture {
+            texture = runTexture
+            textureChanges.append((indexCount, runTexture))
+        }
+        var v = vertices + vertexCount, i = indices + indexCount
+        var base = Int32(vertexCount)
+        for q in run.quads {
+            let x0 = dx + q.x0, y0 = dy + q.y0, x1 = dx + q.x1, y1 = dy + q.y1
+            v[0] = SDL_Vertex(position: SDL_FPoint(x: x0, y: y0), color: color, tex_coord: SDL_FPoint(x: q.uv0.x, y: q.uv0.y))
+            v[1] = SDL_Vertex(position: SDL_FPoint(x: x1, y: y0), color: color, tex_coord: SDL_FPoint(x: q.uv1.x, y: q.uv0.y))
+            v[2] = SDL_Vertex(position: SDL_FPoint(x: x1, y: y1), color: color, tex_coord: SDL_FPoint(x: q.uv1.x, y: q.uv1.y))
+            v[3] = SDL_Vertex(position: SDL_FPoint(x: x0, y: y1), color: color, tex_coord: SDL_FPoint(x: q.uv0.x, y: q.uv1.y))
+            i[0] = base; i[1] = base + 1; i[2] = base + 2
+            i[3] = base; i[4] = base + 2; i[5] = base + 3
+            v += 4; i += 6; base += 4
+        }
+        vertexCount += run.quads.count * 4
+        indexCount += run.quads.count * 6
+    }
+}
+
 @inline(__always) private func pointwiseMin(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> SIMD2<Float> {
     SIMD2(min(a.x, b.x), min(a.y, b.y))
 }

@@ -128,6 +128,12 @@ public final class Font {
     @exclusivity(unchecked) private var asciiKerning = [Int8](repeating: Int8.min, count: 128 * 128)
     @exclusivity(unchecked) private var otherKerning: [UInt64: Int16] = [:]
     @exclusivity(unchecked) private var recentKerning = [(key: UInt64, value: Int16)?](repeating: nil, count: 512)
+    /// Lines laid out before, direct-mapped by a hash of their bytes: a table redraws the same
+    /// cell strings frame after frame, and a cached run skips the per-glyph lookups and
+    /// kerning. Short lines only; cleared when the atlas moves glyphs. (A `Dictionary` keyed
+    /// by `String` costs more than it saves: String hashing normalizes.)
+    @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: Font.runSlots)
+    static let runSlots = 4096, cachedRunLength = 64
     private let hasKerning: Bool
     private let replacement: UInt32
     /// The atlas page that holds the white texel (page 0 never changes).
@@ -191,6 +197,7 @@ public final class Font {
     /// The atlas was cleared: every glyph is rasterized again when next drawn.
     private func forgetGlyphs() {
         atlasGeneration = atlas.generation
+        runs = [CachedRun?](repeating: nil, count: Self.runSlots)
         asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
         otherGlyphs.removeAll()
         recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
@@ -269,7 +276,31 @@ public final class Font {
 
     /// Width of `text` in logical pixels.
     public func measure(_ text: String) -> Double {
-        Double(layoutRun(text) { _, _ in }) / scale
+        Double(run(text).advance) / scale
+    }
+
+    /// `text` laid out: from the run cache, or laid out now (and cached when short).
+    private func run(_ text: String) -> GlyphRun {
+        if atlasGeneration != atlas.generation { forgetGlyphs() }
+        let slot = text.utf8.count <= Self.cachedRunLength ? Self.runSlot(text) : nil
+        if let slot, let cached = runs[slot], cached.text == text { return cached.run }
+        var quads: [GlyphRun.Quad] = []
+        quads.reserveCapacity(text.utf8.count)
+        let advance = layoutRun(text) { g, pen in
+            guard g.width > 0 else { return }
+            let x = pen + g.offsetX
+            quads.append(GlyphRun.Quad(x0: x, y0: g.offsetY, x1: x + g.width, y1: g.offsetY + g.height, uv0: g.uv0, uv1: g.uv1,
+                                       texture: g.texture))
+        }
+        let run = GlyphRun(quads: quads, advance: advance)
+        if let slot, atlasGeneration == atlas.generation { runs[slot] = CachedRun(text: text, run: run) } // (not if the atlas moved glyphs meanwhile)
+        return run
+    }
+
+    /// The cache slot of `text`: FNV-1a of its UTF-8.
+    private static func runSlot(_ text: String) -> Int {
+        let hash = fnv1a(text)
+        return Int(hash ^ (hash >> 16)) & (runSlots - 1)
     }
 
     /// Walks `text` glyph by glyph with kerning, calling `body` with each glyph and its pen
@@ -355,16 +386,9 @@ public final class Font {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        var advance: Float = 0
-        list.withQuadSink(maxQuads: text.utf8.count, texture: firstPage) { sink in
-            advance = layoutRun(text) { g, pen in
-                guard g.width > 0 else { return }
-                let x = start + pen + g.offsetX, y = top + g.offsetY
-                sink.add(x0: x, y0: y, x1: x + g.width, y1: y + g.height, uv0: g.uv0, uv1: g.uv1,
-                         color: sdlColor, texture: g.texture)
-            }
-        }
-        return Double(advance) / list.scale
+        let run = self.run(text)
+        list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
+        return Double(run.advance) / list.scale
     }
 
     /// Draws one line in `rect`, vertically centred, aligned horizontally, truncated with "…"
@@ -416,4 +440,47 @@ private func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32) ->
         body(value)
         i += need + 1
     }
+}
+
+/// One line laid out: each visible glyph's quad from the pen's start (physical pixels), the
+/// line's advance, the quads' bounds, and their texture when they share one.
+struct GlyphRun {
+    struct Quad {
+        var x0, y0, x1, y1: Float
+        var uv0, uv1: SIMD2<Float>
+        var texture: TextureHandle
+    }
+    let quads: [Quad]
+    let advance: Float
+    let x0, y0, x1, y1: Float
+    let texture: TextureHandle?
+
+    init(quads: [Quad], advance: Float) {
+        self.quads = quads
+        self.advance = advance
+        var (x0, y0, x1, y1): (Float, Float, Float, Float) = (.infinity, .infinity, -.infinity, -.infinity)
+        var texture = quads.first?.texture
+        for q in quads {
+            x0 = min(x0, q.x0); y0 = min(y0, q.y0); x1 = max(x1, q.x1); y1 = max(y1, q.y1)
+            if q.texture != texture { texture = nil }
+        }
+        (self.x0, self.y0, self.x1, self.y1, self.texture) = (x0, y0, x1, y1, texture)
+    }
+}
+
+/// A run cache slot: the line's text and its layout.
+struct CachedRun {
+    let text: String
+    let run: GlyphRun
+}
+
+/// FNV-1a of `text`'s UTF-8, read in place. (Outside `Font`, so the closure is not
+/// main-actor isolated: an isolated one is checked at run time on every call.)
+private func fnv1a(_ text: String) -> UInt32 {
+    func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return hash
+    }
+    return text.utf8.withContiguousStorageIfAvailable(hash) ?? hash(text.utf8)
 }

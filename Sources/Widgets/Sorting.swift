@@ -361,10 +361,10 @@ extension RandomAccessCollection where Index == Int {
 public struct SortedView<Base: RandomAccessCollection>: RandomAccessCollection where Base.Index == Int {
     public let base: Base
     /// nil = the base order.
-    let permutation: [Int32]?
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { base.count }
-    public subscript(position: Int) -> Base.Element {
+    @usableFromInline let permutation: [Int32]?
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { base.count }
+    @inlinable public subscript(position: Int) -> Base.Element {
         base[base.startIndex + (permutation.map { Int($0[position]) } ?? position)]
     }
     public init(base: Base, permutation: [Int32]? = nil) {
