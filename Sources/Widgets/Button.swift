@@ -27,7 +27,7 @@ extension UI {
         let padding = title.isEmpty ? 6.0 : 12.0
         let width = font.measure(title) + iconSize + gap + 2 * padding
         let rect = allocate(Size(width, theme.controlHeight))
-        let r = interact(self.id(id ?? title), rect: rect)
+        let r = interact(self.id(id ?? title), rect: rect, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
         let held = r.isActive && r.isHovered
         var fg = theme.text
@@ -73,7 +73,7 @@ extension UI {
         } else {
             rect = allocate(Size(font.measure(title) + 10 + trackWidth, theme.controlHeight))
         }
-        let r = interact(self.id(id ?? title), rect: rect)
+        let r = interact(self.id(id ?? title), rect: rect, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
         if r.clicked { isOn.toggle() }
         let wid = self.id(id ?? title)

@@ -41,7 +41,7 @@ extension UI {
         let gid = id(name)
         let memo = stateBox(WidgetID(parent: gid, "memo"), DisclosureMemo(progress: isExpanded ? 1 : 0))
         let header = allocate(Size(availableWidth, theme.controlHeight), flexibleWidth: true)
-        let r = interact(gid, rect: header, sense: [.click, .focus])
+        let r = interact(gid, rect: header, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
         if r.clicked { isExpanded.toggle() }
         if focusID == gid {

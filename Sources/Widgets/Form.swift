@@ -155,6 +155,13 @@ extension UI {
         withID(pid) {
             switch style {
             case .segmented:
+                // One Tab stop: Left and Right choose the neighbouring segment.
+                registerFocusable(pid, rect: control)
+                if focusID == pid, !labels.isEmpty {
+                    for press in input.keys where press.key == .left || press.key == .right {
+                        chosen = min(max(0, (chosen ?? 0) + (press.key == .right ? 1 : -1)), labels.count - 1)
+                    }
+                }
                 drawList.addRoundedRect(control, radius: theme.cornerRadius, color: theme.control)
                 let scale = control.width / max(1, natural)
                 var x = control.x
@@ -162,7 +169,7 @@ extension UI {
                     let segment = Rect(x: x, y: control.y, width: widths[k] * scale, height: control.height)
                     x += segment.width
                     let r = interact(id(index: k), rect: segment)
-                    if r.clicked { chosen = k }
+                    if r.clicked { chosen = k; focus(pid) }
                     if k == chosen {
                         drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2).offsetBy(dx: 0, dy: 0.5), radius: theme.cornerRadius - 1,
                                                 color: Color.black.opacity(0.08))
@@ -176,7 +183,7 @@ extension UI {
                     font.draw(label, in: segment, alignment: .center, color: theme.text, into: &drawList)
                 }
             case .menu:
-                let r = interact(id("button"), rect: control)
+                let r = interact(id("button"), rect: control, sense: [.click, .focus, .activate])
                 if r.isHovered { setCursor(.pointingHand) }
                 drawList.addRoundedRect(control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
                 font.draw(current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)

@@ -913,7 +913,9 @@ extension UI {
             switch press.key {
             case .returnKey: edit.outcome = .commit
             case .escape: edit.outcome = .cancel
-            case .tab: edit.outcome = .next
+            case .tab:
+                edit.outcome = .next
+                consumeKey(.tab) // the next cell, not the next widget
             default: continue
             }
             return

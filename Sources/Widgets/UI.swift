@@ -7,8 +7,10 @@ public struct Sense: OptionSet, Sendable {
     public static let click = Sense(rawValue: 1)
     /// Keeps the pointer while dragging, even against a touch scroll.
     public static let drag = Sense(rawValue: 2)
-    /// Takes keyboard focus when clicked.
+    /// Takes keyboard focus when clicked, and is a stop of the Tab order.
     public static let focus = Sense(rawValue: 4)
+    /// Space or Return while it has keyboard focus counts as a click.
+    public static let activate = Sense(rawValue: 8)
 }
 
 /// The result of `UI.interact`: what the pointer did to a widget this frame.
@@ -91,6 +93,11 @@ public final class UI {
     var pressCandidate: (id: WidgetID, sense: Sense)?
     var activeSinceFrame = 0
     var focusClaimedThisFrame = false
+    /// This frame's focusable widgets in build order (the Tab order).
+    var focusChain: [FocusEntry] = []
+    var focusIsVisible = false
+    /// Keys whose presses a widget handled this frame (`consumeKey`).
+    var consumedKeys: Set<Int32> = []
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []
@@ -146,6 +153,8 @@ public final class UI {
         cursor = .arrow
         pressCandidate = nil
         focusClaimedThisFrame = false
+        focusChain.removeAll(keepingCapacity: true)
+        consumedKeys.removeAll(keepingCapacity: true)
         tooltipText = nil
         wantsTextInput = false
         idStack = [.root]
@@ -163,6 +172,7 @@ public final class UI {
             if candidate.sense.contains(.focus) { focusID = candidate.id; focusClaimedThisFrame = true }
         }
         if input.pointer.pressed && !focusClaimedThisFrame { focusID = nil }
+        finishKeyboardFocus()
         // A touch held still becomes a long-press on time, with no event to wake the loop.
         let p = input.pointer
         if p.kind == .touch, p.isDown, !p.isDragging, !p.longPressFired {
@@ -313,6 +323,8 @@ public final class UI {
         let over = isPointerOver(rect)
         r.isHovered = over && (activeID == nil || activeID == id)
         if r.isHovered { hotID = id }
+        if sense.contains(.focus) { registerFocusable(id, rect: rect) }
+        if sense.contains(.activate) && keyboardActivates(id) { r.clicked = true }
         if over && pointer.pressed && (activeID == nil || activeID == id) {
             pressCandidate = (id, sense)
         }

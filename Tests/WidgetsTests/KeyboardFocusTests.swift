@@ -1,0 +1,90 @@
+import XCTest
+import TestSupport
+@testable import Widgets
+@testable import Render2D
+
+/// Keyboard focus in the real renderer: Tab and Shift-Tab walk the controls in build order,
+/// Space activates, arrows adjust, and a focus ring shows only when focus came from the keyboard.
+final class KeyboardFocusTests: XCTestCase {
+    final class Form {
+        var pressesA = 0, pressesB = 0
+        var isOn = false
+        var volume = 50.0
+        var name = ""
+        var mode = 0
+    }
+
+    @MainActor
+    private static func build(_ m: Form) -> (UI) -> Void {
+        { ui in
+            ui.padding(20) {
+                ui.vstack(spacing: 12) {
+                    if ui.button("Alpha") { m.pressesA += 1 }
+                    ui.toggle("Wi-Fi", isOn: &m.isOn)
+                    ui.slider("Volume", value: &m.volume, in: 0...100, step: 5)
+                    ui.textField("Name", text: &m.name, id: "name")
+                    ui.picker("Mode", selection: &m.mode, options: [("One", 0), ("Two", 1), ("Three", 2)], style: .segmented)
+                    if ui.button("Beta") { m.pressesB += 1 }
+                }
+            }
+        }
+    }
+
+    func testTabWalksTheControlsSpaceActivatesArrowsAdjustAndTheRingFollowsTheKeyboard() throws { try onMain {
+        let h = try Harness()
+        let m = Form()
+        let build = Self.build(m)
+        h.frames(2, build)
+        XCTAssertNil(h.ui.focusID)
+        let tab = { (shift: Bool) in
+            h.inject.tap(.tab, modifiers: shift ? .shift : [])
+            h.frames(2, build)
+        }
+        tab(false)
+        XCTAssertEqual(h.ui.focusID, h.ui.id("Alpha"), "Tab focuses the first control")
+        XCTAssertTrue(h.ui.isFocusVisible)
+        let alpha = try XCTUnwrap(h.ui.focusChain.first { $0.id == h.ui.id("Alpha") }).rect
+        let ring = Rect(x: alpha.minX - 3, y: alpha.midY - 4, width: 3, height: 8)
+        XCTAssertGreaterThan(h.countPixels(in: ring, differingFrom: h.ui.theme.background, tolerance: 40), 8, "a focus ring at its left edge")
+        h.shot("keyboard-focus-ring", build)
+        h.inject.tap(.space)
+        h.frames(2, build)
+        XCTAssertEqual(m.pressesA, 1, "Space presses the focused button")
+
+        tab(false)
+        h.inject.tap(.space)
+        h.frames(2, build)
+        XCTAssertTrue(m.isOn, "Space flips the focused toggle")
+        tab(false)
+        h.inject.tap(.right)
+        h.frames(2, build)
+        XCTAssertEqual(m.volume, 55, "Right nudges the focused slider by its step")
+        tab(false)
+        XCTAssertEqual(h.ui.focusID, h.ui.id("name"))
+        h.inject.text("Ada")
+        h.frames(2, build)
+        XCTAssertEqual(m.name, "Ada", "typing goes to the focused field")
+        tab(false)
+        h.inject.tap(.right)
+        h.inject.tap(.right)
+        h.frames(2, build)
+        XCTAssertEqual(m.mode, 2, "Right moves the focused picker along its segments")
+        XCTAssertEqual(m.name, "Ada", "Tab left the field without typing into it")
+        tab(false)
+        h.inject.tap(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(m.pressesB, 1, "Return presses the focused button too")
+        tab(false)
+        XCTAssertEqual(h.ui.focusID, h.ui.id("Alpha"), "Tab wraps around")
+        tab(true)
+        XCTAssertEqual(h.ui.focusID, h.ui.id("Beta"), "Shift-Tab goes back")
+
+        // A click focuses without a ring, as on every platform.
+        h.click(at: Point(alpha.midX, alpha.midY), build)
+        h.frames(2, build)
+        XCTAssertEqual(m.pressesA, 2)
+        XCTAssertEqual(h.ui.focusID, h.ui.id("Alpha"))
+        XCTAssertFalse(h.ui.isFocusVisible)
+        XCTAssertEqual(h.countPixels(in: ring, differingFrom: h.ui.theme.background, tolerance: 40), 0, "no ring after a click")
+    } }
+}
