@@ -28,7 +28,19 @@ final class PhotoGrid {
         let order = RowOrder(photos)
         selection.selected.follow(order)
         // Empty space: a press there clears the selection; a right-click opens the menu for nothing.
-        let background = ui.interact(ui.id("photos.background"), rect: viewport)
+        // The grid is one Tab stop; with focus, the arrows select (Shift extends), and Home,
+        // End, Page Up and Page Down move, the current photo scrolled into view.
+        let backgroundID = ui.id("photos.background")
+        let background = ui.interact(backgroundID, rect: viewport, sense: [.click, .focus])
+        if ui.focusID == backgroundID, let info {
+            let rowsInView = max(1, Int(info.viewport.height / max(1, info.cellSize.height + 8)))
+            for press in ui.input.keys {
+                if let target = selection.key(press.key, modifiers: press.modifiers, mode: .multiple, pageSize: rowsInView * info.columns,
+                                              columns: info.columns, rows: order) {
+                    ui.scrollGrid("photos", toItem: target)
+                }
+            }
+        }
         if background.clicked && ui.input.modifiers.isEmpty { selection.selected.removeAll() }
         if background.secondaryClicked {
             menuTarget = []
@@ -40,6 +52,7 @@ final class PhotoGrid {
                                  isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
             if r.clicked {
                 self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
+                ui.focus(backgroundID)
             }
             if r.doubleClicked { self.onOpen?(photo) }
             if r.secondaryClicked {

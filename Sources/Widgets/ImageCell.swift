@@ -55,7 +55,7 @@ extension UI {
     @discardableResult
     public func asyncImage(_ path: String, in rect: Rect, mode: ContentMode = .fill, priority: Double = 0,
                            cornerRadius: Double = 6, placeholder: Color? = nil) -> Interaction {
-        let r = interact(id(path), rect: rect, sense: [.click, .focus])
+        let r = interact(id(path), rect: rect, sense: .click) // an image is not a Tab stop; the grid holding it is
         guard let images else {
             drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
             return r

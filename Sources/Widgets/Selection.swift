@@ -57,8 +57,11 @@ public struct SelectionModel<ID: Hashable>: Equatable {
     }
 
     /// A navigation key; returns the index of the row that became current (to scroll into view), or nil.
+    /// In a grid of `columns` items a row, Up and Down move a row and Left and Right an item;
+    /// `pageSize` counts items.
     @discardableResult
-    public mutating func key(_ key: Key, modifiers: KeyModifiers, mode: SelectionMode, pageSize: Int, rows: RowOrder<ID>) -> Int? {
+    public mutating func key(_ key: Key, modifiers: KeyModifiers, mode: SelectionMode, pageSize: Int, columns: Int = 1,
+                             rows: RowOrder<ID>) -> Int? {
         let count = rows.count
         guard mode != .none, count > 0 else { return nil }
         selected.follow(rows)
@@ -68,9 +71,12 @@ public struct SelectionModel<ID: Hashable>: Equatable {
         }
         let current = locate(cursor, hint: cursorHint, rows: rows)
         let target: Int
+        let step = max(1, columns)
         switch key {
-        case .down: target = current.map { $0 + 1 } ?? 0
-        case .up: target = current.map { $0 - 1 } ?? count - 1
+        case .down: target = current.map { $0 + step } ?? 0
+        case .up: target = current.map { $0 - step } ?? count - 1
+        case .right where step > 1: target = current.map { $0 + 1 } ?? 0
+        case .left where step > 1: target = current.map { $0 - 1 } ?? count - 1
         case .pageDown: target = (current ?? -1) + max(1, pageSize)
         case .pageUp: target = (current ?? count) - max(1, pageSize)
         case .home: target = 0

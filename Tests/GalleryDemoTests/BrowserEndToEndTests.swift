@@ -50,6 +50,37 @@ final class BrowserEndToEndTests: XCTestCase {
             (h.host.profiler.lastFrame?.lazy.placeholderCells ?? 1) > 0 && MonotonicClock.seconds() < deadline
     }
 
+    func testTheGridSelectsWithTheArrowsShiftExtendsAndHomeEndMove() throws { try onMain {
+        let lib = try Self.makeLibrary("browser-keys")
+        let (h, page, _, _) = try Self.session(lib, state: "state.json")
+        let build: (UI) -> Void = { page.build($0) }
+        Self.waitForThumbnails(h, build)
+        let columns = try XCTUnwrap(page.grid.info?.columns)
+        XCTAssertGreaterThan(columns, 2)
+        let name = { (i: Int) in page.shown[i].name }
+        let selected = { Set(page.selection.map { id in page.photos.first { $0.id == id }!.name }) }
+        h.click(at: Self.cell(page, 0), build)
+        h.inject.tap(.right)
+        h.frames(2, build)
+        XCTAssertEqual(selected(), [name(1)], "Right selects the next photo")
+        h.inject.tap(.down, modifiers: .shift)
+        h.frames(2, build)
+        XCTAssertEqual(selected(), Set((1...1 + columns).map(name)), "Shift-Down extends a row down")
+        h.inject.tap(.end)
+        h.frames(3, build)
+        XCTAssertEqual(selected(), [name(page.shown.count - 1)], "End selects the last photo")
+        XCTAssertTrue(page.grid.info!.visible.contains(page.shown.count - 1), "and scrolls it into view")
+        h.inject.tap(.home)
+        h.inject.tap(.left)
+        h.frames(2, build)
+        XCTAssertEqual(selected(), [name(0)], "Home, and Left stops at the first")
+        h.inject.tap(.tab)
+        h.frames(2, build)
+        h.inject.tap(.right)
+        h.frames(2, build)
+        XCTAssertEqual(selected(), [name(0)], "once Tab moved focus away, the arrows leave the grid alone")
+    } }
+
     /// The centre of grid cell `i`.
     @MainActor
     static func cell(_ page: BrowserPage, _ i: Int) -> Point {
