@@ -131,6 +131,8 @@ public struct InputState: Sendable {
     /// Text typed this frame (already composed by the IME).
     public var text = ""
     public var composition = ""
+    /// Where the input method's caret is in `composition`, in Unicode scalars.
+    public var compositionCursor = 0
     public var resized: Size?
     public var quitRequested = false
     public var settings = GestureSettings()
@@ -214,8 +216,10 @@ public struct InputState: Sendable {
             text += t
             typing.append(.text(t))
             composition = ""
-        case .composition(let t, _):
+            compositionCursor = 0
+        case .composition(let t, let cursor):
             composition = t
+            compositionCursor = cursor
         case .finger(let id, let phase, let p):
             switch phase {
             case .down:

@@ -13,20 +13,62 @@ public final class MemoryClipboard: Clipboard {
     public init() {}
 }
 
-/// Editing state of a text field: caret and selection anchor, as Unicode scalar indices.
+/// Editing state of a text field: caret and selection anchor, as Unicode scalar indices
+/// (always on grapheme cluster boundaries), and its undo history.
 public struct TextEditState: Sendable, Equatable {
     public var caret = 0
     public var anchor = 0
     public var scrollX = 0.0
+    /// States before each edit step, newest last (Ctrl+Z), and the steps undone (Ctrl+Shift+Z).
+    var undoStack: [TextSnapshot] = []
+    var redoStack: [TextSnapshot] = []
+    /// The kind of the last edit, while more of it joins the same undo step.
+    var openEdit: TextEditKind?
     public init() {}
     public var selection: Range<Int> { min(caret, anchor)..<max(caret, anchor) }
     public var hasSelection: Bool { caret != anchor }
+
+    static let undoLimit = 100
+
+    /// Records the state before an edit of `kind`, unless it continues the open step: typing
+    /// coalesces into one step per word, a run of deletions into one; anything else is a step.
+    mutating func willEdit(_ scalars: [Unicode.Scalar], kind: TextEditKind, startsWord: Bool = false) {
+        if kind == openEdit && kind != .other && !startsWord { return }
+        undoStack.append(TextSnapshot(scalars: scalars, caret: caret, anchor: anchor))
+        if undoStack.count > Self.undoLimit { undoStack.removeFirst() }
+        redoStack = []
+        openEdit = kind
+    }
+
+    /// Ctrl+Z (`undo`) or Ctrl+Shift+Z: swaps `scalars` for the state one step back or forward.
+    mutating func step(_ scalars: inout [Unicode.Scalar], undo: Bool) -> Bool {
+        guard let target = undo ? undoStack.popLast() : redoStack.popLast() else { return false }
+        let current = TextSnapshot(scalars: scalars, caret: caret, anchor: anchor)
+        if undo { redoStack.append(current) } else { undoStack.append(current) }
+        scalars = target.scalars
+        caret = min(target.caret, scalars.count)
+        anchor = min(target.anchor, scalars.count)
+        openEdit = nil
+        return true
+    }
 }
+
+/// A text field's content and selection at one point of its undo history.
+struct TextSnapshot: Sendable, Equatable {
+    var scalars: [Unicode.Scalar]
+    var caret: Int
+    var anchor: Int
+}
+
+/// What an edit did, for coalescing undo steps.
+enum TextEditKind: Sendable, Equatable { case typing, deleting, other }
 
 /// Text editing operations on an array of scalars; pure logic, tested without SDL.
 @MainActor
 enum TextEditing {
     /// Applies one key press; returns true when `scalars` changed. `clipboard` receives copies.
+    /// The caret moves, and deletes, by grapheme cluster (an emoji sequence or a letter with
+    /// its accents is one step), and by word with Ctrl.
     static func apply(_ press: KeyPress, to scalars: inout [Unicode.Scalar], state s: inout TextEditState,
                       clipboard: Clipboard) -> Bool {
         let shift = press.modifiers.contains(.shift)
@@ -34,25 +76,32 @@ enum TextEditing {
         func move(to index: Int) {
             s.caret = max(0, min(scalars.count, index))
             if !shift { s.anchor = s.caret }
+            s.openEdit = nil
         }
         switch press.key {
         case .left:
-            if !shift && s.hasSelection { move(to: s.selection.lowerBound) } else { move(to: command ? wordStart(scalars, before: s.caret) : s.caret - 1) }
+            if !shift && s.hasSelection { move(to: s.selection.lowerBound) } else {
+                move(to: command ? wordStart(scalars, before: s.caret) : clusterStart(scalars, before: s.caret))
+            }
         case .right:
-            if !shift && s.hasSelection { move(to: s.selection.upperBound) } else { move(to: command ? wordEnd(scalars, after: s.caret) : s.caret + 1) }
+            if !shift && s.hasSelection { move(to: s.selection.upperBound) } else {
+                move(to: command ? wordEnd(scalars, after: s.caret) : clusterEnd(scalars, after: s.caret))
+            }
         case .home: move(to: 0)
         case .end: move(to: scalars.count)
         case .backspace:
             if s.hasSelection { return deleteSelection(&scalars, &s) }
             guard s.caret > 0 else { return false }
-            let from = command ? wordStart(scalars, before: s.caret) : s.caret - 1
+            let from = command ? wordStart(scalars, before: s.caret) : clusterStart(scalars, before: s.caret)
+            s.willEdit(scalars, kind: .deleting)
             scalars.removeSubrange(from..<s.caret)
             s.caret = from; s.anchor = from
             return true
         case .delete:
             if s.hasSelection { return deleteSelection(&scalars, &s) }
             guard s.caret < scalars.count else { return false }
-            scalars.remove(at: s.caret)
+            s.willEdit(scalars, kind: .deleting)
+            scalars.removeSubrange(s.caret..<(command ? wordEnd(scalars, after: s.caret) : clusterEnd(scalars, after: s.caret)))
             return true
         case Key("a") where command:
             s.anchor = 0; s.caret = scalars.count
@@ -63,18 +112,25 @@ enum TextEditing {
             clipboard.text = String(copied)
             if press.key == Key("x") { return deleteSelection(&scalars, &s) }
         case Key("v") where command:
-            return insert(clipboard.text.replacingNewlines(), into: &scalars, state: &s)
+            return insert(clipboard.text.replacingNewlines(), into: &scalars, state: &s, kind: .other)
+        case Key("z") where command:
+            return s.step(&scalars, undo: !shift)
+        case Key("y") where command:
+            return s.step(&scalars, undo: false)
         default:
             break
         }
         return false
     }
 
-    /// Replaces the selection with `text`.
-    static func insert(_ text: String, into scalars: inout [Unicode.Scalar], state s: inout TextEditState) -> Bool {
+    /// Replaces the selection with `text`: typed text (one undo step per word) or pasted.
+    static func insert(_ text: String, into scalars: inout [Unicode.Scalar], state s: inout TextEditState,
+                       kind: TextEditKind = .typing) -> Bool {
         guard !text.isEmpty else { return false }
         let range = s.selection
         let new = Array(text.unicodeScalars)
+        let afterSpace = range.lowerBound > 0 && scalars[range.lowerBound - 1].properties.isWhitespace
+        s.willEdit(scalars, kind: s.hasSelection ? .other : kind, startsWord: afterSpace && !(new.first?.properties.isWhitespace ?? true))
         scalars.replaceSubrange(range, with: new)
         s.caret = range.lowerBound + new.count
         s.anchor = s.caret
@@ -83,12 +139,47 @@ enum TextEditing {
 
     static func deleteSelection(_ scalars: inout [Unicode.Scalar], _ s: inout TextEditState) -> Bool {
         let range = s.selection
+        s.willEdit(scalars, kind: .other)
         scalars.removeSubrange(range)
         s.caret = range.lowerBound; s.anchor = range.lowerBound
         return true
     }
 
-    static func isWordScalar(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c.properties.numericType != nil || c == "_" }
+    /// Scalar offsets where grapheme clusters start, and the end: the places a caret may stand.
+    static func clusterBoundaries(_ scalars: [Unicode.Scalar]) -> [Int] {
+        var boundaries = [0]
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        var offset = 0
+        for character in String(text) {
+            offset += character.unicodeScalars.count
+            boundaries.append(offset)
+        }
+        return boundaries
+    }
+
+    static func clusterStart(_ scalars: [Unicode.Scalar], before index: Int) -> Int {
+        clusterBoundaries(scalars).last { $0 < index } ?? 0
+    }
+
+    static func clusterEnd(_ scalars: [Unicode.Scalar], after index: Int) -> Int {
+        clusterBoundaries(scalars).first { $0 > index } ?? scalars.count
+    }
+
+    /// The cluster boundary nearest `index` (a click between the scalars of one emoji).
+    static func snapToCluster(_ scalars: [Unicode.Scalar], _ index: Int) -> Int {
+        clusterBoundaries(scalars).min { abs($0 - index) < abs($1 - index) } ?? 0
+    }
+
+    /// Letters, digits and what joins them into one visible letter (combining marks, joiners,
+    /// variation selectors) make words.
+    static func isWordScalar(_ c: Unicode.Scalar) -> Bool {
+        let p = c.properties
+        switch p.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return p.isAlphabetic || p.numericType != nil || c == "_" || p.isJoinControl || p.isVariationSelector
+        }
+    }
 
     static func wordStart(_ scalars: [Unicode.Scalar], before index: Int) -> Int {
         var i = min(index, scalars.count)
@@ -150,8 +241,12 @@ extension UI {
             // Pointer: press places the caret, drag selects, double-click selects the word.
             let localX = input.pointer.position.x - inner.minX + box.value.scrollX
             if r.pressed {
-                let i = TextEditing.index(atX: localX, offsets: offsets)
-                if input.pointer.clickCount >= 2 {
+                let i = TextEditing.snapToCluster(scalars, TextEditing.index(atX: localX, offsets: offsets))
+                box.value.openEdit = nil
+                if input.pointer.clickCount >= 3 { // the line
+                    box.value.anchor = 0
+                    box.value.caret = scalars.count
+                } else if input.pointer.clickCount == 2 { // the word
                     box.value.anchor = TextEditing.wordStart(scalars, before: i)
                     box.value.caret = TextEditing.wordEnd(scalars, after: i)
                 } else {
@@ -159,7 +254,7 @@ extension UI {
                     if !input.modifiers.contains(.shift) { box.value.anchor = i }
                 }
             } else if r.isActive && input.pointer.kind == .mouse && input.pointer.isDragging {
-                box.value.caret = TextEditing.index(atX: localX, offsets: offsets)
+                box.value.caret = TextEditing.snapToCluster(scalars, TextEditing.index(atX: localX, offsets: offsets))
             }
             if focusID == fid {
                 typing: for typed in input.typing {
@@ -204,9 +299,11 @@ extension UI {
         if focusID == fid, !offsets.isEmpty {
             var caretX = x0 + offsets[min(box.value.caret, offsets.count - 1)]
             if !input.composition.isEmpty {
+                // The pre-edit text, underlined, with the caret where the input method puts it.
                 let w = font.draw(input.composition, at: Point(caretX, textY), color: theme.accent, into: &drawList)
                 drawList.addRect(Rect(x: caretX, y: textY + font.lineHeight - 1, width: w, height: 1), color: theme.accent)
-                caretX += w
+                let inside = font.caretOffsets(input.composition)
+                caretX += inside[min(max(0, input.compositionCursor), inside.count - 1)]
             }
             // Blink: on for 0.5 s, off for 0.5 s; a frame at each change, none in between.
             if Int(time * 2) % 2 == 0 || r.isActive {

@@ -86,6 +86,49 @@ final class ControlTests: XCTestCase {
         XCTAssertEqual(text, "Xabcd ")
     } }
 
+    func testAFieldEditsClustersUndoesWordsAndSelectsWordsAndLinesWithClicks() throws { try onMain {
+        let h = try Harness()
+        var text = ""
+        let build: (UI) -> Void = { ui in ui.textField("Name", text: &text, width: 300) }
+        h.frame(build)
+        h.click(at: Point(150, 21), build)
+        for word in ["Zoë ", "👩\u{200D}👧 ", "写真"] { h.inject.text(word); h.frame(build) }
+        XCTAssertEqual(text, "Zoë 👩\u{200D}👧 写真")
+        h.inject.tap(Key("z"), modifiers: .control)
+        h.frames(2, build)
+        XCTAssertEqual(text, "Zoë 👩\u{200D}👧 ", "Ctrl+Z takes back the last word")
+        h.inject.tap(.backspace)
+        h.inject.tap(.backspace)
+        h.frames(2, build)
+        XCTAssertEqual(text, "Zoë ", "backspace takes the space, then the whole family emoji")
+        h.inject.tap(Key("z"), modifiers: [.control, .shift])
+        h.frames(2, build)
+        XCTAssertEqual(text, "Zoë ", "nothing to redo after an edit")
+        text = "one two three"
+        h.frame(build)
+        // Double-click selects the word under it; typing replaces it. Triple-click selects the line.
+        let font = h.ui.font
+        let twoX = 8 + 8 + font.measure("one t")
+        h.click(at: Point(twoX, 21), build)
+        h.inject.mouseButton(.left, down: true, at: Point(twoX, 21))
+        h.frame(build)
+        h.inject.mouseButton(.left, down: false, at: Point(twoX, 21))
+        h.frame(build)
+        h.inject.text("2")
+        h.frame(build)
+        XCTAssertEqual(text, "one 2 three")
+        h.click(at: Point(twoX, 21), build)
+        for _ in 0..<2 {
+            h.inject.mouseButton(.left, down: true, at: Point(twoX, 21))
+            h.frame(build)
+            h.inject.mouseButton(.left, down: false, at: Point(twoX, 21))
+            h.frame(build)
+        }
+        h.inject.text("all")
+        h.frame(build)
+        XCTAssertEqual(text, "all")
+    } }
+
     func testWheelAndScrollbarScrollAScrollView() throws { try onMain {
         let h = try Harness()
         var info: ScrollViewInfo?

@@ -180,6 +180,74 @@ final class TextEditingTests: XCTestCase {
         XCTAssertEqual(text.count, 2, "delete at the end does nothing")
     } }
 
+    private static func string(_ scalars: [Unicode.Scalar]) -> String { String(String.UnicodeScalarView(scalars)) }
+
+    func testTheCaretAndDeletionStepOverWholeGraphemeClusters() { onMain {
+        let clip = MemoryClipboard()
+        // "é" as e + combining acute, a family emoji of five scalars (ZWJ), CJK, a flag (two regional indicators).
+        var text = Array("e\u{301}👩\u{200D}👩\u{200D}👧写🇫🇷".unicodeScalars)
+        var s = TextEditState()
+        s.caret = text.count; s.anchor = s.caret
+        Self.press(.backspace, [], &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "e\u{301}👩\u{200D}👩\u{200D}👧写", "the flag goes whole")
+        Self.press(.left, [], &text, &s, clip)
+        XCTAssertEqual(s.caret, 7, "left steps over 写 to the end of the family")
+        Self.press(.left, [], &text, &s, clip)
+        XCTAssertEqual(s.caret, 2, "and over the five scalars of the family at once")
+        Self.press(.backspace, [], &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "👩\u{200D}👩\u{200D}👧写", "backspace takes the accent with its letter")
+        XCTAssertEqual(s.caret, 0)
+        Self.press(.delete, [], &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "写", "delete takes the whole family")
+        XCTAssertEqual(TextEditing.snapToCluster(Array("a👩\u{200D}👧".unicodeScalars), 2), 1, "a click inside a cluster lands on its edge")
+
+        var words = Array("cafe\u{301} noir".unicodeScalars)
+        var w = TextEditState()
+        w.caret = words.count; w.anchor = w.caret
+        Self.press(.left, .control, &words, &w, clip)
+        XCTAssertEqual(w.caret, 6)
+        Self.press(.left, .control, &words, &w, clip)
+        XCTAssertEqual(w.caret, 0, "a combining accent does not split the word")
+    } }
+
+    func testUndoAndRedoTakeTypingAWordAtATime() { onMain {
+        let clip = MemoryClipboard()
+        var text: [Unicode.Scalar] = []
+        var s = TextEditState()
+        for c in "hello world" { _ = TextEditing.insert(String(c), into: &text, state: &s) }
+        Self.press(Key("z"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello ", "one step per word")
+        Self.press(Key("z"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "")
+        Self.press(Key("z"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "", "nothing more to undo")
+        Self.press(Key("z"), [.control, .shift], &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello ")
+        Self.press(Key("y"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello world")
+        XCTAssertEqual(s.caret, 11)
+        for _ in 0..<3 { Self.press(.backspace, [], &text, &s, clip) }
+        Self.press(.left, [], &text, &s, clip)
+        Self.press(.backspace, [], &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello o")
+        Self.press(Key("z"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello wo", "a caret move ends a run of deletions")
+        Self.press(Key("z"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello world", "the three backspaces were one step")
+        _ = TextEditing.insert("!", into: &text, state: &s)
+        Self.press(Key("y"), .control, &text, &s, clip)
+        XCTAssertEqual(Self.string(text), "hello world!", "a new edit drops the redo history")
+    } }
+
+    func testTheInputMethodsCaretIsKept() {
+        var s = InputState()
+        s.beginFrame(events: [.composition("にほん", cursor: 1)], time: 0)
+        XCTAssertEqual(s.composition, "にほん")
+        XCTAssertEqual(s.compositionCursor, 1)
+        s.beginFrame(events: [.text("日本")], time: 0.02)
+        XCTAssertEqual(s.compositionCursor, 0)
+    }
+
     func testCaretHitTestingAndSliderMath() { onMain {
         XCTAssertEqual(TextEditing.index(atX: 14, offsets: [0, 10, 20, 30]), 1)
         XCTAssertEqual(TextEditing.index(atX: 16, offsets: [0, 10, 20, 30]), 2)
