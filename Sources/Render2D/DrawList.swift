@@ -134,11 +134,22 @@ public struct DrawList {
 
     // MARK: Quads (CPU-clipped)
 
-    /// A solid axis-aligned rectangle.
+    /// A solid axis-aligned rectangle, its edges on whole physical pixels: a thin one (a
+    /// line, a border) keeps one thickness wherever it lies, at least a pixel, so hairlines
+    /// stay crisp and even at fractional scales.
     public mutating func addRect(_ rect: Rect, color: Color) {
         guard color.a > 0 else { return }
-        addQuadPx(x0: rect.minX * scale, y0: rect.minY * scale, x1: rect.maxX * scale, y1: rect.maxY * scale,
-                  uv0: whiteUV, uv1: whiteUV, color: color, texture: solidTexture)
+        let (x0, x1) = Self.snap(rect.minX * scale, rect.maxX * scale)
+        let (y0, y1) = Self.snap(rect.minY * scale, rect.maxY * scale)
+        addQuadPx(x0: x0, y0: y0, x1: x1, y1: y1, uv0: whiteUV, uv1: whiteUV, color: color, texture: solidTexture)
+    }
+
+    /// A span's ends on whole pixels: spans under 3 pixels keep their rounded length.
+    @inline(__always)
+    static func snap(_ a: Double, _ b: Double) -> (Double, Double) {
+        let start = a.rounded()
+        guard b > a else { return (start, start) }
+        return b - a < 3 ? (start, start + max(1, (b - a).rounded())) : (start, b.rounded())
     }
 
     /// A textured rectangle; `uv` is the source region in 0...1 texture coordinates.

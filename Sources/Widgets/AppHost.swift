@@ -159,7 +159,7 @@ public final class AppHost {
     }
 
     private func resolvedUserScale() -> Double {
-        let s = explicitScale ?? window.displayScale
+        let s = explicitScale ?? window.contentScale
         return s.isFinite && s > 0 ? min(max(s, 0.5), 4) : 1
     }
 
