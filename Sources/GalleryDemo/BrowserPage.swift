@@ -50,6 +50,8 @@ final class BrowserPage {
     private var listed = false
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
+    /// A photo to scroll to when the grid or table is next built.
+    private var pendingReveal: Int?
     private var restored = false
     private let library = [LibraryEntry(id: .allPhotos, title: "All Photos", icon: .photo),
                            LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
@@ -192,6 +194,31 @@ final class BrowserPage {
         lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))" + (saveProblem.map { " (\($0))" } ?? "")
     }
 
+    /// A folder dropped on the window opens; a photo dropped opens its folder, selected and
+    /// scrolled to. Anything else is left to other targets.
+    func openDropped(_ items: [DroppedItem]) -> Bool {
+        for case .file(let path) in items {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+            if isFolder.boolValue {
+                open(folder: path)
+                viewer.close()
+                lastAction = "Opened \((path as NSString).lastPathComponent)"
+                return true
+            }
+            guard ImageFormat.extensions.contains((path as NSString).pathExtension.lowercased()) else { continue }
+            open(folder: (path as NSString).deletingLastPathComponent)
+            viewer.close()
+            updateShown()
+            let name = (path as NSString).lastPathComponent
+            guard let photo = shown.first(where: { $0.name == name }) else { continue }
+            selection = [photo.id]
+            pendingReveal = photo.id
+            return true
+        }
+        return false
+    }
+
     func open(_ id: Int) {
         guard let index = shown.firstIndex(where: { $0.id == id }) else { return }
         viewer.show(shown, at: index)
@@ -276,6 +303,7 @@ final class BrowserPage {
             ui.images?.clearFailures() // a file that changed may read now
             list()
         }
+        ui.onDrop { openDropped($0) }
         persist(ui)
         updateShown()
         if viewer.isOpen {
@@ -366,6 +394,10 @@ final class BrowserPage {
             if viewMode == .grid, !ui.wantsTextInput, ui.input.keys.contains(where: { $0.key == .returnKey }),
                let first = shown.first(where: { selection.contains($0.id) }) {
                 open(first.id)
+            }
+            if let reveal = pendingReveal { // a dropped photo, scrolled to where it is drawn
+                pendingReveal = nil
+                if viewMode == .grid { grid.reveal(reveal) } else { ui.scrollTable("files", toRow: reveal) }
             }
             switch viewMode {
             case .grid:

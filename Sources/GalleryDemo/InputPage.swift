@@ -88,6 +88,8 @@ final class InputPage {
         case .finger(let id, let phase, let p): return "finger \(id) \(phase.rawValue) at \(at(p))"
         case .resized(let size): return "resized \(Int(size.width))×\(Int(size.height))"
         case .displayChanged: return "display changed"
+        case .dropped(.file(let path)): return "dropped file \(path)"
+        case .dropped(.text(let text)): return "dropped text \"\(text)\""
         case .quit: return "quit"
         }
     }

@@ -19,11 +19,21 @@ final class PhotoGrid {
     /// The photos the open context menu applies to.
     private(set) var menuTarget = RowSelection<Int>()
 
+    /// A photo to scroll into view when the grid is next built.
+    private var revealID: Int?
+
     init(photos: [Photo]) { self.photos = photos }
+
+    /// Scrolls to the photo whose ID is `id` when the grid is next built.
+    func reveal(_ id: Int) { revealID = id }
 
     func build(_ ui: UI) {
         let photos = self.photos
         let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
+        if let id = revealID {
+            revealID = nil
+            ui.scrollGrid("photos", to: id, in: photos, anchor: .center)
+        }
         let viewport = ui.availableRect
         let order = RowOrder(photos)
         selection.selected.follow(order)

@@ -63,6 +63,11 @@ public struct EventPump {
             let phase: FingerPhase = event.type == SDL_FINGERDOWN.rawValue ? .down
                 : event.type == SDL_FINGERUP.rawValue ? .up : .moved
             return .finger(id: event.tfinger.fingerId, phase: phase, at: p)
+        case SDL_DROPFILE, SDL_DROPTEXT:
+            guard let pointer = event.drop.file else { return nil }
+            defer { SDL_free(pointer) } // SDL hands the string over
+            let string = String(cString: pointer)
+            return .dropped(event.type == SDL_DROPFILE.rawValue ? .file(string) : .text(string))
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED:
@@ -164,6 +169,20 @@ public struct EventInjector {
     public func tap(_ key: Key, modifiers: KeyModifiers = []) {
         self.key(key, down: true, modifiers: modifiers)
         self.key(key, down: false, modifiers: modifiers)
+    }
+
+    /// A file (or folder) dropped on the window, as a file manager's drag and drop delivers it.
+    public func dropFile(_ path: String) { drop(path, type: SDL_DROPFILE) }
+
+    /// Text dropped on the window.
+    public func dropText(_ text: String) { drop(text, type: SDL_DROPTEXT) }
+
+    private func drop(_ string: String, type: SDL_EventType) {
+        var e = SDL_Event()
+        e.drop.type = type.rawValue
+        e.drop.windowID = window.id
+        e.drop.file = SDL_strdup(string) // the pump frees it, as it frees SDL's own
+        push(&e)
     }
 
     /// Text as the IME would deliver it (split into SDL's 32-byte chunks).

@@ -58,7 +58,16 @@ public enum InputEvent: Sendable, Equatable, Codable {
     case finger(id: Int64, phase: FingerPhase, at: Point)
     case resized(Size)
     case displayChanged
+    /// A file, folder or text dropped on the window (SDL_DROPFILE, SDL_DROPTEXT).
+    case dropped(DroppedItem)
     case quit
+}
+
+/// What was dropped on the window.
+public enum DroppedItem: Sendable, Equatable, Codable {
+    /// The path of a file or folder.
+    case file(String)
+    case text(String)
 }
 
 /// A key press delivered this frame.
@@ -134,6 +143,8 @@ public struct InputState: Sendable {
     /// Where the input method's caret is in `composition`, in Unicode scalars.
     public var compositionCursor = 0
     public var resized: Size?
+    /// Files and text dropped on the window this frame.
+    public var dropped: [DroppedItem] = []
     public var quitRequested = false
     public var settings = GestureSettings()
 
@@ -155,6 +166,7 @@ public struct InputState: Sendable {
         keys.removeAll(keepingCapacity: true)
         typing.removeAll(keepingCapacity: true)
         text = ""
+        dropped.removeAll(keepingCapacity: true)
         resized = nil
         if clearHoverNextFrame && !pointer.isDown {
             pointer.position = Pointer.nowhere
@@ -246,6 +258,8 @@ public struct InputState: Sendable {
             }
         case .resized(let size):
             resized = size
+        case .dropped(let item):
+            dropped.append(item)
         case .displayChanged:
             break
         case .quit:

@@ -117,7 +117,7 @@ public struct InputReplay: Sendable {
 extension InputEvent {
     /// The event with every number brought into a range the widgets can do arithmetic on:
     /// coordinates finite and within ±1,000,000, wheel deltas within ±100,000, window sizes
-    /// 1...16,384, text at most 4,096 characters. Replays come from files anyone could write.
+    /// 1...16,384, text and dropped paths at most 4,096 characters. Replays come from files anyone could write.
     public func sanitized() -> InputEvent {
         func v(_ x: Double, _ limit: Double) -> Double { x.isFinite ? min(max(x, -limit), limit) : 0 }
         func p(_ point: Point) -> Point { Point(v(point.x, 1e6), v(point.y, 1e6)) }
@@ -129,6 +129,8 @@ extension InputEvent {
         case .composition(let text, let cursor): return .composition(String(text.prefix(4096)), cursor: min(max(cursor, 0), 4096))
         case .finger(let id, let phase, let at): return .finger(id: id, phase: phase, at: p(at))
         case .resized(let size): return .resized(Size(min(max(v(size.width, 1e6), 1), 16_384), min(max(v(size.height, 1e6), 1), 16_384)))
+        case .dropped(.file(let path)): return .dropped(.file(String(path.prefix(4096))))
+        case .dropped(.text(let text)): return .dropped(.text(String(text.prefix(4096))))
         case .key, .displayChanged, .quit: return self
         }
     }

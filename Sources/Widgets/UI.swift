@@ -98,6 +98,8 @@ public final class UI {
     var focusIsVisible = false
     /// Keys whose presses a widget handled this frame (`consumeKey`).
     var consumedKeys: Set<Int32> = []
+    /// A drop target took this frame's drop (`onDrop`).
+    var dropTaken = false
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []
@@ -155,6 +157,7 @@ public final class UI {
         focusClaimedThisFrame = false
         focusChain.removeAll(keepingCapacity: true)
         consumedKeys.removeAll(keepingCapacity: true)
+        dropTaken = false
         tooltipText = nil
         wantsTextInput = false
         idStack = [.root]

@@ -81,6 +81,27 @@ final class BrowserEndToEndTests: XCTestCase {
         XCTAssertEqual(selected(), [name(0)], "once Tab moved focus away, the arrows leave the grid alone")
     } }
 
+    func testADroppedFolderOpensAndADroppedPhotoIsSelectedInItsFolder() throws { try onMain {
+        let lib = try Self.makeLibrary("browser-drop")
+        let (h, page, _, _) = try Self.session(lib, state: "state.json")
+        let build: (UI) -> Void = { page.build($0) }
+        Self.waitForThumbnails(h, build)
+        h.inject.mouseMove(to: Point(640, 400))
+        h.inject.dropFile(lib.file("Sub"))
+        h.frames(2, build)
+        XCTAssertEqual(page.folder, lib.file("Sub"))
+        XCTAssertEqual(page.shown.count, 3)
+        h.inject.dropFile(lib.file("b12.jpg"))
+        h.frames(3, build)
+        XCTAssertEqual(page.folder, (lib.file("b12.jpg") as NSString).deletingLastPathComponent)
+        XCTAssertEqual(page.selection.map { id in page.photos.first { $0.id == id }!.name }, ["b12.jpg"])
+        let index = try XCTUnwrap(page.shown.firstIndex { $0.name == "b12.jpg" })
+        XCTAssertTrue(page.grid.info!.visible.contains(index), "scrolled to it")
+        h.inject.dropFile(lib.file("Broken/notes.txt-missing"))
+        h.frames(2, build)
+        XCTAssertEqual(page.selection.count, 1, "a path that is not there changes nothing")
+    } }
+
     /// The centre of grid cell `i`.
     @MainActor
     static func cell(_ page: BrowserPage, _ i: Int) -> Point {
