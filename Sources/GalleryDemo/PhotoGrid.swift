@@ -42,7 +42,7 @@ final class PhotoGrid {
         // End, Page Up and Page Down move, the current photo scrolled into view.
         let backgroundID = ui.id("photos.background")
         let background = ui.interact(backgroundID, rect: viewport, sense: [.click, .focus])
-        if ui.focusID == backgroundID, let info {
+        if ui.focusID == backgroundID, !ui.hasOpenPopup, let info {
             let rowsInView = max(1, Int(info.viewport.height / max(1, info.cellSize.height + 8)))
             for press in ui.input.keys {
                 if let target = selection.key(press.key, modifiers: press.modifiers, mode: .multiple, pageSize: rowsInView * info.columns,
@@ -55,6 +55,10 @@ final class PhotoGrid {
         if background.secondaryClicked {
             menuTarget = []
             ui.openPopup("photoMenu")
+        }
+        if ui.focusID == backgroundID && ui.menuKeyPressed() { // the Menu key or Shift+F10: the selection's menu
+            menuTarget = selection.selected
+            ui.openPopup("photoMenu", at: Point(viewport.x + 24, viewport.y + 24))
         }
         let info = ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom)) { ui, i, rect in
             let photo = photos[i]

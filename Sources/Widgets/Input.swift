@@ -35,6 +35,9 @@ public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public static let end = scancodeKey(77)
     public static let pageDown = scancodeKey(78)
     public static let f2 = scancodeKey(59)
+    public static let f10 = scancodeKey(67)
+    /// The Menu (application) key: opens the context menu of what has focus.
+    public static let menu = scancodeKey(101)
     public static let f12 = scancodeKey(69)
 }
 

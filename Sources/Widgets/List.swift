@@ -429,7 +429,7 @@ extension UI {
             if handleListPointer(r, ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
                 layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
             }
-            if focused && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
+            if focused && !hasOpenPopup && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
                 layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
             }
             trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)

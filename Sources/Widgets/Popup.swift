@@ -6,6 +6,16 @@ struct PopupRecord {
     var anchor: Point
     var size = Size.zero
     var lastFrame: Int
+    /// The menu item the arrow keys reached, and how many items the menu had last frame.
+    var highlighted: Int?
+    var itemCount = 0
+}
+
+/// The menu being built: which item is next, which the keyboard highlights, which Return chose.
+struct MenuBuildState {
+    var next = 0
+    var highlighted: Int?
+    var chosen: Int?
 }
 
 extension UI {
@@ -20,6 +30,9 @@ extension UI {
     public func closePopups() { openPopups.removeAll() }
 
     public func isPopupOpen(_ name: String) -> Bool { openPopups.contains { $0.id == id(name) } }
+
+    /// Whether any popup or menu is open: it takes the keyboard until it closes.
+    public var hasOpenPopup: Bool { !openPopups.isEmpty }
 
     /// Builds the popup `name` when it is open: a floating panel in the overlay layer.
     ///
@@ -40,6 +53,26 @@ extension UI {
         let forms = formStack
         formStack = []
         defer { formStack = forms }
+        // The topmost popup takes the arrows (move the highlight, wrapping) and Return (choose it).
+        var menu = MenuBuildState(highlighted: record.highlighted)
+        if index == openPopups.count - 1 && record.itemCount > 0 {
+            for press in input.keys {
+                switch press.key {
+                case .down: menu.highlighted = ((menu.highlighted ?? -1) + 1) % record.itemCount
+                case .up: menu.highlighted = ((menu.highlighted ?? record.itemCount) - 1 + record.itemCount) % record.itemCount
+                case .returnKey, .space: menu.chosen = menu.highlighted
+                default: continue
+                }
+                consumeKey(press.key)
+            }
+            openPopups[index].highlighted = menu.highlighted
+        }
+        let outerMenu = menuState
+        menuState = menu
+        defer {
+            if let i = openPopups.firstIndex(where: { $0.id == pid }) { openPopups[i].itemCount = menuState.next }
+            menuState = outerMenu
+        }
         inOverlay {
             withID(pid) {
                 if record.size == .zero {
@@ -75,10 +108,27 @@ extension UI {
     ///     if ui.menuItem("Delete", icon: .trash, role: .destructive) { delete() }
     /// }
     /// ```
+    /// With keyboard focus on the widget, the Menu key or Shift+F10 opens it too.
     public func contextMenu(for interaction: Interaction, _ content: () -> Void) {
         let name = "context" + interaction.id.description
         if interaction.secondaryClicked { openPopup(name) }
+        if focusID == interaction.id && menuKeyPressed() {
+            openPopup(name, at: Point(interaction.rect.minX + 8, interaction.rect.maxY))
+        }
         popup(name, content)
+    }
+
+    /// The Menu key or Shift+F10 this frame (consumed): open the context menu of what has focus.
+    public func menuKeyPressed() -> Bool {
+        if unconsumedPress(of: .menu) != nil {
+            consumeKey(.menu)
+            return true
+        }
+        if let press = unconsumedPress(of: .f10), press.modifiers == .shift {
+            consumeKey(.f10)
+            return true
+        }
+        return false
     }
 
     /// A row in a menu; returns true when chosen (which also closes the menu).
@@ -88,12 +138,16 @@ extension UI {
         let iconSpace = 24.0
         let shortcutWidth = shortcut.map { font.measure($0) + 24 } ?? 0
         let rect = allocate(Size(iconSpace + font.measure(title) + shortcutWidth + 16, theme.rowHeight))
-        let r = interact(id(title), rect: rect)
+        var r = interact(id(title), rect: rect)
+        let index = menuState.next
+        menuState.next += 1
+        if menuState.chosen == index { r.clicked = true }
+        let lit = r.isHovered || menuState.highlighted == index
         let color = role == .destructive ? theme.destructive : theme.text
-        if r.isHovered {
+        if lit {
             drawList.addRoundedRect(rect, radius: 4, color: theme.accent)
         }
-        let fg = r.isHovered ? theme.onAccent : color
+        let fg = lit ? theme.onAccent : color
         if let icon {
             icon.draw(in: Rect(x: rect.x + 4, y: rect.midY - 8, width: 16, height: 16), color: fg, into: &drawList)
         }
@@ -101,7 +155,7 @@ extension UI {
                   color: fg, into: &drawList)
         if let shortcut {
             font.draw(shortcut, in: Rect(x: rect.maxX - shortcutWidth, y: rect.y, width: shortcutWidth - 8, height: rect.height),
-                      alignment: .trailing, color: r.isHovered ? fg : theme.secondaryText, into: &drawList)
+                      alignment: .trailing, color: lit ? fg : theme.secondaryText, into: &drawList)
         }
         if r.clicked { closePopups() }
         return r.clicked

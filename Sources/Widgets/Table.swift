@@ -615,6 +615,7 @@ extension UI {
         let geometry = RowGeometry(rowHeight: rowH, rowCount: count, sectionStarts: sectionStarts)
         var info = TableInfo(visibleRows: 0..<0, scrollOffset: 0, rowHeight: rowH, bodyRect: body, isCompact: isCompact)
 
+        var keyboardMenuAnchor: Point?
         drawList.pushClip(rect)
         withID(tid) {
             // Body: one interaction for all rows; cell widgets built later win their own clicks.
@@ -655,10 +656,18 @@ extension UI {
                     memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: i, mode: mode, rows: order)
                     memo.value.menuRow = i
                 }
+                if focused && contextMenu != nil && menuKeyPressed() {
+                    // The Menu key or Shift+F10: the menu of the current row, under it.
+                    let i = memo.value.selection.cursorHint.flatMap { $0 < count ? $0 : nil }
+                    memo.value.menuIDs = memo.value.selection.contextMenuTarget(index: i, mode: mode, rows: order)
+                    memo.value.menuRow = i
+                    let y = body.y + (i.map { geometry.slotOffset(geometry.slot(ofRow: $0)) + rowH } ?? 0) - offset
+                    keyboardMenuAnchor = Point(body.x + 24, min(max(y, body.y), body.maxY))
+                }
                 if r.doubleClicked, let primaryAction, row(atY: input.pointer.pressPosition.y) != nil {
                     primaryAction(memo.value.selection.selected)
                 }
-                if focused {
+                if focused && !hasOpenPopup { // (an open menu takes the keys)
                     let page = Int(body.height / rowH)
                     let reveal = { (target: Int) in
                         let y = body.y + Double(geometry.slot(ofRow: target)) * rowH - offset
@@ -805,6 +814,7 @@ extension UI {
                     openPopup("menu")
                 }
             }
+            if let anchor = keyboardMenuAnchor { openPopup("menu", at: anchor) }
             if let contextMenu {
                 let ids = memo.value.menuIDs
                 popup("menu") { contextMenu(ids) }

@@ -100,6 +100,8 @@ public final class UI {
     var consumedKeys: Set<Int32> = []
     /// A drop target took this frame's drop (`onDrop`).
     var dropTaken = false
+    /// The menu (popup) being built: its items count themselves for keyboard navigation.
+    var menuState = MenuBuildState()
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []

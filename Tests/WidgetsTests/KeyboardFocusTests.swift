@@ -87,4 +87,49 @@ final class KeyboardFocusTests: XCTestCase {
         XCTAssertFalse(h.ui.isFocusVisible)
         XCTAssertEqual(h.countPixels(in: ring, differingFrom: h.ui.theme.background, tolerance: 40), 0, "no ring after a click")
     } }
+
+    func testTheMenuKeyOpensATablesMenuThatTheArrowsReturnAndEscapeDrive() throws { try onMain {
+        let h = try Harness()
+        let items = makeItems(30)
+        var selection: Set<Int> = []
+        var menus: [Set<Int>] = []
+        var chosen: [String] = []
+        let build: (UI) -> Void = { ui in
+            ui.table("t", rows: items, selection: Binding(get: { selection }, set: { selection = $0 }), contextMenu: { ids in
+                menus.append(Set(ids))
+                for title in ["Open", "Rename", "Delete"] where ui.menuItem(title) { chosen.append(title) }
+            }) {
+                TableColumn("Name", value: \Item.name)
+            }
+        }
+        h.frame(build)
+        h.click(at: Point(100, 28 + 24 * 2 + 12), build) // row 2: the table has focus
+        XCTAssertEqual(selection, [2])
+        h.inject.tap(.menu)
+        h.frames(3, build)
+        XCTAssertTrue(h.ui.hasOpenPopup, "the Menu key opens the context menu")
+        XCTAssertEqual(menus.last, [2], "for the current row")
+        h.inject.tap(.down)
+        h.inject.tap(.down)
+        h.frames(2, build)
+        h.shot("keyboard-menu", build)
+        XCTAssertEqual(selection, [2], "the arrows move in the menu, not in the table behind it")
+        h.inject.tap(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(chosen, ["Rename"], "Return chooses the highlighted item")
+        XCTAssertFalse(h.ui.hasOpenPopup)
+        h.inject.tap(.f10, modifiers: .shift)
+        h.frames(3, build)
+        XCTAssertTrue(h.ui.hasOpenPopup, "Shift+F10 opens it too")
+        h.inject.tap(.up)
+        h.inject.tap(.space)
+        h.frames(2, build)
+        XCTAssertEqual(chosen, ["Rename", "Delete"], "Up from nothing wraps to the last item")
+        h.inject.tap(.menu)
+        h.frames(3, build)
+        h.inject.tap(.escape)
+        h.frames(2, build)
+        XCTAssertFalse(h.ui.hasOpenPopup, "Escape closes it")
+        XCTAssertEqual(chosen.count, 2)
+    } }
 }
