@@ -21,7 +21,10 @@ enum DemoPage: String, CaseIterable {
 @MainActor
 final class DemoApp {
     var page: DemoPage
-    var darkTheme: Bool
+    /// The theme the user chose (the command line or the toggle); nil follows the desktop.
+    var darkTheme: Bool?
+    /// The desktop's light or dark preference, followed while `darkTheme` is nil.
+    let appearance: SystemAppearance?
     let kitchenSink = KitchenSink()
     let splits = SplitsPage()
     let navigation = NavigationPage()
@@ -30,14 +33,16 @@ final class DemoApp {
     let browser: BrowserPage
     let input = InputPage()
 
-    init(page: DemoPage, darkTheme: Bool, library: String) {
+    init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil) {
         self.page = page
         browser = BrowserPage(root: library)
         self.darkTheme = darkTheme
+        self.appearance = appearance
     }
 
     func build(_ ui: UI, host: AppHost) {
-        ui.theme = darkTheme ? .dark : .light
+        var isDark = darkTheme ?? (appearance?.colorScheme == .dark)
+        ui.theme = isDark ? .dark : .light
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 12, vertical: 8)) {
                 ui.hstack(spacing: 6) {
@@ -52,7 +57,7 @@ final class DemoApp {
                         ui.picker("", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu, id: "page")
                     }
                     ui.spacer()
-                    ui.toggle("Dark", isOn: &darkTheme)
+                    if ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark } // the user's choice from now on
                     if ui.button(host.showsHUD ? "Hide HUD" : "HUD (F12)") { host.showsHUD.toggle() }
                 }
             }

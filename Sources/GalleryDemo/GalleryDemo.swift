@@ -26,8 +26,14 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "UI scale (default: from the display's DPI).")
     var scale: Double?
 
-    @Flag(help: "Use the dark theme.")
+    @Flag(help: "Use the dark theme (default: follow the desktop's light or dark preference).")
     var dark = false
+
+    @Flag(help: "Use the light theme (default: follow the desktop's light or dark preference).")
+    var light = false
+
+    /// The theme asked for on the command line; nil follows the desktop.
+    var themeOverride: Bool? { dark ? true : light ? false : nil }
 
     @Flag(help: "Show the frame-time HUD from the start (F12 toggles it).")
     var hud = false
@@ -122,7 +128,8 @@ struct Run: ParsableCommand {
                 host.ui.images?.shutdown()
                 thumbnails.flush() // the thumbnails made this session are on disk before exit
             }
-            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.dark, library: root ?? "")
+            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
+                              appearance: window.themeOverride == nil ? SystemAppearance() : nil)
             app.browser.sampleGeneration = generation
             host.showsHUD = window.hud
             if let replay {

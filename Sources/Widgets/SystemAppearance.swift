@@ -1,0 +1,145 @@
+import Foundation
+import Render2D
+
+/// Light or dark (SwiftUI's `ColorScheme`).
+public enum ColorScheme: Sendable, Equatable { case light, dark }
+
+/// The desktop's light or dark preference, followed while the app runs: the freedesktop
+/// settings portal's `org.freedesktop.appearance color-scheme` (read, then watched for
+/// `SettingChanged`, through the `gdbus` tool that desktops ship), else `GTK_THEME` (a
+/// `:dark` variant or a `-dark` theme). A change wakes the frame loop.
+///
+/// ```swift
+/// let appearance = SystemAppearance()
+/// // each frame:
+/// ui.theme = appearance.colorScheme == .dark ? .dark : .light
+/// ```
+public final class SystemAppearance: Sendable {
+    private let state: Locked<(portal: ColorScheme??, monitor: Process?)>
+    private let fallback: ColorScheme?
+
+    /// Starts reading and watching the portal with `gdbus` (a path, or a name looked up on
+    /// `PATH`); nothing blocks: until the portal answers, `GTK_THEME` decides.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, gdbus: String = "gdbus") {
+        fallback = Self.scheme(gtkTheme: environment["GTK_THEME"])
+        state = Locked((nil, nil))
+        guard let tool = Self.executable(gdbus, path: environment["PATH"]) else { return }
+        let state = self.state
+        let thread = Thread {
+            if let answer = Self.run(tool, Self.readArguments) {
+                state.withLock { $0.portal = .some(Self.scheme(portalReply: answer)) }
+                FrameWaker.wake()
+            }
+            Self.watch(tool, state: state)
+        }
+        thread.name = "tessera-appearance"
+        thread.start()
+    }
+
+    deinit {
+        state.withLock { $0.monitor }?.terminate()
+    }
+
+    /// The preference: the portal's when it has one, else `GTK_THEME`'s, else nil (no preference).
+    public var colorScheme: ColorScheme? {
+        switch state.withLock({ $0.portal }) {
+        case .some(.some(let scheme)): return scheme
+        default: return fallback
+        }
+    }
+
+    // MARK: The portal through gdbus
+
+    static let readArguments = ["call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
+                                "--object-path", "/org/freedesktop/portal/desktop",
+                                "--method", "org.freedesktop.portal.Settings.Read", "org.freedesktop.appearance", "color-scheme"]
+    static let monitorArguments = ["monitor", "--session", "--dest", "org.freedesktop.portal.Desktop",
+                                   "--object-path", "/org/freedesktop/portal/desktop"]
+
+    /// `tool` with `arguments`, its output once it exits (nil when it could not run or failed).
+    private static func run(_ tool: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile().prefix(4096)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    /// Reads `gdbus monitor`'s lines until it exits, taking each color-scheme change.
+    private static func watch(_ tool: String, state: Locked<(portal: ColorScheme??, monitor: Process?)>) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = monitorArguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return }
+        state.withLock { $0.monitor = process }
+        var pending = Data()
+        let handle = output.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break } // the monitor ended
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                if let change = scheme(settingChanged: line) {
+                    state.withLock { $0.portal = .some(change) }
+                    FrameWaker.wake()
+                }
+            }
+            if pending.count > 65_536 { pending.removeAll() } // a line without end: not ours
+        }
+    }
+
+    // MARK: Parsing (pure)
+
+    /// The portal's `color-scheme`: 1 prefers dark, 2 light, 0 (or anything else) no preference.
+    static func scheme(portalValue value: UInt32) -> ColorScheme? {
+        switch value {
+        case 1: return .dark
+        case 2: return .light
+        default: return nil
+        }
+    }
+
+    /// A `Settings.Read` reply as gdbus prints it: `(<<uint32 1>>,)`.
+    static func scheme(portalReply reply: String) -> ColorScheme? {
+        uint32(in: reply).flatMap(scheme(portalValue:))
+    }
+
+    /// A `gdbus monitor` line: nil when it is not a color-scheme change, else the new preference.
+    static func scheme(settingChanged line: String) -> ColorScheme?? {
+        guard line.contains("SettingChanged"), line.contains("'org.freedesktop.appearance', 'color-scheme'"),
+              let value = uint32(in: line) else { return nil }
+        return .some(scheme(portalValue: value))
+    }
+
+    /// `GTK_THEME` such as `Adwaita:dark` or `Yaru-dark`.
+    static func scheme(gtkTheme: String?) -> ColorScheme? {
+        guard let theme = gtkTheme?.lowercased(), !theme.isEmpty else { return nil }
+        return theme.hasSuffix(":dark") || theme.hasSuffix("-dark") ? .dark : .light
+    }
+
+    /// The number after the first `uint32 `.
+    private static func uint32(in text: String) -> UInt32? {
+        guard let range = text.range(of: "uint32 ") else { return nil }
+        return UInt32(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// `name` if it is a path, else the first executable of that name on `path`.
+    static func executable(_ name: String, path: String?) -> String? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}
