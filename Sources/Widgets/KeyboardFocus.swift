@@ -46,7 +46,8 @@ extension UI {
     /// when focus came from the keyboard.
     func finishKeyboardFocus() {
         if input.pointer.pressed { focusIsVisible = false }
-        if let tab = unconsumedPress(of: .tab), !tab.modifiers.contains(.control), !focusChain.isEmpty {
+        let tabs = consumedKeys.contains(Key.tab.rawValue) ? [] : input.keys.filter { $0.key == .tab && !$0.modifiers.contains(.control) }
+        for tab in tabs where !focusChain.isEmpty {
             let backwards = tab.modifiers.contains(.shift)
             let current = focusChain.firstIndex { $0.id == focusID }
             let next = current.map { (($0 + (backwards ? -1 : 1)) % focusChain.count + focusChain.count) % focusChain.count }

@@ -286,7 +286,18 @@ extension UI {
         let splitterShown = !(state.hidden != nil && styling.hideSplitter) || activeID == handleID
         var r = Interaction(id: handleID, rect: current.splitter)
         if splitterShown {
-            r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling)
+            r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling, focusable: true)
+            if focusID == handleID && length > 0 {
+                // The keyboard: the arrows along the split move the divider 10 pt (Shift: 50).
+                for press in input.keys {
+                    let back: Key = horizontal ? .left : .up, forward: Key = horizontal ? .right : .down
+                    guard press.key == back || press.key == forward else { continue }
+                    let step = (press.modifiers.contains(.shift) ? 50 : 10) / length * (press.key == forward ? 1 : -1)
+                    if state.hidden != nil { state.show() }
+                    state.fraction = constraints.dragOutcome(raw: state.fraction + step).fraction
+                    onDrag?(state.fraction)
+                }
+            }
             let along = horizontal ? input.pointer.position.x : input.pointer.position.y
             let origin = horizontal ? rect.minX : rect.minY
             let center = horizontal ? current.splitter.midX : current.splitter.midY
@@ -371,8 +382,10 @@ extension UI {
 
     /// Hit-tests a splitter (wider than drawn; wider still for a finger) and sets the resize
     /// cursor while it is hovered or dragged. Shared by split views and `navigationSplit`.
-    func splitterHandle(_ id: WidgetID, splitter: Rect, horizontal: Bool, styling: SplitStyling) -> Interaction {
-        let r = interact(id, rect: splitterHitRect(splitter, horizontal: horizontal, styling: styling), sense: .drag)
+    /// `focusable`: a Tab stop too (the caller moves it with the arrows).
+    func splitterHandle(_ id: WidgetID, splitter: Rect, horizontal: Bool, styling: SplitStyling, focusable: Bool = false) -> Interaction {
+        let r = interact(id, rect: splitterHitRect(splitter, horizontal: horizontal, styling: styling),
+                         sense: focusable ? [.drag, .focus] : .drag)
         if r.isHovered || r.isActive { setCursor(horizontal ? .resizeLeftRight : .resizeUpDown) }
         return r
     }

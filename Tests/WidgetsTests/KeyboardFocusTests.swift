@@ -132,4 +132,26 @@ final class KeyboardFocusTests: XCTestCase {
         XCTAssertFalse(h.ui.hasOpenPopup, "Escape closes it")
         XCTAssertEqual(chosen.count, 2)
     } }
+
+    func testFocusOutlivesScrollingTheFocusedRowAwayAndTheNextKeyBringsItBack() throws { try onMain {
+        let h = try Harness()
+        let items = makeItems(5_000)
+        var selection: Set<Int> = []
+        var info: TableInfo?
+        let build: (UI) -> Void = { ui in
+            info = ui.table("t", rows: items, selection: Binding(get: { selection }, set: { selection = $0 })) {
+                TableColumn("Name", value: \Item.name)
+            }
+        }
+        h.frame(build)
+        h.click(at: Point(100, 28 + 24 * 3 + 12), build)
+        XCTAssertEqual(selection, [3])
+        h.ui.scrollTable("t", toOffset: 24 * 2_000)
+        h.frames(2, build)
+        XCTAssertFalse(info!.visibleRows.contains(3), "the focused row scrolled away and is not built")
+        h.inject.tap(.down)
+        h.frames(3, build)
+        XCTAssertEqual(selection, [4], "the table kept focus and its place")
+        XCTAssertTrue(info!.visibleRows.contains(4), "and the row came back into view: \(info!.visibleRows)")
+    } }
 }

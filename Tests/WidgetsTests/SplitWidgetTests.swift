@@ -12,6 +12,31 @@ final class Model<Value> {
 
 /// Split views and the navigation split view in the real renderer, driven by SDL events.
 final class SplitWidgetTests: XCTestCase {
+    func testTabReachesTheSplitterAndTheArrowsMoveIt() throws { try onMain {
+        let h = try Harness()
+        let state = Model(SplitState(fraction: 0.5))
+        var pressed = 0
+        let build: (UI) -> Void = { ui in
+            ui.hSplit("s", state: state.binding) { if ui.button("Left") { pressed += 1 } } right: { ui.text("R") }
+        }
+        h.frames(2, build)
+        h.inject.tap(.tab)
+        h.inject.tap(.tab)
+        h.inject.tap(.tab, modifiers: .shift)
+        h.frames(2, build)
+        XCTAssertEqual(h.ui.focusID, WidgetID(parent: h.ui.id("s"), "splitter"), "a Tab stop of its own (three presses in one frame all count)")
+        h.inject.tap(.right)
+        h.frames(2, build)
+        XCTAssertEqual(state.value.fraction * 640, 330, accuracy: 0.5, "Right moves it 10 pt")
+        h.inject.tap(.left, modifiers: .shift)
+        h.frames(2, build)
+        XCTAssertEqual(state.value.fraction * 640, 280, accuracy: 0.5, "Shift-Left 50 pt back")
+        h.inject.tap(.down)
+        h.frames(2, build)
+        XCTAssertEqual(state.value.fraction * 640, 280, accuracy: 0.5, "Down is across a side-by-side split: nothing")
+        XCTAssertEqual(pressed, 0)
+    } }
+
     func testMouseAndTouchDragMoveTheSplitterByTheDraggedAmountWithResizeCursor() throws { try onMain {
         let h = try Harness()
         let state = Model(SplitState(fraction: 0.5))
