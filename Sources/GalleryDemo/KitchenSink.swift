@@ -10,6 +10,7 @@ final class KitchenSink {
     var volume = 0.35
     var name = "Tessera"
     var search = ""
+    var notes = "Notes wrap at the editor's edge; Return starts a new line, Up and Down move by line, Ctrl+Z undoes a word."
     var lastAction = "—"
     let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
 
@@ -47,6 +48,7 @@ final class KitchenSink {
                 ui.text("Search")
                 ui.textField("Filter rows…", text: &search, width: 220, id: "search")
             }
+            ui.textEditor(text: &notes, width: 400, height: 64, id: "notes")
             ui.hstack {
                 if ui.button("Menu", icon: .chevronDown) { ui.openPopup("menu") }
                 ui.popup("menu") {

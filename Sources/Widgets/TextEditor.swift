@@ -1,0 +1,199 @@
+import Render2D
+
+/// One line of a wrapped text as shown: the scalars it holds and each boundary's x.
+struct WrappedLine: Equatable {
+    /// Scalar indices into the whole text (the newline that ends a paragraph is in no line).
+    let range: Range<Int>
+    /// x of each caret position in the line, from its start (count: `range.count + 1`).
+    let offsets: [Double]
+}
+
+/// Word wrapping by measured widths; pure given the measuring function, tested without SDL.
+@MainActor
+enum TextWrapping {
+    /// `scalars` cut into lines no wider than `width`: at newlines, after the last space that
+    /// fits, or (a word wider than the line) where the width runs out.
+    static func lines(_ scalars: [Unicode.Scalar], width: Double, caretOffsets: (String) -> [Double]) -> [WrappedLine] {
+        var lines: [WrappedLine] = []
+        var paragraphStart = 0
+        while true {
+            let end = scalars[paragraphStart...].firstIndex(of: "\n") ?? scalars.count
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[paragraphStart..<end])
+            let offsets = caretOffsets(String(text))
+            var start = 0
+            let n = end - paragraphStart
+            repeat {
+                var stop = start
+                while stop < n && offsets[stop + 1] - offsets[start] <= max(width, 1) { stop += 1 }
+                if stop < n {
+                    // Back to just after the last space in the line, unless the word fills it.
+                    if let space = (start..<stop).last(where: { scalars[paragraphStart + $0].properties.isWhitespace }) {
+                        stop = space + 1
+                    } else {
+                        stop = max(stop, start + 1)
+                    }
+                }
+                lines.append(WrappedLine(range: paragraphStart + start..<paragraphStart + stop,
+                                         offsets: offsets[start...stop].map { $0 - offsets[start] }))
+                start = stop
+            } while start < n
+            guard end < scalars.count else { return lines }
+            paragraphStart = end + 1
+        }
+    }
+
+    /// The line showing caret position `index` (a position where a line wraps belongs to the next line).
+    static func line(of index: Int, in lines: [WrappedLine]) -> Int {
+        var lo = 0, hi = lines.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lines[mid].range.lowerBound <= index { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The caret position in `line` nearest to `x`.
+    static func index(atX x: Double, in line: WrappedLine) -> Int {
+        line.range.lowerBound + TextEditing.index(atX: x, offsets: line.offsets)
+    }
+}
+
+/// A multi-line editor's state: the field's, plus its scroll and the column Up and Down keep.
+struct TextEditorState {
+    var edit = TextEditState()
+    var scrollY = 0.0
+    var goalX: Double?
+}
+
+extension UI {
+    /// A multi-line text editor (SwiftUI's `TextEditor`): words wrap at the width, it scrolls
+    /// to keep the caret in view (and with the wheel), and it edits as a text field does, by
+    /// grapheme cluster with undo; Return starts a new line, Up and Down move by line, Home and
+    /// End go to the line's ends, and a paste keeps its newlines. Returns true when `text` changed.
+    ///
+    /// ```swift
+    /// ui.textEditor(text: &notes, height: 160)
+    /// ```
+    @discardableResult
+    public func textEditor(text: inout String, width: Double? = nil, height: Double = 120, id name: String = "editor") -> Bool {
+        let font = self.font
+        let rect = allocate(Size(width ?? availableWidth, height), flexibleWidth: width == nil)
+        let eid = id(name)
+        let r = interact(eid, rect: rect, sense: [.click, .focus, .drag])
+        if r.isHovered { setCursor(.iBeam) }
+        let box = stateBox(eid, TextEditorState())
+        let inner = rect.insetBy(dx: 8, dy: 6)
+        var scalars = Array(text.unicodeScalars)
+        box.value.edit.caret = min(box.value.edit.caret, scalars.count)
+        box.value.edit.anchor = min(box.value.edit.anchor, scalars.count)
+        var lines = TextWrapping.lines(scalars, width: inner.width, caretOffsets: font.caretOffsets)
+        let lineH = font.lineHeight
+        let focused = focusID == eid
+        var changed = false
+
+        func index(at p: Point) -> Int {
+            let row = min(max(0, Int((p.y - inner.minY + box.value.scrollY) / lineH)), lines.count - 1)
+            return TextEditing.snapToCluster(scalars, TextWrapping.index(atX: p.x - inner.minX, in: lines[row]))
+        }
+        if r.pressed {
+            let i = index(at: input.pointer.position)
+            box.value.edit.openEdit = nil
+            box.value.goalX = nil
+            if input.pointer.clickCount >= 3 { // the paragraph
+                box.value.edit.anchor = scalars[..<i].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+                box.value.edit.caret = scalars[i...].firstIndex(of: "\n") ?? scalars.count
+            } else if input.pointer.clickCount == 2 {
+                box.value.edit.anchor = TextEditing.wordStart(scalars, before: i)
+                box.value.edit.caret = TextEditing.wordEnd(scalars, after: i)
+            } else {
+                box.value.edit.caret = i
+                if !input.modifiers.contains(.shift) { box.value.edit.anchor = i }
+            }
+        } else if r.isActive && input.pointer.isDragging {
+            box.value.edit.caret = index(at: input.pointer.position)
+        }
+        if focused {
+            wantsTextInput = true
+            textInputRect = rect
+            for typed in input.typing {
+                var s = box.value.edit
+                switch typed {
+                case .text(let t):
+                    changed = TextEditing.insert(t, into: &scalars, state: &s) || changed
+                    box.value.goalX = nil
+                case .key(let press):
+                    let shift = press.modifiers.contains(.shift)
+                    let line = TextWrapping.line(of: s.caret, in: lines)
+                    func move(to index: Int) {
+                        s.caret = index
+                        if !shift { s.anchor = index }
+                        s.openEdit = nil
+                    }
+                    switch press.key {
+                    case .returnKey:
+                        changed = TextEditing.insert("\n", into: &scalars, state: &s, kind: .other) || changed
+                    case .up, .down:
+                        let x = box.value.goalX ?? lines[line].offsets[s.caret - lines[line].range.lowerBound]
+                        let target = line + (press.key == .up ? -1 : 1)
+                        move(to: target < 0 ? 0 : target >= lines.count ? scalars.count : TextWrapping.index(atX: x, in: lines[target]))
+                        box.value.goalX = x
+                    case .home where !press.modifiers.contains(.command): move(to: lines[line].range.lowerBound)
+                    case .end where !press.modifiers.contains(.command): move(to: lines[line].range.upperBound)
+                    case Key("v") where press.modifiers.contains(.command):
+                        changed = TextEditing.insert(clipboard.text, into: &scalars, state: &s, kind: .other) || changed
+                    case .escape:
+                        focus(nil)
+                    case .home, .end: // Ctrl+Home, Ctrl+End: the text's ends
+                        move(to: press.key == .home ? 0 : scalars.count)
+                    default:
+                        changed = TextEditing.apply(press, to: &scalars, state: &s, clipboard: clipboard) || changed
+                        box.value.goalX = nil
+                    }
+                }
+                box.value.edit = s
+                if changed { lines = TextWrapping.lines(scalars, width: inner.width, caretOffsets: font.caretOffsets) }
+            }
+            if changed { text = String(String.UnicodeScalarView(scalars)) }
+        }
+        // Scroll: the wheel over it, and the caret kept in view while focused.
+        let contentHeight = Double(lines.count) * lineH
+        if r.isHovered && input.wheel.y != 0 { box.value.scrollY -= input.wheel.y }
+        let caretLine = TextWrapping.line(of: box.value.edit.caret, in: lines)
+        if focused && (changed || !input.keys.isEmpty || r.pressed || r.isActive) {
+            let top = Double(caretLine) * lineH
+            if top < box.value.scrollY { box.value.scrollY = top }
+            if top + lineH > box.value.scrollY + inner.height { box.value.scrollY = top + lineH - inner.height }
+        }
+        box.value.scrollY = min(max(0, box.value.scrollY), max(0, contentHeight - inner.height))
+
+        drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
+        drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)
+        drawList.pushClip(inner)
+        let selection = box.value.edit.selection
+        let first = max(0, Int(box.value.scrollY / lineH)), last = min(lines.count, Int((box.value.scrollY + inner.height) / lineH) + 1)
+        for (k, line) in lines[first..<last].enumerated() {
+            let y = inner.minY + Double(first + k) * lineH - box.value.scrollY
+            // The selected part of the line; an empty line inside the selection shows a sliver.
+            let lo = max(selection.lowerBound, line.range.lowerBound), hi = min(selection.upperBound, line.range.upperBound)
+            if focused && (lo < hi || line.range.isEmpty && selection.lowerBound <= lo && lo < selection.upperBound) {
+                let x0 = line.offsets[lo - line.range.lowerBound], x1 = line.offsets[hi - line.range.lowerBound]
+                drawList.addRect(Rect(x: inner.minX + x0, y: y, width: max(4, x1 - x0), height: lineH), color: theme.selection)
+            }
+            var shown = String.UnicodeScalarView()
+            shown.append(contentsOf: scalars[line.range])
+            font.draw(String(shown), at: Point(inner.minX, y), color: theme.text, into: &drawList)
+        }
+        if focused {
+            let line = lines[caretLine]
+            let x = inner.minX + line.offsets[box.value.edit.caret - line.range.lowerBound]
+            let y = inner.minY + Double(caretLine) * lineH - box.value.scrollY
+            if Int(time * 2) % 2 == 0 || r.isActive {
+                drawList.addRect(Rect(x: x.rounded(), y: y, width: 1.5, height: lineH), color: theme.accent)
+            }
+            requestRedraw(after: (time * 2).rounded(.down) / 2 + 0.5 - time)
+        }
+        drawList.popClip()
+        return changed
+    }
+}

@@ -1,0 +1,69 @@
+import XCTest
+import TestSupport
+@testable import Widgets
+@testable import Render2D
+
+/// The multi-line editor: wrapping by measured widths (without SDL), and editing, moving by
+/// line and scrolling in the real renderer.
+final class TextEditorTests: XCTestCase {
+    /// Every scalar 10 pt wide.
+    private static func tenEach(_ text: String) -> [Double] { (0...text.unicodeScalars.count).map { Double($0) * 10 } }
+
+    private static func shown(_ text: String, width: Double) -> [String] {
+        onMain {
+            let scalars = Array(text.unicodeScalars)
+            return TextWrapping.lines(scalars, width: width, caretOffsets: tenEach).map { line in
+                var s = String.UnicodeScalarView()
+                s.append(contentsOf: scalars[line.range])
+                return String(s)
+            }
+        }
+    }
+
+    func testWordsWrapAtSpacesNewlinesSplitAndLongWordsBreak() { onMain {
+        XCTAssertEqual(Self.shown("hello world foo", width: 60), ["hello ", "world ", "foo"])
+        XCTAssertEqual(Self.shown("ab\n\ncd", width: 100), ["ab", "", "cd"], "an empty paragraph is a line")
+        XCTAssertEqual(Self.shown("abcdefghij", width: 35), ["abc", "def", "ghi", "j"], "a word wider than the line breaks where it must")
+        XCTAssertEqual(Self.shown("", width: 50), [""])
+        XCTAssertEqual(Self.shown("x\n", width: 50), ["x", ""], "a final newline starts a last, empty line")
+        let lines = TextWrapping.lines(Array("hello world".unicodeScalars), width: 60, caretOffsets: Self.tenEach)
+        XCTAssertEqual(TextWrapping.line(of: 5, in: lines), 0)
+        XCTAssertEqual(TextWrapping.line(of: 6, in: lines), 1, "the position where a line wraps starts the next one")
+        XCTAssertEqual(TextWrapping.index(atX: 22, in: lines[1]), 8)
+    } }
+
+    func testTypingWrapsReturnAndArrowsMoveByLineAPasteKeepsItsLinesAndTheCaretStaysInView() throws { try onMain {
+        let h = try Harness()
+        var text = ""
+        let build: (UI) -> Void = { ui in ui.padding(20) { ui.textEditor(text: &text, width: 160, height: 100) } }
+        h.frame(build)
+        h.click(at: Point(100, 60), build)
+        XCTAssertTrue(h.ui.wantsTextInput)
+        h.inject.text("the quick brown fox jumps over")
+        h.frame(build)
+        let ink = try XCTUnwrap(h.inkBounds(in: Rect(x: 22, y: 22, width: 150, height: 96), differingFrom: h.ui.theme.surface))
+        XCTAssertGreaterThan(ink.height, h.ui.font.lineHeight * 1.8, "the words wrapped onto more lines: \(ink)")
+        h.shot("text-editor", build)
+        h.inject.tap(.returnKey)
+        h.inject.text("end")
+        h.frame(build)
+        XCTAssertEqual(text, "the quick brown fox jumps over\nend")
+        h.inject.tap(.up)
+        h.inject.tap(.home)
+        h.inject.text(">")
+        h.frames(2, build)
+        XCTAssertTrue(text.contains("\n") && text.hasSuffix("\nend"), "Up and Home reached a wrapped line above: \(text)")
+        XCTAssertFalse(text.hasPrefix(">"), "the start of the visual line, not of the text")
+        h.ui.clipboard.text = "a\nb\nc\nd\ne\nf\ng"
+        h.inject.tap(.end, modifiers: .control)
+        h.inject.tap(Key("v"), modifiers: .control)
+        h.frames(2, build)
+        XCTAssertTrue(text.hasSuffix("end" + "a\nb\nc\nd\ne\nf\ng"), "a paste keeps its newlines")
+        // Ten-odd lines in a 100 pt editor: scrolled so the caret's last line shows at the bottom.
+        let bottom = try XCTUnwrap(h.inkBounds(in: Rect(x: 22, y: 90, width: 150, height: 28), differingFrom: h.ui.theme.surface))
+        XCTAssertGreaterThan(bottom.width, 0)
+        h.inject.tap(Key("z"), modifiers: .control)
+        h.frames(2, build)
+        XCTAssertTrue(text.hasSuffix("\nend"), "Ctrl+Z takes the paste back")
+    } }
+}
