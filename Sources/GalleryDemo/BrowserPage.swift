@@ -491,7 +491,7 @@ final class BrowserPage {
                     ratingStars(ui, current: picked.allSatisfy { $0.rating == first.rating } ? first.rating : 0, ids: selection)
                     return
                 }
-                ui.text(first.name, font: ui.font(size: 17, weight: .bold))
+                ui.textSelection(.enabled) { ui.text(first.name, font: ui.font(size: 17, weight: .bold)) } // copyable
                 let preview = ui.allocate(Size(ui.availableWidth, 200), flexibleWidth: true)
                 ui.asyncImage(first.path, in: preview, mode: .fit)
                 ui.form(labelWidth: 90) {

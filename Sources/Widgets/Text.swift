@@ -1,5 +1,8 @@
 import Render2D
 
+/// Whether text can be selected and copied (`UI.textSelection(_:_:)`).
+public enum TextSelectability: Sendable { case enabled, disabled }
+
 extension UI {
     /// A line of text, truncated with "…" when wider than the space available.
     ///
@@ -10,8 +13,58 @@ extension UI {
     public func text(_ string: String, color: Color? = nil, font: Font? = nil) {
         let font = font ?? self.font
         let width = min(font.measure(string), availableWidth)
+        let parent = layoutStack[layoutStack.count - 1]
         let rect = allocate(Size(width, font.lineHeight))
+        if textIsSelectable { selectableText(string, id: WidgetID(parent: parent.id, index: parent.count), in: rect, font: font) }
         font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
+    }
+
+    /// Makes the text built in `content` selectable with the pointer and copyable (Ctrl+C), as
+    /// SwiftUI's `.textSelection(.enabled)`: drag to select, double-click a word, triple-click
+    /// the line, Ctrl+A all of it.
+    ///
+    /// ```swift
+    /// ui.textSelection(.enabled) { ui.text(photo.path) }
+    /// ```
+    public func textSelection(_ selectability: TextSelectability, _ content: () -> Void) {
+        let outer = textIsSelectable
+        textIsSelectable = selectability == .enabled
+        content()
+        textIsSelectable = outer
+    }
+
+    /// The pointer and keys of a selectable label, and its selection drawn under the text.
+    private func selectableText(_ string: String, id: WidgetID, in rect: Rect, font: Font) {
+        let r = interact(id, rect: rect, sense: [.click, .drag, .clickFocus])
+        if r.isHovered { setCursor(.iBeam) }
+        let box = stateBox(id, TextEditState())
+        let scalars = Array(string.unicodeScalars)
+        let offsets = font.caretOffsets(string)
+        let at = { (x: Double) in TextEditing.snapToCluster(scalars, TextEditing.index(atX: x - rect.minX, offsets: offsets)) }
+        if r.pressed {
+            let i = at(input.pointer.pressPosition.x)
+            switch input.pointer.clickCount {
+            case 1: (box.value.anchor, box.value.caret) = (i, i)
+            case 2: (box.value.anchor, box.value.caret) = (TextEditing.wordStart(scalars, before: i), TextEditing.wordEnd(scalars, after: i))
+            default: (box.value.anchor, box.value.caret) = (0, scalars.count)
+            }
+        } else if r.isActive && input.pointer.isDragging {
+            box.value.caret = at(input.pointer.position.x)
+        }
+        guard focusID == id else { return }
+        for press in input.keys where press.modifiers.contains(.command) {
+            if press.key == Key("a") { (box.value.anchor, box.value.caret) = (0, scalars.count) }
+            if press.key == Key("c") && box.value.hasSelection {
+                var copied = String.UnicodeScalarView()
+                copied.append(contentsOf: scalars[box.value.selection.clamped(to: 0..<scalars.count)])
+                clipboard.text = String(copied)
+            }
+        }
+        let selection = box.value.selection.clamped(to: 0..<scalars.count)
+        if !selection.isEmpty {
+            let x0 = rect.minX + offsets[selection.lowerBound], x1 = min(rect.maxX, rect.minX + offsets[selection.upperBound])
+            drawList.addRect(Rect(x: x0, y: rect.y, width: max(0, x1 - x0), height: rect.height), color: theme.selection)
+        }
     }
 
     /// An icon followed by a title, as SwiftUI's `Label`.

@@ -11,6 +11,8 @@ public struct Sense: OptionSet, Sendable {
     public static let focus = Sense(rawValue: 4)
     /// Space or Return while it has keyboard focus counts as a click.
     public static let activate = Sense(rawValue: 8)
+    /// Takes keyboard focus when clicked, but is no Tab stop (selectable text).
+    public static let clickFocus = Sense(rawValue: 16)
 }
 
 /// The result of `UI.interact`: what the pointer did to a widget this frame.
@@ -102,6 +104,8 @@ public final class UI {
     var dropTaken = false
     /// The menu (popup) being built: its items count themselves for keyboard navigation.
     var menuState = MenuBuildState()
+    /// Inside `textSelection(.enabled)`.
+    var textIsSelectable = false
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []
@@ -174,7 +178,7 @@ public final class UI {
         if let candidate = pressCandidate {
             activeID = candidate.id
             activeSinceFrame = frameIndex
-            if candidate.sense.contains(.focus) { focusID = candidate.id; focusClaimedThisFrame = true }
+            if !candidate.sense.isDisjoint(with: [.focus, .clickFocus]) { focusID = candidate.id; focusClaimedThisFrame = true }
         }
         if input.pointer.pressed && !focusClaimedThisFrame { focusID = nil }
         finishKeyboardFocus()

@@ -66,4 +66,49 @@ final class TextEditorTests: XCTestCase {
         h.frames(2, build)
         XCTAssertTrue(text.hasSuffix("\nend"), "Ctrl+Z takes the paste back")
     } }
+
+    func testSelectableTextCopiesAWordADraggedPartAndTheLineAndIsNoTabStop() throws { try onMain {
+        let h = try Harness()
+        let path = "/photos/Trip 2024/IMG_0001.jpg"
+        let build: (UI) -> Void = { ui in
+            ui.padding(20) {
+                ui.textSelection(.enabled) { ui.text(path) }
+                ui.text("not selectable")
+            }
+        }
+        h.frame(build)
+        let font = h.ui.font
+        let x = { (prefix: String) in 20 + font.measure(prefix) }
+        let y = 20 + font.lineHeight / 2
+        let copy = {
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+        }
+        // Double-click on "Trip": that word.
+        h.click(at: Point(x("/photos/Tr"), y), build)
+        h.inject.mouseButton(.left, down: true, at: Point(x("/photos/Tr"), y))
+        h.frame(build)
+        h.inject.mouseButton(.left, down: false, at: Point(x("/photos/Tr"), y))
+        h.frame(build)
+        copy()
+        XCTAssertEqual(h.ui.clipboard.text, "Trip")
+        h.wait(1)
+        // A drag from the start of "2024" to the end of "IMG".
+        h.drag(from: Point(x("/photos/Trip "), y), to: Point(x("/photos/Trip 2024/IMG"), y), build)
+        copy()
+        XCTAssertEqual(h.ui.clipboard.text, "2024/IMG")
+        h.shot("selectable-text", build)
+        h.inject.tap(Key("a"), modifiers: .control)
+        h.frame(build)
+        copy()
+        XCTAssertEqual(h.ui.clipboard.text, path, "Ctrl+A, all of it")
+        // Plain text stays plain: a drag over it selects nothing, and Tab skips the label.
+        h.ui.clipboard.text = ""
+        h.drag(from: Point(22, y + font.lineHeight + 8), to: Point(100, y + font.lineHeight + 8), build)
+        copy()
+        XCTAssertEqual(h.ui.clipboard.text, "")
+        h.inject.tap(.tab)
+        h.frame(build)
+        XCTAssertTrue(h.ui.focusChain.isEmpty, "selectable text is no Tab stop")
+    } }
 }
