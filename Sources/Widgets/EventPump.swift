@@ -171,6 +171,16 @@ public struct EventInjector {
         self.key(key, down: false, modifiers: modifiers)
     }
 
+    /// The window moved to another display (SDL_WINDOWEVENT_DISPLAY_CHANGED): the host takes
+    /// the new display's scale.
+    public func displayChanged() {
+        var e = SDL_Event()
+        e.window.type = SDL_WINDOWEVENT.rawValue
+        e.window.windowID = window.id
+        e.window.event = UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue)
+        push(&e)
+    }
+
     /// A file (or folder) dropped on the window, as a file manager's drag and drop delivers it.
     public func dropFile(_ path: String) { drop(path, type: SDL_DROPFILE) }
 

@@ -53,4 +53,26 @@ final class HiDPITests: XCTestCase {
             }
         }
     }
+
+    func testMovingToADisplayOfAnotherScaleRerasterizesTheText() throws { try onMain {
+        setenv("GDK_SCALE", "1", 1)
+        defer { unsetenv("GDK_SCALE") }
+        let host = try AppHost(options: .init(title: "scale", width: 640, height: 480, vsync: false, offscreen: true, scale: nil))
+        host.readsBackFrames = true
+        var pixelSize = 0
+        let build: (UI) -> Void = { ui in
+            ui.text("Display")
+            pixelSize = ui.font.pixelSize
+        }
+        host.frame(build)
+        XCTAssertEqual(host.userScale, 1)
+        XCTAssertEqual(pixelSize, Int(host.ui.theme.fontSize.rounded()))
+        setenv("GDK_SCALE", "2", 1) // what the desktop says for the other display
+        EventInjector(window: host.window).displayChanged()
+        host.frame(build)
+        host.frame(build)
+        XCTAssertEqual(host.userScale, 2, "the new display's scale")
+        XCTAssertEqual(host.ui.size, Size(320, 240), "layout in logical pixels")
+        XCTAssertEqual(pixelSize, Int((host.ui.theme.fontSize * 2).rounded()), "glyphs rasterized anew at the new scale")
+    } }
 }
