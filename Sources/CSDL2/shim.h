@@ -6,6 +6,7 @@
 #include <SDL2/SDL_ttf.h>
 #include <SDL2/SDL_image.h>
 #include <turbojpeg.h>
+#include <fontconfig/fontconfig.h>
 #include <zlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>

@@ -20,18 +20,11 @@ public enum FontWeight: Sendable, Hashable { case regular, bold }
 public final class FontLibrary {
     public let atlas: GlyphAtlas
     private var paths: [FontWeight: String] = [:]
-    private let fallbackPaths: [String]
+    /// Where characters the shipped fonts lack come from.
+    public let fallback = FontFallback()
     private var cache: [FontKey: Font] = [:]
 
     struct FontKey: Hashable { let pixelSize: Int; let weight: FontWeight; let scale: Double }
-
-    /// Fallback fonts tried, in order, for characters DejaVu Sans lacks (CJK), when installed.
-    public static let systemFallbacks = [
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-        "/usr/share/fonts/truetype/arphic/uming.ttc",
-    ]
 
     /// Opens the shipped fonts (initializing SDL_ttf if needed; no window required).
     public init(atlas: GlyphAtlas) throws {
@@ -41,9 +34,8 @@ public final class FontLibrary {
         self.atlas = atlas
         let regular = try AssetLocator.path(for: "Fonts/DejaVuSans.ttf")
         paths[.regular] = regular
-        fallbackPaths = Self.systemFallbacks.filter { access($0, R_OK) == 0 }
         // Open the regular face once now, so a broken font fails here with a clear error.
-        let body = try Font(path: regular, fallbacks: fallbackPaths, pixelSize: 15, scale: 1, atlas: atlas)
+        let body = try Font(path: regular, fallback: fallback, pixelSize: 15, scale: 1, atlas: atlas)
         cache[FontKey(pixelSize: 15, weight: .regular, scale: 1)] = body
         paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? regular
     }
@@ -63,7 +55,7 @@ public final class FontLibrary {
             return font
         }
         do {
-            let font = try Font(path: paths[weight] ?? paths[.regular]!, fallbacks: fallbackPaths, pixelSize: pixelSize,
+            let font = try Font(path: paths[weight] ?? paths[.regular]!, fallback: fallback, pixelSize: pixelSize,
                                 scale: scale, atlas: atlas)
             font.lastUse = uses
             if cache.count >= max(2, maxOpenFonts) { closeLeastRecentlyUsed() }
@@ -101,7 +93,9 @@ public final class Font {
     /// When `FontLibrary` last handed it out (its eviction order).
     @exclusivity(unchecked) var lastUse = 0
     private let face: OpaquePointer
-    private let fallbacks: [OpaquePointer]
+    private let fallback: FontFallback
+    /// Faces of fallback fonts at this size, opened when first needed (nil: failed to open).
+    @exclusivity(unchecked) private var fallbackFaces: [String: OpaquePointer?] = [:]
     private let atlas: GlyphAtlas
     /// Physical pixels per logical pixel.
     public let scale: Double
@@ -145,14 +139,14 @@ public final class Font {
         var description: String { "TTF_OpenFont(\(path)): \(message)" }
     }
 
-    init(path: String, fallbacks fallbackPaths: [String], pixelSize: Int, scale: Double, atlas: GlyphAtlas) throws {
+    init(path: String, fallback: FontFallback, pixelSize: Int, scale: Double, atlas: GlyphAtlas) throws {
         guard let face = TTF_OpenFont(path, Int32(pixelSize)) else {
             throw OpenError(path: path, message: String(cString: SDL_GetError()))
         }
         TTF_SetFontHinting(face, TTF_HINTING_LIGHT)
         TTF_SetFontKerning(face, 1)
         self.face = face
-        self.fallbacks = fallbackPaths.compactMap { TTF_OpenFont($0, Int32(pixelSize)) }
+        self.fallback = fallback
         self.atlas = atlas
         self.scale = scale
         self.pixelSize = pixelSize
@@ -166,7 +160,7 @@ public final class Font {
 
     isolated deinit {
         TTF_CloseFont(face)
-        for f in fallbacks { TTF_CloseFont(f) }
+        for case let f? in fallbackFaces.values { TTF_CloseFont(f) }
     }
 
     // MARK: Glyphs
@@ -191,7 +185,7 @@ public final class Font {
     /// Whether the font or one of its fallbacks has a glyph for `scalar` (else it draws the
     /// replacement glyph).
     public func provides(_ scalar: Unicode.Scalar) -> Bool {
-        TTF_GlyphIsProvided32(face, scalar.value) != 0 || fallbacks.contains { TTF_GlyphIsProvided32($0, scalar.value) != 0 }
+        faceFor(scalar.value).1 == scalar.value
     }
 
     /// The atlas was cleared: every glyph is rasterized again when next drawn.
@@ -203,11 +197,25 @@ public final class Font {
         recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
     }
 
-    /// Picks the face that has `scalar` (primary, then fallbacks, then the replacement glyph).
+    /// Picks the face that has `scalar`: this one, else the installed font fontconfig finds
+    /// for it, else this one's replacement glyph.
     private func faceFor(_ scalar: UInt32) -> (OpaquePointer, UInt32) {
         if TTF_GlyphIsProvided32(face, scalar) != 0 { return (face, scalar) }
-        for f in fallbacks where TTF_GlyphIsProvided32(f, scalar) != 0 { return (f, scalar) }
+        if let path = fallback.path(for: scalar), let f = fallbackFace(path), TTF_GlyphIsProvided32(f, scalar) != 0 {
+            return (f, scalar)
+        }
         return (face, replacement)
+    }
+
+    private func fallbackFace(_ path: String) -> OpaquePointer? {
+        if let known = fallbackFaces[path] { return known }
+        let opened = TTF_OpenFont(path, Int32(pixelSize))
+        if opened == nil { Log.warn("fallback font \(path): \(String(cString: SDL_GetError()))") }
+        if let opened {
+            TTF_SetFontHinting(opened, TTF_HINTING_LIGHT)
+        }
+        fallbackFaces[path] = .some(opened)
+        return opened
     }
 
     private func rasterize(_ scalar: UInt32) -> AtlasGlyph {

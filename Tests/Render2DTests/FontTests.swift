@@ -36,15 +36,29 @@ final class FontTests: XCTestCase {
         XCTAssertGreaterThan(font.measure("Ωμέγα"), 20)
         XCTAssertGreaterThan(font.measure("Съешь"), 20)
         let replacement = font.measure("\u{FFFD}")
-        let cjkFallbackInstalled = FontLibrary.systemFallbacks.contains { FileManager.default.fileExists(atPath: $0) }
+        let cjkFallbackInstalled = library.fallback.path(for: 0x5199) != nil
         XCTAssertTrue(font.provides("Ω"))
-        XCTAssertEqual(font.provides("写"), cjkFallbackInstalled, "CJK comes from a fallback font exactly when one is installed")
+        XCTAssertEqual(font.provides("写"), cjkFallbackInstalled, "CJK comes from a fallback font exactly when fontconfig finds one")
         XCTAssertFalse(font.provides("\u{10FFFD}"), "a private-use plane character is in no font")
         XCTAssertEqual(font.measure("\u{10FFFD}"), replacement, accuracy: 0.01, "missing glyphs draw the replacement glyph")
         if !cjkFallbackInstalled {
             XCTAssertEqual(font.measure("写"), replacement, accuracy: 0.01)
         }
         XCTAssertEqual(font.caretOffsets("aé写").count, 4, "one caret stop per scalar plus the start")
+    } }
+
+    func testFontconfigFindsAnInstalledFontForCJKAndArabicAndNoneForAPrivateCharacter() { onMain {
+        let fallback = FontFallback()
+        let cjk = fallback.path(for: 0x5199) // 写
+        if FileManager.default.fileExists(atPath: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc") {
+            XCTAssertNotNil(cjk, "fonts-noto-cjk is installed: fontconfig finds it")
+            XCTAssertTrue(cjk?.contains("CJK") ?? false, "\(cjk ?? "nil")")
+            XCTAssertEqual(fallback.path(for: 0x672C), cjk, "the block's other characters come from the same font") // 本
+        }
+        let arabic = fallback.path(for: 0x0627) // ا
+        XCTAssertNotNil(arabic, "DejaVu Sans, which the fonts package installs, has Arabic")
+        XCTAssertNil(fallback.path(for: 0x10FFFD), "no font has a private-use character")
+        XCTAssertEqual(fallback.path(for: 0x10FFFD), nil, "and the answer is cached")
     } }
 
     func testScaleRasterizesLargerButMeasuresInLogicalPixels() { onMain {

@@ -129,6 +129,28 @@ final class ControlTests: XCTestCase {
         XCTAssertEqual(text, "all")
     } }
 
+    func testCJKIsDrawnFromAnInstalledFontNotAsReplacementBoxes() throws { try onMain {
+        let h = try Harness()
+        guard h.ui.fonts.fallback.path(for: 0x5199) != nil else {
+            throw XCTSkip("no installed font has CJK (scripts/install-deps.sh installs fonts-noto-cjk)")
+        }
+        let build: (UI) -> Void = { ui in
+            ui.padding(20) {
+                ui.text("写真の本")
+                ui.text("\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}")
+            }
+        }
+        h.frames(2, build)
+        h.shot("cjk-fallback", build)
+        let line = h.ui.font.lineHeight
+        let cjk = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 20, width: 300, height: line), differingFrom: h.ui.theme.background))
+        let boxes = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 20 + line + h.ui.theme.spacing, width: 300, height: line),
+                                              differingFrom: h.ui.theme.background))
+        XCTAssertGreaterThan(cjk.width, 40, "four ideographs drawn")
+        let boxesAtCJK = Rect(x: boxes.x, y: boxes.y, width: cjk.width, height: cjk.height)
+        XCTAssertNotEqual(h.pixels.region(cjk), h.pixels.region(boxesAtCJK), "not the replacement glyphs")
+    } }
+
     func testWheelAndScrollbarScrollAScrollView() throws { try onMain {
         let h = try Harness()
         var info: ScrollViewInfo?
