@@ -122,12 +122,15 @@ public final class Font {
     @exclusivity(unchecked) private var asciiKerning = [Int8](repeating: Int8.min, count: 128 * 128)
     @exclusivity(unchecked) private var otherKerning: [UInt64: Int16] = [:]
     @exclusivity(unchecked) private var recentKerning = [(key: UInt64, value: Int16)?](repeating: nil, count: 512)
-    /// Lines laid out before, direct-mapped by a hash of their bytes: a table redraws the same
-    /// cell strings frame after frame, and a cached run skips the per-glyph lookups and
-    /// kerning. Short lines only; cleared when the atlas moves glyphs. (A `Dictionary` keyed
-    /// by `String` costs more than it saves: String hashing normalizes.)
-    @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: Font.runSlots)
-    static let runSlots = 4096, cachedRunLength = 64
+    /// Lines laid out before, in sets of two picked by a hash of their bytes (the one used
+    /// less recently makes room): a table redraws the same cell strings frame after frame,
+    /// and a cached run skips the per-glyph lookups and kerning. Short lines only; cleared
+    /// when the atlas moves glyphs. (A `Dictionary` keyed by `String` costs more than it
+    /// saves: String hashing normalizes.)
+    @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: 2 * Font.runSets)
+    /// Per set, the way used last.
+    @exclusivity(unchecked) private var runRecent = [UInt8](repeating: 0, count: Font.runSets)
+    static let runSets = 4096, cachedRunLength = 64
     private let hasKerning: Bool
     private let replacement: UInt32
     /// The atlas page that holds the white texel (page 0 never changes).
@@ -191,7 +194,7 @@ public final class Font {
     /// The atlas was cleared: every glyph is rasterized again when next drawn.
     private func forgetGlyphs() {
         atlasGeneration = atlas.generation
-        runs = [CachedRun?](repeating: nil, count: Self.runSlots)
+        runs = [CachedRun?](repeating: nil, count: 2 * Self.runSets)
         asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
         otherGlyphs.removeAll()
         recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
@@ -290,8 +293,15 @@ public final class Font {
     /// `text` laid out: from the run cache, or laid out now (and cached when short).
     private func run(_ text: String) -> GlyphRun {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
-        let slot = text.utf8.count <= Self.cachedRunLength ? Self.runSlot(text) : nil
-        if let slot, let cached = runs[slot], cached.text == text { return cached.run }
+        let set = text.utf8.count <= Self.cachedRunLength ? Self.runSet(text) : nil
+        if let set {
+            for way in 0..<2 {
+                if let cached = runs[2 * set + way], cached.text == text {
+                    runRecent[set] = UInt8(way)
+                    return cached.run
+                }
+            }
+        }
         var quads: [GlyphRun.Quad] = []
         quads.reserveCapacity(text.utf8.count)
         let advance = layoutRun(text) { g, pen in
@@ -301,14 +311,18 @@ public final class Font {
                                        texture: g.texture))
         }
         let run = GlyphRun(quads: quads, advance: advance)
-        if let slot, atlasGeneration == atlas.generation { runs[slot] = CachedRun(text: text, run: run) } // (not if the atlas moved glyphs meanwhile)
+        if let set, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
+            let way = 1 - Int(runRecent[set])
+            runs[2 * set + way] = CachedRun(text: text, run: run)
+            runRecent[set] = UInt8(way)
+        }
         return run
     }
 
-    /// The cache slot of `text`: FNV-1a of its UTF-8.
-    private static func runSlot(_ text: String) -> Int {
+    /// The cache set of `text`: FNV-1a of its UTF-8.
+    private static func runSet(_ text: String) -> Int {
         let hash = fnv1a(text)
-        return Int(hash ^ (hash >> 16)) & (runSlots - 1)
+        return Int(hash ^ (hash >> 16)) & (runSets - 1)
     }
 
     /// Walks `text` glyph by glyph with kerning, calling `body` with each glyph and its pen
