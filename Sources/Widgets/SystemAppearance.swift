@@ -56,8 +56,8 @@ public final class SystemAppearance: Sendable {
     static let monitorArguments = ["monitor", "--session", "--dest", "org.freedesktop.portal.Desktop",
                                    "--object-path", "/org/freedesktop/portal/desktop"]
 
-    /// `tool` with `arguments`, its output once it exits (nil when it could not run or failed).
-    private static func run(_ tool: String, _ arguments: [String]) -> String? {
+    /// `tool` started with `arguments`, and the read end of its output (nil when it could not start).
+    private static func launch(_ tool: String, _ arguments: [String]) -> (Process, FileHandle)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -65,23 +65,29 @@ public final class SystemAppearance: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile().prefix(4096)
+        return (process, output.fileHandleForReading)
+    }
+
+    /// `tool` with `arguments`, the first 4 KB of its output once it exits (nil when it could
+    /// not run or failed).
+    private static func run(_ tool: String, _ arguments: [String]) -> String? {
+        guard let (process, output) = launch(tool, arguments) else { return nil }
+        var data = Data()
+        while data.count < 4096 {
+            let chunk = output.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk.prefix(4096 - data.count))
+        }
+        if data.count >= 4096 { process.terminate() } // more than any answer: not the portal's
         process.waitUntilExit()
         return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 
     /// Reads `gdbus monitor`'s lines until it exits, taking each color-scheme change.
     private static func watch(_ tool: String, state: Locked<(portal: ColorScheme??, monitor: Process?)>) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = monitorArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return }
+        guard let (process, handle) = launch(tool, monitorArguments) else { return }
         state.withLock { $0.monitor = process }
         var pending = Data()
-        let handle = output.fileHandleForReading
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break } // the monitor ended

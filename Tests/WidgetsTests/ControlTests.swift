@@ -108,22 +108,21 @@ final class ControlTests: XCTestCase {
         h.frame(build)
         // Double-click selects the word under it; typing replaces it. Triple-click selects the line.
         let font = h.ui.font
-        let twoX = 8 + 8 + font.measure("one t")
-        h.click(at: Point(twoX, 21), build)
-        h.inject.mouseButton(.left, down: true, at: Point(twoX, 21))
-        h.frame(build)
-        h.inject.mouseButton(.left, down: false, at: Point(twoX, 21))
-        h.frame(build)
+        let two = Point(8 + 8 + font.measure("one t"), 21)
+        let clicks = { (count: Int) in
+            h.click(at: two, build)
+            for _ in 1..<count {
+                h.inject.mouseButton(.left, down: true, at: two)
+                h.frame(build)
+                h.inject.mouseButton(.left, down: false, at: two)
+                h.frame(build)
+            }
+        }
+        clicks(2)
         h.inject.text("2")
         h.frame(build)
         XCTAssertEqual(text, "one 2 three")
-        h.click(at: Point(twoX, 21), build)
-        for _ in 0..<2 {
-            h.inject.mouseButton(.left, down: true, at: Point(twoX, 21))
-            h.frame(build)
-            h.inject.mouseButton(.left, down: false, at: Point(twoX, 21))
-            h.frame(build)
-        }
+        clicks(3)
         h.inject.text("all")
         h.frame(build)
         XCTAssertEqual(text, "all")
