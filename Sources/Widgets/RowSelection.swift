@@ -34,11 +34,17 @@ public struct RowSelection<ID: Hashable>: Sequence, Equatable, ExpressibleByArra
 
     public init(arrayLiteral ids: ID...) { self.init(ids) }
 
-    /// Equal when they select the same rows; the order only matters while ranges or "all" refer to it.
+    /// Equal when they select the same rows: at once when they are kept alike (the usual
+    /// case, every frame), else by comparing their IDs (O(selected), only when they differ
+    /// in form: ranges against IDs, or two orders).
     public static func == (a: RowSelection, b: RowSelection) -> Bool {
-        guard a.isInverted == b.isInverted, a.ranges == b.ranges, a.flips.count == b.flips.count,
-              a.flips.keys.allSatisfy({ b.flips[$0] != nil }) else { return false }
-        return (a.ranges.isEmpty && !a.isInverted) || a.order === b.order || a.order?.token == b.order?.token
+        if a.isInverted == b.isInverted, a.ranges == b.ranges, a.flips.count == b.flips.count,
+           a.flips.keys.allSatisfy({ b.flips[$0] != nil }),
+           (a.ranges.isEmpty && !a.isInverted) || a.order === b.order || a.order?.token == b.order?.token {
+            return true
+        }
+        guard a.count == b.count else { return false }
+        return Set(a) == Set(b)
     }
 
     // MARK: Reading

@@ -84,6 +84,11 @@ final class RowSelectionLogicTests: XCTestCase {
         XCTAssertNil(a.first)
         a.removeAll()
         XCTAssertEqual(a, [])
+        var ranged = SelectionModel<Int>()
+        ranged.click(index: 0, modifiers: [], mode: .multiple, rows: RowOrder(rows))
+        ranged.click(index: 3, modifiers: .shift, mode: .multiple, rows: RowOrder(rows))
+        XCTAssertEqual(ranged.selected, RowSelection(rows.prefix(4).map(\.id)), "a range equals the same rows given as IDs")
+        XCTAssertNotEqual(ranged.selected, RowSelection(rows.prefix(3).map(\.id)))
     }
 }
 
