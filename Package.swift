@@ -16,8 +16,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CSDL2",
-            pkgConfig: "sdl2",
-            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev"])]
+            pkgConfig: "harfbuzz", // its cflags bring FreeType's and GLib's include paths too
+            providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
         // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
         // fonts into a resource bundle next to every built binary.

@@ -3,10 +3,15 @@
 
 #define SDL_MAIN_HANDLED 1
 #include <SDL2/SDL.h>
-#include <SDL2/SDL_ttf.h>
 #include <SDL2/SDL_image.h>
 #include <turbojpeg.h>
 #include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <hb.h>
+#include <hb-ft.h>
+#include <hb-ot.h>
+#include <fribidi/fribidi.h>
 #include <zlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -24,6 +29,11 @@ static inline Sint64 tessera_mouse_touch_id(void) { return (Sint64)SDL_MOUSE_TOU
 static inline Uint32 tessera_pixelformat_abgr8888(void) { return SDL_PIXELFORMAT_ABGR8888; }
 static inline Uint32 tessera_pixelformat_rgba32(void) { return SDL_PIXELFORMAT_RGBA32; }
 static inline Uint32 tessera_pixelformat_argb8888(void) { return SDL_PIXELFORMAT_ARGB8888; }
+
+// Text: FreeType load targets and FriBidi's automatic paragraph direction.
+static inline FT_Int32 tessera_ft_load_target_light(void) { return FT_LOAD_TARGET_LIGHT; }
+static inline FriBidiParType tessera_fribidi_par_auto(void) { return FRIBIDI_PAR_ON; }
+static inline int tessera_fribidi_is_rtl(FriBidiParType direction) { return FRIBIDI_IS_RTL(direction) ? 1 : 0; }
 
 /// Lowers the calling thread's scheduling priority by `nice` (Linux: per-thread niceness).
 /* A cheap tick counter for profiler scopes: the TSC on x86-64 (about 12 ns to read where
@@ -46,8 +56,8 @@ static inline void tessera_nice_current_thread(int nice) { setpriority(PRIO_PROC
 static inline int tessera_set_filesystem_uid(int uid) { return setfsuid((uid_t)uid); }
 
 // GLib's checksums (MD5 of thumbnail URIs, as GNOME computes them). GLib comes with SDL2's
-// dependencies (libglib2.0-dev through IBus); its prototypes are declared here because the
-// sdl2 pkg-config entry does not give <glib.h>'s include paths. Stable since GLib 2.16.
+// dependencies (libglib2.0-dev through IBus); its few prototypes are declared here rather
+// than pulling in all of <glib.h>. Stable since GLib 2.16.
 typedef struct _GChecksum GChecksum;
 extern GChecksum *g_checksum_new(int checksum_type);
 extern void g_checksum_update(GChecksum *checksum, const unsigned char *data, long length);

@@ -58,6 +58,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
 
+    @Option(help: "Text: the labels' scripts, latin or mixed (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai, CJK and emoji).")
+    var scripts = "latin"
+
     @Option(help: "Save a PNG of the last frame.")
     var screenshot: String?
 
@@ -76,6 +79,7 @@ struct Bench: ParsableCommand {
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        guard TextBench.Scripts(rawValue: scripts) != nil else { throw ValidationError("--scripts must be latin or mixed") }
     }
 
     func run() throws {
@@ -128,7 +132,7 @@ struct Bench: ParsableCommand {
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280),
                                      processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
-            default: bench = TextBench()
+            default: bench = TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
             }
             host.profiler.recordsScopes = !noScopes
             try bench.setUp(host: host)
@@ -212,62 +216,4 @@ func peakRSSMegabytes() -> Int {
         }
     }
     return 0
-}
-
-/// `bench text`: 2,000 labels of 20 characters in a grid filling the window; every frame
-/// the labels' contents shift by one word, so layout is redone but glyphs come from the atlas.
-@MainActor
-final class TextBench: BenchScene {
-    let n = 2000
-    let columns = 20
-    private var texts: [String] = []
-    /// Each text's scalar count, for the glyphs field (counted once, not in every frame's work).
-    private var scalarCounts: [Int] = []
-    private var drawCalls: [Int] = []
-    private var glyphsPerFrame = 0
-
-    func setUp(host: AppHost) throws {
-        var rng = SplitMix64(seed: 42)
-        let syllables = ["ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor"]
-        var words: [String] = []
-        for _ in 0..<4096 {
-            if rng.next(below: 4) == 0 {
-                words.append(String(rng.next(below: 100_000)))
-            } else {
-                var w = ""
-                for _ in 0..<(1 + rng.next(below: 3)) { w += syllables[rng.next(below: syllables.count)] }
-                words.append(w.prefix(1).uppercased() + w.dropFirst())
-            }
-        }
-        // Label k = words k, k+1, ... cut to 20 characters; label i at frame f is texts[i + f].
-        for k in 0..<words.count {
-            var s = ""
-            var j = k
-            while s.count < 20 { s += (s.isEmpty ? "" : " ") + words[j % words.count]; j += 1 }
-            texts.append(String(s.prefix(20)))
-        }
-        scalarCounts = texts.map(\.unicodeScalars.count)
-    }
-
-    func build(_ ui: UI, frame: Int) {
-        let rows = n / columns
-        let cell = Size(ui.size.width / Double(columns), ui.size.height / Double(rows))
-        let font = ui.font
-        var glyphs = 0
-        for i in 0..<n {
-            let k = (i + frame) % texts.count
-            let origin = Point(Double(i % columns) * cell.width, Double(i / columns) * cell.height)
-            font.draw(texts[k], at: origin, color: ui.theme.text, into: &ui.drawList)
-            glyphs += scalarCounts[k]
-        }
-        glyphsPerFrame = glyphs
-    }
-
-    func measured(frame: FrameRecord) { drawCalls.append(frame.drawCalls) }
-
-    func fields() -> String {
-        let sorted = drawCalls.sorted()
-        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-        return ",\"draw_calls\":\(median),\"glyphs\":\(glyphsPerFrame)"
-    }
 }

@@ -90,8 +90,15 @@ final class KitchenSink {
             ui.text("Greek: Η γρήγορη καφέ αλεπού")
             ui.text("Cyrillic: Съешь же ещё этих мягких")
             ui.text("CJK: 写真 ギャラリー (fallback font if installed)")
-            ui.text("Kerning: AVATAR Type WAVE")
+            ui.text("Arabic: معرض الصور العائلية")
+            ui.text("Hebrew: גלריית תמונות")
+            ui.text("Devanagari: फ़ोटो गैलरी क्षत्रिय")
+            ui.text("Thai: แกลเลอรีภาพถ่าย")
+            ui.text("Emoji: 📷 🌅 👨‍👩‍👧 🇯🇵 ✔︎")
+            ui.text("Mixed: the album «رحلة 2024» has 12 photos")
+            ui.text("Kerning and ligatures: AVATAR Type WAVE office")
             ui.text("A long line that is truncated with an ellipsis because it does not fit its column")
+            ui.text("שורה ארוכה מימין לשמאל שנחתכת בשלוש נקודות כי היא לא נכנסת לעמודה")
             let font = ui.font
             for (alignment, title) in [(TextAlignment.leading, "leading"), (.center, "center"), (.trailing, "trailing")] {
                 let rect = ui.allocate(Size(300, 24))

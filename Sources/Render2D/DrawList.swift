@@ -494,13 +494,16 @@ struct QuadSink {
 
 extension QuadSink {
     /// Adds a laid-out line at (`dx`, `dy`): when it lies wholly inside the clip and on one
-    /// texture (the usual case), without clipping or texture checks per glyph.
+    /// texture (the usual case), without clipping or texture checks per glyph. Color glyphs
+    /// keep their colors; only `color`'s alpha applies to them.
     @inline(__always)
     mutating func add(_ run: GlyphRun, dx: Float, dy: Float, color: SDL_Color) {
         guard let runTexture = run.texture, run.x0 + dx >= clipX0, run.x1 + dx <= clipX1, run.y0 + dy >= clipY0, run.y1 + dy <= clipY1,
               vertexCount + run.quads.count * 4 <= capacity else {
+            let own = SDL_Color(r: 255, g: 255, b: 255, a: color.a)
             for q in run.quads {
-                add(x0: dx + q.x0, y0: dy + q.y0, x1: dx + q.x1, y1: dy + q.y1, uv0: q.uv0, uv1: q.uv1, color: color, texture: q.texture)
+                add(x0: dx + q.x0, y0: dy + q.y0, x1: dx + q.x1, y1: dy + q.y1, uv0: q.uv0, uv1: q.uv1, color: q.colored ? own : color,
+                    texture: q.texture)
             }
             return
         }

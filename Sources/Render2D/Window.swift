@@ -36,7 +36,6 @@ public enum SDLContext {
             SDL_Quit()
             throw noDisplay("no usable display; SDL fell back to its '\(driver)' driver")
         }
-        if TTF_Init() != 0 { throw WindowError(description: "TTF_Init: \(String(cString: SDL_GetError()))") }
         _ = IMG_Init(Int32(IMG_INIT_PNG.rawValue | IMG_INIT_JPG.rawValue))
         initialized = true
     }

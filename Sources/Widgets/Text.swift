@@ -39,8 +39,8 @@ extension UI {
         if r.isHovered { setCursor(.iBeam) }
         let box = stateBox(id, TextEditState())
         let scalars = Array(string.unicodeScalars)
-        let offsets = font.caretOffsets(string)
-        let at = { (x: Double) in TextEditing.snapToCluster(scalars, TextEditing.index(atX: x - rect.minX, offsets: offsets)) }
+        let carets = font.caretLayout(string)
+        let at = { (x: Double) in TextEditing.snapToCluster(scalars, carets.caret(atX: x - rect.minX)) }
         if r.pressed {
             let i = at(input.pointer.pressPosition.x)
             switch input.pointer.clickCount {
@@ -61,8 +61,8 @@ extension UI {
             }
         }
         let selection = box.value.selection.clamped(to: 0..<scalars.count)
-        if !selection.isEmpty {
-            let x0 = rect.minX + offsets[selection.lowerBound], x1 = min(rect.maxX, rect.minX + offsets[selection.upperBound])
+        for span in carets.selectionSpans(selection) {
+            let x0 = rect.minX + span.lowerBound, x1 = min(rect.maxX, rect.minX + span.upperBound)
             drawList.addRect(Rect(x: x0, y: rect.y, width: max(0, x1 - x0), height: rect.height), color: theme.selection)
         }
     }

@@ -229,7 +229,7 @@ extension UI {
         let inner = rect.insetBy(dx: 8, dy: 0)
         let focused = focusID == fid || (r.isActive && input.pointer.kind == .mouse)
         var changed = false
-        var offsets: [Double] = []
+        var layout: CaretLayout?
 
         if focused {
             wantsTextInput = true
@@ -237,11 +237,11 @@ extension UI {
             var scalars = Array(text.unicodeScalars)
             box.value.caret = min(box.value.caret, scalars.count)
             box.value.anchor = min(box.value.anchor, scalars.count)
-            offsets = font.caretOffsets(text)
+            var carets = font.caretLayout(text)
             // Pointer: press places the caret, drag selects, double-click selects the word.
             let localX = input.pointer.position.x - inner.minX + box.value.scrollX
             if r.pressed {
-                let i = TextEditing.snapToCluster(scalars, TextEditing.index(atX: localX, offsets: offsets))
+                let i = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
                 box.value.openEdit = nil
                 if input.pointer.clickCount >= 3 { // the line
                     box.value.anchor = 0
@@ -254,7 +254,7 @@ extension UI {
                     if !input.modifiers.contains(.shift) { box.value.anchor = i }
                 }
             } else if r.isActive && input.pointer.kind == .mouse && input.pointer.isDragging {
-                box.value.caret = TextEditing.snapToCluster(scalars, TextEditing.index(atX: localX, offsets: offsets))
+                box.value.caret = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
             }
             if focusID == fid {
                 typing: for typed in input.typing {
@@ -269,13 +269,14 @@ extension UI {
             }
             if changed {
                 text = String(String.UnicodeScalarView(scalars))
-                offsets = font.caretOffsets(text)
+                carets = font.caretLayout(text)
             }
             // Keep the caret in view.
-            let caretX = offsets[min(box.value.caret, offsets.count - 1)]
+            let caretX = carets.x(atCaret: box.value.caret)
             if caretX - box.value.scrollX > inner.width { box.value.scrollX = caretX - inner.width }
             if caretX - box.value.scrollX < 0 { box.value.scrollX = caretX }
-            box.value.scrollX = max(0, min(box.value.scrollX, max(0, (offsets.last ?? 0) - inner.width + 2)))
+            box.value.scrollX = max(0, min(box.value.scrollX, max(0, carets.width - inner.width + 2)))
+            layout = carets
         } else {
             box.value.scrollX = 0
         }
@@ -286,24 +287,26 @@ extension UI {
         drawList.pushClip(inner)
         let x0 = inner.minX - box.value.scrollX
         let textY = inner.midY - font.lineHeight / 2
-        if focusID == fid && box.value.hasSelection, !offsets.isEmpty {
-            let sel = box.value.selection
-            drawList.addRect(Rect(x: x0 + offsets[sel.lowerBound], y: textY, width: offsets[sel.upperBound] - offsets[sel.lowerBound],
-                                  height: font.lineHeight), color: theme.selection)
+        if focusID == fid && box.value.hasSelection, let layout {
+            // One span per direction run the selection covers (mixed-direction text).
+            for span in layout.selectionSpans(box.value.selection) {
+                drawList.addRect(Rect(x: x0 + span.lowerBound, y: textY, width: span.upperBound - span.lowerBound, height: font.lineHeight),
+                                 color: theme.selection)
+            }
         }
         if text.isEmpty && input.composition.isEmpty || (text.isEmpty && focusID != fid) {
             font.draw(placeholder, at: Point(inner.minX, textY), color: theme.secondaryText, into: &drawList)
         } else {
             font.draw(text, at: Point(x0, textY), color: theme.text, into: &drawList)
         }
-        if focusID == fid, !offsets.isEmpty {
-            var caretX = x0 + offsets[min(box.value.caret, offsets.count - 1)]
+        if focusID == fid, let layout {
+            var caretX = x0 + layout.x(atCaret: box.value.caret)
             if !input.composition.isEmpty {
                 // The pre-edit text, underlined, with the caret where the input method puts it.
                 let w = font.draw(input.composition, at: Point(caretX, textY), color: theme.accent, into: &drawList)
                 drawList.addRect(Rect(x: caretX, y: textY + font.lineHeight - 1, width: w, height: 1), color: theme.accent)
-                let inside = font.caretOffsets(input.composition)
-                caretX += inside[min(max(0, input.compositionCursor), inside.count - 1)]
+                let inside = font.caretLayout(input.composition)
+                caretX += inside.x(atCaret: min(max(0, input.compositionCursor), inside.caretCount - 1))
             }
             // Blink: on for 0.5 s, off for 0.5 s; a frame at each change, none in between.
             if Int(time * 2) % 2 == 0 || r.isActive {

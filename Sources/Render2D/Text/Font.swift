@@ -26,11 +26,8 @@ public final class FontLibrary {
 
     struct FontKey: Hashable { let pixelSize: Int; let weight: FontWeight; let scale: Double }
 
-    /// Opens the shipped fonts (initializing SDL_ttf if needed; no window required).
+    /// Opens the shipped fonts (no window required).
     public init(atlas: GlyphAtlas) throws {
-        if TTF_WasInit() == 0, TTF_Init() != 0 {
-            throw Font.OpenError(path: "(TTF_Init)", message: String(cString: SDL_GetError()))
-        }
         self.atlas = atlas
         let regular = try AssetLocator.path(for: "Fonts/DejaVuSans.ttf")
         paths[.regular] = regular
@@ -81,8 +78,10 @@ public final class FontLibrary {
     public var openFonts: Int { cache.count }
 }
 
-/// One face at one pixel size. Measures in logical pixels, draws from the glyph atlas:
-/// each glyph is rasterized once on first use, then every run is a few quads.
+/// One font at one pixel size, with the installed fonts it falls back to. Lines are shaped
+/// with HarfBuzz (ligatures, kerning, joining forms, marks) in bidirectional visual order;
+/// each glyph is rasterized once into the atlas, then every line is a few quads. Measures in
+/// logical pixels.
 ///
 /// ```swift
 /// font.draw("Hello", in: rect, alignment: .center, color: .white, into: &list)
@@ -92,10 +91,10 @@ public final class FontLibrary {
 public final class Font {
     /// When `FontLibrary` last handed it out (its eviction order).
     @exclusivity(unchecked) var lastUse = 0
-    private let face: OpaquePointer
+    /// Face 0 is this font's own; the others are fallbacks, opened when first needed.
+    private(set) var faces: [FontFace]
+    private var fallbackSlots: [String: Int?] = [:]
     private let fallback: FontFallback
-    /// Faces of fallback fonts at this size, opened when first needed (nil: failed to open).
-    @exclusivity(unchecked) private var fallbackFaces: [String: OpaquePointer?] = [:]
     private let atlas: GlyphAtlas
     /// Physical pixels per logical pixel.
     public let scale: Double
@@ -106,181 +105,95 @@ public final class Font {
     public let lineHeight: Double
     /// Glyphs rasterized for this font.
     public private(set) var glyphsRasterized = 0
+    /// The primary face's glyph for U+FFFD (else "?"), drawn for characters no font has.
+    let replacementGlyph: UInt32
 
-    // The glyph and kerning caches are read on every text run. `Font` is main-actor
-    // confined and `layoutRun` drops its local copies before the slow path writes them, so
-    // overlapping access cannot happen; the dynamic exclusivity checks (about 10 % of a
+    // The caches are read on every text run. `Font` is main-actor confined and no cache is
+    // read while another is written, so the dynamic exclusivity checks (about 10 % of a
     // table frame) are turned off for these properties only.
     /// The atlas generation the cached glyphs were placed in (see `GlyphAtlas.evictIfFull`).
     @exclusivity(unchecked) private var atlasGeneration = 0
-    @exclusivity(unchecked) private var asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
-    @exclusivity(unchecked) private var otherGlyphs: [UInt32: AtlasGlyph] = [:]
-    /// Direct-mapped cache in front of `otherGlyphs` (and of `otherKerning` below): a repeated
-    /// non-ASCII character (★, é, …) costs an array read, not a hash lookup.
-    @exclusivity(unchecked) private var recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
-    /// Kerning between ASCII pairs in pixels; `Int8.min` = not looked up yet.
-    @exclusivity(unchecked) private var asciiKerning = [Int8](repeating: Int8.min, count: 128 * 128)
-    @exclusivity(unchecked) private var otherKerning: [UInt64: Int16] = [:]
-    @exclusivity(unchecked) private var recentKerning = [(key: UInt64, value: Int16)?](repeating: nil, count: 512)
+    /// Glyphs placed in the atlas, by face and glyph index.
+    @exclusivity(unchecked) private var glyphs: [UInt64: AtlasGlyph] = [:]
     /// Lines laid out before, in sets of two picked by a hash of their bytes (the one used
     /// less recently makes room): a table redraws the same cell strings frame after frame,
-    /// and a cached run skips the per-glyph lookups and kerning. Short lines only; cleared
-    /// when the atlas moves glyphs. (A `Dictionary` keyed by `String` costs more than it
-    /// saves: String hashing normalizes.)
+    /// and a cached run skips shaping. Short lines only; cleared when the atlas moves glyphs.
+    /// (A `Dictionary` keyed by `String` costs more than it saves: String hashing normalizes.)
     @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: 2 * Font.runSets)
     /// Per set, the way used last.
     @exclusivity(unchecked) private var runRecent = [UInt8](repeating: 0, count: Font.runSets)
     static let runSets = 4096, cachedRunLength = 64
-    private let hasKerning: Bool
-    private let replacement: UInt32
+    /// Truncations computed before, by text and width (cleared when it grows past 4,096).
+    private var truncations: [TruncationKey: String] = [:]
+    private struct TruncationKey: Hashable { let text: String; let width: Double }
     /// The atlas page that holds the white texel (page 0 never changes).
     private let firstPage: TextureHandle
 
-    struct OpenError: Error, CustomStringConvertible {
-        let path: String
-        let message: String
-        var description: String { "TTF_OpenFont(\(path)): \(message)" }
-    }
-
     init(path: String, fallback: FontFallback, pixelSize: Int, scale: Double, atlas: GlyphAtlas) throws {
-        guard let face = TTF_OpenFont(path, Int32(pixelSize)) else {
-            throw OpenError(path: path, message: String(cString: SDL_GetError()))
-        }
-        TTF_SetFontHinting(face, TTF_HINTING_LIGHT)
-        TTF_SetFontKerning(face, 1)
-        self.face = face
+        let face = try FontFace(path: path, pixelSize: pixelSize)
+        faces = [face]
         self.fallback = fallback
         self.atlas = atlas
         self.scale = scale
         self.pixelSize = pixelSize
-        ascent = Double(TTF_FontAscent(face)) / scale
-        descent = Double(-TTF_FontDescent(face)) / scale
-        lineHeight = Double(TTF_FontHeight(face)) / scale
-        hasKerning = TTF_GetFontKerning(face) != 0
-        replacement = TTF_GlyphIsProvided32(face, 0xFFFD) != 0 ? 0xFFFD : 0x3F
+        ascent = Double(face.ascent) / scale
+        descent = Double(face.descent) / scale
+        lineHeight = Double(face.height) / scale
+        let replacement = face.glyphIndex(0xFFFD)
+        replacementGlyph = replacement != 0 ? replacement : face.glyphIndex(0x3F)
         firstPage = atlas.whiteTexture
     }
 
-    isolated deinit {
-        TTF_CloseFont(face)
-        for case let f? in fallbackFaces.values { TTF_CloseFont(f) }
-    }
-
-    // MARK: Glyphs
-
-    @inline(__always)
-    private func glyph(_ scalar: UInt32) -> AtlasGlyph {
-        if atlasGeneration != atlas.generation { forgetGlyphs() }
-        if scalar < 128 {
-            if let g = asciiGlyphs[Int(scalar)] { return g }
-            let g = rasterize(scalar)
-            asciiGlyphs[Int(scalar)] = g
-            return g
-        }
-        let slot = Int(scalar & 255)
-        if let recent = recentGlyphs[slot], recent.scalar == scalar { return recent.glyph }
-        let g = otherGlyphs[scalar] ?? rasterize(scalar)
-        otherGlyphs[scalar] = g
-        recentGlyphs[slot] = (scalar, g)
-        return g
-    }
+    // MARK: Faces and glyphs
 
     /// Whether the font or one of its fallbacks has a glyph for `scalar` (else it draws the
     /// replacement glyph).
     public func provides(_ scalar: Unicode.Scalar) -> Bool {
-        faceFor(scalar.value).1 == scalar.value
+        faces[faceIndex(for: scalar.value)].glyphIndex(scalar.value) != 0
+    }
+
+    /// The face that has `scalar`: this font's, else the installed font fontconfig finds for
+    /// it, else this font's (which draws the replacement glyph).
+    func faceIndex(for scalar: UInt32) -> Int {
+        if faces[0].glyphIndex(scalar) != 0 { return 0 }
+        guard let path = fallback.path(for: scalar) else { return 0 }
+        if let known = fallbackSlots[path] { return known ?? 0 }
+        do {
+            faces.append(try FontFace(path: path, pixelSize: pixelSize))
+            fallbackSlots[path] = faces.count - 1
+            return faces.count - 1
+        } catch {
+            Log.warn("fallback font: \(error)")
+            fallbackSlots[path] = .some(nil)
+            return 0
+        }
     }
 
     /// The atlas was cleared: every glyph is rasterized again when next drawn.
     private func forgetGlyphs() {
         atlasGeneration = atlas.generation
         runs = [CachedRun?](repeating: nil, count: 2 * Self.runSets)
-        asciiGlyphs = [AtlasGlyph?](repeating: nil, count: 128)
-        otherGlyphs.removeAll()
-        recentGlyphs = [(scalar: UInt32, glyph: AtlasGlyph)?](repeating: nil, count: 256)
+        glyphs.removeAll()
     }
 
-    /// Picks the face that has `scalar`: this one, else the installed font fontconfig finds
-    /// for it, else this one's replacement glyph.
-    private func faceFor(_ scalar: UInt32) -> (OpaquePointer, UInt32) {
-        if TTF_GlyphIsProvided32(face, scalar) != 0 { return (face, scalar) }
-        if let path = fallback.path(for: scalar), let f = fallbackFace(path), TTF_GlyphIsProvided32(f, scalar) != 0 {
-            return (f, scalar)
-        }
-        return (face, replacement)
-    }
-
-    private func fallbackFace(_ path: String) -> OpaquePointer? {
-        if let known = fallbackFaces[path] { return known }
-        let opened = TTF_OpenFont(path, Int32(pixelSize))
-        if opened == nil { Log.warn("fallback font \(path): \(String(cString: SDL_GetError()))") }
-        if let opened {
-            TTF_SetFontHinting(opened, TTF_HINTING_LIGHT)
-        }
-        fallbackFaces[path] = .some(opened)
-        return opened
-    }
-
-    private func rasterize(_ scalar: UInt32) -> AtlasGlyph {
+    private func atlasGlyph(face: Int, glyph: UInt32) -> AtlasGlyph? {
+        let key = UInt64(face) << 32 | UInt64(glyph)
+        if let known = glyphs[key] { return known }
         glyphsRasterized += 1
-        let (f, ch) = faceFor(scalar)
-        var minx: Int32 = 0, maxx: Int32 = 0, miny: Int32 = 0, maxy: Int32 = 0, advance: Int32 = 0
-        TTF_GlyphMetrics32(f, ch, &minx, &maxx, &miny, &maxy, &advance)
-        var g = AtlasGlyph(texture: atlas.whiteTexture, uv0: .zero, uv1: .zero, offsetX: 0, offsetY: 0,
-                           width: 0, height: 0, advance: Float(advance))
-        // Whitespace and control characters have no bitmap.
-        guard scalar > 0x20, maxx > minx || maxy > miny,
-              let surface = TTF_RenderGlyph32_Blended(f, ch, SDL_Color(r: 255, g: 255, b: 255, a: 255))
-        else { return g }
-        defer { SDL_FreeSurface(surface) }
-        // Crop to the covered pixels: the surface is one line tall, with the pen at x = min(0, minx).
-        let w = Int(surface.pointee.w), h = Int(surface.pointee.h)
-        let rowStride = Int(surface.pointee.pitch) / 4
-        let px = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-        var x0 = w, y0 = h, x1 = -1, y1 = -1
-        for y in 0..<h {
-            for x in 0..<w where px[y * rowStride + x] >> 24 != 0 {
-                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+        var placed: AtlasGlyph?
+        if let bitmap = faces[face].rasterize(glyph) {
+            do {
+                let at = try atlas.insert(rgba: bitmap.pixels, width: bitmap.width, height: bitmap.height)
+                // Every face draws on this font's baseline.
+                placed = AtlasGlyph(texture: at.texture, uv0: at.uv0, uv1: at.uv1, offsetX: Float(bitmap.left),
+                                    offsetY: Float(faces[0].ascent - bitmap.top), width: Float(bitmap.width),
+                                    height: Float(bitmap.height), colored: bitmap.colored)
+            } catch {
+                Log.error("glyph \(glyph) of \(faces[face].path) not added to the atlas: \(error)")
             }
         }
-        guard x1 >= x0, y1 >= y0 else { return g }
-        let cw = x1 - x0 + 1, ch2 = y1 - y0 + 1
-        // A different face may have a different ascent: align baselines.
-        let baselineShift = TTF_FontAscent(face) - TTF_FontAscent(f)
-        do {
-            let placed = try atlas.insert(surface: surface, cropX: x0, cropY: y0, width: cw, height: ch2)
-            g.texture = placed.texture
-            g.uv0 = placed.uv0
-            g.uv1 = placed.uv1
-            g.offsetX = Float(x0) + Float(min(0, minx))
-            g.offsetY = Float(y0) + Float(baselineShift)
-            g.width = Float(cw)
-            g.height = Float(ch2)
-        } catch {
-            Log.error("glyph U+\(String(scalar, radix: 16)) not added to the atlas: \(error)")
-        }
-        return g
-    }
-
-    @inline(__always)
-    private func kerning(_ a: UInt32, _ b: UInt32) -> Float {
-        guard hasKerning, a != 0 else { return 0 }
-        if a < 128 && b < 128 {
-            let i = Int(a) &* 128 &+ Int(b)
-            var k = asciiKerning[i]
-            if k == Int8.min {
-                k = Int8(clamping: TTF_GetFontKerningSizeGlyphs32(face, a, b))
-                asciiKerning[i] = k
-            }
-            return Float(k)
-        }
-        let key = UInt64(a) << 32 | UInt64(b)
-        let slot = Int((a &* 31 &+ b) & 511)
-        if let recent = recentKerning[slot], recent.key == key { return Float(recent.value) }
-        let k = otherKerning[key] ?? Int16(clamping: TTF_GetFontKerningSizeGlyphs32(face, a, b))
-        otherKerning[key] = k
-        recentKerning[slot] = (key, k)
-        return Float(k)
+        glyphs[key] = placed
+        return placed
     }
 
     // MARK: Measuring
@@ -290,7 +203,7 @@ public final class Font {
         Double(run(text).advance) / scale
     }
 
-    /// `text` laid out: from the run cache, or laid out now (and cached when short).
+    /// `text` laid out: from the run cache, or shaped now (and cached when short).
     private func run(_ text: String) -> GlyphRun {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
         let set = text.utf8.count <= Self.cachedRunLength ? Self.runSet(text) : nil
@@ -302,15 +215,16 @@ public final class Font {
                 }
             }
         }
+        let line = shape(text)
         var quads: [GlyphRun.Quad] = []
-        quads.reserveCapacity(text.utf8.count)
-        let advance = layoutRun(text) { g, pen in
-            guard g.width > 0 else { return }
-            let x = pen + g.offsetX
-            quads.append(GlyphRun.Quad(x0: x, y0: g.offsetY, x1: x + g.width, y1: g.offsetY + g.height, uv0: g.uv0, uv1: g.uv1,
-                                       texture: g.texture))
+        quads.reserveCapacity(line.glyphs.count)
+        for g in line.glyphs {
+            guard let a = atlasGlyph(face: g.face, glyph: g.glyph) else { continue }
+            let x = (g.pen + g.dx).rounded() + a.offsetX, y = g.dy.rounded() + a.offsetY
+            quads.append(GlyphRun.Quad(x0: x, y0: y, x1: x + a.width, y1: y + a.height, uv0: a.uv0, uv1: a.uv1,
+                                       texture: a.texture, colored: a.colored))
         }
-        let run = GlyphRun(quads: quads, advance: advance)
+        let run = GlyphRun(quads: quads, advance: line.advance)
         if let set, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
             let way = 1 - Int(runRecent[set])
             runs[2 * set + way] = CachedRun(text: text, run: run)
@@ -325,79 +239,56 @@ public final class Font {
         return Int(hash ^ (hash >> 16)) & (runSets - 1)
     }
 
-    /// Walks `text` glyph by glyph with kerning, calling `body` with each glyph and its pen
-    /// position (physical pixels from the run's start); returns the run's advance.
-    ///
-    /// The ASCII glyph and kerning tables are read through locals: reading a class's array
-    /// property costs a dynamic exclusivity check per access, which showed as 11 % of a table
-    /// frame. On a miss the tables are released before the slow path writes them (no copy).
-    @inline(__always)
-    private func layoutRun(_ text: String, _ body: (AtlasGlyph, Float) -> Void) -> Float {
-        if atlasGeneration != atlas.generation { forgetGlyphs() } // before the table is copied
-        var glyphs = asciiGlyphs
-        var pairs = asciiKerning
-        let kerns = hasKerning
-        var pen: Float = 0
-        var previous: UInt32 = 0
-        forEachScalar(text) { scalar in
-            if kerns && previous != 0 {
-                if scalar < 128 && previous < 128 {
-                    let k = pairs[Int(previous) &* 128 &+ Int(scalar)]
-                    if k != Int8.min {
-                        pen += Float(k)
-                    } else {
-                        pairs = []
-                        pen += kerning(previous, scalar)
-                        pairs = asciiKerning
-                    }
-                } else {
-                    pen += kerning(previous, scalar)
-                }
-            }
-            let g: AtlasGlyph
-            if scalar < 128, let cached = glyphs[Int(scalar)] {
-                g = cached
-            } else if scalar < 128 {
-                glyphs = []
-                g = glyph(scalar)
-                glyphs = asciiGlyphs
-            } else {
-                g = glyph(scalar)
-            }
-            body(g, pen)
-            pen += g.advance
-            previous = scalar
-        }
-        return pen
-    }
-
-    /// Logical x offset of every character boundary: `[0, after 1st, after 2nd, ...]`, one
-    /// entry per Unicode scalar plus one (used for caret placement and hit testing).
+    /// Logical width of every prefix of `text` in reading order: `[0, after 1st, after 2nd,
+    /// ...]`, one entry per Unicode scalar plus one (for wrapping; carets of mixed-direction
+    /// text come from `caretLayout`).
     public func caretOffsets(_ text: String) -> [Double] {
         var result: [Double] = [0]
-        _ = layoutRun(text) { g, pen in result.append(Double(pen + g.advance) / scale) }
+        var sum: Float = 0
+        for w in shape(text).scalarWidths() {
+            sum += w
+            result.append(Double(sum) / scale)
+        }
         return result
     }
 
-    /// `text` shortened with a trailing "…" so it fits `width` logical pixels (unchanged if it fits).
+    /// Where carets and selections of `text` go on screen (see `CaretLayout`).
+    public func caretLayout(_ text: String) -> CaretLayout {
+        CaretLayout(shape(text), scale: scale)
+    }
+
+    /// `text` shortened at a character boundary, with "…" at its end in reading order (the
+    /// left for right-to-left text), so it fits `width` logical pixels (unchanged if it fits).
     public func truncated(_ text: String, toWidth width: Double) -> String {
         if measure(text) <= width { return text }
+        let key = TruncationKey(text: text, width: width)
+        if let known = truncations[key] { return known }
+        if truncations.count >= 4096 { truncations.removeAll() }
+        let result = truncating(text, toWidth: width)
+        truncations[key] = result
+        return result
+    }
+
+    private func truncating(_ text: String, toWidth width: Double) -> String {
         let ellipsis = "…"
         let budget = width - measure(ellipsis)
         guard budget > 0 else { return measure(ellipsis) <= width ? ellipsis : "" }
-        var pen: Float = 0
-        var previous: UInt32 = 0
-        var fitted = text.unicodeScalars.startIndex
-        for index in text.unicodeScalars.indices {
-            let s = text.unicodeScalars[index].value
-            pen += kerning(previous, s) + glyph(s).advance
-            previous = s
-            if Double(pen) / scale > budget { break }
-            fitted = text.unicodeScalars.index(after: index)
+        // The longest run of whole characters whose scalars' widths fit, then shorter ones
+        // while shaping the result (joining forms change at the cut) still overflows.
+        let widths = shape(text).scalarWidths()
+        var ends: [String.Index] = []
+        var sum: Float = 0, scalar = 0
+        for character in text.indices {
+            for _ in text[character].unicodeScalars { sum += widths[scalar]; scalar += 1 }
+            if Double(sum) / scale > budget { break }
+            ends.append(text.index(after: character))
         }
-        var result = String(text.unicodeScalars[..<fitted])
-        while result.last == " " { result.removeLast() }
-        return result + ellipsis
+        while let end = ends.popLast() {
+            var kept = String(text[..<end])
+            while kept.last == " " { kept.removeLast() }
+            if measure(kept + ellipsis) <= width { return kept + ellipsis }
+        }
+        return ellipsis
     }
 
     // MARK: Drawing
@@ -465,12 +356,15 @@ private func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32) ->
 }
 
 /// One line laid out: each visible glyph's quad from the pen's start (physical pixels), the
-/// line's advance, the quads' bounds, and their texture when they share one.
+/// line's advance, the quads' bounds, and their texture when they share one and none is a
+/// color glyph.
 struct GlyphRun {
     struct Quad {
         var x0, y0, x1, y1: Float
         var uv0, uv1: SIMD2<Float>
         var texture: TextureHandle
+        /// A color glyph (emoji): drawn with its own colors, only the text's alpha applied.
+        var colored: Bool
     }
     let quads: [Quad]
     let advance: Float
@@ -484,7 +378,7 @@ struct GlyphRun {
         var texture = quads.first?.texture
         for q in quads {
             x0 = min(x0, q.x0); y0 = min(y0, q.y0); x1 = max(x1, q.x1); y1 = max(y1, q.y1)
-            if q.texture != texture { texture = nil }
+            if q.texture != texture || q.colored { texture = nil }
         }
         (self.x0, self.y0, self.x1, self.y1, self.texture) = (x0, y0, x1, y1, texture)
     }

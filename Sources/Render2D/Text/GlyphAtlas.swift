@@ -10,8 +10,8 @@ struct AtlasGlyph {
     var offsetY: Float
     var width: Float
     var height: Float
-    /// Horizontal advance in physical pixels.
-    var advance: Float
+    /// Drawn with its own colors (an emoji), not tinted by the text color.
+    var colored: Bool
 }
 
 /// Pages that glyph bitmaps are packed into on first use (shelf packing). When a page is
@@ -118,23 +118,18 @@ public final class GlyphAtlas {
         var description: String { "glyph bitmap \(width)×\(height) larger than an atlas page" }
     }
 
-    /// Copies a glyph's coverage (ARGB8888 surface alpha) into the atlas; returns its placement.
-    func insert(surface: UnsafeMutablePointer<SDL_Surface>, cropX: Int, cropY: Int, width: Int, height: Int)
-        throws -> (texture: TextureHandle, uv0: SIMD2<Float>, uv1: SIMD2<Float>) {
+    /// Copies a glyph's straight-alpha RGBA pixels into the atlas; returns its placement.
+    func insert(rgba: [UInt8], width: Int, height: Int) throws -> (texture: TextureHandle, uv0: SIMD2<Float>, uv1: SIMD2<Float>) {
+        precondition(rgba.count == width * height * 4, "glyph bitmap size")
         guard let (p, x, y) = allocate(width: width, height: height) else {
             throw AtlasFull(width: width, height: height)
         }
         let size = Self.pageSize
-        let pitch = Int(surface.pointee.pitch)
-        let src = surface.pointee.pixels.assumingMemoryBound(to: UInt32.self)
-        let rowStride = pitch / 4
         pages[p].pixels.withUnsafeMutableBufferPointer { dst in
-            for row in 0..<height {
-                for col in 0..<width {
-                    let argb = src[(cropY + row) * rowStride + cropX + col]
-                    let i = ((y + row) * size + x + col) * 4
-                    dst[i] = 255; dst[i + 1] = 255; dst[i + 2] = 255
-                    dst[i + 3] = UInt8(truncatingIfNeeded: argb >> 24)
+            rgba.withUnsafeBufferPointer { src in
+                for row in 0..<height {
+                    let from = row * width * 4, to = ((y + row) * size + x) * 4
+                    UnsafeMutableRawPointer(dst.baseAddress! + to).copyMemory(from: src.baseAddress! + from, byteCount: width * 4)
                 }
             }
         }

@@ -3,8 +3,9 @@ import CSDL2
 /// Finds an installed font for a character the primary font lacks, as desktop toolkits do:
 /// fontconfig sorts the installed fonts for a pattern holding the character
 /// (`FcFontSort`), once per block of 256 code points; each character then takes the first
-/// font of its block's list that has it. A character no installed font has gets nil (the
-/// caller draws one replacement glyph).
+/// font of its block's list that has it. Emoji that are shown as pictures by default ask
+/// for a color font (Noto Color Emoji) first. A character no installed font has gets nil
+/// (the caller draws one replacement glyph).
 ///
 /// ```swift
 /// let fallback = FontFallback()
@@ -34,12 +35,13 @@ public final class FontFallback {
     }
 
     private func lookUp(_ scalar: UInt32) -> String? {
-        let block = scalar >> 8
+        let color = Unicode.Scalar(scalar)?.properties.isEmojiPresentation ?? false
+        let block = (scalar >> 8) << 1 | (color ? 1 : 0)
         let set: UnsafeMutablePointer<FcFontSet>?
         if let cached = blocks[block] {
             set = cached
         } else {
-            set = sortedFonts(for: scalar)
+            set = sortedFonts(for: scalar, color: color)
             blocks[block] = set
         }
         guard let set, let fonts = set.pointee.fonts else { return nil }
@@ -55,8 +57,8 @@ public final class FontFallback {
         return nil
     }
 
-    /// Installed scalable fonts, best first, for a pattern asking for `scalar`.
-    private func sortedFonts(for scalar: UInt32) -> UnsafeMutablePointer<FcFontSet>? {
+    /// Installed fonts, best first, for a pattern asking for `scalar` (in color if `color`).
+    private func sortedFonts(for scalar: UInt32, color: Bool) -> UnsafeMutablePointer<FcFontSet>? {
         guard let pattern = FcPatternCreate() else { return nil }
         defer { FcPatternDestroy(pattern) }
         guard let charset = FcCharSetCreate() else { return nil }
@@ -64,6 +66,7 @@ public final class FontFallback {
         FcCharSetAddChar(charset, scalar)
         FcPatternAddCharSet(pattern, "charset", charset)
         FcPatternAddBool(pattern, "scalable", 1)
+        if color { FcPatternAddBool(pattern, "color", 1) }
         FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultMatch
