@@ -9,7 +9,6 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <hb.h>
-#include <hb-ft.h>
 #include <hb-ot.h>
 #include <fribidi/fribidi.h>
 #include <zlib.h>

@@ -19,8 +19,9 @@ struct FileRow: Identifiable, Sendable {
 
     /// `count` rows generated deterministically (SplitMix64 seeded 42), as shared/BENCHMARKS.md describes.
     /// Names are assembled as ASCII bytes (Unicode case mapping and string concatenation cost
-    /// more than the rest of a row).
-    static func generate(count: Int) -> [FileRow] {
+    /// more than the rest of a row). With `mixedScripts` (the table page), one row in five is
+    /// then renamed with syllables of another script (`ScriptSamples`).
+    static func generate(count: Int, mixedScripts: Bool = false) -> [FileRow] {
         var rng = SplitMix64(seed: 42)
         var rows: [FileRow] = []
         rows.reserveCapacity(count)
@@ -30,13 +31,21 @@ struct FileRow: Identifiable, Sendable {
             bytes.removeAll(keepingCapacity: true)
             for _ in 0..<(2 + rng.next(below: 3)) { bytes += syllableBytes[rng.next(below: syllables.count)] }
             bytes[0] -= 32 // capitalized: the syllables are lowercase ASCII
-            let name = String(decoding: bytes, as: UTF8.self)
+            var name = String(decoding: bytes, as: UTF8.self)
+            if mixedScripts && i % 5 == 4 { name = Self.scriptName(i) }
             let kind = UInt8(rng.next(below: kinds.count))
             rows.append(FileRow(id: UInt64(i + 1), name: name, size: Int64(rng.next() % 10_000_000_000),
                                 modified: 1_500_000_000 + Int64(rng.next() % 300_000_000), kindIndex: kind,
                                 rating: UInt8(rng.next(below: 6))))
         }
         return rows
+    }
+
+    /// A name of two or three syllables of one of `ScriptSamples`' scripts, picked by `index`.
+    private static func scriptName(_ index: Int) -> String {
+        let scripts = ScriptSamples.syllables
+        let syllables = scripts[1 + (index / 5) % (scripts.count - 1)]
+        return (0..<(2 + index % 2)).map { syllables[(index / 7 + $0 * 3) % syllables.count] }.joined()
     }
 }
 

@@ -39,9 +39,11 @@ final class SampleGeneration: Sendable {
         state = Locked(State(finished: [Bool](repeating: false, count: max(0, count))))
     }
 
+    /// "photo-000001.jpg", with "photo" in another script for 6 of every 10 files (every
+    /// 25th file is a PNG).
     static func fileName(_ index: Int) -> String {
-        let number = String(index + 1)
-        return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (index % 25 == 24 ? ".png" : ".jpg")
+        let number = String(index + 1), word = ScriptSamples.photoWords[index % ScriptSamples.photoWords.count]
+        return word + "-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (index % 25 == 24 ? ".png" : ".jpg")
     }
 
     /// Files in place, in order: 0..<published exist.

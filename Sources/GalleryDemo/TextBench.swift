@@ -19,29 +19,13 @@ final class TextBench: BenchScene {
     private var drawCalls: [Int] = []
     private var glyphsPerFrame = 0
 
-    /// Syllables words are made of, per script.
-    static let syllables: [Scripts: [[String]]] = [
-        .latin: [["ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor"]],
-        .mixed: [
-            ["ka", "lo", "mi", "ren", "sa", "tor", "fi", "gul"],
-            ["κα", "λο", "μι", "ρεν", "σα", "τορ"],
-            ["ка", "ло", "ми", "рен", "са", "тор"],
-            ["سا", "لو", "مي", "رن", "كا", "تور"],
-            ["שָׁ", "לו", "מי", "רן", "כה", "תו"],
-            ["क्ष", "लो", "मि", "रे", "सा", "तो"],
-            ["กา", "โล", "มิ", "เรน", "สา", "ตอ"],
-            ["写", "真", "本", "画", "山", "川"],
-            ["📷", "🌅", "🇯🇵", "👍🏽", "✨", "🐱"],
-        ],
-    ]
-
     init(scripts: Scripts) {
         self.scripts = scripts
     }
 
     func setUp(host: AppHost) throws {
         var rng = SplitMix64(seed: 42)
-        let alphabets = Self.syllables[scripts] ?? []
+        let alphabets = scripts == .latin ? [FileRow.syllables] : ScriptSamples.syllables
         var words: [String] = []
         for _ in 0..<4096 {
             if rng.next(below: 4) == 0 {

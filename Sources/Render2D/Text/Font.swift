@@ -115,14 +115,17 @@ public final class Font {
     @exclusivity(unchecked) private var atlasGeneration = 0
     /// Glyphs placed in the atlas, by face and glyph index.
     @exclusivity(unchecked) private var glyphs: [UInt64: AtlasGlyph] = [:]
-    /// Lines laid out before, in sets of two picked by a hash of their bytes (the one used
-    /// less recently makes room): a table redraws the same cell strings frame after frame,
-    /// and a cached run skips shaping. Short lines only; cleared when the atlas moves glyphs.
-    /// (A `Dictionary` keyed by `String` costs more than it saves: String hashing normalizes.)
-    @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: 2 * Font.runSets)
-    /// Per set, the way used last.
-    @exclusivity(unchecked) private var runRecent = [UInt8](repeating: 0, count: Font.runSets)
-    static let runSets = 4096, cachedRunLength = 64
+    /// Lines laid out before, in sets of four picked by a hash of their bytes (the least
+    /// recently used makes room): a table redraws the same cell strings frame after frame,
+    /// and a cached run skips shaping. Four ways, because with two a few sets holding three
+    /// of a frame's strings missed on every frame. Short lines only; cleared when the atlas
+    /// moves glyphs. (A `Dictionary` keyed by `String` costs more than it saves: String
+    /// hashing normalizes.)
+    @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: Font.runWays * Font.runSets)
+    /// Per slot, when it was last used (`runClock`); 0: empty.
+    @exclusivity(unchecked) private var runUses = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
+    @exclusivity(unchecked) private var runClock: UInt32 = 0
+    static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
     private var truncations: [TruncationKey: String] = [:]
     private struct TruncationKey: Hashable { let text: String; let width: Double }
@@ -172,7 +175,8 @@ public final class Font {
     /// The atlas was cleared: every glyph is rasterized again when next drawn.
     private func forgetGlyphs() {
         atlasGeneration = atlas.generation
-        runs = [CachedRun?](repeating: nil, count: 2 * Self.runSets)
+        runs = [CachedRun?](repeating: nil, count: Self.runWays * Self.runSets)
+        runUses = [UInt32](repeating: 0, count: Self.runWays * Self.runSets)
         glyphs.removeAll()
     }
 
@@ -207,10 +211,11 @@ public final class Font {
     private func run(_ text: String) -> GlyphRun {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
         let set = text.utf8.count <= Self.cachedRunLength ? Self.runSet(text) : nil
+        runClock &+= 1
         if let set {
-            for way in 0..<2 {
-                if let cached = runs[2 * set + way], cached.text == text {
-                    runRecent[set] = UInt8(way)
+            for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) {
+                if let cached = runs[slot], cached.text == text {
+                    runUses[slot] = runClock
                     return cached.run
                 }
             }
@@ -226,9 +231,10 @@ public final class Font {
         }
         let run = GlyphRun(quads: quads, advance: line.advance)
         if let set, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
-            let way = 1 - Int(runRecent[set])
-            runs[2 * set + way] = CachedRun(text: text, run: run)
-            runRecent[set] = UInt8(way)
+            var slot = Self.runWays * set
+            for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runUses[other] < runUses[slot] { slot = other }
+            runs[slot] = CachedRun(text: text, run: run)
+            runUses[slot] = runClock
         }
         return run
     }

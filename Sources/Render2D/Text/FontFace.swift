@@ -15,8 +15,10 @@ enum FreeType {
 }
 
 /// One font file at one pixel size: its FreeType face (glyph bitmaps) and the HarfBuzz font
-/// shaping runs with it. A color bitmap face (Noto Color Emoji) is opened at its nearest
-/// strike and its glyphs are scaled to the requested size.
+/// shaping runs with it (HarfBuzz's own OpenType functions, which read advances from the
+/// font's tables: through FreeType each advance cost a hinted glyph load). A color bitmap
+/// face (Noto Color Emoji) is opened at its nearest strike and its glyphs are scaled to the
+/// requested size.
 @MainActor
 final class FontFace {
     let face: FT_Face
@@ -71,13 +73,19 @@ final class FontFace {
             descent = Int((Double(-metrics.descender) / 64 * bitmapScale).rounded(.up))
             height = ascent + descent
         }
-        shaper = hb_ft_font_create_referenced(face)
-        hb_ft_font_set_load_flags(shaper, Int32(FT_LOAD_DEFAULT) | tessera_ft_load_target_light())
-        FT_Done_Face(face) // the HarfBuzz font holds its own reference
+        let blob = hb_blob_create_from_file(path)
+        let shapingFace = hb_face_create(blob, 0)
+        shaper = hb_font_create(shapingFace)
+        hb_face_destroy(shapingFace)
+        hb_blob_destroy(blob)
+        // Positions in 26.6 pixels at the requested size.
+        hb_font_set_scale(shaper, Int32(pixelSize * 64), Int32(pixelSize * 64))
+        hb_font_set_ppem(shaper, UInt32(pixelSize), UInt32(pixelSize))
     }
 
     isolated deinit {
         hb_font_destroy(shaper)
+        FT_Done_Face(face)
     }
 
     /// The face's glyph for `scalar`, 0 when it has none.

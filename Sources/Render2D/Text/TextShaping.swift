@@ -97,7 +97,7 @@ extension Font {
         hb_shape(face.shaper, buffer, nil, 0)
         var n: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &n), let positions = hb_buffer_get_glyph_positions(buffer, &n) else { return }
-        let unit = Float(face.bitmapScale) / 64
+        let unit: Float = 1 / 64
         for k in 0..<Int(n) {
             let cluster = Int(infos[k].cluster)
             var glyph = infos[k].codepoint, owner = faceIndex
