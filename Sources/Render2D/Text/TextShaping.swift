@@ -118,13 +118,16 @@ extension Font {
     }
 
     /// The face each scalar is shaped with. Marks, joiners and variation selectors stay with
-    /// the face of what they attach to; spaces and punctuation too, when that face has them.
+    /// the face of what they attach to. Spaces and punctuation come from this font when it
+    /// has them (an emoji font's space is an emoji wide), else from the face before them.
     private func faceIndices(_ scalars: [UInt32]) -> [Int] {
         var result = [Int](repeating: 0, count: scalars.count)
         for (i, s) in scalars.enumerated() {
-            if i > 0, result[i - 1] != 0, TextScripts.attachesToPrevious(s) || TextScripts.isCommon(s),
-               faces[result[i - 1]].glyphIndex(s) != 0 || TextScripts.attachesToPrevious(s) {
-                result[i] = result[i - 1]
+            let previous = i > 0 ? result[i - 1] : 0
+            if previous != 0 && TextScripts.attachesToPrevious(s) {
+                result[i] = previous
+            } else if previous != 0 && TextScripts.isCommon(s) && faces[0].glyphIndex(s) == 0 && faces[previous].glyphIndex(s) != 0 {
+                result[i] = previous
             } else {
                 result[i] = faceIndex(for: s)
             }
