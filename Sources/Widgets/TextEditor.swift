@@ -1,11 +1,10 @@
 import Render2D
 
-/// One line of a wrapped text as shown: the scalars it holds and each boundary's x.
+/// One line of a wrapped text as shown: the scalars it holds (where carets and selections go
+/// on it comes from the font's `CaretLayout` of its text).
 struct WrappedLine: Equatable {
     /// Scalar indices into the whole text (the newline that ends a paragraph is in no line).
     let range: Range<Int>
-    /// x of each caret position in the line, from its start (count: `range.count + 1`).
-    let offsets: [Double]
 }
 
 /// Word wrapping by measured widths; pure given the measuring function, tested without SDL.
@@ -34,8 +33,7 @@ enum TextWrapping {
                         stop = max(stop, start + 1)
                     }
                 }
-                lines.append(WrappedLine(range: paragraphStart + start..<paragraphStart + stop,
-                                         offsets: offsets[start...stop].map { $0 - offsets[start] }))
+                lines.append(WrappedLine(range: paragraphStart + start..<paragraphStart + stop))
                 start = stop
             } while start < n
             guard end < scalars.count else { return lines }
@@ -51,11 +49,6 @@ enum TextWrapping {
             if lines[mid].range.lowerBound <= index { lo = mid } else { hi = mid - 1 }
         }
         return lo
-    }
-
-    /// The caret position in `line` nearest to `x`.
-    static func index(atX x: Double, in line: WrappedLine) -> Int {
-        line.range.lowerBound + TextEditing.index(atX: x, offsets: line.offsets)
     }
 }
 
@@ -92,9 +85,18 @@ extension UI {
         let focused = focusID == eid
         var changed = false
 
+        /// Where carets and selections go on a line (in any direction).
+        func carets(_ line: WrappedLine) -> CaretLayout {
+            var shown = String.UnicodeScalarView()
+            shown.append(contentsOf: scalars[line.range])
+            return font.caretLayout(String(shown))
+        }
+        func index(atX x: Double, in line: WrappedLine) -> Int {
+            TextEditing.snapToCluster(scalars, line.range.lowerBound + carets(line).caret(atX: x))
+        }
         func index(at p: Point) -> Int {
             let row = min(max(0, Int((p.y - inner.minY + box.value.scrollY) / lineH)), lines.count - 1)
-            return TextEditing.snapToCluster(scalars, TextWrapping.index(atX: p.x - inner.minX, in: lines[row]))
+            return index(atX: p.x - inner.minX, in: lines[row])
         }
         if r.pressed {
             let i = index(at: input.pointer.position)
@@ -134,9 +136,9 @@ extension UI {
                     case .returnKey:
                         changed = TextEditing.insert("\n", into: &scalars, state: &s, kind: .other) || changed
                     case .up, .down:
-                        let x = box.value.goalX ?? lines[line].offsets[s.caret - lines[line].range.lowerBound]
+                        let x = box.value.goalX ?? carets(lines[line]).x(atCaret: s.caret - lines[line].range.lowerBound)
                         let target = line + (press.key == .up ? -1 : 1)
-                        move(to: target < 0 ? 0 : target >= lines.count ? scalars.count : TextWrapping.index(atX: x, in: lines[target]))
+                        move(to: target < 0 ? 0 : target >= lines.count ? scalars.count : index(atX: x, in: lines[target]))
                         box.value.goalX = x
                     case .home where !press.modifiers.contains(.command): move(to: lines[line].range.lowerBound)
                     case .end where !press.modifiers.contains(.command): move(to: lines[line].range.upperBound)
@@ -177,8 +179,11 @@ extension UI {
             // The selected part of the line; an empty line inside the selection shows a sliver.
             let lo = max(selection.lowerBound, line.range.lowerBound), hi = min(selection.upperBound, line.range.upperBound)
             if focused && (lo < hi || line.range.isEmpty && selection.lowerBound <= lo && lo < selection.upperBound) {
-                let x0 = line.offsets[lo - line.range.lowerBound], x1 = line.offsets[hi - line.range.lowerBound]
-                drawList.addRect(Rect(x: inner.minX + x0, y: y, width: max(4, x1 - x0), height: lineH), color: theme.selection)
+                let spans = carets(line).selectionSpans((lo - line.range.lowerBound)..<(hi - line.range.lowerBound))
+                for span in spans.isEmpty ? [0...0] : spans {
+                    drawList.addRect(Rect(x: inner.minX + span.lowerBound, y: y, width: max(4, span.upperBound - span.lowerBound), height: lineH),
+                                     color: theme.selection)
+                }
             }
             var shown = String.UnicodeScalarView()
             shown.append(contentsOf: scalars[line.range])
@@ -186,7 +191,7 @@ extension UI {
         }
         if focused {
             let line = lines[caretLine]
-            let x = inner.minX + line.offsets[box.value.edit.caret - line.range.lowerBound]
+            let x = inner.minX + carets(line).x(atCaret: box.value.edit.caret - line.range.lowerBound)
             let y = inner.minY + Double(caretLine) * lineH - box.value.scrollY
             if Int(time * 2) % 2 == 0 || r.isActive {
                 drawList.addRect(Rect(x: x.rounded(), y: y, width: 1.5, height: lineH), color: theme.accent)

@@ -194,13 +194,6 @@ enum TextEditing {
         while i < scalars.count && isWordScalar(scalars[i]) { i += 1 }
         return i
     }
-
-    /// The caret index nearest to `x` given the boundary offsets from `Font.caretOffsets`.
-    static func index(atX x: Double, offsets: [Double]) -> Int {
-        var best = 0
-        for (i, o) in offsets.enumerated() where abs(o - x) < abs(offsets[best] - x) { best = i }
-        return best
-    }
 }
 
 extension String {

@@ -248,9 +248,7 @@ final class TextEditingTests: XCTestCase {
         XCTAssertEqual(s.compositionCursor, 0)
     }
 
-    func testCaretHitTestingAndSliderMath() { onMain {
-        XCTAssertEqual(TextEditing.index(atX: 14, offsets: [0, 10, 20, 30]), 1)
-        XCTAssertEqual(TextEditing.index(atX: 16, offsets: [0, 10, 20, 30]), 2)
+    func testSliderMath() { onMain {
         XCTAssertEqual(SliderMath.value(atX: 150, minX: 100, maxX: 200, range: 0...10, step: nil), 5)
         XCTAssertEqual(SliderMath.value(atX: 152, minX: 100, maxX: 200, range: 0...10, step: 1), 5)
         XCTAssertEqual(SliderMath.value(atX: 999, minX: 100, maxX: 200, range: 0...10, step: nil), 10)

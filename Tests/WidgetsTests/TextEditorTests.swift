@@ -29,7 +29,6 @@ final class TextEditorTests: XCTestCase {
         let lines = TextWrapping.lines(Array("hello world".unicodeScalars), width: 60, caretOffsets: Self.tenEach)
         XCTAssertEqual(TextWrapping.line(of: 5, in: lines), 0)
         XCTAssertEqual(TextWrapping.line(of: 6, in: lines), 1, "the position where a line wraps starts the next one")
-        XCTAssertEqual(TextWrapping.index(atX: 22, in: lines[1]), 8)
     } }
 
     func testTypingWrapsReturnAndArrowsMoveByLineAPasteKeepsItsLinesAndTheCaretStaysInView() throws { try onMain {

@@ -68,6 +68,29 @@ final class TextScriptsTests: XCTestCase {
         h.frames(2, build)
         XCTAssertEqual(text, "abבג", "backspace deletes in reading order")
     } }
+
+    func testTheEditorPlacesARightToLeftLinesSelectionWhereItsLettersAre() throws { try onMain {
+        let h = try Harness()
+        var text = "abc\nשלום"
+        let build: (UI) -> Void = { ui in ui.padding(20) { ui.textEditor(text: &text, width: 200, height: 100) } }
+        h.frame(build)
+        h.click(at: Point(100, 60), build)
+        // To the end of the text, then select the last letter in reading order, ם.
+        h.inject.tap(.end, modifiers: .control)
+        h.inject.tap(.left, modifiers: .shift)
+        h.frames(2, build)
+        h.shot("bidi-editor-selection", build)
+        let font = h.ui.font, lineTop = 20 + 6 + font.lineHeight
+        let word = font.measure("שלום")
+        let selected = try XCTUnwrap(h.inkBounds(in: Rect(x: 24, y: lineTop + 4, width: 180, height: font.lineHeight - 8)) { c in
+            Int(c.b) > Int(c.r) + 20
+        })
+        // ם, last in reading order, is the leftmost letter of the line.
+        XCTAssertLessThan(selected.maxX, 28 + word / 2, "the highlight is at the line's left, where ם is")
+        h.inject.text("ן")
+        h.frame(build)
+        XCTAssertEqual(text, "abc\nשלון", "typing replaces it")
+    } }
 }
 
 private extension Harness {
