@@ -122,8 +122,10 @@ public final class Font {
     /// moves glyphs. (A `Dictionary` keyed by `String` costs more than it saves: String
     /// hashing normalizes.)
     @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: Font.runWays * Font.runSets)
-    /// Per slot, when it was last used (`runClock`); 0: empty.
+    /// Per slot, when it was last used (`runClock`; 0: empty) and its text's hash (checked
+    /// before the text, so the other ways of a set cost an integer compare, not a copy).
     @exclusivity(unchecked) private var runUses = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
+    @exclusivity(unchecked) private var runHashes = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
     @exclusivity(unchecked) private var runClock: UInt32 = 0
     static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
@@ -210,10 +212,11 @@ public final class Font {
     /// `text` laid out: from the run cache, or shaped now (and cached when short).
     private func run(_ text: String) -> GlyphRun {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
-        let set = text.utf8.count <= Self.cachedRunLength ? Self.runSet(text) : nil
+        let hash = text.utf8.count <= Self.cachedRunLength ? fnv1a(text) : nil
+        let set = hash.map { Int($0 ^ ($0 >> 16)) & (Self.runSets - 1) }
         runClock &+= 1
-        if let set {
-            for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) {
+        if let set, let hash {
+            for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) where runHashes[slot] == hash {
                 if let cached = runs[slot], cached.text == text {
                     runUses[slot] = runClock
                     return cached.run
@@ -230,19 +233,14 @@ public final class Font {
                                        texture: a.texture, colored: a.colored))
         }
         let run = GlyphRun(quads: quads, advance: line.advance)
-        if let set, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
+        if let set, let hash, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
             var slot = Self.runWays * set
             for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runUses[other] < runUses[slot] { slot = other }
             runs[slot] = CachedRun(text: text, run: run)
             runUses[slot] = runClock
+            runHashes[slot] = hash
         }
         return run
-    }
-
-    /// The cache set of `text`: FNV-1a of its UTF-8.
-    private static func runSet(_ text: String) -> Int {
-        let hash = fnv1a(text)
-        return Int(hash ^ (hash >> 16)) & (runSets - 1)
     }
 
     /// Logical width of every prefix of `text` in reading order: `[0, after 1st, after 2nd,
