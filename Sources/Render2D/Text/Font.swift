@@ -212,8 +212,10 @@ public final class Font {
     /// `text` laid out: from the run cache, or shaped now (and cached when short).
     private func run(_ text: String) -> GlyphRun {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
-        let hash = text.utf8.count <= Self.cachedRunLength ? fnv1a(text) : nil
-        let set = hash.map { Int($0 ^ ($0 >> 16)) & (Self.runSets - 1) }
+        // (No closure here: one isolated to the main actor costs an executor check per call.)
+        let hash: UInt32? = text.utf8.count <= Self.cachedRunLength ? fnv1a(text) : nil
+        var set: Int?
+        if let hash { set = Int(hash ^ (hash >> 16)) & (Self.runSets - 1) }
         runClock &+= 1
         if let set, let hash {
             for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) where runHashes[slot] == hash {
