@@ -39,11 +39,13 @@ final class SampleGeneration: Sendable {
         state = Locked(State(finished: [Bool](repeating: false, count: max(0, count))))
     }
 
-    /// "photo-000001.jpg", with "photo" in another script for 6 of every 10 files (every
-    /// 25th file is a PNG).
+    /// "photo-000001.jpg"; 6 of every 10 files also carry "photo" in another script after the
+    /// number ("photo-000005 写真.jpg"), so names still sort in the order they are written.
+    /// Every 25th file is a PNG.
     static func fileName(_ index: Int) -> String {
         let number = String(index + 1), word = ScriptSamples.photoWords[index % ScriptSamples.photoWords.count]
-        return word + "-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (index % 25 == 24 ? ".png" : ".jpg")
+        return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (word.isEmpty ? "" : " " + word)
+            + (index % 25 == 24 ? ".png" : ".jpg")
     }
 
     /// Files in place, in order: 0..<published exist.

@@ -15,6 +15,6 @@ enum ScriptSamples {
         ["📷", "🌅", "🇯🇵", "👍🏽", "✨", "🐱"],
     ]
 
-    /// "Photo" in several scripts, for sample file names.
-    static let photoWords = ["photo", "photo", "photo", "photo", "写真", "صورة", "תמונה", "फ़ोटो", "ภาพถ่าย", "фото"]
+    /// "Photo" in several scripts, for sample file names (empty: none).
+    static let photoWords = ["", "", "", "", "写真", "صورة", "תמונה", "फ़ोटो", "ภาพถ่าย", "фото"]
 }
