@@ -109,8 +109,9 @@ final class FontFace {
         if slot.pointee.format != FT_GLYPH_FORMAT_BITMAP, FT_Render_Glyph(slot, FT_RENDER_MODE_LIGHT) != 0 { return nil }
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), height = Int(bitmap.rows)
-        guard width > 0, height > 0, let buffer = bitmap.buffer else { return nil }
+        // (A negative pitch, rows stored bottom up, does not come from FreeType's own renderer.)
         let pitch = Int(bitmap.pitch)
+        guard width > 0, height > 0, pitch > 0, let buffer = bitmap.buffer else { return nil }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         var colored = false
         switch Int32(bitmap.pixel_mode) {
