@@ -31,6 +31,37 @@ final class TextShapingTests: XCTestCase {
         }
     } }
 
+    func testPlainASCIILinesAreLaidOutExactlyAsHarfBuzzShapesThem() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        var rng = SplitMix64(seed: 7)
+        let alphabet = Array("AVTWYLkaeoyrv.,-_ 0123456789IMGjpgfil()[]'\"ABCDEFGHJKNOPQRSUXZbcdhmnqstuwxz")
+        for (size, bold) in [(15.0, false), (13.0, true), (31.0, false)] {
+            let font = library.font(size: size, weight: bold ? .bold : .regular)
+            var simple = 0
+            for _ in 0..<300 {
+                let text = String((0..<(1 + rng.next(below: 24))).map { _ in alphabet[rng.next(below: alphabet.count)] })
+                let shaped = font.shape(text)
+                guard let fast = font.simpleLine(text) else {
+                    XCTAssertNotEqual(shaped.glyphs.count, text.count, "only lines with a substituted pair are shaped: \(text)")
+                    continue
+                }
+                simple += 1
+                XCTAssertEqual(fast.glyphs.map(\.glyph), shaped.glyphs.map(\.glyph), text)
+                XCTAssertEqual(fast.glyphs.map(\.cluster), shaped.glyphs.map(\.cluster), text)
+                for (f, s) in zip(fast.glyphs, shaped.glyphs) {
+                    XCTAssertEqual(f.pen, s.pen, accuracy: 0.001, text)
+                    XCTAssertEqual(f.advance, s.advance, accuracy: 0.001, text)
+                }
+                XCTAssertEqual(fast.advance, shaped.advance, accuracy: 0.001, text)
+            }
+            XCTAssertGreaterThan(simple, 100, "most plain lines take the tables")
+        }
+        let font = library.font(size: 15)
+        XCTAssertNil(font.simpleLine("office"), "the ffi ligature is shaped")
+        XCTAssertNil(font.simpleLine("café"), "non-ASCII is shaped")
+        XCTAssertNotNil(font.simpleLine("IMG_0001.jpg"))
+    } }
+
     func testKerningAndLigaturesNarrowTheLine() { onMain {
         let font = try! FontLibrary(atlas: GlyphAtlas()).font(size: 30)
         XCTAssertLessThan(font.measure("AV"), font.measure("A") + font.measure("V"), "GPOS kerning")

@@ -133,6 +133,14 @@ public final class Font {
     private struct TruncationKey: Hashable { let text: String; let width: Double }
     /// The atlas page that holds the white texel (page 0 never changes).
     private let firstPage: TextureHandle
+    /// Printable ASCII in this font's own face: each character's glyph (0: none) and
+    /// advance, and per pair the kerning HarfBuzz applies between them (NaN: not asked yet;
+    /// infinity: the pair is substituted, a ligature such as "fi", so the line is shaped).
+    /// Lines of such characters are laid out from these tables, as HarfBuzz would lay them
+    /// out, without shaping them (`simpleLine`).
+    @exclusivity(unchecked) private var asciiGlyphs = [UInt32](repeating: 0, count: 128)
+    @exclusivity(unchecked) private var asciiAdvances = [Float](repeating: 0, count: 128)
+    @exclusivity(unchecked) private var asciiPairs = [Float](repeating: .nan, count: 128 * 128)
 
     init(path: String, fallback: FontFallback, pixelSize: Int, scale: Double, atlas: GlyphAtlas) throws {
         let face = try FontFace(path: path, pixelSize: pixelSize)
@@ -147,6 +155,10 @@ public final class Font {
         let replacement = face.glyphIndex(0xFFFD)
         replacementGlyph = replacement != 0 ? replacement : face.glyphIndex(0x3F)
         firstPage = atlas.whiteTexture
+        for c in 0x20..<0x7F {
+            asciiGlyphs[c] = face.glyphIndex(UInt32(c))
+            asciiAdvances[c] = Float(hb_font_get_glyph_h_advance(face.shaper, asciiGlyphs[c])) / 64
+        }
     }
 
     // MARK: Faces and glyphs
@@ -202,6 +214,55 @@ public final class Font {
         return placed
     }
 
+    // MARK: Laying out
+
+    /// `text` laid out: printable ASCII without substituted pairs from the tables, all else
+    /// shaped.
+    func layOut(_ text: String) -> ShapedLine {
+        simpleLine(text) ?? shape(text)
+    }
+
+    /// A line of printable ASCII this font has, with no pair that HarfBuzz substitutes, laid
+    /// out from the glyph, advance and pair-kerning tables; nil for any other line.
+    func simpleLine(_ text: String) -> ShapedLine? {
+        let count = text.utf8.count
+        var glyphs: [ShapedGlyph] = []
+        glyphs.reserveCapacity(count)
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(count)
+        var pen: Float = 0
+        for byte in text.utf8 {
+            let c = Int(byte)
+            guard c >= 0x20, c < 0x7F, asciiGlyphs[c] != 0 else { return nil }
+            if let last = scalars.last {
+                let kerning = pairKerning(Int(last), c)
+                guard kerning.isFinite else { return nil }
+                glyphs[glyphs.count - 1].advance += kerning
+                pen += kerning
+            }
+            glyphs.append(ShapedGlyph(face: 0, glyph: asciiGlyphs[c], cluster: scalars.count, pen: pen, dx: 0, dy: 0,
+                                      advance: asciiAdvances[c], rightToLeft: false))
+            pen += asciiAdvances[c]
+            scalars.append(UInt32(c))
+        }
+        return ShapedLine(scalars: scalars, glyphs: glyphs, advance: pen)
+    }
+
+    /// The kerning HarfBuzz puts between ASCII characters `a` and `b` (shaped once as a pair),
+    /// or infinity when it substitutes or moves them otherwise.
+    private func pairKerning(_ a: Int, _ b: Int) -> Float {
+        let known = asciiPairs[a &* 128 &+ b]
+        if !known.isNaN { return known }
+        let pair = shape(String(decoding: [UInt8(a), UInt8(b)], as: UTF8.self)).glyphs
+        var kerning = Float.infinity
+        if pair.count == 2, pair[0].glyph == asciiGlyphs[a], pair[1].glyph == asciiGlyphs[b], pair[0].face == 0,
+           pair[0].dx == 0, pair[0].dy == 0, pair[1].dx == 0, pair[1].dy == 0, pair[1].advance == asciiAdvances[b] {
+            kerning = pair[0].advance - asciiAdvances[a]
+        }
+        asciiPairs[a &* 128 &+ b] = kerning
+        return kerning
+    }
+
     // MARK: Measuring
 
     /// Width of `text` in logical pixels.
@@ -225,7 +286,7 @@ public final class Font {
                 }
             }
         }
-        let line = shape(text)
+        let line = layOut(text)
         var quads: [GlyphRun.Quad] = []
         quads.reserveCapacity(line.glyphs.count)
         for g in line.glyphs {
@@ -251,7 +312,7 @@ public final class Font {
     public func caretOffsets(_ text: String) -> [Double] {
         var result: [Double] = [0]
         var sum: Float = 0
-        for w in shape(text).scalarWidths() {
+        for w in layOut(text).scalarWidths() {
             sum += w
             result.append(Double(sum) / scale)
         }
@@ -260,7 +321,7 @@ public final class Font {
 
     /// Where carets and selections of `text` go on screen (see `CaretLayout`).
     public func caretLayout(_ text: String) -> CaretLayout {
-        CaretLayout(shape(text), scale: scale)
+        CaretLayout(layOut(text), scale: scale)
     }
 
     /// `text` shortened at a character boundary, with "…" at its end in reading order (the
@@ -281,7 +342,7 @@ public final class Font {
         guard budget > 0 else { return measure(ellipsis) <= width ? ellipsis : "" }
         // The longest run of whole characters whose scalars' widths fit, then shorter ones
         // while shaping the result (joining forms change at the cut) still overflows.
-        let widths = shape(text).scalarWidths()
+        let widths = layOut(text).scalarWidths()
         var ends: [String.Index] = []
         var sum: Float = 0, scalar = 0
         for character in text.indices {
