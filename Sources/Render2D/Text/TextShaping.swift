@@ -88,7 +88,9 @@ extension Font {
         let buffer = Self.shapingBuffer
         hb_buffer_clear_contents(buffer)
         scalars.withUnsafeBufferPointer { all in
-            hb_buffer_add_utf32(buffer, all.baseAddress, Int32(all.count), UInt32(range.lowerBound), Int32(range.count))
+            // (Lengths clamped: a line past Int32.max scalars is shaped in part, never trapped on.)
+            hb_buffer_add_utf32(buffer, all.baseAddress, Int32(clamping: all.count), UInt32(clamping: range.lowerBound),
+                                Int32(clamping: range.count))
         }
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if script != HB_SCRIPT_COMMON { hb_buffer_set_script(buffer, script) }
@@ -208,7 +210,7 @@ public enum BidiLevels {
     /// Each scalar's embedding level (odd: right to left), and whether the paragraph reads
     /// right to left: its first strong character does (left to right when there is none).
     static func of(_ scalars: [UInt32]) -> (levels: [UInt8], rightToLeft: Bool) {
-        let n = Int32(scalars.count)
+        let n = Int32(clamping: scalars.count)
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: scalars.count)
         var brackets = [FriBidiBracketType](repeating: 0, count: scalars.count)
         var levels = [FriBidiLevel](repeating: 0, count: scalars.count)
