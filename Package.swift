@@ -52,9 +52,9 @@ let package = Package(
             dependencies: ["Widgets", "Render2D", "CSDL2"],
             path: "Tests/TestSupport"
         ),
-        // Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
-        // Fixtures/: small images made with Pillow.
-        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TestSupport", "CSDL2"], exclude: ["Findings", "Fixtures"]),
+        // Images/Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
+        // Images/Fixtures/: small images made with Pillow.
+        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TestSupport", "CSDL2"], exclude: ["Images/Findings", "Images/Fixtures"]),
         .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "TestSupport", "CSDL2"]),
         .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "Widgets", "Render2D", "TestSupport", "CSDL2"]),
     ]

@@ -203,7 +203,7 @@ public final class HostileFolder {
         for i in 0..<64 { bmp += [UInt8(i * 4), 128, UInt8(255 - i * 4)] }
         var tga = tgaHeader(width: 8, height: 8)
         for i in 0..<64 { tga += [UInt8(i * 4), 64, 200] }
-        let gifPath = (#filePath as NSString).deletingLastPathComponent + "/../Render2DTests/Fixtures/noise256.gif"
+        let gifPath = (#filePath as NSString).deletingLastPathComponent + "/../Render2DTests/Images/Fixtures/noise256.gif"
         let jpeg = try SamplePhotos.jpegData(pixels)
         let png = try PNGEncoder.encode(pixels)
         let gif = Array(try Data(contentsOf: URL(fileURLWithPath: gifPath)))
