@@ -7,11 +7,15 @@ let package = Package(
     products: [
         .library(name: "Render2D", targets: ["Render2D"]),
         .library(name: "Widgets", targets: ["Widgets"]),
+        // The harness that drives a real offscreen window with injected events, for app authors' tests.
+        .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
         .executable(name: "GalleryDemo", targets: ["GalleryDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        // `swift package generate-documentation`; a plugin only, nothing of it links into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,15 +51,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Beside the tests that use it (the package's top level is fixed), exported as a product.
+        .target(
+            name: "TesseraTesting",
+            dependencies: ["Widgets", "Render2D", "CSDL2"],
+            path: "Tests/TesseraTesting"
+        ),
+        // Fixtures of this repository's own tests: hostile folders, scratch folders, trace checks.
         .target(
             name: "TestSupport",
-            dependencies: ["Widgets", "Render2D", "CSDL2"],
+            dependencies: ["Render2D"],
             path: "Tests/TestSupport"
         ),
         // Images/Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
         // Images/Fixtures/: small images made with Pillow.
-        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TestSupport", "CSDL2"], exclude: ["Images/Findings", "Images/Fixtures"]),
-        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "TestSupport", "CSDL2"]),
-        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "Widgets", "Render2D", "TestSupport", "CSDL2"]),
+        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TesseraTesting", "TestSupport", "CSDL2"], exclude: ["Images/Findings", "Images/Fixtures"]),
+        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "Widgets", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
     ]
 )

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TesseraTesting
 import TestSupport
 @testable import GalleryDemo
 @testable import Widgets

@@ -7,6 +7,7 @@ import Glibc
 /// GPU object, created with `Renderer.makeTexture` and freed with `Renderer.destroyTexture`.
 public struct TextureHandle: Hashable, Sendable {
     public let id: UInt32
+    /// A handle for the renderer's texture `id`.
     public init(id: UInt32) { self.id = id }
     /// No texture: the renderer substitutes the atlas page that holds the white texel.
     public static let none = TextureHandle(id: 0)
@@ -14,10 +15,13 @@ public struct TextureHandle: Hashable, Sendable {
 
 /// One batched draw: a run of indices drawn with one texture and one (optional) scissor.
 public struct DrawCommand: Equatable, Sendable {
+    /// The texture the command's triangles sample.
     public var texture: TextureHandle
     /// Scissor rectangle in physical pixels, or nil when every vertex was clipped on the CPU.
     public var scissor: Rect?
+    /// The command's first index in `indices`.
     public var indexStart: Int
+    /// How many indices the command draws (three per triangle).
     public var indexCount: Int
 }
 
@@ -38,9 +42,13 @@ public struct DrawList {
     /// the first `vertexCount` / `indexCount` elements are live.
     private var vertexStorage: [SDL_Vertex] = []
     private var indexStorage: [Int32] = []
+    /// How many vertices are live.
     public private(set) var vertexCount = 0
+    /// How many indices are live.
     public private(set) var indexCount = 0
+    /// The live vertices, in physical pixels.
     public var vertices: ArraySlice<SDL_Vertex> { vertexStorage[..<vertexCount] }
+    /// The live indices, three per triangle.
     public var indices: ArraySlice<Int32> { indexStorage[..<indexCount] }
 
     /// Where each texture/scissor run starts; counts are derived when `commands` is read.
@@ -64,6 +72,7 @@ public struct DrawList {
     public var scale: Double = 1
     /// The texture whose `whiteUV` texel is opaque white; set by the renderer each frame.
     public var solidTexture = TextureHandle.none
+    /// The texture coordinates of the solid texture's white texel.
     public var whiteUV = SIMD2<Float>(0, 0)
 
     private var clipStack: [Rect] = []
@@ -72,6 +81,14 @@ public struct DrawList {
     private var path: [SIMD2<Float>] = []
     private var normals: [SIMD2<Float>] = []
 
+    /// Whether lines of text drawn into the list are noted in `drawnText` (off by default;
+    /// tests turn it on to find a widget by its label).
+    public var recordsText = false
+    /// The lines of text drawn since the last `reset`, where they are at least partly visible
+    /// through the clip, when `recordsText` is on.
+    public private(set) var drawnText: [DrawnText] = []
+
+    /// An empty list for a display of `scale` physical pixels per logical pixel.
     public init(scale: Double = 1) { self.scale = scale }
 
     /// Empties the list, keeping its capacity.
@@ -79,6 +96,7 @@ public struct DrawList {
         vertexCount = 0
         indexCount = 0
         runs.removeAll(keepingCapacity: true)
+        drawnText.removeAll(keepingCapacity: true)
         clipStack.removeAll(keepingCapacity: true)
         clipPx = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         self.scale = scale
@@ -86,6 +104,7 @@ public struct DrawList {
         self.whiteUV = whiteUV
     }
 
+    /// How many triangles the list holds.
     public var triangleCount: Int { indexCount / 3 }
 
     /// Makes room for `v` more vertices and `i` more indices.
@@ -123,6 +142,7 @@ public struct DrawList {
         clipPx = clipPx.intersection(px)
     }
 
+    /// Restores the clip that was current before the last `pushClip`.
     public mutating func popClip() {
         if let last = clipStack.popLast() { clipPx = last }
     }
@@ -430,18 +450,39 @@ public struct DrawList {
 
     /// A point in the list that `truncate(to:)` can return to.
     public struct Mark: Sendable {
-        let vertexCount: Int, indexCount: Int, runCount: Int
+        let vertexCount: Int, indexCount: Int, runCount: Int, drawnTextCount: Int
     }
 
-    public var mark: Mark { Mark(vertexCount: vertexCount, indexCount: indexCount, runCount: runs.count) }
+    /// The current end of the list, to return to with `truncate(to:)`.
+    public var mark: Mark {
+        Mark(vertexCount: vertexCount, indexCount: indexCount, runCount: runs.count, drawnTextCount: drawnText.count)
+    }
 
     /// Drops everything added since `mark` (used to measure content without showing it).
     public mutating func truncate(to mark: Mark) {
         vertexCount = mark.vertexCount
         indexCount = mark.indexCount
         runs.removeSubrange(mark.runCount...)
+        drawnText.removeSubrange(mark.drawnTextCount...)
     }
 
+    /// Notes a line of text drawn in `rect` (logical) when `recordsText` is on and it shows.
+    @inline(__always)
+    mutating func noteText(_ text: String, in rect: Rect) {
+        guard recordsText else { return }
+        let clip = clipRect
+        guard rect.maxX > clip.minX, rect.minX < clip.maxX, rect.maxY > clip.minY, rect.minY < clip.maxY else { return }
+        drawnText.append(DrawnText(text: text, rect: rect))
+    }
+
+}
+
+/// A line of text a draw list drew, and where (logical pixels): see `DrawList.recordsText`.
+public struct DrawnText: Sendable, Equatable {
+    /// The text of the line.
+    public var text: String
+    /// Where it was drawn, in logical pixels.
+    public var rect: Rect
 }
 
 /// Writes clipped quads into a `DrawList`'s buffers through raw pointers, within the room

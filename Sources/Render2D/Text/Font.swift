@@ -5,10 +5,22 @@ import Glibc
 #endif
 
 /// Horizontal placement of text inside a rectangle.
-public enum TextAlignment: Sendable { case leading, center, trailing }
+public enum TextAlignment: Sendable {
+    /// At the start of the line (the left, for left-to-right text).
+    case leading
+    /// Centred.
+    case center
+    /// At the end of the line.
+    case trailing
+}
 
 /// Font weights shipped in `Assets/Fonts`.
-public enum FontWeight: Sendable, Hashable { case regular, bold }
+public enum FontWeight: Sendable, Hashable {
+    /// The body weight.
+    case regular
+    /// Bold.
+    case bold
+}
 
 /// Loads the shipped fonts and hands out `Font`s by logical size and display scale.
 ///
@@ -18,6 +30,7 @@ public enum FontWeight: Sendable, Hashable { case regular, bold }
 /// ```
 @MainActor
 public final class FontLibrary {
+    /// The atlas every font of the library rasterizes into.
     public let atlas: GlyphAtlas
     private var paths: [FontWeight: String] = [:]
     /// Where characters the shipped fonts lack come from.
@@ -36,6 +49,10 @@ public final class FontLibrary {
         cache[FontKey(pixelSize: 15, weight: .regular, scale: 1)] = body
         paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? regular
     }
+
+    /// The font file `weight` is drawn from: Tessera's own fonts, found beside the executable
+    /// (SwiftPM's resource bundle), in `$TESSERA_ASSETS`, or in the system's DejaVu fonts.
+    public func path(of weight: FontWeight) -> String? { paths[weight] }
 
     /// Open faces kept at most; the least recently asked for goes first (the 15 px body face stays).
     public var maxOpenFonts = 32
@@ -98,10 +115,13 @@ public final class Font {
     private let atlas: GlyphAtlas
     /// Physical pixels per logical pixel.
     public let scale: Double
+    /// The size the font is rasterized at, in physical pixels.
     public let pixelSize: Int
-    /// Ascent, descent (positive) and line height in logical pixels.
+    /// The ascent above the baseline, in logical pixels.
     public let ascent: Double
+    /// The descent below the baseline, in logical pixels (positive).
     public let descent: Double
+    /// The distance between baselines, in logical pixels.
     public let lineHeight: Double
     /// Glyphs rasterized for this font.
     public private(set) var glyphsRasterized = 0
@@ -368,7 +388,9 @@ public final class Font {
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
         let run = self.run(text)
         list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
-        return Double(run.advance) / list.scale
+        let advance = Double(run.advance) / list.scale
+        list.noteText(text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight))
+        return advance
     }
 
     /// Draws one line in `rect`, vertically centred, aligned horizontally, truncated with "…"

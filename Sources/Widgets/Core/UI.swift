@@ -4,6 +4,7 @@ import Render2D
 public struct Sense: OptionSet, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Reacts to clicks (and taps).
     public static let click = Sense(rawValue: 1)
     /// Keeps the pointer while dragging, even against a touch scroll.
     public static let drag = Sense(rawValue: 2)
@@ -18,7 +19,9 @@ public struct Sense: OptionSet, Sendable {
 /// The result of `UI.interact`: what the pointer did to a widget this frame.
 public struct Interaction: Sendable {
     public var id: WidgetID
+    /// The widget's rectangle, in logical pixels.
     public var rect: Rect
+    /// The pointer is over the widget (and no popup hides it).
     public var isHovered = false
     /// The widget holds the pointer (pressed on it and not yet released).
     public var isActive = false
@@ -26,6 +29,7 @@ public struct Interaction: Sendable {
     public var pressed = false
     /// Released over the widget after pressing it (a touch only when it was a tap).
     public var clicked = false
+    /// The second click of a double click landed on the widget this frame.
     public var doubleClicked = false
     /// Right click or touch long-press.
     public var secondaryClicked = false
@@ -61,8 +65,11 @@ class AnyStateBox {
 /// ```
 @MainActor
 public final class UI {
+    /// The fonts the widgets draw with.
     public let fonts: FontLibrary
+    /// The colors and metrics of the widgets; assign to restyle.
     public var theme: Theme
+    /// This frame's input: the pointer, keys, text, fingers, wheel.
     public internal(set) var input = InputState()
     /// Physical pixels per logical pixel.
     public private(set) var scale = 1.0
@@ -70,7 +77,9 @@ public final class UI {
     public private(set) var size = Size(1, 1)
     /// Seconds since an arbitrary origin; drives animations, double clicks and long presses.
     public private(set) var time = 0.0
+    /// Seconds since the previous frame.
     public private(set) var deltaTime = 1.0 / 60
+    /// The number of this frame, counted from the first.
     public private(set) var frameIndex = 0
 
     /// The widget under the pointer this frame (the last one hovered: the topmost).
@@ -136,6 +145,7 @@ public final class UI {
     /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.
     public private(set) var redrawTime: Double?
 
+    /// A UI drawing with `fonts` in `theme`; `AppHost` makes one.
     public init(fonts: FontLibrary, theme: Theme = .light) {
         self.fonts = fonts
         self.theme = theme
@@ -195,6 +205,13 @@ public final class UI {
         if frameIndex % 60 == 0 { collectStaleState() }
     }
 
+    /// Whether both layers note the text they draw (`DrawList.drawnText`), so that a test can
+    /// find a widget by its label. Off by default; `TesseraTesting.Harness` turns it on.
+    public var recordsDrawnText: Bool {
+        get { content.recordsText }
+        set { content.recordsText = newValue; overlayList.recordsText = newValue }
+    }
+
     /// The content layer's geometry for this frame.
     public var contentDrawList: DrawList { content }
     /// The overlay layer (popups, menus, tooltips), drawn above the content.
@@ -245,6 +262,7 @@ public final class UI {
 
     /// The body font at the current scale.
     public var font: Font { fonts.font(size: theme.fontSize, scale: scale) }
+    /// The font of `size` logical pixels and `weight` at the current scale.
     public func font(size: Double, weight: FontWeight = .regular) -> Font {
         fonts.font(size: size, weight: weight, scale: scale)
     }
@@ -253,6 +271,7 @@ public final class UI {
 
     /// The ID of `label` in the current ID scope.
     public func id(_ label: String) -> WidgetID { WidgetID(parent: idStack[idStack.count - 1], label) }
+    /// The ID of the `index`th item in the current ID scope.
     public func id(index: Int) -> WidgetID { WidgetID(parent: idStack[idStack.count - 1], index: index) }
 
     /// Builds `body` in the ID scope of `label`, so identical labels inside do not collide.
@@ -262,6 +281,7 @@ public final class UI {
         defer { idStack.removeLast() }
         return try body()
     }
+    /// Builds `body` in the ID scope of item `index`, so that identical labels in rows built by a loop do not collide.
     @discardableResult
     public func withID<R>(index: Int, _ body: () throws -> R) rethrows -> R {
         idStack.append(id(index: index))

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TesseraTesting
 import TestSupport
 import CSDL2
 @testable import GalleryDemo

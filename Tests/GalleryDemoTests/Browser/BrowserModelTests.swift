@@ -1,7 +1,7 @@
 import Widgets
 import XCTest
 import Foundation
-import TestSupport
+import TesseraTesting
 @testable import GalleryDemo
 @testable import Render2D
 

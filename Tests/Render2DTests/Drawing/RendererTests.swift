@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 @testable import Render2D
 
 /// The real renderer through SDL's offscreen driver, asserting on pixels read back.

@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 @testable import Render2D
 
 /// What a long session accumulates stays bounded: remembered failures, open fonts.

@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 @testable import Render2D
 
 /// Fonts need SDL_ttf but no window: the glyph atlas is CPU memory.

@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 @testable import Render2D
 
 /// Shaping (HarfBuzz), bidirectional order (FriBidi), carets and truncation in any

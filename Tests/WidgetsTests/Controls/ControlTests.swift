@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 @testable import Widgets
 @testable import Render2D
 
@@ -30,11 +30,11 @@ final class ControlTests: XCTestCase {
         let p = Point(30, 20)
         h.inject.finger(1, .down, at: p)
         // What SDL would synthesize from the touch: must be ignored.
-        var e = SDL_EventBridge.touchMouse(down: true, at: p)
+        var e = RawEvent.touchMouse(down: true, at: p)
         _ = e.push()
         h.frame(build)
         h.inject.finger(1, .up, at: p)
-        e = SDL_EventBridge.touchMouse(down: false, at: p)
+        e = RawEvent.touchMouse(down: false, at: p)
         _ = e.push()
         h.frames(3, build)
         XCTAssertEqual(clicks, 1)

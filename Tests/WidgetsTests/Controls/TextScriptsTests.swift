@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 import Render2D
 @testable import Widgets
 

@@ -1,5 +1,6 @@
 import XCTest
 import CSDL2
+import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D

@@ -1,5 +1,5 @@
 import XCTest
-import TestSupport
+import TesseraTesting
 @testable import Widgets
 @testable import Render2D
 

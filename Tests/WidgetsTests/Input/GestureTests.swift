@@ -1,4 +1,5 @@
 import XCTest
+import TesseraTesting
 import TestSupport
 import Render2D
 @testable import Widgets

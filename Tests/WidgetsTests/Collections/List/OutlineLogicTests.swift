@@ -1,5 +1,4 @@
 import XCTest
-import TestSupport
 import Render2D
 @testable import Widgets
 

@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import TestSupport
+import TesseraTesting
 @testable import Widgets
 @testable import Render2D
 

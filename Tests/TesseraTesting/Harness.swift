@@ -15,9 +15,13 @@ import Glibc
 /// ```
 @MainActor
 public final class Harness {
+    /// The app host whose window the harness drives; its `ui` is what the test builds into.
     public let host: AppHost
+    /// Injects SDL events into the window (mouse, wheel, keys, text, touch, drops).
     public let inject: EventInjector
+    /// The virtual clock, in seconds: each `frame` advances it by 1/60.
     public private(set) var time = 100.0
+    /// The host's UI.
     public var ui: UI { host.ui }
 
     /// A `width`×`height` window (physical pixels) at UI `scale`: the UI lays out in
@@ -27,6 +31,7 @@ public final class Harness {
                                           offscreen: true, scale: scale, theme: theme))
         inject = EventInjector(window: host.window)
         host.readsBackFrames = true
+        host.ui.recordsDrawnText = true
         let start = time
         host.clock = { [unowned self] in self.time }
         time = start
@@ -41,6 +46,7 @@ public final class Harness {
         time += 1.0 / 60
     }
 
+    /// Runs `count` frames of `build`.
     public func frames(_ count: Int, _ build: (UI) -> Void) {
         for _ in 0..<count { frame(build) }
     }
@@ -71,6 +77,51 @@ public final class Harness {
         }
         inject.mouseButton(.left, down: false, at: to)
         frame(build)
+    }
+
+    /// Where the last frame drew the line of text `label` (window pixels, like the events):
+    /// the topmost such line, popups and menus before the content; nil when it was not drawn
+    /// or was clipped away.
+    public func rect(ofText label: String) -> Rect? {
+        let drawn = host.ui.overlayDrawList.drawnText.last { $0.text == label }
+            ?? host.ui.contentDrawList.drawnText.last { $0.text == label }
+        guard let r = drawn?.rect else { return nil }
+        let s = host.userScale
+        return Rect(x: r.minX * s, y: r.minY * s, width: r.width * s, height: r.height * s)
+    }
+
+    /// Every line of text the last frame drew, content first, then popups and menus.
+    public var drawnText: [String] {
+        (host.ui.contentDrawList.drawnText + host.ui.overlayDrawList.drawnText).map(\.text)
+    }
+
+    /// Clicks the centre of the text `label` as the last frame drew it (a button's title, a
+    /// row's name, a menu item), with a frame after each step and one more, so that what the
+    /// click changed is drawn when the call returns (a widget drawn before the one clicked
+    /// shows a change in the frame after it).
+    ///
+    /// ```swift
+    /// h.frame(app.body)
+    /// try h.click(on: "Greet", app.body)
+    /// ```
+    public func click(on label: String, button: MouseButton = .left, _ build: (UI) -> Void) throws {
+        guard let r = rect(ofText: label) else { throw HarnessError.notDrawn(label, drawn: drawnText) }
+        click(at: Point(r.midX, r.midY), button: button, build)
+        frame(build)
+    }
+
+    /// A key press and release (with `modifiers` held), then two frames: one that handles
+    /// it and one that draws what it changed.
+    public func press(_ key: Key, modifiers: KeyModifiers = [], _ build: (UI) -> Void) {
+        inject.tap(key, modifiers: modifiers)
+        frames(2, build)
+    }
+
+    /// Text typed as the keyboard or an input method delivers it, then two frames: one that
+    /// handles it and one that draws what it changed.
+    public func type(_ text: String, _ build: (UI) -> Void) {
+        inject.text(text)
+        frames(2, build)
     }
 
     /// Saves a screenshot of the next frame as `<name>.png` in `$TESSERA_TEST_SHOTS`, when
@@ -119,6 +170,19 @@ public final class Harness {
         guard x1 > x0, y1 > y0 else { return }
         for y in y0..<y1 {
             for x in x0..<x1 { body(x, y, px.pixel(x: x, y: y)) }
+        }
+    }
+}
+
+/// Why the harness could not do what a test asked.
+public enum HarnessError: Error, CustomStringConvertible {
+    /// No line of the last frame reads `label`; `drawn` lists what was drawn.
+    case notDrawn(String, drawn: [String])
+
+    public var description: String {
+        switch self {
+        case .notDrawn(let label, let drawn):
+            "\"\(label)\" was not drawn in the last frame; drawn: \(drawn.prefix(40).map { "\"\($0)\"" }.joined(separator: ", "))"
         }
     }
 }

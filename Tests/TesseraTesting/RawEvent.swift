@@ -3,12 +3,12 @@ import Render2D
 
 /// Raw SDL events that `EventInjector` does not produce on purpose (for example the mouse
 /// events SDL synthesizes from touch, which Tessera must ignore).
-public struct SDL_EventBridge {
+public struct RawEvent {
     var event = SDL_Event()
 
     /// A left-button event as SDL synthesizes it from a touch (`which == SDL_TOUCH_MOUSEID`).
-    public static func touchMouse(down: Bool, at p: Point) -> SDL_EventBridge {
-        var b = SDL_EventBridge()
+    public static func touchMouse(down: Bool, at p: Point) -> RawEvent {
+        var b = RawEvent()
         b.event.button.type = down ? SDL_MOUSEBUTTONDOWN.rawValue : SDL_MOUSEBUTTONUP.rawValue
         b.event.button.which = tessera_touch_mouse_id()
         b.event.button.button = 1
