@@ -15,7 +15,9 @@ import Foundation
 public enum AssetLocator {
     /// The asset could not be found; `tried` lists every path that was looked at.
     public struct NotFound: Error, CustomStringConvertible, Sendable {
+        /// The asset asked for.
         public let name: String
+        /// Every path looked at, in order.
         public let tried: [String]
         public var description: String {
             "Tessera asset '\(name)' not found. Tried:\n" + tried.map { "  - \($0)" }.joined(separator: "\n")

@@ -3,8 +3,11 @@ import CSDL2
 /// Tightly packed 8-bit RGBA pixels (R, G, B, A byte order), the currency between decode
 /// workers and the renderer. `Sendable`: safe to hand from a worker to the main thread.
 public struct PixelBuffer: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// RGBA bytes, row by row from the top, `width * height * 4` of them.
     public var bytes: [UInt8]
 
     /// A buffer filled with `color`.
@@ -16,11 +19,13 @@ public struct PixelBuffer: Sendable, Equatable {
         bytes = Array([[UInt8]](repeating: row, count: self.height).joined())
     }
 
+    /// A buffer holding `bytes` (RGBA, row by row); the count must be `width * height * 4`.
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer needs width*height*4 bytes")
         self.width = width; self.height = height; self.bytes = bytes
     }
 
+    /// The color at `x`, `y` (from the top-left).
     public func pixel(x: Int, y: Int) -> Color {
         let i = (y * width + x) * 4
         return Color(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2], a: bytes[i + 3])
@@ -30,11 +35,17 @@ public struct PixelBuffer: Sendable, Equatable {
 /// Errors from the SDL renderer, with SDL's own message.
 public struct RenderError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// An error for the failed step `what`, with SDL's message.
     public init(_ what: String) { description = "\(what): \(String(cString: SDL_GetError()))" }
 }
 
 /// How a texture is sampled when scaled.
-public enum TextureFilter: Sendable { case nearest, linear }
+public enum TextureFilter: Sendable {
+    /// The nearest texel: sharp pixels.
+    case nearest
+    /// Bilinear filtering: smooth.
+    case linear
+}
 
 /// Turns `DrawList`s into batched `SDL_RenderGeometry` calls (one per texture and scissor
 /// run) and owns every GPU texture, addressed by `TextureHandle` values.
@@ -57,9 +68,13 @@ public final class Renderer {
 
     /// What the last frame cost the GPU side.
     public struct Stats: Sendable, Equatable {
+        /// Draw calls issued (`SDL_RenderGeometry` calls).
         public var drawCalls = 0
+        /// Vertices submitted.
         public var vertices = 0
+        /// Triangles submitted.
         public var triangles = 0
+        /// Zero counts.
         public init() {}
     }
     /// Counts for the frame in progress (reset by `beginFrame`).
@@ -148,6 +163,7 @@ public final class Renderer {
         return (Int(w), Int(h))
     }
 
+    /// How many textures exist now (created and not yet destroyed).
     public var liveTextureCount: Int { textures.count }
 
     // MARK: Frames

@@ -7,7 +7,7 @@
 /// if let entry = cache.lookup(key, frame: frame) { draw(entry.texture) }
 /// cache.evict(frame: frame)
 /// ```
-public final class TextureCache {
+package final class TextureCache {
     public struct Entry: Sendable {
         public var texture: TextureHandle
         public var width: Int

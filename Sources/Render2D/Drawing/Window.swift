@@ -8,7 +8,7 @@ public struct WindowError: Error, CustomStringConvertible, Sendable {
 
 /// Process-wide SDL setup (video, events, TTF, image). Idempotent.
 @MainActor
-public enum SDLContext {
+package enum SDLContext {
     private static var initialized = false
 
     /// Initializes SDL. With `offscreen` the `offscreen` video driver is used (no display needed).
@@ -67,9 +67,11 @@ public enum SDLContext {
 public final class Window {
     /// The `SDL_Window*`.
     public let handle: OpaquePointer
+    /// The renderer drawing into this window.
     public let renderer: Renderer
     public let id: UInt32
 
+    /// Opens a window of `width` × `height` (sizes are clamped to 1...16,384) with an accelerated renderer.
     public init(title: String, width: Int, height: Int, vsync: Bool = true, resizable: Bool = true) throws(WindowError) {
         try SDLContext.initialize()
         var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
@@ -141,6 +143,7 @@ public final class Window {
         return 1 / Double(mode.refresh_rate)
     }
 
+    /// Sets the window's title.
     public func setTitle(_ title: String) { SDL_SetWindowTitle(handle, title) }
 }
 
@@ -149,7 +152,7 @@ public final class Window {
 /// `QT_SCALE_FACTOR`), else the display's DPI / 96 rounded to a quarter (at least 1: small
 /// DPI figures are usually a monitor misreporting its size). A backing store that is already
 /// denser than the window (`backingScale` 2 on Wayland) takes its share. Pure: tested alone.
-public enum ContentScale {
+package enum ContentScale {
     public static func resolve(environment: [String: String], displayDPI: Double?, backingScale: Double) -> Double {
         func number(_ name: String) -> Double? {
             guard let value = environment[name].flatMap(Double.init), value.isFinite, value > 0 else { return nil }

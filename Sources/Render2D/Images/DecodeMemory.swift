@@ -9,7 +9,7 @@ import Foundation
 /// DecodeMemory.shared.acquire(bytes)
 /// defer { DecodeMemory.shared.release(bytes) }
 /// ```
-public final class DecodeMemory: @unchecked Sendable { // all state is guarded by `condition`
+package final class DecodeMemory: @unchecked Sendable { // all state is guarded by `condition`
     /// 1 GiB: two 100 MP decodes, or hundreds of camera photos at DCT scale.
     public static let shared = DecodeMemory(limit: 1 << 30)
 

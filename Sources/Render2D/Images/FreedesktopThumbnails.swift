@@ -16,9 +16,12 @@ import Glibc
 /// let loader = ThumbnailLoader { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
 /// ```
 public struct FreedesktopThumbnails: Sendable {
+    /// The freedesktop size folders and their longest side in pixels.
     public static let sizes: [(folder: String, side: Int)] = [("normal", 128), ("large", 256), ("x-large", 512), ("xx-large", 1024)]
 
+    /// The thumbnail folder (`$XDG_CACHE_HOME/thumbnails`).
     public let root: String
+    /// This application's name, under which failures are recorded (`fail/<appName>/`).
     public let appName: String
     let writer = BackgroundWriter()
 
@@ -71,10 +74,12 @@ public struct FreedesktopThumbnails: Sendable {
         return String(cString: g_checksum_get_string(checksum))
     }
 
+    /// Where the thumbnail of `file` is kept in the size folder `folder`: its URI's MD5, hex, `.png`.
     public func path(forFile file: String, folder: String) -> String {
         root + "/" + folder + "/" + Self.md5Hex(Self.uri(forPath: file)) + ".png"
     }
 
+    /// Where a failure to make a thumbnail of `file` is recorded.
     public func failurePath(forFile file: String) -> String { path(forFile: file, folder: "fail/" + appName) }
 
     /// A thumbnail for `path` at `spec`: from the cache when a valid one covers it (no photo

@@ -5,7 +5,18 @@ import Glibc
 
 /// Image file formats the decoder reads (recognized by content, not by name).
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg, png, gif, bmp, tga, webp
+    /// JPEG (JFIF or EXIF), decoded by TurboJPEG.
+    case jpeg
+    /// PNG.
+    case png
+    /// GIF: the first frame.
+    case gif
+    /// Windows bitmap.
+    case bmp
+    /// Truevision TGA (recognized by its name: it has no signature).
+    case tga
+    /// WebP.
+    case webp
 
     /// File name extensions listed as images.
     public static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "bmp", "tga", "webp"]
@@ -13,13 +24,19 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
 /// Why an image could not be decoded; `description` is the reason shown on its error tile.
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be read: the reason.
     case unreadable(String)
+    /// The file is empty.
     case empty
+    /// The bytes are no image format the decoder reads: what they start with.
     case notAnImage(String)
+    /// The file ends before its image does.
     case truncated
+    /// The image's dimensions are over `ImageDecoder.maxPixels`.
     case tooLarge(width: Int, height: Int)
     /// The file is larger than `ImageDecoder.maxFileBytes`.
     case fileTooLarge(bytes: Int)
+    /// The decoder rejected the data: its message.
     case corrupt(String)
     /// A variant the fast path does not handle (the decoder then tries another way).
     case unsupported(String)
@@ -50,8 +67,11 @@ extension ImageError {
 
 /// What a file's header says.
 public struct ImageInfo: Sendable, Equatable {
+    /// The file's format, by its content.
     public var format: ImageFormat
+    /// The width in pixels, as the header says.
     public var width: Int
+    /// The height in pixels, as the header says.
     public var height: Int
     /// EXIF orientation, 1...8 (1 = as stored).
     public var orientation: Int
@@ -60,14 +80,19 @@ public struct ImageInfo: Sendable, Equatable {
 /// The size a thumbnail must reach: `side` pixels on its shorter edge (`fill`, for cells
 /// that crop to fill) or on its longer edge (`fit`, for cells that letterbox).
 public struct ThumbnailSpec: Hashable, Sendable {
+    /// The thumbnail's size in pixels, on the edge `fill` chooses.
     public var side: Int
+    /// Whether `side` is the shorter edge (the thumbnail covers a square cell) or the longer one (it fits in one).
     public var fill: Bool
+    /// A size of `side` pixels on the shorter edge (`fill`) or the longer one.
     public init(side: Int, fill: Bool = true) { self.side = max(1, side); self.fill = fill }
 }
 
 /// A decoded, downscaled, upright thumbnail.
 public struct DecodedThumbnail: Sendable {
+    /// The thumbnail's pixels, upright.
     public var pixels: PixelBuffer
+    /// What the file's header said.
     public var info: ImageInfo
     /// The JPEG DCT scaling used: 1, 2, 4 or 8 (the image was decoded at 1/scale); 1 for other formats.
     public var dctScale: Int
@@ -82,6 +107,7 @@ public struct DecodedThumbnail: Sendable {
 /// let thumb = try ImageDecoder.thumbnail(path: "/photos/a.jpg", spec: ThumbnailSpec(side: 256))
 /// ```
 public enum ImageDecoder {
+    /// The largest image decoded, in pixels (width × height); larger ones fail with `tooLarge` before any allocation.
     public static let maxPixels = 100_000_000
     /// Files larger than this are not read to make a thumbnail.
     public static let maxFileBytes = 512 << 20

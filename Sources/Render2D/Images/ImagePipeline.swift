@@ -2,40 +2,63 @@ import Histogram
 
 /// What a cell can draw for its image right now.
 public enum ThumbnailState: Equatable, Sendable {
+    /// The image is on the GPU: its texture and size in pixels.
     case ready(TextureHandle, width: Int, height: Int)
+    /// The image is queued or decoding; draw a placeholder.
     case loading
+    /// The image cannot be decoded: the reason, for an error tile.
     case failed(String)
 }
 
 /// The lazy image path's counters for one frame, recorded in `FrameRecord.lazy`.
 public struct LazyPathCounters: Sendable, Equatable {
+    /// Cells that asked for an image this frame.
     public var visibleCells = 0
     /// Visible cells drawn without their thumbnail (placeholder or still loading).
     public var placeholderCells = 0
+    /// Decodes waiting for a worker.
     public var queued = 0
+    /// Decodes running now.
     public var running = 0
     /// Decodes that finished / were cancelled since the previous frame.
     public var finished = 0
+    /// Queued decodes cancelled this frame because no cell wants them any more.
     public var cancelled = 0
+    /// Textures uploaded this frame.
     public var uploads = 0
+    /// Bytes uploaded this frame.
     public var uploadBytes = 0
+    /// Time spent uploading this frame, in nanoseconds.
     public var uploadNs: UInt64 = 0
+    /// Bytes held by the texture cache.
     public var cacheBytes = 0
+    /// Textures evicted from the cache this frame.
     public var evictions = 0
+    /// Zero counters.
     public init() {}
 }
 
 /// One image's way through the pipeline (monotonic nanoseconds; 0 = not yet).
 public struct ImageTimeline: Sendable {
+    /// The image file.
     public var path: String
+    /// When a cell first asked for it.
     public var requestedNs: UInt64 = 0
+    /// When it was first visible.
     public var firstVisibleNs: UInt64 = 0
+    /// When a worker started decoding it.
     public var startedNs: UInt64 = 0
+    /// When the decode finished.
     public var decodedNs: UInt64 = 0
+    /// When its texture was uploaded.
     public var uploadedNs: UInt64 = 0
+    /// When a cell first drew it.
     public var firstDrawnNs: UInt64 = 0
+    /// The worker that decoded it.
     public var worker = 0
+    /// The JPEG DCT scale it was decoded at (1: full size).
     public var dctScale = 1
+    /// Why it could not be decoded, if it could not.
     public var failure: String?
 }
 
@@ -55,12 +78,15 @@ public struct ImageTimeline: Sendable {
 /// ```
 @MainActor
 public final class ImagePipeline {
+    /// The worker threads that decode.
     public let loader: ThumbnailLoader
-    public let cache: TextureCache
+    /// The textures of the thumbnails, under a byte budget.
+    package let cache: TextureCache
     /// Milliseconds of texture uploads allowed per frame (at least one upload always happens).
     public var uploadBudgetMs = 3.0
     /// Keep every image's timeline for a trace export (off: only latency statistics).
     public var keepsTimelines = false
+    /// The images' timelines, while `keepsTimelines` is on.
     public private(set) var timelines: [ImageTimeline] = []
     /// The last 1,024 finished timelines (first drawn or failed), kept whatever
     /// `keepsTimelines` says, for the frame inspector. In no particular order.
@@ -72,11 +98,17 @@ public final class ImagePipeline {
     public private(set) var latency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
     /// Cells whose thumbnail was ready the moment they first became visible.
     public private(set) var prefetchedInTime = 0
+    /// Decodes finished since the start.
     public private(set) var decodedTotal = 0
+    /// Decodes failed since the start.
     public private(set) var failedTotal = 0
+    /// Finished decodes dropped since the start because nothing wanted them any more.
     public private(set) var droppedTotal = 0
+    /// Textures uploaded since the start.
     public private(set) var uploadsTotal = 0
+    /// Time spent uploading since the start, in nanoseconds.
     public private(set) var uploadNsTotal: UInt64 = 0
+    /// This frame's counters (complete after `endFrame`).
     public private(set) var counters = LazyPathCounters()
 
     private let renderer: Renderer
@@ -92,6 +124,7 @@ public final class ImagePipeline {
     public var rememberedFailures: Int { failures.count }
     private var failureOrder: [ThumbnailKey] = []
 
+    /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: one per core).
     public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
                 decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
         self.renderer = renderer
@@ -105,6 +138,7 @@ public final class ImagePipeline {
         cache.removeAll()
     }
 
+    /// Starts a frame: the cells of this frame will ask for their images.
     public func beginFrame() {
         frame += 1
         wanted.removeAll(keepingCapacity: true)

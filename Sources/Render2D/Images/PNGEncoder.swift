@@ -8,6 +8,7 @@ import CSDL2
 /// try SamplePhotos.write(try PNGEncoder.encode(pixels), to: "/tmp/shot.png")
 /// ```
 public enum PNGEncoder {
+    /// Encodes RGBA pixels as PNG at zlib compression `level` (1: fast, 9: small).
     public static func encode(_ pixels: PixelBuffer, level: Int32 = 1) throws(ImageError) -> [UInt8] {
         let w = pixels.width, h = pixels.height
         guard w > 0, h > 0, w <= Int(Int32.max) / 4, h <= Int(Int32.max) else { throw .corrupt("no PNG of \(w)×\(h) pixels") }

@@ -11,10 +11,13 @@ import Glibc
 /// let bytes = try RegularFile.read(path, maxBytes: 64 << 20)
 /// ```
 public enum RegularFile {
+    /// Why a file was not read.
     public enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// It could not be opened or read: the system's reason.
         case unreadable(String)
         /// A FIFO, socket, device or folder: `what` names it.
         case notAFile(what: String)
+        /// It is larger than the limit.
         case tooLarge(bytes: Int, limit: Int)
 
         public var description: String {

@@ -155,6 +155,7 @@ public enum SamplePhotos {
         return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
     }
 
+    /// Writes `pixels` as a JPEG of `quality` (1...100) at `path`, replacing it.
     public static func writeJPEG(_ pixels: PixelBuffer, to path: String, quality: Int = 85) throws(ImageError) {
         try write(try jpegData(pixels, quality: quality), to: path)
     }

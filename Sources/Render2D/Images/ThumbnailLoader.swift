@@ -3,17 +3,25 @@ import Foundation
 
 /// One thumbnail to make: a file at a size.
 public struct ThumbnailKey: Hashable, Sendable {
+    /// The image file.
     public var path: String
+    /// The size to make.
     public var spec: ThumbnailSpec
+    /// The thumbnail of `path` at `spec`.
     public init(path: String, spec: ThumbnailSpec) { self.path = path; self.spec = spec }
 }
 
 /// A finished decode job, with its timeline (monotonic nanoseconds).
 public struct ThumbnailResult: Sendable {
+    /// What was asked for.
     public var key: ThumbnailKey
+    /// The thumbnail, or why there is none.
     public var outcome: Result<DecodedThumbnail, ImageError>
+    /// When it was requested (monotonic nanoseconds).
     public var requestedNs: UInt64
+    /// When a worker started it.
     public var startedNs: UInt64
+    /// When it finished.
     public var decodedNs: UInt64
     /// Which worker decoded it (0-based; one trace thread each).
     public var worker: Int
@@ -25,8 +33,11 @@ public struct ThumbnailLoaderStats: Sendable, Equatable {
     public var queued = 0
     /// Decoding now.
     public var running = 0
+    /// Decodes finished.
     public var finished = 0
+    /// Queued decodes cancelled before they started.
     public var cancelled = 0
+    /// Decodes requested.
     public var requested = 0
     /// Time the workers spent decoding, summed over workers (nanoseconds).
     public var busyNs: UInt64 = 0
@@ -64,6 +75,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
     private var threads: [Thread] = []
     private var liveWorkers = 0
 
+    /// How many worker threads decode.
     public let workerCount: Int
     private let decode: @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError>
 
@@ -82,6 +94,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
         }
     }
 
+    /// The decoder the workers run by default: `ImageDecoder.thumbnail(path:spec:)`.
     public static let decodeFile: @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = { key in
         Result { () throws(ImageError) in try ImageDecoder.thumbnail(path: key.path, spec: key.spec) }
     }
@@ -133,6 +146,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
         return !finished.isEmpty
     }
 
+    /// The counters now.
     public var snapshot: ThumbnailLoaderStats {
         condition.lock()
         defer { condition.unlock() }

@@ -17,6 +17,7 @@ public enum ChromeTrace {
     static let actualThread = 3
     static func workerThread(_ worker: Int) -> Int { 100 + worker }
 
+    /// Chrome trace-event JSON of `frames` and the `images`' timelines, decoded by `workers` threads, with frames over `budgetMs` marked janky.
     public static func json(frames: [FrameRecord], images: [ImageTimeline], workers: Int, budgetMs: Double = 1000.0 / 60) -> String {
         var events: [String] = []
         let starts = frames.map(\.startNs) + images.map(\.requestedNs).filter { $0 > 0 }

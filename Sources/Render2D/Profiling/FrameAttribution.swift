@@ -3,13 +3,18 @@
 public struct ProfileScope: Sendable {
     /// The widget family ("table", "list", "grid"…), or "" for the app's own scopes.
     public var kind: StaticString
+    /// The scope's name: a container's ID label ("files"), or the name given to `UI.profile`.
     public var label: String
+    /// How deeply it is nested in other scopes (0: outermost).
     public var depth: Int
     /// Monotonic nanoseconds.
     public var startNs: UInt64
+    /// How long it took, in nanoseconds.
     public var durationNs: UInt64
 
+    /// When it ended (monotonic nanoseconds).
     public var endNs: UInt64 { startNs + durationNs }
+    /// How long it took, in milliseconds.
     public var ms: Double { Double(durationNs) / 1e6 }
     /// Whether this is the scope `AppHost` opens around texture uploads (`FrameRecord.uploadKind`).
     public var isUploads: Bool { kind.description == FrameRecord.uploadKind.description }
@@ -27,8 +32,18 @@ public struct ProfileScope: Sendable {
 public struct FrameCause: Sendable, Equatable {
     /// The families causes are ranked by.
     public enum Kind: String, Sendable, CaseIterable {
-        case events, build, uploads, submit, present
+        /// Reading and handling input events.
+        case events
+        /// Building the UI: a scope, or the build outside any scope.
+        case build
+        /// Texture uploads of finished decodes.
+        case uploads
+        /// Submitting the draw lists to the renderer.
+        case submit
+        /// Presenting the frame (when it counts towards the work).
+        case present
     }
+    /// The family of the cause.
     public var kind: Kind
     /// What it is within its kind: for `build`, a scope's name ("table 'files'") or "outside any
     /// scope"; else the kind's name.
@@ -113,22 +128,34 @@ extension FrameRecord {
 /// report.ranked.first?.culprit // "uploads"
 /// ```
 public struct JankReport: Sendable {
+    /// One janky frame and its cause.
     public struct Entry: Sendable {
+        /// The frame's number.
         public var frame: Int
+        /// Its work in milliseconds.
         public var ms: Double
+        /// What cost it the most.
         public var cause: FrameCause
     }
+    /// A cause, with the janky frames it caused.
     public struct Ranked: Sendable {
+        /// The cause's family.
         public var kind: FrameCause.Kind
+        /// What it is within its family: a scope's name, or the family's.
         public var culprit: String
+        /// How many janky frames it caused.
         public var frames: Int
         /// Milliseconds over the budget, summed over those frames.
         public var lostMs: Double
     }
+    /// The budget a frame went over to count as janky, in milliseconds.
     public let budgetMs: Double
+    /// The janky frames, in order.
     public let janky: [Entry]
+    /// The causes, the costliest first.
     public let ranked: [Ranked]
 
+    /// The janky frames of `frames` (over `budgetMs` of work) and their causes, ranked.
     public init(frames: [FrameRecord], budgetMs: Double) {
         self.budgetMs = budgetMs
         janky = frames.filter { $0.isOverBudget(budgetMs) }.map { Entry(frame: $0.index, ms: Double($0.budgetedNs) / 1e6, cause: $0.cause()) }

@@ -12,6 +12,7 @@ public enum FramePhase: Int, CaseIterable, Sendable {
     /// `SDL_RenderPresent`.
     case present
 
+    /// The phase's name in the HUD and traces.
     public var name: String {
         switch self {
         case .events: "events"
@@ -24,13 +25,17 @@ public enum FramePhase: Int, CaseIterable, Sendable {
 
 /// What one frame cost: phase durations and counters.
 public struct FrameRecord: Sendable {
+    /// The frame's number since the profiler started.
     public var index = 0
     /// Frame start, monotonic nanoseconds.
     public var startNs: UInt64 = 0
     /// Duration of each `FramePhase`, nanoseconds.
     public var phaseNs = [UInt64](repeating: 0, count: FramePhase.allCases.count)
+    /// Draw calls the renderer issued.
     public var drawCalls = 0
+    /// Vertices submitted.
     public var vertices = 0
+    /// Triangles submitted.
     public var triangles = 0
     /// The lazy image path's counters (zero when no `ImagePipeline` runs).
     public var lazy = LazyPathCounters()
@@ -46,18 +51,23 @@ public struct FrameRecord: Sendable {
 
     /// Events + build + submit: everything before the present.
     public var workNs: UInt64 { phaseNs[0] + phaseNs[1] + phaseNs[2] }
+    /// The whole frame, present included, in nanoseconds.
     public var totalNs: UInt64 { workNs + phaseNs[3] }
     /// The time that counts against the frame budget: the work, plus the present unless it waits for vsync.
     public var budgetedNs: UInt64 { presentCounts ? totalNs : workNs }
+    /// The work of the frame (every phase but the present's wait), in milliseconds.
     public var workMs: Double { Double(workNs) / 1e6 }
+    /// The whole frame, present included, in milliseconds.
     public var totalMs: Double { Double(totalNs) / 1e6 }
 }
 
 /// Percentiles of a distribution of frame times, in milliseconds.
 public struct FrameTimeSummary: Sendable, Equatable {
+    /// The median, 95th and 99th percentiles and the maximum, in milliseconds.
     public var p50: Double, p95: Double, p99: Double, max: Double
     public var count: Int
 
+    /// A summary of `count` frames.
     public init(p50: Double, p95: Double, p99: Double, max: Double, count: Int) {
         self.p50 = p50; self.p95 = p95; self.p99 = p99; self.max = max; self.count = count
     }
@@ -105,7 +115,9 @@ public final class FrameProfiler {
     /// Whether the present waits for the display's refresh (vsync): it then does not count
     /// against the budget (`FrameRecord.presentCounts`).
     public var presentWaitsForVSync = false
+    /// Frames recorded since the start, warm-up frames included.
     public private(set) var frameCount = 0
+    /// Frames after the warm-up whose work went over the jank threshold.
     public private(set) var jankyFrames = 0
 
     private var recent: [FrameRecord]
@@ -116,11 +128,13 @@ public final class FrameProfiler {
     private var phaseStart: UInt64 = 0
     /// Every recorded frame, kept only while `keepsTrace` is set.
     public private(set) var trace: [FrameRecord] = []
+    /// Whether every frame is kept for a trace (`trace`), beyond the recent ones.
     public var keepsTrace = false
 
     /// Forgets the kept frames (a new recording starts empty).
     public func clearTrace() { trace.removeAll() }
 
+    /// A profiler keeping the last `capacity` frames, ignoring the first `warmupFrames` in its statistics.
     public init(capacity: Int = 600, warmupFrames: Int = 0) {
         self.warmupFrames = warmupFrames
         recent = []
@@ -129,6 +143,7 @@ public final class FrameProfiler {
     }
     private let recentCapacity: Int
 
+    /// Starts timing a frame.
     public func beginFrame() {
         phaseStart = MonotonicClock.nanoseconds()
         current = FrameRecord()
@@ -226,9 +241,12 @@ public final class FrameProfiler {
     public var recentFrames: [FrameRecord] {
         recent.count < recentCapacity ? recent : Array(recent[recentNext...] + recent[..<recentNext])
     }
+    /// The last frame recorded.
     public var lastFrame: FrameRecord? { recent.isEmpty ? nil : recent[(recentNext - 1 + recent.count) % recent.count] }
 
+    /// Percentiles of the work per frame.
     public func workSummary() -> FrameTimeSummary { Self.summary(work) }
+    /// Percentiles of the whole frame per frame.
     public func totalSummary() -> FrameTimeSummary { Self.summary(total) }
 
     private static func summary(_ h: Histogram<UInt64>) -> FrameTimeSummary {

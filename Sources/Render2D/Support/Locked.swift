@@ -16,6 +16,7 @@ public final class Locked<Value>: @unchecked Sendable { // `value` is only touch
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
+    /// A lock around `value`.
     public init(_ value: Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)

@@ -8,7 +8,7 @@ import Glibc
 /// ```swift
 /// Log.warn("thumbnail for \(path) failed: \(error)")
 /// ```
-public enum Log {
+package enum Log {
     public enum Level: Int, Sendable, Comparable {
         case debug, info, warn, error
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
@@ -38,10 +38,12 @@ public enum Log {
 
 /// Monotonic time in nanoseconds (CLOCK_MONOTONIC), for frame timing.
 public enum MonotonicClock {
+    /// Now, in nanoseconds since an arbitrary start.
     public static func nanoseconds() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
+    /// Now, in seconds since an arbitrary start.
     public static func seconds() -> Double { Double(nanoseconds()) / 1e9 }
 }

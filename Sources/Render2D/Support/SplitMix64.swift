@@ -6,7 +6,9 @@
 /// let roll = rng.next(below: 6)
 /// ```
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state; the same state gives the same sequence.
     public var state: UInt64
+    /// A generator starting from `seed`.
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

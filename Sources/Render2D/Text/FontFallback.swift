@@ -18,6 +18,7 @@ public final class FontFallback {
     private var paths: [UInt32: String?] = [:]
     private let available: Bool
 
+    /// A fallback with an empty cache, asking fontconfig when a character needs a font.
     public init() {
         available = FcInit() != 0
     }

@@ -23,6 +23,7 @@ struct AtlasGlyph {
 /// uploads the rows written since the last frame.
 @MainActor
 public final class GlyphAtlas {
+    /// The side of each page, in pixels.
     public static let pageSize = 1024
     /// Handles with this bit set name atlas pages (the low bits are the page index).
     nonisolated static let pageHandleBit: UInt32 = 0x8000_0000
@@ -38,7 +39,9 @@ public final class GlyphAtlas {
     private(set) var pages: [Page] = []
     /// Texture coordinate of an opaque white texel on page 0.
     public private(set) var whiteUV = SIMD2<Float>(0, 0)
+    /// The first page's texture, whose white texel solid shapes sample.
     public var whiteTexture: TextureHandle { pages[0].texture }
+    /// How many pages exist.
     public var pageCount: Int { pages.count }
     /// Glyph bitmaps rasterized so far.
     public private(set) var glyphCount = 0
@@ -49,6 +52,7 @@ public final class GlyphAtlas {
     /// (main actor only, never during a write: no dynamic exclusivity check).
     @exclusivity(unchecked) public private(set) var generation = 0
 
+    /// An atlas of one page, holding the white texel solid shapes sample.
     public init() {
         addWhitePage()
     }

@@ -12,22 +12,43 @@ public enum NavigationSplitViewVisibility: String, Sendable, Codable, Equatable 
 
 /// `.balanced` shrinks the detail to make room for the leading columns; `.prominentDetail`
 /// keeps the detail full size and shows the leading columns over it.
-public enum NavigationSplitViewStyle: Sendable, Equatable { case balanced, prominentDetail }
+public enum NavigationSplitViewStyle: Sendable, Equatable {
+    /// The detail shrinks to make room.
+    case balanced
+    /// The detail keeps its size; the leading columns cover it.
+    case prominentDetail
+}
 
 /// What happens when the leading columns do not fit beside the detail (UISplitViewController's
 /// split behaviours): they cover it (`.overlay`), or push it aside, partly off screen (`.displace`).
-public enum NavigationSplitNarrowBehavior: Sendable, Equatable { case overlay, displace }
+public enum NavigationSplitNarrowBehavior: Sendable, Equatable {
+    /// The leading columns cover the detail.
+    case overlay
+    /// The leading columns push the detail aside.
+    case displace
+}
 
-public enum NavigationSplitColumn: String, Sendable, Codable, Equatable { case sidebar, content, detail }
+/// A column of a navigation split view.
+public enum NavigationSplitColumn: String, Sendable, Codable, Equatable {
+    /// The leading column.
+    case sidebar
+    /// The middle column of a three-column view.
+    case content
+    /// The trailing column.
+    case detail
+}
 
 /// Bounds of a column's width; the user resizes between `min` and `max`, starting at `ideal`.
 public struct NavigationColumnWidth: Sendable, Equatable {
+    /// The narrowest, the starting and the widest width, in logical pixels.
     public var min: Double, ideal: Double, max: Double
+    /// Bounds of a column's width (`ideal` is clamped into `min...max`).
     public init(min: Double, ideal: Double, max: Double) {
         self.min = min
         self.max = Swift.max(min, max)
         self.ideal = Swift.min(Swift.max(ideal, min), self.max)
     }
+    /// `width` within the bounds, or `ideal` when there is none.
     public func clamp(_ width: Double?) -> Double {
         guard let width, width.isFinite else { return ideal }
         return Swift.min(Swift.max(width, min), max)
@@ -37,13 +58,17 @@ public struct NavigationColumnWidth: Sendable, Equatable {
 /// The user-facing state of a navigation split view: visibility, the widths the user
 /// dragged, and the column a compact (one-column) layout shows. Codable, so it can persist.
 public struct NavigationSplitState: Sendable, Codable, Equatable {
+    /// Which columns show.
     public var visibility: NavigationSplitViewVisibility
+    /// The sidebar's width the user dragged (nil: the ideal width).
     public var sidebarWidth: Double?
+    /// The content column's width the user dragged (nil: the ideal width).
     public var contentWidth: Double?
     /// The column shown when the view collapses to one column. Set it to `.detail` when the
     /// user selects something, as SwiftUI's `preferredCompactColumn`; back navigation moves it.
     public var preferredCompactColumn: NavigationSplitColumn
 
+    /// A state showing `visibility`, with `preferredCompactColumn` shown in a one-column layout.
     public init(visibility: NavigationSplitViewVisibility = .all, preferredCompactColumn: NavigationSplitColumn = .sidebar) {
         self.visibility = visibility
         self.preferredCompactColumn = preferredCompactColumn
@@ -69,7 +94,7 @@ public struct NavigationSplitState: Sendable, Codable, Equatable {
 }
 
 /// Where each column goes for a given width: pure, so every rule is tested without SDL.
-public struct NavigationSplitLayout: Sendable, Equatable {
+package struct NavigationSplitLayout: Sendable, Equatable {
     public enum Mode: Sendable, Equatable {
         /// Columns side by side.
         case tiled

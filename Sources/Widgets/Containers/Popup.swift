@@ -29,6 +29,7 @@ extension UI {
     /// Closes every open popup.
     public func closePopups() { openPopups.removeAll() }
 
+    /// Whether the popup `name` (in the current ID scope) is open.
     public func isPopupOpen(_ name: String) -> Bool { openPopups.contains { $0.id == id(name) } }
 
     /// Whether any popup or menu is open: it takes the keyboard until it closes.

@@ -12,7 +12,7 @@ import Glibc
 /// k.release(time: t)                            // finger lifts: momentum begins
 /// offset -= k.step(dt: 1.0 / 60)                // every frame after
 /// ```
-public struct KineticScroller: Sendable {
+package struct KineticScroller: Sendable {
     /// Content velocity in logical pixels per second (positive = content moves down/right).
     public private(set) var velocity = Point.zero
     /// Fraction of velocity kept per millisecond.
@@ -69,8 +69,11 @@ public struct KineticScroller: Sendable {
 public struct ScrollAxes: OptionSet, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Scrolls up and down.
     public static let vertical = ScrollAxes(rawValue: 1)
+    /// Scrolls sideways.
     public static let horizontal = ScrollAxes(rawValue: 2)
+    /// Scrolls both ways.
     public static let both: ScrollAxes = [.vertical, .horizontal]
 }
 
@@ -78,7 +81,9 @@ public struct ScrollAxes: OptionSet, Sendable {
 public struct ScrollViewInfo: Sendable {
     /// Scroll offset of the content (Double: a million rows is beyond exact Float).
     public var offset: Point
+    /// The size of everything the content laid out.
     public var contentSize: Size
+    /// The visible part, in window coordinates.
     public var viewport: Rect
 }
 
@@ -295,7 +300,12 @@ extension UI {
 /// `ScrollViewReader.scrollTo(_:anchor:)`: `.top`, `.center`, `.bottom`; for horizontal
 /// scrolling, leading, centre and trailing).
 public enum ScrollAnchor: Sendable, Equatable {
-    case top, center, bottom
+    /// At the top (leading) edge.
+    case top
+    /// Centred.
+    case center
+    /// At the bottom (trailing) edge.
+    case bottom
 
     /// The scroll offset that shows an item at `start` (content coordinates, `length` long)
     /// in a viewport `viewport` long where it lands by `anchor`; with no anchor, the least

@@ -3,18 +3,31 @@ import Render2D
 /// A side of a split view. `.left` and `.top` are synonyms of `.primary`; `.right` and
 /// `.bottom` of `.secondary`.
 public enum SplitSide: String, Sendable, Codable, Equatable {
-    case primary, secondary
+    /// The left or top pane.
+    case primary
+    /// The right or bottom pane.
+    case secondary
+    /// The left pane of a horizontal split.
     public static let left = SplitSide.primary
+    /// The top pane of a vertical split.
     public static let top = SplitSide.primary
+    /// The right pane of a horizontal split.
     public static let right = SplitSide.secondary
+    /// The bottom pane of a vertical split.
     public static let bottom = SplitSide.secondary
+    /// The side across the splitter.
     public var other: SplitSide { self == .primary ? .secondary : .primary }
 }
 
 /// Side by side (`.horizontal`) or one above the other (`.vertical`).
 public enum SplitLayout: String, Sendable, Codable, Equatable {
-    case horizontal, vertical
+    /// Side by side.
+    case horizontal
+    /// One above the other.
+    case vertical
+    /// Whether the panes are side by side.
     public var isHorizontal: Bool { self == .horizontal }
+    /// Switches between side by side and one above the other.
     public mutating func toggle() { self = self == .horizontal ? .vertical : .horizontal }
 }
 
@@ -31,11 +44,14 @@ public enum SplitLayout: String, Sendable, Codable, Equatable {
 public struct SplitState: Sendable, Equatable, Codable {
     /// Splitter position as a fraction of the full width (horizontal) or height (vertical).
     public var fraction: Double
+    /// Side by side or one above the other.
     public var layout: SplitLayout
+    /// The hidden side, if one is (`hide`, `show`, `toggle` change it).
     public private(set) var hidden: SplitSide?
     /// The side hidden most recently; `toggle()` toggles it.
     public private(set) var lastHidden: SplitSide?
 
+    /// A split at `fraction` in `layout`, with `hidden` hidden.
     public init(fraction: Double = 0.5, layout: SplitLayout = .horizontal, hidden: SplitSide? = nil) {
         self.fraction = fraction
         self.layout = layout
@@ -43,7 +59,9 @@ public struct SplitState: Sendable, Equatable, Codable {
         self.lastHidden = hidden
     }
 
+    /// Hides `side`; the fraction is kept for when it shows again.
     public mutating func hide(_ side: SplitSide) { hidden = side; lastHidden = side }
+    /// Shows the hidden side again.
     public mutating func show() { hidden = nil }
     /// Toggles the secondary side, or the side hidden last.
     public mutating func toggle() {
@@ -53,6 +71,7 @@ public struct SplitState: Sendable, Equatable, Codable {
     public mutating func toggle(_ side: SplitSide) {
         if hidden == side { show() } else { hide(side) }
     }
+    /// Whether `side` is the hidden one.
     public func isHidden(_ side: SplitSide) -> Bool { hidden == side }
 }
 
@@ -60,12 +79,18 @@ public struct SplitState: Sendable, Equatable, Codable {
 /// when the container resizes, and drag-to-hide (releasing more than halfway past a side's
 /// minimum hides it).
 public struct SplitConstraints: Sendable, Equatable {
+    /// The primary pane's smallest share of the length (nil: none).
     public var minPFraction: Double?
+    /// The secondary pane's smallest share of the length (nil: none).
     public var minSFraction: Double?
+    /// The side that keeps its size in pixels when the container resizes (nil: both keep their fractions).
     public var priority: SplitSide?
+    /// Whether dragging the splitter far past the primary pane's minimum hides it.
     public var dragToHideP: Bool
+    /// Whether dragging the splitter far past the secondary pane's minimum hides it.
     public var dragToHideS: Bool
 
+    /// Limits of a splitter.
     public init(minPFraction: Double? = nil, minSFraction: Double? = nil, priority: SplitSide? = nil,
                 dragToHideP: Bool = false, dragToHideS: Bool = false) {
         self.minPFraction = minPFraction
@@ -119,6 +144,7 @@ public struct SplitStyling: Sendable, Equatable {
     /// The splitter disappears together with a hidden side (show it again with a button).
     public var hideSplitter: Bool
 
+    /// A splitter's look and hit area.
     public init(color: Color? = nil, inset: Double = 0, visibleThickness: Double = 1, invisibleThickness: Double = 9,
                 touchThickness: Double = 32, hideSplitter: Bool = false) {
         self.color = color
@@ -139,12 +165,17 @@ public struct SplitterContext: Sendable {
     public var rect: Rect
     /// The rectangle that reacts to the pointer.
     public var hitRect: Rect
+    /// Side by side or one above the other.
     public var layout: SplitLayout
+    /// The hidden side, if one is.
     public var hidden: SplitSide?
     /// The side a drag in progress would hide on release.
     public var previewHide: SplitSide?
+    /// The pointer is over the splitter.
     public var isHovered: Bool
+    /// The splitter is being dragged.
     public var isDragging: Bool
+    /// The styling the split was given.
     public var styling: SplitStyling
 }
 
@@ -159,15 +190,21 @@ public struct SplitterContext: Sendable {
 /// }
 /// ```
 public enum Splitter {
+    /// A line of the theme's separator color.
     case line
+    /// Nothing drawn; still dragged.
     case invisible
+    /// Your drawing: called with the UI, the splitter's context and the state to change.
     case custom(@MainActor (UI, SplitterContext, inout SplitState) -> Void)
 }
 
 /// The rectangles of a split: pure geometry, shared by drawing, input and tests.
 public struct SplitGeometry: Sendable, Equatable {
+    /// The first pane's rectangle.
     public var primary: Rect
+    /// The splitter's rectangle.
     public var splitter: Rect
+    /// The second pane's rectangle.
     public var secondary: Rect
 
     /// Lays out `rect` with the splitter centred at `position` (0...1 of the length along the

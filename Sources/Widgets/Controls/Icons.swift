@@ -10,8 +10,36 @@ import Glibc
 /// Icon.star.draw(in: rect, color: .yellow, into: &ui.drawList)
 /// ```
 public enum Icon: String, CaseIterable, Sendable {
-    case chevronRight, chevronDown, chevronLeft, chevronUp
-    case folder, photo, star, starFill, checkmark, sidebar, trash, plus, minus, xmark, magnifyingGlass
+    /// A chevron pointing right: collapsed, or onwards.
+    case chevronRight
+    /// A chevron pointing down: expanded.
+    case chevronDown
+    /// A chevron pointing left: back.
+    case chevronLeft
+    /// A chevron pointing up.
+    case chevronUp
+    /// A folder.
+    case folder
+    /// A photo: a landscape in a frame.
+    case photo
+    /// A star's outline.
+    case star
+    /// A filled star: rated, favorite.
+    case starFill
+    /// A checkmark.
+    case checkmark
+    /// A sidebar: shows or hides the leading column.
+    case sidebar
+    /// A trash can: delete.
+    case trash
+    /// A plus: add.
+    case plus
+    /// A minus: remove.
+    case minus
+    /// An x: close, clear.
+    case xmark
+    /// A magnifying glass: search.
+    case magnifyingGlass
 
     /// Draws the icon centred in `rect` (square icons use the smaller side).
     public func draw(in rect: Rect, color: Color, into list: inout DrawList) {

@@ -1,7 +1,12 @@
 import Render2D
 
 /// Whether text can be selected and copied (`UI.textSelection(_:_:)`).
-public enum TextSelectability: Sendable { case enabled, disabled }
+public enum TextSelectability: Sendable {
+    /// The text can be selected with the pointer and copied.
+    case enabled
+    /// The text is only drawn.
+    case disabled
+}
 
 extension UI {
     /// A line of text, truncated with "…" when wider than the space available.

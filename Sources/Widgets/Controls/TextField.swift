@@ -9,23 +9,31 @@ public protocol Clipboard: AnyObject {
 /// A clipboard that lives in the process (tests, headless runs).
 @MainActor
 public final class MemoryClipboard: Clipboard {
+    /// The clipboard's text.
     public var text = ""
+    /// An empty clipboard.
     public init() {}
 }
 
 /// Editing state of a text field: caret and selection anchor, as Unicode scalar indices
 /// (always on grapheme cluster boundaries), and its undo history.
 public struct TextEditState: Sendable, Equatable {
+    /// The caret, in Unicode scalars from the start.
     public var caret = 0
+    /// The other end of the selection (the caret when nothing is selected).
     public var anchor = 0
+    /// How far the text is scrolled sideways, in logical pixels.
     public var scrollX = 0.0
     /// States before each edit step, newest last (Ctrl+Z), and the steps undone (Ctrl+Shift+Z).
     var undoStack: [TextSnapshot] = []
     var redoStack: [TextSnapshot] = []
     /// The kind of the last edit, while more of it joins the same undo step.
     var openEdit: TextEditKind?
+    /// A caret at the start, nothing selected.
     public init() {}
+    /// The selected scalars.
     public var selection: Range<Int> { min(caret, anchor)..<max(caret, anchor) }
+    /// Whether some text is selected.
     public var hasSelection: Bool { caret != anchor }
 
     static let undoLimit = 100

@@ -16,6 +16,7 @@ public struct Binding<Value> {
     private let read: () -> Value
     private let write: (Value) -> Void
 
+    /// A binding that reads with `get` and writes with `set`.
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         read = get
         write = set
@@ -27,6 +28,7 @@ public struct Binding<Value> {
         write = { root[keyPath: keyPath] = $0 }
     }
 
+    /// The value: reading calls the getter, assigning calls the setter.
     public var wrappedValue: Value {
         get { read() }
         nonmutating set { write(newValue) }

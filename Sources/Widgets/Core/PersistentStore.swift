@@ -16,6 +16,7 @@ import Render2D
 /// ```
 @MainActor
 public final class PersistentStore {
+    /// The JSON file the store reads and writes.
     public let path: String
     /// What went wrong reading the file at start-up, if anything (reported once).
     public private(set) var loadProblem: String?
@@ -30,6 +31,7 @@ public final class PersistentStore {
     /// Seconds to wait after a change before writing.
     public var saveDelay = 0.5
 
+    /// A store kept in the JSON file at `path`, read now (a missing file starts empty).
     public init(path: String) {
         self.path = path
         load()
@@ -102,6 +104,7 @@ public final class PersistentStore {
         if dirtySince == nil { dirtySince = MonotonicClock.seconds() }
     }
 
+    /// Whether a change has not been written yet.
     public var hasUnsavedChanges: Bool { dirtySince != nil }
 
     /// Writes when a change is older than `saveDelay`; call once a frame.

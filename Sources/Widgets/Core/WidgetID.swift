@@ -7,7 +7,9 @@
 /// let b = WidgetID(parent: WidgetID(parent: .root, "table 2"), "Name") // a != b
 /// ```
 public struct WidgetID: Hashable, Sendable, CustomStringConvertible {
+    /// The 64-bit hash the ID is.
     public let raw: UInt64
+    /// The ID whose hash is `raw`.
     public init(raw: UInt64) { self.raw = raw }
 
     /// The ID at the bottom of every ID stack.

@@ -45,17 +45,25 @@ public enum FrameSchedule: Sendable, Equatable {
 /// ```
 @MainActor
 public final class AppHost {
+    /// How to open the window and run the app.
     public struct Options: Sendable {
+        /// The window's title.
         public var title = "Tessera"
+        /// The window's width, in window coordinates.
         public var width = 1280
+        /// The window's height, in window coordinates.
         public var height = 800
+        /// Whether presenting waits for the display's refresh.
         public var vsync = true
         /// Use SDL's offscreen video driver (no display needed).
         public var offscreen = false
         /// UI scale; nil takes it from the display's DPI.
         public var scale: Double?
+        /// The colors and metrics of the widgets.
         public var theme = Theme.light
+        /// When frames run: on demand (input, redraw requests, wake-ups) or continuously.
         public var schedule = FrameSchedule.onDemand
+        /// Options for a window of `width` × `height` titled `title`.
         public init(title: String = "Tessera", width: Int = 1280, height: Int = 800, vsync: Bool = true,
                     offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light, schedule: FrameSchedule = .onDemand) {
             self.title = title; self.width = width; self.height = height; self.vsync = vsync
@@ -63,9 +71,13 @@ public final class AppHost {
         }
     }
 
+    /// The window the app draws in.
     public let window: Window
+    /// The UI the app builds each frame.
     public let ui: UI
+    /// Times every frame: phases, scopes, percentiles, janky frames.
     public let profiler: FrameProfiler
+    /// Turns SDL events into the UI's input events.
     public var pump = EventPump()
     /// Shows the frame-time HUD (F12 toggles it). While it is shown, frames run at the
     /// display's rate (its graphs move).
@@ -89,6 +101,7 @@ public final class AppHost {
     /// The user's UI scale on top of the backing scale.
     public private(set) var userScale: Double
     private let explicitScale: Double?
+    /// Whether the app was asked to quit (the window closed, or `requestQuit`).
     public private(set) var quitRequested = false
     private var pendingScreenshot: String?
     /// When set, every frame is read back before it is presented (tests assert on pixels).
@@ -141,6 +154,7 @@ public final class AppHost {
     private var currentCursor: CursorKind = .arrow
     private var textInputActive = false
 
+    /// Opens the window (SDL's offscreen driver when `options.offscreen`) and makes the UI.
     public init(options: Options) throws {
         try SDLContext.initialize(offscreen: options.offscreen)
         waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)

@@ -12,6 +12,7 @@ public struct EventPump {
     /// Logical pixels a precise wheel delta of 1.0 (one notch) scrolls.
     public var wheelStep = 48.0
 
+    /// A pump with the default wheel step and no scaling.
     public init() {}
 
     /// Polls every pending SDL event for `window`.
@@ -103,16 +104,19 @@ public struct EventPump {
 /// ```
 @MainActor
 public struct EventInjector {
+    /// The window the events are for.
     public let window: Window
     /// The synthetic touch device's ID.
     public var touchID: Int64 = 4242
 
+    /// An injector for `window`.
     public init(window: Window) { self.window = window }
 
     private func push(_ event: inout SDL_Event) {
         if SDL_PushEvent(&event) < 0 { Log.warn("SDL_PushEvent: \(String(cString: SDL_GetError()))") }
     }
 
+    /// The mouse moved to `p` (window coordinates), with `buttons` held (SDL's button mask).
     public func mouseMove(to p: Point, buttons: UInt32 = 0) {
         var e = SDL_Event()
         e.motion.type = SDL_MOUSEMOTION.rawValue
@@ -124,6 +128,7 @@ public struct EventInjector {
         push(&e)
     }
 
+    /// A mouse button went down or up at `p`; `clicks` is SDL's click count (2 for a double click).
     public func mouseButton(_ button: MouseButton, down: Bool, at p: Point, clicks: Int = 1) {
         var e = SDL_Event()
         e.button.type = down ? SDL_MOUSEBUTTONDOWN.rawValue : SDL_MOUSEBUTTONUP.rawValue
@@ -151,6 +156,7 @@ public struct EventInjector {
         push(&e)
     }
 
+    /// A key went down (or up), with `modifiers` held.
     public func key(_ key: Key, down: Bool = true, modifiers: KeyModifiers = []) {
         var e = SDL_Event()
         e.key.type = down ? SDL_KEYDOWN.rawValue : SDL_KEYUP.rawValue

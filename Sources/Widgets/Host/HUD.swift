@@ -10,8 +10,11 @@ struct InspectorState {
 
 /// The images one frame touched, by what happened to them during it.
 public struct FrameImages: Sendable, Equatable {
+    /// Images a cell asked for during the frame.
     public var requested: [String] = []
+    /// Images whose textures were uploaded during it.
     public var uploaded: [String] = []
+    /// Images drawn for the first time during it.
     public var firstDrawn: [String] = []
 
     /// The images of `timelines` requested, uploaded or first drawn during `frame`.

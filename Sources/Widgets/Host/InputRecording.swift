@@ -3,18 +3,25 @@ import Render2D
 
 /// The header line of an input recording: the window it was made in.
 public struct RecordingHeader: Codable, Sendable, Equatable {
+    /// The format's version.
     public var version = 1
+    /// The window's width, in logical pixels.
     public var width: Double
+    /// The window's height, in logical pixels.
     public var height: Double
+    /// The UI scale.
     public var scale: Double
+    /// A header for a window of `width` × `height` at `scale`.
     public init(width: Double, height: Double, scale: Double) { self.width = width; self.height = height; self.scale = scale }
 }
 
 /// One frame's input in a recording.
 public struct RecordedFrame: Codable, Sendable, Equatable {
+    /// The frame's number since the recording started.
     public var frame: Int
     /// Seconds since the recording started (informative; replays run on a fixed 60 Hz clock).
     public var time: Double
+    /// The frame's input.
     public var events: [InputEvent]
 }
 
@@ -25,11 +32,13 @@ public struct RecordedFrame: Codable, Sendable, Equatable {
 /// host.recorder = try InputRecorder(path: "session.jsonl", header: RecordingHeader(width: 1280, height: 800, scale: 1))
 /// ```
 public final class InputRecorder {
+    /// The file written.
     public let path: String
     private let handle: FileHandle
     private let start = MonotonicClock.seconds()
     private let encoder = JSONEncoder()
 
+    /// Starts a recording at `path` (replacing it) with `header` as its first line.
     public init(path: String, header: RecordingHeader) throws {
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -49,13 +58,18 @@ public final class InputRecorder {
         try? write(RecordedFrame(frame: frame, time: MonotonicClock.seconds() - start, events: events))
     }
 
+    /// Ends the recording.
     public func close() { try? handle.close() }
 }
 
 /// A recording read back: the events of each frame, in order.
 public struct InputReplay: Sendable {
+    /// Why a recording could not be read.
     public enum LoadError: Error, CustomStringConvertible {
-        case unreadable(String), malformed(path: String, line: Int, why: String)
+        /// The file could not be read: the reason.
+        case unreadable(String)
+        /// A line of the file is not what a recording holds.
+        case malformed(path: String, line: Int, why: String)
         public var description: String {
             switch self {
             case .unreadable(let why): "cannot read the recording \(why)"
@@ -64,7 +78,9 @@ public struct InputReplay: Sendable {
         }
     }
 
+    /// The window the recording was made in.
     public let header: RecordingHeader
+    /// The events of each frame with input, by frame number.
     public let frames: [Int: [InputEvent]]
     /// The last frame with input.
     public let lastFrame: Int
@@ -111,6 +127,7 @@ public struct InputReplay: Sendable {
         lastFrame = frames.keys.max() ?? 0
     }
 
+    /// The events of frame `frame` (none when it had no input).
     public func events(forFrame frame: Int) -> [InputEvent] { frames[frame] ?? [] }
 }
 

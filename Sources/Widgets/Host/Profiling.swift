@@ -8,7 +8,7 @@ extension UI {
     ///
     /// ```swift
     /// ui.profile("thumbnails strip") {
-    ///     ui.lazyHStack("strip", count: photos.count) { i in cell(photos[i]) }
+    ///     ui.lazyHStack("strip", count: photos.count) { ui, i in cell(ui, photos[i]) }
     /// }
     /// ```
     @inlinable @discardableResult

@@ -2,7 +2,12 @@ import Foundation
 import Render2D
 
 /// Light or dark (SwiftUI's `ColorScheme`).
-public enum ColorScheme: Sendable, Equatable { case light, dark }
+public enum ColorScheme: Sendable, Equatable {
+    /// Dark text on light backgrounds.
+    case light
+    /// Light text on dark backgrounds.
+    case dark
+}
 
 /// The desktop's light or dark preference, followed while the app runs: the freedesktop
 /// settings portal's `org.freedesktop.appearance color-scheme` (read, then watched for

@@ -2,8 +2,11 @@ import Render2D
 
 /// A gesture recognized from the pointer and the fingers.
 public enum Gesture: Sendable, Equatable {
+    /// A tap (or click that did not move) at a point.
     case tap(Point)
+    /// A second tap soon after and near the first.
     case doubleTap(Point)
+    /// A touch held still past the long-press duration.
     case longPress(Point)
     /// A drag in progress: where it started and how far it has moved.
     case drag(from: Point, translation: Point)
@@ -25,8 +28,10 @@ public struct GestureRecognizer: Sendable {
     public var flickSpeed = 300.0
     private var samples: [(time: Double, position: Point)] = []
     private var pinchStart: Double?
+    /// A recognizer with nothing seen yet.
     public init() {}
 
+    /// The gestures recognized from this frame's input; call once per frame with the frame's time.
     public mutating func update(_ input: InputState, time: Double) -> [Gesture] {
         var found: [Gesture] = []
         let p = input.pointer

@@ -4,9 +4,13 @@ import Render2D
 public struct KeyModifiers: OptionSet, Sendable, Hashable, Codable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Either Shift key.
     public static let shift = KeyModifiers(rawValue: 1)
+    /// Either Ctrl key (the command key of Linux desktops).
     public static let control = KeyModifiers(rawValue: 2)
+    /// Either Alt key.
     public static let alt = KeyModifiers(rawValue: 4)
+    /// The Super (Windows) key.
     public static let gui = KeyModifiers(rawValue: 8)
     /// Ctrl on Linux: the modifier for shortcuts like copy and select-all.
     public static let command: KeyModifiers = .control
@@ -20,49 +24,98 @@ public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public init(_ character: Character) { rawValue = Int32(character.lowercased().unicodeScalars.first!.value) }
 
     private static func scancodeKey(_ scancode: Int32) -> Key { Key(rawValue: scancode | (1 << 30)) }
+    /// Return (Enter).
     public static let returnKey = Key(rawValue: 13)
+    /// Escape.
     public static let escape = Key(rawValue: 27)
+    /// Backspace.
     public static let backspace = Key(rawValue: 8)
+    /// Tab.
     public static let tab = Key(rawValue: 9)
+    /// The space bar.
     public static let space = Key(rawValue: 32)
+    /// Delete (forward).
     public static let delete = Key(rawValue: 127)
+    /// →
     public static let right = scancodeKey(79)
+    /// ←
     public static let left = scancodeKey(80)
+    /// ↓
     public static let down = scancodeKey(81)
+    /// ↑
     public static let up = scancodeKey(82)
+    /// Home.
     public static let home = scancodeKey(74)
+    /// Page Up.
     public static let pageUp = scancodeKey(75)
+    /// End.
     public static let end = scancodeKey(77)
+    /// Page Down.
     public static let pageDown = scancodeKey(78)
+    /// F2 (rename, edit a cell).
     public static let f2 = scancodeKey(59)
+    /// F10 (with Shift: the context menu).
     public static let f10 = scancodeKey(67)
     /// The Menu (application) key: opens the context menu of what has focus.
     public static let menu = scancodeKey(101)
+    /// F12 (the frame inspector).
     public static let f12 = scancodeKey(69)
 }
 
-public enum MouseButton: Int, Sendable, Codable { case left = 1, middle = 2, right = 3 }
-public enum FingerPhase: String, Sendable, Codable { case down, moved, up }
-public enum PointerKind: Sendable { case mouse, touch }
+/// A mouse button.
+public enum MouseButton: Int, Sendable, Codable {
+    /// The primary button.
+    case left = 1
+    /// The wheel's button.
+    case middle = 2
+    /// The secondary button: context menus.
+    case right = 3
+}
+
+/// What a finger did.
+public enum FingerPhase: String, Sendable, Codable {
+    /// It touched the screen.
+    case down
+    /// It moved on the screen.
+    case moved
+    /// It lifted.
+    case up
+}
+
+/// What drives the primary pointer.
+public enum PointerKind: Sendable {
+    /// A mouse, trackpad or pen.
+    case mouse
+    /// A finger on a touch screen.
+    case touch
+}
 
 /// One input event in logical coordinates, translated from SDL by `EventPump` (or built
 /// directly by logic tests).
 public enum InputEvent: Sendable, Equatable, Codable {
+    /// The pointer moved to a point.
     case pointerMoved(Point)
+    /// A mouse button went down or up at a point.
     case mouseButton(MouseButton, isDown: Bool, at: Point)
     /// Scroll amount in logical pixels; scroll views subtract it from their offset. Positive
     /// `dy` (wheel turned away from the user) moves the view towards the top, positive `dx`
     /// towards the left edge.
     case wheel(dx: Double, dy: Double)
+    /// A key went down or up (auto-repeats are downs with `isRepeat`).
     case key(Key, isDown: Bool, modifiers: KeyModifiers, isRepeat: Bool)
+    /// Text typed, composed by the input method.
     case text(String)
     /// IME composition in progress (pre-edit text and the caret in it).
     case composition(String, cursor: Int)
+    /// A finger touched, moved or lifted at a point.
     case finger(id: Int64, phase: FingerPhase, at: Point)
+    /// The window was resized to a size in logical pixels.
     case resized(Size)
+    /// The window moved to a display of another scale.
     case displayChanged
     /// A file, folder or text dropped on the window (SDL_DROPFILE, SDL_DROPTEXT).
     case dropped(DroppedItem)
+    /// The user asked to close the window.
     case quit
 }
 
@@ -70,33 +123,44 @@ public enum InputEvent: Sendable, Equatable, Codable {
 public enum DroppedItem: Sendable, Equatable, Codable {
     /// The path of a file or folder.
     case file(String)
+    /// Text (from another program, or a selection).
     case text(String)
 }
 
 /// A key press delivered this frame.
 public struct KeyPress: Sendable, Equatable {
+    /// The key.
     public var key: Key
+    /// The modifiers held when it went down.
     public var modifiers: KeyModifiers
+    /// An auto-repeat of a key held down.
     public var isRepeat: Bool
 }
 
 /// Keyboard input in the order it was typed: keys and text interleave (a key press, then
 /// the text it produced, then Backspace...).
 public enum TypedInput: Sendable, Equatable {
+    /// A key press.
     case key(KeyPress)
+    /// Text the press (or an input method) produced.
     case text(String)
 }
 
 /// The primary pointer: the mouse, or the first finger down when no mouse button is held.
 public struct Pointer: Sendable {
+    /// Whether the pointer is the mouse or a finger.
     public var kind: PointerKind = .mouse
     /// Far away when nothing hovers (after a finger lifts).
     public var position = Pointer.nowhere
+    /// The primary button or finger is down.
     public var isDown = false
     /// Went down / up this frame.
     public var pressed = false
+    /// Went up this frame.
     public var released = false
+    /// Where the last press happened.
     public var pressPosition = Pointer.nowhere
+    /// When the last press happened (the UI's time).
     public var pressTime = 0.0
     /// 1 for a single click, 2 for a double click... (set on the press).
     public var clickCount = 0
@@ -111,16 +175,23 @@ public struct Pointer: Sendable {
     var longPressFired = false
     var fingerID: Int64?
 
+    /// A position no widget is at.
     public static let nowhere = Point(-1e9, -1e9)
 }
 
 /// Gesture thresholds, in logical pixels and seconds.
 public struct GestureSettings: Sendable {
+    /// How far the mouse may move, in points, before a press becomes a drag.
     public var mouseSlop = 3.0
+    /// How far a finger may move before a touch becomes a drag (fingers are less precise).
     public var touchSlop = 8.0
+    /// The longest time between two clicks of a double click, in seconds.
     public var doubleClickInterval = 0.4
+    /// The farthest apart two clicks of a double click may be, in points.
     public var doubleClickDistance = 6.0
+    /// How long a touch must stay still to become a long press, in seconds.
     public var longPressDuration = 0.5
+    /// The default thresholds.
     public init() {}
 }
 
@@ -131,24 +202,31 @@ public struct GestureSettings: Sendable {
 /// the queue waits for the next frame, so a fast click (down and up between two frames)
 /// is still seen as a press and then a release.
 public struct InputState: Sendable {
+    /// The primary pointer.
     public var pointer = Pointer()
     /// Every finger currently down, by SDL finger ID.
     public private(set) var fingers: [Int64: Point] = [:]
     /// Wheel scroll this frame, logical pixels.
     public var wheel = Point.zero
+    /// Key presses of this frame, in order.
     public var keys: [KeyPress] = []
     /// Key presses and text of this frame, in order.
     public var typing: [TypedInput] = []
+    /// The modifiers held now.
     public var modifiers: KeyModifiers = []
     /// Text typed this frame (already composed by the IME).
     public var text = ""
+    /// The input method's pre-edit text (composition in progress), or "".
     public var composition = ""
     /// Where the input method's caret is in `composition`, in Unicode scalars.
     public var compositionCursor = 0
+    /// The window's new size, if it was resized this frame.
     public var resized: Size?
     /// Files and text dropped on the window this frame.
     public var dropped: [DroppedItem] = []
+    /// The user asked to close the window this frame.
     public var quitRequested = false
+    /// Thresholds of clicks, drags and long presses.
     public var settings = GestureSettings()
 
     private var lastClickTime = -1.0
@@ -156,6 +234,7 @@ public struct InputState: Sendable {
     private var clearHoverNextFrame = false
     private var pending: [InputEvent] = []
 
+    /// Empty input.
     public init() {}
 
     /// Starts a frame at `time` (seconds) with `events`; events that must wait are kept.

@@ -11,7 +11,9 @@ import Render2D
 /// ```
 @MainActor
 public final class TouchSimulator {
+    /// The key that, held, turns the mouse into a finger (T; with Ctrl too, two fingers pinching).
     public var holdKey = Key("t")
+    /// Whether the key is held now.
     public private(set) var isHeld = false
     private var fingerDown = false
     private var anchor = Point.zero
@@ -20,6 +22,7 @@ public final class TouchSimulator {
     /// Window pixels per logical pixel (the host's UI scale).
     public var scale = 1.0
 
+    /// A simulator injecting its fingers into `window`.
     public init(window: Window) { injector = EventInjector(window: window) }
 
     /// The events to deliver this frame: the mouse's replaced by fingers while the key is held.

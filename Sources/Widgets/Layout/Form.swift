@@ -6,7 +6,12 @@ struct FormContext {
 }
 
 /// How a `picker` shows its choices.
-public enum PickerStyle: Sendable { case segmented, menu }
+public enum PickerStyle: Sendable {
+    /// The options side by side, one of them highlighted.
+    case segmented
+    /// A button showing the selected option, opening a menu of the others.
+    case menu
+}
 
 extension UI {
     /// Rows of controls aligned in two columns, labels on the left and controls on the right

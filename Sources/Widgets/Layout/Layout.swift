@@ -1,8 +1,36 @@
 import Render2D
 
-public enum Axis: Sendable { case horizontal, vertical }
-public enum HorizontalAlignment: Sendable { case leading, center, trailing, fill }
-public enum VerticalAlignment: Sendable { case top, center, bottom, fill }
+/// The direction a stack, split or scroll view lays out along.
+public enum Axis: Sendable {
+    /// Left to right.
+    case horizontal
+    /// Top to bottom.
+    case vertical
+}
+
+/// Where children of a vertical stack sit across its width.
+public enum HorizontalAlignment: Sendable {
+    /// At the leading edge.
+    case leading
+    /// Centred.
+    case center
+    /// At the trailing edge.
+    case trailing
+    /// Stretched to the full width.
+    case fill
+}
+
+/// Where children of a horizontal stack sit across its height.
+public enum VerticalAlignment: Sendable {
+    /// At the top.
+    case top
+    /// Centred.
+    case center
+    /// At the bottom.
+    case bottom
+    /// Stretched to the full height.
+    case fill
+}
 
 /// Cross-axis placement inside a stack (leading = left in a VStack, top in an HStack).
 enum CrossAlignment: Sendable {
@@ -143,6 +171,7 @@ extension UI {
         _ = layoutStack[layoutStack.count - 1].place(Size(size.width + insets.horizontal, size.height + insets.vertical))
     }
 
+    /// Pads `content` by `all` logical pixels on every side.
     public func padding(_ all: Double, _ content: () -> Void) { padding(EdgeInsets(all), content) }
 
     /// A box of fixed `width` and/or `height` (nil = fill what is available), holding `content`

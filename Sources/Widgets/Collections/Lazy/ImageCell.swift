@@ -1,7 +1,12 @@
 import Render2D
 
 /// How an image meets its frame: whole and letterboxed (`fit`), or cropped to cover it (`fill`).
-public enum ContentMode: Sendable { case fit, fill }
+public enum ContentMode: Sendable {
+    /// The whole image, letterboxed.
+    case fit
+    /// The frame covered, the image cropped.
+    case fill
+}
 
 /// Pure geometry of drawing a `width`×`height` image in a frame.
 public enum ImageFraming {

@@ -7,18 +7,24 @@ import Render2D
 /// [GridItem(.fixed(60)), GridItem(.flexible(minimum: 100))]        // a 60 pt column, the rest flexible
 /// ```
 public struct GridItem: Sendable, Equatable {
+    /// How wide a column (or tall a row) is.
     public enum Size: Sendable, Equatable {
+        /// Exactly this many points.
         case fixed(Double)
+        /// A share of the space left by fixed items, between `minimum` and `maximum`.
         case flexible(minimum: Double = 10, maximum: Double = .infinity)
+        /// As many tracks of at least `minimum` as fit in a share of the space, sharing it up to `maximum` each.
         case adaptive(minimum: Double, maximum: Double = .infinity)
     }
 
+    /// How the item's size is decided.
     public var size: Size
     /// Space after this item (to the next column); nil = the default 8.
     public var spacing: Double?
     /// Where a cell's layout-built content sits across the column when it is narrower.
     public var alignment: HorizontalAlignment
 
+    /// An item of `size`, followed by `spacing` (nil: the default), with its cells' content aligned by `alignment`.
     public init(_ size: Size = .flexible(), spacing: Double? = nil, alignment: HorizontalAlignment = .center) {
         self.size = size
         self.spacing = spacing
@@ -31,12 +37,17 @@ public struct GridItem: Sendable, Equatable {
 /// clamped to their bounds (the leftover going to the others); an adaptive item fits as many
 /// tracks of at least `minimum` as its share allows, sharing it equally up to `maximum`.
 public enum GridLayout {
+    /// A column (or row) laid out: where it starts, how long it is, and how its content aligns.
     public struct Track: Sendable, Equatable {
+        /// Where the track starts along the grid's cross axis.
         public var offset: Double
+        /// The track's length.
         public var length: Double
+        /// Where content narrower than the track sits in it.
         public var alignment: HorizontalAlignment
     }
 
+    /// The spacing between tracks and rows when none is given.
     public static let defaultSpacing = 8.0
 
     /// The tracks (columns of a vertical grid) `items` resolve to across `length`.
@@ -91,10 +102,14 @@ public enum GridLayout {
     /// Rows of a vertical grid: `count` items in rows of `columns`, `rowLength` tall, `spacing` apart.
     public struct Rows: Sendable, Equatable {
         public var count: Int
+        /// How many items.
         public var columns: Int
+        /// How many items a row holds.
         public var rowLength: Double
+        /// The height of a row.
         public var spacing: Double
 
+        /// Rows of `count` items, `columns` to a row, `rowLength` tall and `spacing` apart.
         public init(count: Int, columns: Int, rowLength: Double, spacing: Double) {
             self.count = max(0, count)
             self.columns = max(1, columns)
@@ -102,8 +117,11 @@ public enum GridLayout {
             self.spacing = max(0, spacing)
         }
 
+        /// How many rows the items fill.
         public var rowCount: Int { (count + columns - 1) / columns }
+        /// The distance from one row's start to the next's.
         public var pitch: Double { rowLength + spacing }
+        /// The height of all the rows, without trailing spacing.
         public var contentLength: Double { rowCount == 0 ? 0 : Double(rowCount) * pitch - spacing }
 
         /// Items in rows overlapping `offset ..< offset + viewport`.
@@ -121,7 +139,12 @@ public enum GridLayout {
 }
 
 /// Which way a scroll view last moved.
-public enum ScrollDirection: Sendable, Equatable { case forward, backward }
+public enum ScrollDirection: Sendable, Equatable {
+    /// Towards the end (down, or right).
+    case forward
+    /// Towards the start.
+    case backward
+}
 
 /// What to load beyond the visible items: a window `ahead` screens ahead in the scroll
 /// direction, then `behind` screens behind, in priority order. Pure arithmetic.
@@ -153,13 +176,19 @@ struct LazyGridMemo {
 
 /// What a lazy grid showed this frame.
 public struct LazyGridInfo: Sendable {
+    /// The items built this frame.
     public var visible: Range<Int>
     /// Items to load ahead of the scroll, most urgent first (see `PrefetchWindow`).
     public var prefetch: [Range<Int>]
+    /// Which way the grid scrolled last.
     public var direction: ScrollDirection
+    /// How many columns (rows, for a horizontal grid) it laid out.
     public var columns: Int
+    /// The size of a cell.
     public var cellSize: Size
+    /// How far the grid is scrolled.
     public var scrollOffset: Double
+    /// The grid's visible rectangle.
     public var viewport: Rect
 }
 

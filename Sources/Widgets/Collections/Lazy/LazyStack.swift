@@ -5,11 +5,13 @@ import Render2D
 /// 100,000 variable-height rows cost what 100 do. Pure logic.
 public struct ItemExtents: Sendable, Equatable {
     public private(set) var count = 0
+    /// The length assumed for an item until it is measured.
     public private(set) var estimate: Double
     private var lengths: [Double] = []
     private var measured: [Bool] = []
     private var tree: [Double] = [0]
 
+    /// Lengths of `count` items, each `estimate` until measured.
     public init(count: Int, estimate: Double) {
         self.estimate = max(1, estimate)
         resize(to: count)
@@ -32,7 +34,9 @@ public struct ItemExtents: Sendable, Equatable {
         }
     }
 
+    /// Item `index`'s length: measured, or the estimate.
     public func length(of index: Int) -> Double { lengths[index] }
+    /// Whether item `index` has been measured.
     public func isMeasured(_ index: Int) -> Bool { measured[index] }
 
     /// Records item `index`'s real length; returns the change.
@@ -54,6 +58,7 @@ public struct ItemExtents: Sendable, Equatable {
         return sum
     }
 
+    /// The sum of every item's length.
     public var total: Double { offset(of: count) }
 
     /// The item covering `position` (the last item past the end), found by descending the tree.
@@ -91,8 +96,11 @@ struct LazyStackMemo {
 
 /// What a lazy stack built this frame.
 public struct LazyStackInfo: Sendable {
+    /// The items built this frame.
     public var built: Range<Int>
+    /// The length of all the items and their spacing (some of it estimated).
     public var contentLength: Double
+    /// How far the stack is scrolled.
     public var scrollOffset: Double
 }
 

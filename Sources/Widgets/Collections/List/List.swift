@@ -2,11 +2,21 @@ import Render2D
 
 /// How a list looks: `.plain` rows with separators and pinned section headers, or
 /// `.sidebar` (rounded selection, bold section headers that collapse and expand).
-public enum ListStyle: Sendable { case plain, sidebar }
+public enum ListStyle: Sendable {
+    /// Rows with separators, pinned section headers.
+    case plain
+    /// A source list: rounded selection, collapsible bold section headers.
+    case sidebar
+}
 
 /// What sits at the trailing edge of a list row.
 public enum ListAccessory: Sendable, Equatable {
-    case none, checkmark, disclosureIndicator
+    /// Nothing.
+    case none
+    /// A checkmark: chosen.
+    case checkmark
+    /// A chevron: the row leads somewhere.
+    case disclosureIndicator
     /// A count in a capsule (unread mail, items in a folder).
     case badge(Int)
 }
@@ -19,12 +29,18 @@ public enum ListAccessory: Sendable, Equatable {
 /// ListRowContent("Inbox", icon: .folder, secondaryText: "Today", accessory: .badge(12))
 /// ```
 public struct ListRowContent: Sendable {
+    /// The row's title.
     public var title: String
+    /// An icon before the title.
     public var icon: Icon?
+    /// The icon's color (nil: the accent).
     public var iconColor: Color?
+    /// A second line, in the secondary color.
     public var secondaryText: String?
+    /// What sits at the trailing edge.
     public var accessory: ListAccessory
 
+    /// A row showing `title`, and optionally an icon, secondary text and an accessory.
     public init(_ title: String, icon: Icon? = nil, iconColor: Color? = nil, secondaryText: String? = nil,
                 accessory: ListAccessory = .none) {
         self.title = title
@@ -44,12 +60,18 @@ public struct ListRowContent: Sendable {
 /// SwipeAction("Delete", icon: .trash, isDestructive: true) { remove(item) }
 /// ```
 public struct SwipeAction {
+    /// The button's title.
     public var title: String
+    /// An icon above the title.
     public var icon: Icon?
+    /// The button's color (nil: gray, or red when destructive).
     public var tint: Color?
+    /// Whether the action destroys something: drawn red.
     public var isDestructive: Bool
+    /// What the button does.
     public var action: () -> Void
 
+    /// A swipe action titled `title` performing `action`.
     public init(_ title: String, icon: Icon? = nil, tint: Color? = nil, isDestructive: Bool = false, action: @escaping () -> Void) {
         self.title = title
         self.icon = icon
@@ -60,7 +82,14 @@ public struct SwipeAction {
 }
 
 /// Whether a row has a disclosure chevron and which way it points.
-public enum RowDisclosure: Sendable, Equatable { case none, collapsed, expanded }
+public enum RowDisclosure: Sendable, Equatable {
+    /// No chevron: a leaf.
+    case none
+    /// A chevron pointing right: children hidden.
+    case collapsed
+    /// A chevron pointing down: children shown.
+    case expanded
+}
 
 /// How a list row is drawn: a content configuration (fast path) or arbitrary widgets.
 @usableFromInline
@@ -217,8 +246,11 @@ struct ReorderState {
 public struct ListInfo: Sendable {
     /// Global indices of the rows drawn.
     public var visibleRows: Range<Int>
+    /// How many rows the list has.
     public var rowCount: Int
+    /// How far the list is scrolled.
     public var scrollOffset: Double
+    /// The rectangle the rows scroll in.
     public var bodyRect: Rect
 }
 

@@ -1,7 +1,10 @@
 /// One row of a flattened outline: a node, its depth, and whether it is expanded.
 public struct OutlineRow<Node> {
+    /// The node.
     public var node: Node
+    /// How deep it is: 0 for a root.
     public var depth: Int
+    /// Whether its children are shown.
     public var isExpanded: Bool
 
     @usableFromInline init(node: Node, depth: Int, isExpanded: Bool) {
@@ -63,6 +66,7 @@ public struct OutlineFlattening<Node: Identifiable> {
     public var count: Int { rowCount }
     @usableFromInline var rowCount = 0
 
+    /// The rows of `roots` with the nodes in `expanded` expanded; `children` is called only for expanded nodes (nil: a leaf).
     @inlinable
     public init(roots: [Node], children: @escaping (Node) -> [Node]?, expanded: Set<Node.ID>) {
         self.children = children
@@ -278,7 +282,14 @@ public struct OutlineFlattening<Node: Identifiable> {
 
 /// What an arrow key does in an outline (the Finder / Explorer rules).
 public enum OutlineArrowAction: Equatable, Sendable {
-    case expand, collapse, select(Int), none
+    /// Expand the current row.
+    case expand
+    /// Collapse the current row.
+    case collapse
+    /// Move the selection to the row at this index.
+    case select(Int)
+    /// Nothing to do.
+    case none
 
     /// Right on a collapsed branch expands it, on an expanded one moves to its first child;
     /// Left on an expanded branch collapses it, elsewhere moves to the parent.

@@ -1,5 +1,12 @@
 /// How many rows a table or list lets the user select.
-public enum SelectionMode: Sendable, Equatable { case none, single, multiple }
+public enum SelectionMode: Sendable, Equatable {
+    /// Rows cannot be selected.
+    case none
+    /// One row at most.
+    case single
+    /// Any rows.
+    case multiple
+}
 
 /// The selection rules of tables and lists, by row ID so a selection survives sorting and
 /// scrolling: click selects, ctrl-click toggles, shift-click selects the range from the
@@ -9,6 +16,7 @@ public enum SelectionMode: Sendable, Equatable { case none, single, multiple }
 /// Rows are addressed through `rows`, the order shown this frame. Pure logic: tested
 /// without SDL.
 public struct SelectionModel<ID: Hashable>: Equatable {
+    /// The selected rows.
     public var selected = RowSelection<ID>()
     /// Where shift ranges start.
     public var anchor: ID?
@@ -20,6 +28,7 @@ public struct SelectionModel<ID: Hashable>: Equatable {
     /// The set last handed to a `Set<ID>` binding (see `SelectionBinding`).
     @usableFromInline var boundSet: Set<ID>?
 
+    /// A model with `selected` selected and no anchor.
     public init(selected: RowSelection<ID> = []) { self.selected = selected }
 
     /// A click (or tap) on the row at `index`.

@@ -3,15 +3,22 @@ import Render2D
 
 /// Ascending or descending, as Foundation's `SortDirection`.
 public enum SortDirection: Sendable, Equatable, Hashable {
-    case forward, reverse
+    /// Ascending.
+    case forward
+    /// Descending.
+    case reverse
+    /// Reverses the direction.
     public mutating func toggle() { self = self == .forward ? .reverse : .forward }
 }
 
 /// How a sort descriptor reads the key it sorts by. Strings, integers and doubles are
 /// extracted once into flat arrays before sorting; `custom` compares rows directly.
 public enum SortKey<Row>: Sendable {
+    /// Compares strings as Finder does (numbers by value, case-insensitive).
     case string(@Sendable (Row) -> String)
+    /// Compares integers.
     case integer(@Sendable (Row) -> Int64)
+    /// Compares doubles.
     case double(@Sendable (Row) -> Double)
     /// Returns a negative number, zero or a positive number, as `a` orders before, with or after `b`.
     case custom(@Sendable (Row, Row) -> Int)
@@ -27,9 +34,12 @@ public enum SortKey<Row>: Sendable {
 /// ```
 public struct KeyComparator<Row>: Sendable, Equatable {
     public var id: String
+    /// Ascending or descending.
     public var order: SortDirection
+    /// How the key is read.
     public let key: SortKey<Row>
 
+    /// A key for the column `id`, read by `key`.
     @inlinable public init(id: String, order: SortDirection = .forward, key: SortKey<Row>) {
         self.id = id
         self.order = order
@@ -42,10 +52,12 @@ public struct KeyComparator<Row>: Sendable, Equatable {
         self.init(id: id ?? "\(keyPath)", order: order, key: .string { $0[keyPath: keyPath] })
     }
 
+    /// Integers, by value.
     @inlinable public init<Value: BinaryInteger & Sendable>(_ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: $0[keyPath: keyPath]) })
     }
 
+    /// Doubles, by value.
     @inlinable public init(_ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         self.init(id: id ?? "\(keyPath)", order: order, key: .double { $0[keyPath: keyPath] })
     }
@@ -61,6 +73,7 @@ public struct KeyComparator<Row>: Sendable, Equatable {
 
     public static func == (a: KeyComparator, b: KeyComparator) -> Bool { a.id == b.id && a.order == b.order }
 
+    /// The same key in the other direction.
     public var reversed: KeyComparator {
         var copy = self
         copy.order.toggle()
@@ -73,7 +86,7 @@ public struct KeyComparator<Row>: Sendable, Equatable {
 /// it as secondary ones (sort by Kind, then click Name: by Name, then Kind), or reverses it
 /// when it already is the primary key; shift-click adds the column as the last key, or
 /// reverses it where it already is.
-public enum SortOrderRules {
+package enum SortOrderRules {
     /// Keys kept at most: older ones fall off the end.
     public static let maxKeys = 4
 
@@ -359,6 +372,7 @@ extension RandomAccessCollection where Index == Int {
 
 /// Rows shown in a sorted order without copying them: the base collection plus a permutation.
 public struct SortedView<Base: RandomAccessCollection>: RandomAccessCollection where Base.Index == Int {
+    /// The rows in their own order.
     public let base: Base
     /// nil = the base order.
     @usableFromInline let permutation: [Int32]?
@@ -367,6 +381,7 @@ public struct SortedView<Base: RandomAccessCollection>: RandomAccessCollection w
     @inlinable public subscript(position: Int) -> Base.Element {
         base[base.startIndex + (permutation.map { Int($0[position]) } ?? position)]
     }
+    /// The rows of `base` in the order of `permutation` (indices into `base`; nil or of another length: the base order).
     public init(base: Base, permutation: [Int32]? = nil) {
         self.base = base
         self.permutation = permutation?.count == base.count ? permutation : nil
@@ -407,6 +422,7 @@ public final class TableSorter<Row: Sendable> {
     /// and a frame that swaps a background sort in is said to follow it.
     public let name: String
 
+    /// A sorter naming its sorts `name` in the profiler.
     public init(name: String = "rows") { self.name = name }
 
     /// The rows in the most recent finished sort order, starting a background sort when

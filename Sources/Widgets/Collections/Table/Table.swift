@@ -10,11 +10,15 @@ import Render2D
 /// TableColumn("Tags") { ui, file in ui.text(file.tags.joined(separator: ", ")) } // not sortable
 /// ```
 public struct TableColumn<Row> {
+    /// How a column's width is decided.
     public enum Width: Sendable, Equatable {
+        /// Always this width.
         case fixed(Double)
+        /// Between `min` and `max`, starting at `ideal`, sharing the table's spare width.
         case flexible(min: Double, ideal: Double, max: Double)
     }
 
+    /// The header's title.
     public let title: String
     /// Identifies the column in sort orders and saved widths (the title unless given).
     public let id: String
@@ -22,7 +26,9 @@ public struct TableColumn<Row> {
     @usableFromInline let content: (@MainActor (UI, Row) -> Void)?
     /// The descriptor a header click puts in the sort order; nil = not sortable.
     public let sortDescriptor: KeyComparator<Row>?
+    /// How the column's width is decided (`width(_:)`, `width(min:ideal:max:)`).
     public internal(set) var widthRule = Width.flexible(min: 40, ideal: 140, max: .infinity)
+    /// How the cells' text aligns (`alignment(_:)`).
     public internal(set) var alignment = TextAlignment.leading
     /// Names the column in a `TableColumnCustomization`: only such columns can be hidden or
     /// moved by the user.
@@ -126,15 +132,21 @@ public struct TableColumn<Row> {
 /// columns spent a third of its frame looking up generic metadata here.
 @resultBuilder
 public enum TableColumnBuilder<Row> {
+    /// One column.
     @inlinable public static func buildExpression(_ column: TableColumn<Row>) -> [TableColumn<Row>] { [column] }
     /// A whole array of columns at once (`columns` made elsewhere): no per-column work.
     @inlinable public static func buildExpression(_ columns: [TableColumn<Row>]) -> [TableColumn<Row>] { columns }
+    /// The columns in the order written.
     @inlinable public static func buildBlock(_ parts: [TableColumn<Row>]...) -> [TableColumn<Row>] {
         parts.count == 1 ? parts[0] : Array(parts.joined())
     }
+    /// Columns written under an `if`.
     @inlinable public static func buildOptional(_ part: [TableColumn<Row>]?) -> [TableColumn<Row>] { part ?? [] }
+    /// Columns written in an `if`'s first branch.
     @inlinable public static func buildEither(first: [TableColumn<Row>]) -> [TableColumn<Row>] { first }
+    /// Columns written in an `if`'s `else` branch.
     @inlinable public static func buildEither(second: [TableColumn<Row>]) -> [TableColumn<Row>] { second }
+    /// Columns written in a `for` loop.
     @inlinable public static func buildArray(_ parts: [[TableColumn<Row>]]) -> [TableColumn<Row>] {
         var columns: [TableColumn<Row>] = []
         columns.reserveCapacity(parts.count)
@@ -148,6 +160,7 @@ public enum TableColumnBuilder<Row> {
 /// table is too narrow, give up width in proportion to what they have above their minimum.
 /// What is still too wide scrolls sideways.
 public enum TableColumnLayout {
+    /// The width of each of `columns` in a table `available` wide, given the widths the user dragged (by column ID).
     @inlinable // specialized for the row type: 1,000 columns a frame cost little
     public static func widths<Row>(_ columns: [TableColumn<Row>], userWidths: [String: Double], available: Double) -> [Double] {
         // The user's widths, looked up once per column (none when the user has sized none).
@@ -194,12 +207,16 @@ public enum TableColumnLayout {
 /// section's rows: `sectionStarts` are the data-row indices where sections begin. Slots are
 /// `rowHeight` tall, or, with `extents`, as measured (prefix sums: O(log n) either way).
 public struct RowGeometry: Sendable {
+    /// The height of a row (and of a section header) without measured extents.
     public var rowHeight: Double
+    /// How many data rows.
     public var rowCount: Int
+    /// The data-row indices where sections begin.
     public var sectionStarts: [Int]
     /// Measured slot heights, when some slot is not `rowHeight` tall.
     public var extents: ItemExtents?
 
+    /// Geometry of `rowCount` rows of `rowHeight`, in sections starting at `sectionStarts`, with measured `extents` if any.
     public init(rowHeight: Double, rowCount: Int, sectionStarts: [Int] = [], extents: ItemExtents? = nil) {
         self.rowHeight = max(1, rowHeight)
         self.rowCount = max(0, rowCount)
@@ -209,6 +226,7 @@ public struct RowGeometry: Sendable {
 
     /// Slots: every row plus one per section header.
     public var slotCount: Int { rowCount + sectionStarts.count }
+    /// The height of every slot together.
     public var contentHeight: Double { extents?.total ?? Double(slotCount) * rowHeight }
 
     /// Where slot `slot` starts, from the top of the content.
@@ -227,7 +245,12 @@ public struct RowGeometry: Sendable {
     }
 
     /// What occupies slot `slot`.
-    public enum Slot: Equatable, Sendable { case header(section: Int), row(Int) }
+    public enum Slot: Equatable, Sendable {
+        /// The header of a section.
+        case header(section: Int)
+        /// A data row, by its index.
+        case row(Int)
+    }
 
     /// The slots in or near a viewport of `height` scrolled to `offset` (`overscan` extra each side).
     public func visibleSlots(offset: Double, height: Double, overscan: Int = 1) -> Range<Int> {
@@ -254,6 +277,7 @@ public struct RowGeometry: Sendable {
         return lo
     }
 
+    /// What occupies slot `slot`.
     public func slot(_ slot: Int) -> Slot {
         guard let s = section(containingSlot: slot) else { return .row(slot) }
         let headerSlot = sectionStarts[s] + s
@@ -388,7 +412,9 @@ struct TableCellEdit<ID: Hashable> {
 public struct TableInfo: Sendable {
     /// Indices of the rows built this frame.
     public var visibleRows: Range<Int>
+    /// How far the body is scrolled.
     public var scrollOffset: Double
+    /// The height of a row.
     public var rowHeight: Double
     /// The body's rectangle (below the header).
     public var bodyRect: Rect
@@ -399,6 +425,7 @@ public struct TableInfo: Sendable {
     /// The IDs of the columns built this frame (frozen ones first).
     public var visibleColumns: [String] = []
 
+    /// What a table showed.
     public init(visibleRows: Range<Int>, scrollOffset: Double, rowHeight: Double, bodyRect: Rect, isCompact: Bool) {
         self.visibleRows = visibleRows
         self.scrollOffset = scrollOffset
@@ -410,24 +437,31 @@ public struct TableInfo: Sendable {
 
 /// Rows grouped under a header that stays pinned while its rows scroll.
 public struct TableSection<Row> {
+    /// The section header's title.
     public var title: String
+    /// The section's rows.
     public var rows: [Row]
+    /// A section titled `title` holding `rows`.
     public init(_ title: String, rows: [Row]) { self.title = title; self.rows = rows }
 }
 
 /// A row given explicitly (SwiftUI's `TableRow`), optionally with its own context menu.
 public struct TableRow<Row> {
+    /// The row's value.
     public var value: Row
     @usableFromInline let contextMenu: (() -> Void)?
+    /// The row `value`, with its own context menu if given.
     public init(_ value: Row, contextMenu: (() -> Void)? = nil) { self.value = value; self.contextMenu = contextMenu }
 }
 
 /// The rows of several sections as one collection (no copying; binary search per access).
 public struct SectionedRows<Row>: RandomAccessCollection {
     @usableFromInline let sections: [TableSection<Row>]
+    /// The global index of each section's first row.
     public let starts: [Int]
     public let endIndex: Int
     public var startIndex: Int { 0 }
+    /// The rows of `sections`, one after another.
     public init(_ sections: [TableSection<Row>]) {
         self.sections = sections
         var starts: [Int] = [], total = 0

@@ -1,6 +1,11 @@
 /// Whether something is shown: `.automatic` leaves it to its default (SwiftUI's `Visibility`).
 public enum Visibility: String, Codable, Sendable, CaseIterable {
-    case automatic, visible, hidden
+    /// As its default says.
+    case automatic
+    /// Shown.
+    case visible
+    /// Not shown.
+    case hidden
 }
 
 /// The user's arrangement of a table's columns: which are hidden and in what order they
@@ -23,6 +28,7 @@ public struct TableColumnCustomization<RowValue>: Codable, Equatable, Sendable {
     /// relative to the listed ones: after them, in declaration order).
     var order: [String] = []
 
+    /// A customization with nothing changed: every column at its default.
     public init() {}
 
     /// The visibility the user chose for the column `id` (`.automatic`: its default).

@@ -2,10 +2,13 @@ import Render2D
 
 /// A row of a tree table: a node, where it is shown, its depth, and whether it is expanded.
 public struct TreeTableRow<Node: Identifiable>: Identifiable {
+    /// The node.
     public var node: Node
     /// The row's place among the rows shown.
     public var index: Int
+    /// How deep it is: 0 for a root.
     public var depth: Int
+    /// Whether its children are shown.
     public var isExpanded: Bool
     public var id: Node.ID { node.id }
 }

@@ -13,11 +13,13 @@
 ///                                after: cursor, text: { rows[$0].name })
 /// ```
 public struct TypeAhead: Sendable {
+    /// The prefix typed so far.
     public private(set) var typed = ""
     private var lastTime = -Double.infinity
     /// Seconds without typing after which the next letter starts a new prefix.
     public var pause = 1.0
 
+    /// Nothing typed yet.
     public init() {}
 
     /// Adds `text` typed at `time` and returns the prefix to look for.

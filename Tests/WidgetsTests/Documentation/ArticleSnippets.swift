@@ -1,0 +1,258 @@
+import Foundation
+import Render2D
+import Widgets
+
+// The code of the articles in Sources/Widgets/Widgets.docc. Every ```swift block of an
+// article is one region below, between `// snippet: <name>` and `// end snippet`, copied
+// verbatim (DocumentationTests checks that they stay the same); DocumentationTests runs them
+// in a real offscreen window. Regions inside a function are shown without its indentation.
+
+// MARK: Getting started
+
+// snippet: greeter
+@MainActor
+final class Greeter {
+    var name = ""
+    var greetings = 0
+
+    func body(_ ui: UI) {
+        ui.vstack {
+            ui.text(greetings == 0 ? "Who is there?" : "Hello, \(name)! (\(greetings))")
+            ui.textField("Your name", text: &name)
+            if ui.button("Greet", style: .borderedProminent) { greetings += 1 }
+        }
+    }
+}
+// end snippet
+
+@MainActor
+func gettingStartedMain() throws {
+    // snippet: greeter-main
+    let host = try AppHost(options: .init(title: "Hello"))
+    let greeter = Greeter()
+    host.run(greeter.body)
+    // end snippet
+}
+
+// MARK: Immediate mode and state
+
+// snippet: counters
+@MainActor
+final class Counters {
+    var names = ["Apples", "Pears"]
+
+    func body(_ ui: UI) {
+        for name in names {
+            ui.withID(name) {                       // the same labels below, one scope per row
+                ui.hstack {
+                    let id = ui.id("count")
+                    let count = ui.state(id, default: 0)
+                    ui.text("\(name): \(count)")
+                    if ui.button("+1") { ui.setState(id, count + 1) }
+                }
+            }
+        }
+    }
+}
+// end snippet
+
+// snippet: binding
+@MainActor
+final class Editor {
+    var split = SplitState(fraction: 0.3)
+    var showsInspector = true
+
+    func body(_ ui: UI) {
+        ui.hSplit("main", state: Binding(self, \.split)) {
+            ui.toggle("Inspector", isOn: &showsInspector)
+        } right: {
+            ui.text(showsInspector ? "Inspector shown" : "Inspector hidden")
+        }
+    }
+}
+// end snippet
+
+// snippet: blinking
+@MainActor
+func blinkingDot(_ ui: UI) {
+    let on = Int(ui.time * 2) % 2 == 0
+    ui.text(on ? "●" : "○")
+    ui.requestRedraw(after: 0.5 - ui.time.truncatingRemainder(dividingBy: 0.5))
+}
+// end snippet
+
+// snippet: waker
+final class Downloader: @unchecked Sendable {
+    private let result = Locked<String?>(nil)
+
+    func start() {
+        Thread { [self] in
+            let text = "done"                       // the slow work
+            result.withLock { $0 = text }
+            FrameWaker.wake()                       // the frame loop wakes and draws the result
+        }.start()
+    }
+
+    var text: String? { result.withLock { $0 } }
+}
+// end snippet
+
+// MARK: Split views
+
+// snippet: split
+@MainActor
+final class Mail {
+    var folders = SplitState(fraction: 0.25)
+
+    func body(_ ui: UI) {
+        ui.hSplit("folders", state: Binding(self, \.folders),
+                  constraints: SplitConstraints(minPFraction: 0.15, minSFraction: 0.5)) {
+            ui.text("Inbox")
+        } right: {
+            ui.vSplit("message", fraction: 0.4, persist: true) {
+                ui.text("Messages")
+            } bottom: {
+                ui.text("Message body")
+            }
+        }
+    }
+}
+// end snippet
+
+// snippet: navigation-split
+struct NoteFolder: Identifiable {
+    var name: String
+    var id: String { name }
+}
+
+@MainActor
+final class Notes {
+    let folders = [NoteFolder(name: "Notes"), NoteFolder(name: "Archive")]
+    var columns = NavigationSplitState()
+    var selectedFolder: String? = "Notes"
+
+    func body(_ ui: UI) {
+        ui.navigationSplit("notes", state: Binding(self, \.columns), title: "Notes") {
+            ui.list("folders", selection: Binding(self, \.selectedFolder), style: .sidebar) {
+                ui.forEach(folders) { ListRowContent($0.name, icon: .folder) }
+            }
+        } content: {
+            ui.text("Notes in \(selectedFolder ?? "nothing")")
+        } detail: {
+            ui.text("The note")
+        }
+    }
+}
+// end snippet
+
+// MARK: Tables
+
+// snippet: table-model
+struct File: Identifiable, Sendable {
+    var id: Int
+    var name: String
+    var size: Int
+}
+
+@MainActor
+final class FileTable {
+    var files: [File]
+    var order = [KeyComparator(\File.name, id: "Name")]
+    var selection = RowSelection<Int>()
+    let sorter = TableSorter<File>(name: "files")
+    var lastAction = ""
+
+    init(files: [File]) { self.files = files }
+
+    func body(_ ui: UI) {
+        let rows = sorter.view(of: files, sortedBy: order)     // the old order stays until the new one is ready
+        ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+                 isSorting: sorter.isSorting, contextMenu: { ids in
+                     if ui.menuItem("Delete \(ids.count) Files", role: .destructive) {
+                         self.lastAction = "Deleted \(ids.count)"
+                     }
+                 }) {
+            TableColumn("Name", value: \File.name).width(min: 120, ideal: 240)
+            TableColumn("Size", value: \File.size) { "\($0.size / 1024) KB" }.alignment(.trailing)
+        }
+    }
+}
+// end snippet
+
+// MARK: Lists, outlines and disclosure groups
+
+// snippet: outline
+struct Folder: Identifiable {
+    var name: String
+    var children: [Folder]?
+    var id: String { name }
+}
+
+@MainActor
+final class Sidebar {
+    let folders = [Folder(name: "Pictures", children: [Folder(name: "2024"), Folder(name: "2025")])]
+    var selection: String?
+    var expanded: Set<String> = []
+    var showsDetails = false
+
+    func body(_ ui: UI) {
+        ui.list("sidebar", selection: Binding(self, \.selection), style: .sidebar) {
+            ui.section("Folders") {
+                ui.outlineGroup(folders, children: \.children, expanded: Binding(self, \.expanded)) {
+                    ListRowContent($0.name, icon: .folder)
+                }
+            }
+        }
+        ui.disclosureGroup("Details", isExpanded: &showsDetails) {
+            ui.text("Selected: \(selection ?? "none")")
+        }
+    }
+}
+// end snippet
+
+// MARK: Lazy stacks, grids and images
+
+// snippet: lazy-stack
+@MainActor
+func messages(_ ui: UI, count: Int) {
+    ui.lazyVStack("messages", count: count, estimatedHeight: 40) { ui, index in
+        ui.text("Message \(index)")
+    }
+}
+// end snippet
+
+// snippet: photo-grid
+struct Photo: Identifiable {
+    var path: String
+    var id: String { path }
+}
+
+@MainActor
+func photoGrid(_ ui: UI, photos: [Photo]) {
+    let columns = [GridItem(.adaptive(minimum: 160), spacing: 8)]
+    ui.lazyVGrid("photos", columns: columns, spacing: 8, items: photos) { ui, photo, rect in
+        ui.asyncImage(photo.path, in: rect, mode: .fill)
+    }
+}
+// end snippet
+
+@MainActor
+func imagePipelineSetup(host: AppHost) {
+    // snippet: image-pipeline
+    host.ui.images = ImagePipeline(renderer: host.window.renderer)
+    // end snippet
+}
+
+// MARK: Profiling
+
+@MainActor
+func profilingSetup(host: AppHost, ui: UI, photos: [Photo]) {
+    // snippet: hud
+    host.showsHUD = true                            // or press F12
+    // end snippet
+    // snippet: scope
+    ui.profile("photo grid") {
+        photoGrid(ui, photos: photos)
+    }
+    // end snippet
+}

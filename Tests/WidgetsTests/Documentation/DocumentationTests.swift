@@ -1,0 +1,163 @@
+import Foundation
+import TesseraTesting
+import TestSupport
+import XCTest
+@testable import Render2D
+@testable import Widgets
+
+/// The articles' code (ArticleSnippets.swift) runs in a real offscreen window, and every
+/// ```swift block of the articles is a snippet, character for character.
+final class DocumentationTests: XCTestCase {
+    func testEveryCodeBlockOfTheWidgetsArticlesIsACompiledSnippet() throws {
+        try DocumentationSnippets.checkArticles(in: "Sources/Widgets/Widgets.docc",
+                                                against: ["Tests/WidgetsTests/Documentation/ArticleSnippets.swift",
+                                                          "Tests/WidgetsTests/Documentation/TestingArticleTests.swift"])
+    }
+
+    func testTheGreeterGreetsByName() throws { try onMain {
+        let h = try Harness()
+        let greeter = Greeter()
+        h.frame(greeter.body)
+        try h.click(on: "Your name", greeter.body)        // the field's placeholder
+        h.type("Ada", greeter.body)
+        XCTAssertEqual(greeter.name, "Ada")
+        try h.click(on: "Greet", greeter.body)
+        XCTAssertEqual(greeter.greetings, 1)
+        XCTAssertNotNil(h.rect(ofText: "Hello, Ada! (1)"))
+    } }
+
+    func testEachCounterKeepsItsOwnState() throws { try onMain {
+        let h = try Harness()
+        let counters = Counters()
+        h.frame(counters.body)
+        let pearsRow = try XCTUnwrap(h.rect(ofText: "Pears: 0"))
+        let plusOne = Point(pearsRow.maxX + 30, pearsRow.midY)  // the button right of the label
+        h.click(at: plusOne, counters.body)
+        h.click(at: plusOne, counters.body)
+        h.frame(counters.body)                              // the label is drawn before its button
+        XCTAssertNotNil(h.rect(ofText: "Pears: 2"), "\(h.drawnText)")
+        XCTAssertNotNil(h.rect(ofText: "Apples: 0"), "the other row's count is its own")
+    } }
+
+    func testTheBlinkingDotAsksForTheNextFrameOnTime() throws { try onMain {
+        let h = try Harness()
+        h.frame(blinkingDot)
+        let due = try XCTUnwrap(h.ui.redrawTime)
+        XCTAssertEqual(due - h.ui.time, 0.5 - h.ui.time.truncatingRemainder(dividingBy: 0.5), accuracy: 1e-9)
+    } }
+
+    func testTheDownloaderWakesTheFrameLoop() throws { try onMain {
+        let h = try Harness()
+        let downloader = Downloader()
+        var shown: String?
+        let build: (UI) -> Void = { ui in shown = downloader.text; ui.text(shown ?? "…") }
+        h.frame(build)
+        downloader.start()
+        XCTAssertTrue(h.host.runOnce(timeout: 5, build), "the wake-up starts a frame")
+        for _ in 0..<50 where shown == nil { _ = h.host.runOnce(timeout: 0.1, build) }
+        XCTAssertEqual(shown, "done")
+    } }
+
+    func testTheSplitAndTheToggleShareTheAppsState() throws { try onMain {
+        let h = try Harness()
+        let editor = Editor()
+        h.frame(editor.body)
+        h.drag(from: Point(0.3 * 640, 240), to: Point(0.5 * 640, 240), editor.body)
+        XCTAssertEqual(editor.split.fraction, 0.5, accuracy: 0.02, "dragging the divider moves the app's fraction")
+        h.click(at: Point(20, 14), editor.body)
+        XCTAssertFalse(editor.showsInspector)
+    } }
+
+    func testTheMailSplitsNest() throws { try onMain {
+        let h = try Harness()
+        let mail = Mail()
+        h.frame(mail.body)
+        h.drag(from: Point(160, 240), to: Point(20, 240), mail.body)
+        XCTAssertEqual(mail.folders.fraction, 0.15, accuracy: 0.01, "the sidebar stops at its minimum")
+    } }
+
+    func testTheNotesSidebarSelects() throws { try onMain {
+        let h = try Harness(width: 1000, height: 600)
+        let notes = Notes()
+        h.frames(2, notes.body)
+        try h.click(on: "Archive", notes.body)
+        XCTAssertEqual(notes.selectedFolder, "Archive")
+    } }
+
+    func testTheFileTableSortsByHeaderClickAndSelectsWithTheKeyboard() throws { try onMain {
+        let h = try Harness()
+        let table = FileTable(files: [File(id: 1, name: "b.txt", size: 4096), File(id: 2, name: "a.txt", size: 1024),
+                                      File(id: 3, name: "c.txt", size: 2048)])
+        var drawn: [Int] = []
+        let build: (UI) -> Void = { ui in
+            table.body(ui)
+            drawn = table.sorter.view(of: table.files, sortedBy: table.order).map(\.id)
+        }
+        h.frame(build)
+        XCTAssertEqual(drawn, [2, 1, 3])
+        try h.click(on: "Size", build)
+        h.frame(build)
+        XCTAssertEqual(table.order.first?.id, "Size")
+        XCTAssertEqual(drawn, [2, 3, 1])
+        try h.click(on: "a.txt", build)
+        h.press(Key(rawValue: 97), modifiers: .control, build)   // ctrl+A
+        XCTAssertEqual(table.selection.count, 3)
+        try h.click(on: "a.txt", button: .right, build)
+        try h.click(on: "Delete 3 Files", build)
+        XCTAssertEqual(table.lastAction, "Deleted 3")
+    } }
+
+    func testTheOutlineExpandsAndTheDisclosureGroupOpens() throws { try onMain {
+        let h = try Harness()
+        let sidebar = Sidebar()
+        h.frames(2, sidebar.body)
+        XCTAssertNil(h.rect(ofText: "2025"))
+        try h.click(on: "Pictures", sidebar.body)
+        h.press(.right, sidebar.body)
+        h.frame(sidebar.body)
+        XCTAssertEqual(sidebar.expanded, ["Pictures"])
+        XCTAssertNotNil(h.rect(ofText: "2025"), "children show once expanded")
+        try h.click(on: "2025", sidebar.body)
+        XCTAssertEqual(sidebar.selection, "2025")
+        try h.click(on: "Details", sidebar.body)
+        XCTAssertTrue(sidebar.showsDetails)
+        XCTAssertNotNil(h.rect(ofText: "Selected: 2025"))
+    } }
+
+    func testTheLazyStackBuildsOnlyWhatIsVisible() throws { try onMain {
+        let h = try Harness()
+        h.frames(2) { ui in messages(ui, count: 1_000_000) }
+        let shown = h.drawnText.filter { $0.hasPrefix("Message ") }
+        XCTAssertEqual(shown.first, "Message 0")
+        XCTAssertLessThan(shown.count, 20, "only the visible rows of a million are built")
+    } }
+
+    func testThePhotoGridDrawsImagesFromThePipeline() throws { try onMain {
+        let h = try Harness()
+        imagePipelineSetup(host: h.host)
+        defer { h.ui.images?.shutdown() }
+        let folder = NSTemporaryDirectory() + "tessera-doc-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photos = try (0..<3).map { i in
+            let path = folder + "/photo\(i).jpg"
+            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 320, height: 240, seed: UInt64(i)), to: path)
+            return Photo(path: path)
+        }
+        for _ in 0..<200 {
+            h.frame { ui in photoGrid(ui, photos: photos) }
+            if h.ui.images?.uploadsTotal ?? 0 >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        XCTAssertEqual(h.ui.images?.uploadsTotal, 3, "all three photos decoded and uploaded")
+    } }
+
+    func testAProfiledScopeIsRecordedAndTheHUDDraws() throws { try onMain {
+        let h = try Harness()
+        h.frame { ui in profilingSetup(host: h.host, ui: ui, photos: []) }
+        h.frame { ui in profilingSetup(host: h.host, ui: ui, photos: []) }
+        XCTAssertTrue(h.host.showsHUD)
+        let scopes = h.host.profiler.lastFrame?.scopes.map(\.label) ?? []
+        XCTAssertTrue(scopes.contains("photo grid"), "\(scopes)")
+    } }
+}
