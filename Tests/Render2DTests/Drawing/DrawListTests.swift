@@ -110,4 +110,25 @@ final class DrawListTests: XCTestCase {
         let alphas = Set(l.vertices.map(\.color.a))
         XCTAssertEqual(alphas, [0, 255], "solid core plus a fringe fading to zero")
     }
+
+    /// What `TesseraTesting.Harness.rect(ofText:)` reads: the text drawn, where it shows.
+    func testDrawnTextIsNotedOnlyWhenAskedWhereVisibleAndForgottenOnTruncate() throws { try MainActor.assumeIsolated {
+        let font = try FontLibrary(atlas: GlyphAtlas()).font(size: 15)
+        var l = DrawList()
+        font.draw("unrecorded", at: Point(0, 0), color: .black, into: &l)
+        XCTAssertEqual(l.drawnText, [], "off by default")
+        l.recordsText = true
+        let width = font.draw("Hello", at: Point(10, 20), color: .black, into: &l)
+        XCTAssertEqual(l.drawnText, [DrawnText(text: "Hello", rect: Rect(x: 10, y: 20, width: width, height: font.lineHeight))])
+        l.pushClip(Rect(x: 0, y: 0, width: 100, height: 100))
+        font.draw("clipped away", at: Point(200, 20), color: .black, into: &l)
+        l.popClip()
+        let mark = l.mark
+        font.draw("measured, then dropped", at: Point(0, 40), color: .black, into: &l)
+        l.truncate(to: mark)
+        XCTAssertEqual(l.drawnText.map(\.text), ["Hello"], "clipped and truncated text is not noted")
+        l.reset(scale: 1, solidTexture: .none, whiteUV: .zero)
+        XCTAssertEqual(l.drawnText, [])
+        XCTAssertTrue(l.recordsText, "a reset keeps the setting")
+    } }
 }

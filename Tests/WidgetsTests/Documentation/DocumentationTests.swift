@@ -6,25 +6,14 @@ import XCTest
 @testable import Widgets
 
 /// The articles' code (ArticleSnippets.swift) runs in a real offscreen window, and every
-/// ```swift block of the articles is a snippet, character for character.
+/// ```swift block of the articles is a snippet, character for character. (The greeter of
+/// "Getting started" is tested by the "Testing your UI" article's own example.)
 final class DocumentationTests: XCTestCase {
     func testEveryCodeBlockOfTheWidgetsArticlesIsACompiledSnippet() throws {
         try DocumentationSnippets.checkArticles(in: "Sources/Widgets/Widgets.docc",
                                                 against: ["Tests/WidgetsTests/Documentation/ArticleSnippets.swift",
                                                           "Tests/WidgetsTests/Documentation/TestingArticleTests.swift"])
     }
-
-    func testTheGreeterGreetsByName() throws { try onMain {
-        let h = try Harness()
-        let greeter = Greeter()
-        h.frame(greeter.body)
-        try h.click(on: "Your name", greeter.body)        // the field's placeholder
-        h.type("Ada", greeter.body)
-        XCTAssertEqual(greeter.name, "Ada")
-        try h.click(on: "Greet", greeter.body)
-        XCTAssertEqual(greeter.greetings, 1)
-        XCTAssertNotNil(h.rect(ofText: "Hello, Ada! (1)"))
-    } }
 
     func testEachCounterKeepsItsOwnState() throws { try onMain {
         let h = try Harness()

@@ -30,12 +30,18 @@ final class FileBrowserTests: XCTestCase {
         XCTAssertTrue(font.contains("_TesseraAssets.resources/Fonts/"), "found beside the built products: \(font)")
     } }
 
+    /// The app on `root` in a 900×500 window, its first frames run.
+    @MainActor private static func open(_ root: String) throws -> (Harness, FileBrowser) {
+        let h = try Harness(width: 900, height: 500)
+        let browser = FileBrowser(root: root)
+        h.frames(2, browser.body)
+        return (h, browser)
+    }
+
     func testTheTableListsTheRootSortsByHeaderAndSelectsAll() throws {
         let root = try makeTree()
         try onMain {
-            let h = try Harness(width: 900, height: 500)
-            let browser = FileBrowser(root: root)
-            h.frames(2, browser.body)
+            let (h, browser) = try Self.open(root)
             XCTAssertNotNil(h.rect(ofText: "3 files"), "\(h.drawnText)")
             let names = { ["a-file.md", "big.bin", "notes.txt"].compactMap { h.rect(ofText: $0)?.minY } }
             XCTAssertEqual(names().count, 3)
@@ -55,9 +61,7 @@ final class FileBrowserTests: XCTestCase {
     func testExpandingAFolderAndSelectingASubfolderShowsItsFilesInNaturalOrder() throws {
         let root = try makeTree()
         try onMain {
-            let h = try Harness(width: 900, height: 500)
-            let browser = FileBrowser(root: root)
-            h.frames(2, browser.body)
+            let (h, browser) = try Self.open(root)
             try h.click(on: "Photos", browser.body)
             h.frame(browser.body)
             XCTAssertEqual(browser.selectedFolder, root + "/Photos")
@@ -72,9 +76,7 @@ final class FileBrowserTests: XCTestCase {
     }
 
     func testAMissingFolderListsNothing() throws { try onMain {
-        let h = try Harness()
-        let browser = FileBrowser(root: NSTemporaryDirectory() + "filebrowser-missing-\(getpid())")
-        h.frames(2, browser.body)
+        let (h, _) = try Self.open(NSTemporaryDirectory() + "filebrowser-missing-\(getpid())")
         XCTAssertNotNil(h.rect(ofText: "0 files"))
     } }
 }
