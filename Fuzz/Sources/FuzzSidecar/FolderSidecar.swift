@@ -1,1 +1,1 @@
-../../../Sources/GalleryDemo/FolderSidecar.swift
+../../../Sources/GalleryDemo/Browser/FolderSidecar.swift

@@ -8,12 +8,22 @@ import Glibc
 /// ```swift
 /// Log.warn("thumbnail for \(path) failed: \(error)")
 /// ```
-package enum Log {
+public enum Log {
+    /// How much a line matters; lines below `threshold` are not written.
     public enum Level: Int, Sendable, Comparable {
-        case debug, info, warn, error
+        /// Details for finding a problem (`TESSERA_LOG=debug`).
+        case debug
+        /// What happened: a window opened, a screenshot saved.
+        case info
+        /// Something went wrong and was worked around.
+        case warn
+        /// Something failed.
+        case error
+        /// Whether `a` matters less than `b`.
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
+    /// The least level written: from `TESSERA_LOG` (debug, info, warn, error), else info.
     public static let threshold: Level = {
         guard let raw = getenv("TESSERA_LOG") else { return .info }
         switch String(cString: raw) {
@@ -24,9 +34,13 @@ package enum Log {
         }
     }()
 
+    /// Writes a debug line.
     public static func debug(_ message: @autoclosure () -> String) { emit(.debug, message) }
+    /// Writes an info line.
     public static func info(_ message: @autoclosure () -> String) { emit(.info, message) }
+    /// Writes a warning.
     public static func warn(_ message: @autoclosure () -> String) { emit(.warn, message) }
+    /// Writes an error.
     public static func error(_ message: @autoclosure () -> String) { emit(.error, message) }
 
     private static func emit(_ level: Level, _ message: () -> String) {
