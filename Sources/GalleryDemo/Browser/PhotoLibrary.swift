@@ -88,7 +88,7 @@ enum PhotoLibrary {
 struct GenerateSamples: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-samples",
-        abstract: "Write deterministic photo-like JPEGs (and every 25th as PNG) into a folder.")
+        abstract: "Write deterministic photo-like JPEGs (and every 25th as PNG), or camera-like ones with EXIF, into a folder.")
 
     @Argument(help: "The folder to write into (created if missing).")
     var folder: String
@@ -96,19 +96,27 @@ struct GenerateSamples: ParsableCommand {
     @Option(help: "How many images.")
     var count = 2000
 
-    @Option(help: "Image size, e.g. 1920x1280.")
+    @Option(help: "Image size, e.g. 1920x1280 (with --camera: the long side of each photo, whose aspect varies).")
     var size = "1920x1280"
+
+    @Flag(help: "Camera-like photos: EXIF date (bursts over five years), make and model, orientation (1, 3, 6, 8), an IFD1 thumbnail, aspect ratios 3:2, 4:3, 16:9 and 1:1, portraits; in YYYY/MM/DD folders.")
+    var camera = false
+
+    @Flag(help: "With --camera: every photo in the folder itself, no date folders.")
+    var flat = false
 
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be positive") }
         guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1280") }
+        guard camera || !flat else { throw ValidationError("--flat goes with --camera (the other samples are flat already)") }
     }
 
     var parsedSize: (width: Int, height: Int)? { parseSize(size) }
 
     func run() throws {
         let (w, h) = parsedSize!
-        let generation = SampleGeneration(folder: folder, count: count, width: w, height: h)
+        let generation = SampleGeneration(folder: folder, count: count, width: w, height: h,
+                                          layout: camera ? .camera(flat: flat) : .synthetic)
         try generation.start()
         try generation.waitShowingProgress()
     }

@@ -3,9 +3,17 @@ import CSDL2
 import Foundation
 import Render2D
 
-/// Writes `count` deterministic photo-like samples into a folder (`photo-000001.jpg`, ...,
-/// every 25th a PNG) on background threads below the UI's priority, so a window showing
-/// the folder stays smooth while they are made.
+/// How samples are made and named.
+enum SampleLayout: Sendable, Equatable {
+    /// "photo-000001.jpg", …, every 25th a PNG, in one folder, without metadata.
+    case synthetic
+    /// Camera-like JPEGs with EXIF (`CameraShots`), in `YYYY/MM/DD` folders, or in one folder when flat.
+    case camera(flat: Bool)
+}
+
+/// Writes `count` deterministic photo-like samples into a folder (`SampleLayout`) on
+/// background threads below the UI's priority, so a window showing the folder stays smooth
+/// while they are made.
 ///
 /// Each file is written under a hidden temporary name and renamed into place once every file
 /// before it is: a folder listing sees whole files, in order. Files already there (from an
@@ -22,6 +30,8 @@ final class SampleGeneration: Sendable {
     let count: Int
     let width: Int
     let height: Int
+    /// The camera-like library's plan (nil: synthetic samples).
+    let shots: [CameraShot]?
 
     private struct State {
         var next = 0
@@ -31,11 +41,16 @@ final class SampleGeneration: Sendable {
     }
     private let state: Locked<State>
 
-    init(folder: String, count: Int, width: Int, height: Int) {
+    init(folder: String, count: Int, width: Int, height: Int, layout: SampleLayout = .synthetic) {
         self.folder = folder
         self.count = max(0, count)
         self.width = width
         self.height = height
+        if case .camera(let flat) = layout {
+            shots = CameraShots.plan(count: max(0, count), longSide: max(width, height), flat: flat)
+        } else {
+            shots = nil
+        }
         state = Locked(State(finished: [Bool](repeating: false, count: max(0, count))))
     }
 
@@ -46,6 +61,16 @@ final class SampleGeneration: Sendable {
         let number = String(index + 1), word = ScriptSamples.photoWords[index % ScriptSamples.photoWords.count]
         return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (word.isEmpty ? "" : " " + word)
             + (index % 25 == 24 ? ".png" : ".jpg")
+    }
+
+    /// Where sample `index` goes, relative to the folder.
+    func relativePath(_ index: Int) -> String { shots?[index].relativePath ?? Self.fileName(index) }
+
+    /// The hidden name sample `index` is written under before it is renamed into place.
+    private func temporaryPath(_ index: Int) -> String {
+        let path = relativePath(index) as NSString
+        let folder = path.deletingLastPathComponent
+        return self.folder + "/" + (folder.isEmpty ? "" : folder + "/") + "." + path.lastPathComponent + ".part"
     }
 
     /// Files in place, in order: 0..<published exist.
@@ -73,14 +98,20 @@ final class SampleGeneration: Sendable {
             defer { s.next += 1 }
             return s.next
         }) {
-            let name = Self.fileName(index), path = folder + "/" + name
+            let name = relativePath(index), path = folder + "/" + name
             var failure: String?
             if access(path, F_OK) != 0 {
-                let pixels = SamplePhotos.render(width: width, height: height, seed: UInt64(index))
                 do {
-                    let temporary = folder + "/." + name + ".part"
-                    let bytes = name.hasSuffix(".png") ? try PNGEncoder.encode(pixels) : try SamplePhotos.jpegData(pixels)
-                    try SamplePhotos.write(bytes, to: temporary)
+                    let bytes: [UInt8]
+                    if let shots {
+                        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                                withIntermediateDirectories: true)
+                        bytes = try CameraShots.jpeg(shots[index], seed: UInt64(index))
+                    } else {
+                        let pixels = SamplePhotos.render(width: width, height: height, seed: UInt64(index))
+                        bytes = name.hasSuffix(".png") ? try PNGEncoder.encode(pixels) : try SamplePhotos.jpegData(pixels)
+                    }
+                    try SamplePhotos.write(bytes, to: temporaryPath(index))
                 } catch {
                     failure = "\(path): \(error)"
                 }
@@ -96,8 +127,8 @@ final class SampleGeneration: Sendable {
             s.finished[index] = true
             var moved = false
             while s.published < count && s.finished[s.published] {
-                let name = Self.fileName(s.published)
-                let temporary = folder + "/." + name + ".part"
+                let name = relativePath(s.published)
+                let temporary = temporaryPath(s.published)
                 if access(temporary, F_OK) == 0 && rename(temporary, folder + "/" + name) != 0 {
                     s.failure = "\(folder)/\(name): \(String(cString: strerror(errno)))"
                     return moved
