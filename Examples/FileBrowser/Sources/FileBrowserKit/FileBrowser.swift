@@ -58,11 +58,8 @@ public final class FileBrowser {
             ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
                      isSorting: sorter.isSorting) {
                 TableColumn("Name", value: \FileEntry.name).width(min: 120, ideal: 260)
-                TableColumn("Size", value: \FileEntry.size) { ByteCountFormatter.string(fromByteCount: Int64($0.size), countStyle: .file) }
-                    .width(min: 70, ideal: 90).alignment(.trailing)
-                TableColumn("Modified", value: \FileEntry.modified) {
-                    Date(timeIntervalSince1970: $0.modified).formatted(date: .numeric, time: .shortened)
-                }.width(min: 120, ideal: 190)
+                TableColumn("Size", value: \FileEntry.size) { $0.sizeText }.width(min: 70, ideal: 90).alignment(.trailing)
+                TableColumn("Modified", value: \FileEntry.modified) { $0.modifiedText }.width(min: 120, ideal: 190)
             }
         }
     }

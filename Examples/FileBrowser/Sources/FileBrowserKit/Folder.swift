@@ -9,13 +9,25 @@ public struct Folder: Identifiable, Sendable {
     public init(path: String) { self.path = path }
 }
 
-/// A file in the table.
+/// A file in the table. Its size and date are formatted once, when the folder is read: a
+/// table calls its columns' text for every visible cell of every frame.
 public struct FileEntry: Identifiable, Sendable {
     public var path: String
     public var name: String
     public var size: Int
     public var modified: Double
+    public var sizeText: String
+    public var modifiedText: String
     public var id: String { path }
+
+    init(path: String, size: Int, modified: Double) {
+        self.path = path
+        name = (path as NSString).lastPathComponent
+        self.size = size
+        self.modified = modified
+        sizeText = ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)
+        modifiedText = Date(timeIntervalSince1970: modified).formatted(date: .numeric, time: .shortened)
+    }
 }
 
 /// Reads folders. A file that cannot be read is listed with size 0; a folder that cannot be
@@ -28,9 +40,7 @@ public enum FolderReader {
 
     /// The files directly in `path`.
     public static func files(in path: String) -> [FileEntry] {
-        entries(of: path).filter { !$0.isFolder }.map {
-            FileEntry(path: $0.path, name: ($0.path as NSString).lastPathComponent, size: $0.size, modified: $0.modified)
-        }
+        entries(of: path).filter { !$0.isFolder }.map { FileEntry(path: $0.path, size: $0.size, modified: $0.modified) }
     }
 
     private struct Entry { var path: String; var isFolder: Bool; var size: Int; var modified: Double }
