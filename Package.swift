@@ -57,7 +57,7 @@ let package = Package(
             dependencies: ["Widgets", "Render2D", "CSDL2"],
             path: "Tests/TesseraTesting"
         ),
-        // Fixtures of this repository's own tests: hostile folders, scratch folders, trace checks.
+        // Fixtures of this repository's own tests: hostile and scratch folders, trace nesting, the docs check, a TIFF reader.
         .target(
             name: "TestSupport",
             dependencies: ["Render2D"],
