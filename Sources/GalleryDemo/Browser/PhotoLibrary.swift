@@ -107,7 +107,12 @@ struct GenerateSamples: ParsableCommand {
 
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard count <= 1_000_000 else { throw ValidationError("--count is at most 1,000,000") }
         guard parsedSize != nil else { throw ValidationError("--size must look like 1920x1280") }
+        // A camera photo's short side follows its long one: keep it within the decoder's 100 megapixels.
+        guard !camera || max(parsedSize!.width, parsedSize!.height) <= 10_000 else {
+            throw ValidationError("--size: with --camera the long side is at most 10000")
+        }
         guard camera || !flat else { throw ValidationError("--flat goes with --camera (the other samples are flat already)") }
     }
 

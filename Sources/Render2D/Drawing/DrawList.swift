@@ -466,10 +466,8 @@ public struct DrawList {
         drawnText.removeSubrange(mark.drawnTextCount...)
     }
 
-    /// Notes a line of text drawn in `rect` (logical) when `recordsText` is on and it shows.
-    @inline(__always)
+    /// Notes a line of text drawn in `rect` (logical) when it shows; callers check `recordsText` first.
     mutating func noteText(_ text: String, in rect: Rect) {
-        guard recordsText else { return }
         let clip = clipRect
         guard rect.maxX > clip.minX, rect.minX < clip.maxX, rect.maxY > clip.minY, rect.minY < clip.maxY else { return }
         drawnText.append(DrawnText(text: text, rect: rect))

@@ -389,7 +389,7 @@ public final class Font {
         let run = self.run(text)
         list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
         let advance = Double(run.advance) / list.scale
-        list.noteText(text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight))
+        if list.recordsText { list.noteText(text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight)) }
         return advance
     }
 

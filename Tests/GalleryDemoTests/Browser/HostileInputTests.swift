@@ -20,6 +20,14 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(parseSize("1280x800")?.width, 1280)
     }
 
+    func testGenerateSamplesRefusesCountsAndCameraSizesThatWouldNotFitInMemory() {
+        XCTAssertThrowsError(try GenerateSamples.parse(["/tmp/x", "--count", "2000000000"]))
+        XCTAssertThrowsError(try GenerateSamples.parse(["/tmp/x", "--camera", "--size", "100000000x1"]),
+                             "within 100 MP as given, but a camera photo's short side follows its long one")
+        XCTAssertThrowsError(try GenerateSamples.parse(["/tmp/x", "--flat"]))
+        XCTAssertNoThrow(try GenerateSamples.parse(["/tmp/x", "--camera", "--flat", "--count", "1000000", "--size", "10000x1"]))
+    }
+
     func testExtremeFileDatesFormatWithoutTrapping() {
         XCTAssertEqual(FileFormat.date(Int64.min), "0001-01-01 00:00")
         XCTAssertEqual(FileFormat.date(Int64.max), "9999-12-31 23:59")

@@ -82,7 +82,7 @@ func blinkingDot(_ ui: UI) {
 // end snippet
 
 // snippet: waker
-final class Downloader: @unchecked Sendable {
+final class Downloader: Sendable {
     private let result = Locked<String?>(nil)
 
     func start() {
