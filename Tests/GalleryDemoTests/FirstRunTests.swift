@@ -76,6 +76,7 @@ final class FirstRunTests: XCTestCase {
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: dir.file("a.jpg"))
         let h = try Harness(width: 1280, height: 800)
         let page = BrowserPage(root: dir.path)
+        page.waitForScan()
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
         XCTAssertEqual(page.shown.map(\.name), ["a.jpg"])

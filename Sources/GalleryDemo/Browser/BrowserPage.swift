@@ -2,15 +2,19 @@ import Foundation
 import Render2D
 import Widgets
 
-/// The photo browser: a three-column NavigationSplitView over a folder of photos.
-/// Sidebar: Library (All Photos, Favorites, Recent) and the folder tree. Content: the
-/// adaptive grid or the table, switched from the toolbar, sharing one selection, narrowed by
-/// a filter. Detail: an inspector for the selection. Double-click or Return opens the viewer.
+/// The photo browser: a three-column NavigationSplitView over a library of photos, a folder
+/// and its subfolders at any depth, walked in the background (`LibraryScan`): photos appear
+/// as folders are found. Sidebar: Library (All Photos, Favorites, Recent: every photo of the
+/// library) and the folder tree (a folder narrows the content to it and its subfolders).
+/// Content: the adaptive grid or the table, switched from the toolbar, sharing one selection,
+/// narrowed by a filter. Detail: an inspector for the selection. Double-click or Return opens
+/// the viewer. Ratings, favorites and tags live in each folder's sidecar.
 @MainActor
 final class BrowserPage {
     enum ViewMode: String, Codable { case grid, table }
 
     let root: String
+    /// The folder the content is narrowed to (the library's root: not narrowed).
     private(set) var folder: String
     var nav = NavigationSplitState()
     var viewMode = ViewMode.grid
@@ -19,12 +23,37 @@ final class BrowserPage {
     var expandedFolders: Set<SidebarItem> = []
     var filter = ""
     var selection = RowSelection<Int>()
+    /// Every photo the scan found, in path order; a photo's ID is its index here.
     private(set) var photos: [Photo] = []
     private(set) var shown: [Photo] = []
-    private(set) var sidecar = FolderSidecar()
-    /// The sidecar as last read or written: a save merges our changes since then.
-    private var sidecarBase = FolderSidecar()
+    /// One folder's sidecar: as edited, as last read or written (a save merges our changes
+    /// since then), and whether a save is still owed.
+    private struct SidecarBook {
+        var current = FolderSidecar()
+        var base = FolderSidecar()
+        var pending = false
+    }
+    /// The sidecars of the folders found, by folder path.
+    private var sidecars: [String: SidecarBook] = [:]
+    /// The open folder's sidecar.
+    var sidecar: FolderSidecar { sidecars[folder]?.current ?? FolderSidecar() }
     private(set) var favoriteCount = 0
+    /// The folder `photos` covers: the library's root, or a folder outside it that was opened
+    /// (a link out of the library, a dropped folder), or "" before the first scan.
+    private(set) var scanRoot = ""
+    /// The walk under way (nil when none is).
+    private var scan: LibraryScan?
+    /// A walk's photos held until it ends when it replaces photos already shown (a rescan),
+    /// so the grid never empties; nil when the walk's photos are shown as they come.
+    private var staging: [Photo]?
+    /// Something changed while a walk was under way: walk again when it ends.
+    private var rescanWanted = false
+    /// How the current walk stands (folders and photos found so far).
+    private(set) var scanProgress: LibraryScan.Progress?
+    /// Folders the last walk did not enter (links out of the library, folders met twice).
+    private var skippedFolders: [String] = []
+    /// A dropped photo to select and reveal once the walk has found it.
+    private var pendingDrop: String?
     private let rootNode: FolderNode
     private(set) var lastAction = ""
     private(set) var folderProblem: String?
@@ -67,50 +96,146 @@ final class BrowserPage {
 
     // MARK: Data
 
-    /// Lists `path`'s photos (an unreadable or empty folder shows why in the content column).
+    /// Narrows the content to `path` and its subfolders, walking it first when the current
+    /// walk does not cover it (an unreadable or empty library shows why in the content column).
     func open(folder path: String) {
-        if sidecarPending, path != folder {
-            // Edits not yet on disk: one last try before leaving the folder (the log says if it fails).
-            _ = saveSidecar()
-            sidecarPending = false
-        }
         folder = path
+        if path != root {
+            sidebarSelection = .folder(path)
+        } else if case .folder? = sidebarSelection {
+            sidebarSelection = .allPhotos
+        }
         selection = []
         watcher?.watch(path)
-        list()
+        listed = true
+        guard !covers(path) else { return }
+        // A folder of the library is walked with the library; one outside it (a link out, a
+        // dropped folder) or one the library's walk skipped is walked on its own.
+        let inLibrary = Self.isUnder(path, root) && Self.isInside(path, root) && scanRoot != root
+        startScan(inLibrary ? root : path, replacing: false)
     }
 
-    /// Whether samples are still being written into the open folder.
+    /// Whether the current walk lists `path`'s photos.
+    private func covers(_ path: String) -> Bool {
+        guard !scanRoot.isEmpty, Self.isUnder(path, scanRoot) else { return false }
+        return !skippedFolders.contains { Self.isUnder(path, $0) }
+    }
+
+    /// Whether `path` is `base` or lies under it, by name (links not resolved).
+    static func isUnder(_ path: String, _ base: String) -> Bool {
+        path == base || path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+    }
+
+    /// Walks `path` in the background; its photos replace the ones shown as they come, or all at
+    /// once when it ends (`replacing`: a rescan of what is shown, so nothing flickers away).
+    private func startScan(_ path: String, replacing: Bool) {
+        scan?.cancel()
+        scanRoot = path
+        scan = LibraryScan(root: path)
+        rescanWanted = false
+        if replacing {
+            staging = []
+        } else {
+            staging = nil
+            photos = []
+            favoriteCount = 0
+            skippedFolders = []
+            folderProblem = nil
+            revision += 1
+        }
+    }
+
+    /// Whether samples are still being written into the library.
     private var isGeneratingHere: Bool {
         guard let generation = sampleGeneration else { return false }
-        return generation.folder == folder && !generation.isDone
+        return generation.folder == scanRoot && !generation.isDone
     }
 
-    /// Reads the open folder's photos and sidecar again (files landed or left); the selection
-    /// keeps what is still there.
+    /// Walks the library again (files landed or left); the selection keeps what is still there.
     private func list() {
-        listed = true
-        let fresh = FolderSidecar.load(folder: folder)
-        // Edits a failed save still holds are laid over what is on disk now, not dropped.
-        sidecar = sidecarPending ? FolderSidecar.merge(base: sidecarBase, ours: sidecar, theirs: fresh) : fresh
-        sidecarBase = fresh
-        let path = folder
-        do {
-            photos = try PhotoLibrary.load(path)
-            folderProblem = nil
-        } catch {
-            photos = []
-            // An empty folder that samples are being written into is not a problem.
-            if case .empty = error, isGeneratingHere { folderProblem = nil } else { folderProblem = "\(error)" }
-        }
-        applySidecar()
+        if scan != nil { rescanWanted = true } else if !scanRoot.isEmpty { startScan(scanRoot, replacing: true) }
     }
 
-    /// Ratings and favorites from the sidecar onto the photos.
-    private func applySidecar() {
-        for i in photos.indices {
-            photos[i].rating = sidecar.ratings[photos[i].name] ?? 0 // 0...5: the sidecar clamps what it reads
-            photos[i].isFavorite = sidecar.favorites.contains(photos[i].name)
+    /// Takes what the walk found since the last frame: photos, with their folders' ratings.
+    private func absorbScan() {
+        guard let scan else { return }
+        let progress = scan.take()
+        scanProgress = progress
+        if !progress.folders.isEmpty {
+            var added: [Photo] = []
+            let first = (staging ?? photos).count
+            for found in progress.folders {
+                readSidecar(found)
+                let book = sidecars[found.path]
+                for photo in found.photos {
+                    added.append(Photo(id: first + added.count, path: photo.path, name: photo.name, folder: photo.folder,
+                                       rating: book?.current.ratings[photo.name] ?? 0, // 0...5: the sidecar clamps what it reads
+                                       size: photo.size, modified: photo.modified,
+                                       isFavorite: book?.current.favorites.contains(photo.name) ?? false))
+                }
+            }
+            if staging != nil {
+                staging?.append(contentsOf: added)
+            } else {
+                favoriteCount += added.filter(\.isFavorite).count
+                photos.append(contentsOf: added)
+                revision += 1
+            }
+        }
+        guard progress.isDone else { return }
+        self.scan = nil
+        scanProgress = nil
+        skippedFolders = progress.skipped
+        if let staged = staging {
+            staging = nil
+            replacePhotos(with: staged)
+        }
+        if let failure = progress.failure {
+            folderProblem = "\(failure)"
+        } else if photos.isEmpty && !isGeneratingHere && !rescanWanted {
+            folderProblem = "\(PhotoLibrary.LoadError.empty(scanRoot))"
+        } else {
+            folderProblem = nil
+        }
+        if rescanWanted { startScan(scanRoot, replacing: true) }
+    }
+
+    /// A rescan's photos in place of the ones shown; the selection keeps the photos still there.
+    private func replacePhotos(with fresh: [Photo]) {
+        let selectedPaths = Set(selection.compactMap { photos.indices.contains($0) ? photos[$0].path : nil })
+        photos = fresh
+        favoriteCount = photos.filter(\.isFavorite).count
+        revision += 1
+        if !selectedPaths.isEmpty { selection = RowSelection(photos.filter { selectedPaths.contains($0.path) }.map(\.id)) }
+    }
+
+    /// A found folder's sidecar as read now; edits a failed save still holds are laid over it, not dropped.
+    private func readSidecar(_ found: FoundFolder) {
+        let fresh = found.sidecar ?? FolderSidecar()
+        var book = sidecars[found.path] ?? SidecarBook()
+        book.current = book.pending ? FolderSidecar.merge(base: book.base, ours: book.current, theirs: fresh) : fresh
+        book.base = fresh
+        sidecars[found.path] = book
+    }
+
+    /// Waits for the walk under way (and the rescans it asked for) and takes what it found:
+    /// for tests and tools that need the whole library before going on.
+    func waitForScan() {
+        if !listed { open(folder: folder) }
+        while let scan {
+            scan.wait()
+            absorbScan()
+        }
+        updateShown()
+    }
+
+    /// A folder's ratings and favorites from its sidecar onto its photos (after a save merged
+    /// another instance's edits in).
+    private func applySidecar(_ folder: String) {
+        guard let book = sidecars[folder] else { return }
+        for i in photos.indices where photos[i].folder == folder {
+            photos[i].rating = book.current.ratings[photos[i].name] ?? 0
+            photos[i].isFavorite = book.current.favorites.contains(photos[i].name)
         }
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
@@ -122,6 +247,8 @@ final class BrowserPage {
         if let k = shownKey, k.folder == key.0, k.filter == key.1, k.collection == key.2, k.revision == key.3 { return }
         shownKey = key
         var list = photos
+        // A folder narrows to itself and its subfolders; the Library's collections cover everything.
+        if case .folder? = sidebarSelection, folder != scanRoot { list = list.filter { Self.isUnder($0.folder, folder) } }
         switch sidebarSelection {
         case .favorites?: list = list.filter(\.isFavorite)
         case .recent?: list = Array(list.sorted { $0.modified > $1.modified }.prefix(60))
@@ -132,17 +259,31 @@ final class BrowserPage {
         shown = list
         shownVersion += 1
         grid.photos = list
-        let visible = Set(list.map(\.id))
-        selection = RowSelection(selection.filter { visible.contains($0) })
+        if !selection.isEmpty {
+            let visible = Set(list.map(\.id))
+            selection = RowSelection(selection.filter { visible.contains($0) })
+        }
+        if let dropped = pendingDrop, let photo = list.first(where: { $0.path == dropped }) {
+            pendingDrop = nil
+            selection = [photo.id]
+            pendingReveal = photo.id
+        } else if scan == nil {
+            pendingDrop = nil // the walk ended without it
+        }
     }
 
     private func edit(_ ids: RowSelection<Int>, _ change: (inout Photo) -> Void) {
+        var folders: [String] = []
         for i in photos.indices where ids.contains(photos[i].id) {
             change(&photos[i])
-            sidecar.ratings[photos[i].name] = photos[i].rating == 0 ? nil : photos[i].rating
-            if photos[i].isFavorite { sidecar.favorites.insert(photos[i].name) } else { sidecar.favorites.remove(photos[i].name) }
+            let photo = photos[i]
+            var book = sidecars[photo.folder] ?? SidecarBook()
+            book.current.ratings[photo.name] = photo.rating == 0 ? nil : photo.rating
+            if photo.isFavorite { book.current.favorites.insert(photo.name) } else { book.current.favorites.remove(photo.name) }
+            sidecars[photo.folder] = book
+            if folders.last != photo.folder { folders.append(photo.folder) } // photos come folder by folder
         }
-        saveProblem = saveSidecar()
+        saveProblem = folders.compactMap { saveSidecar($0) }.first
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
     }
@@ -150,24 +291,24 @@ final class BrowserPage {
     /// Why the last edit could not be kept on disk (nil when it was).
     private(set) var saveProblem: String?
     /// A save failed and is tried again every 3 s (UI time) until it succeeds.
-    private(set) var sidecarPending = false
+    var sidecarPending: Bool { sidecars.values.contains(where: \.pending) }
     /// When the next try is due (nil: 3 s after the next frame starts).
     private var sidecarRetryTime: Double?
 
-    /// Saves the open folder's sidecar; returns why it was not, if it was not.
-    private func saveSidecar() -> String? {
+    /// Saves `folder`'s sidecar; returns why it was not, if it was not.
+    private func saveSidecar(_ folder: String) -> String? {
         guard Self.isInside(folder, root) else { return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library" }
-        guard !sidecar.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
-        guard let written = sidecar.save(folder: folder, base: sidecarBase) else {
-            sidecarPending = true
+        guard var book = sidecars[folder] else { return nil }
+        guard !book.current.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
+        guard let written = book.current.save(folder: folder, base: book.base) else {
+            book.pending = true
+            sidecars[folder] = book
             sidecarRetryTime = nil
             return "not saved yet: tried again every few seconds (see the log)"
         }
-        sidecarPending = false
         // Another instance's edits, merged in, show too.
-        sidecar = written
-        sidecarBase = written
-        applySidecar()
+        sidecars[folder] = SidecarBook(current: written, base: written, pending: false)
+        applySidecar(folder)
         return nil
     }
 
@@ -209,11 +350,7 @@ final class BrowserPage {
             guard ImageFormat.extensions.contains((path as NSString).pathExtension.lowercased()) else { continue }
             open(folder: (path as NSString).deletingLastPathComponent)
             viewer.close()
-            updateShown()
-            let name = (path as NSString).lastPathComponent
-            guard let photo = shown.first(where: { $0.name == name }) else { continue }
-            selection = [photo.id]
-            pendingReveal = photo.id
+            pendingDrop = path // selected and revealed once the walk has listed it
             return true
         }
         return false
@@ -276,12 +413,9 @@ final class BrowserPage {
         return (try? checkFolder(path)) != nil ? path : nil
     }
 
-    /// A clear error for a missing folder, a file, or a folder with no images and no subfolders.
+    /// A clear error for a missing folder, a file, or a tree without a photo.
     nonisolated static func checkFolder(_ path: String) throws(PhotoLibrary.LoadError) {
-        do { _ = try PhotoLibrary.load(path) } catch {
-            if case .empty = error, FolderNode.root(path).subfolders != nil { return } // photos may be in subfolders
-            throw error
-        }
+        try PhotoLibrary.check(path)
     }
 
     // MARK: UI
@@ -292,17 +426,19 @@ final class BrowserPage {
             let due = sidecarRetryTime ?? ui.time + 3
             sidecarRetryTime = due
             if ui.time >= due {
-                saveProblem = saveSidecar()
+                let owed = sidecars.filter(\.value.pending).keys.sorted()
+                saveProblem = owed.compactMap { saveSidecar($0) }.first
                 if saveProblem == nil { lastAction = "Saved the ratings" } else { sidecarRetryTime = ui.time + 3 }
             }
             if sidecarPending, let next = sidecarRetryTime { ui.requestRedraw(after: next - ui.time) }
         }
-        let generated = sampleGeneration.map { $0.folder == folder ? $0.published : -1 } ?? -1
+        let generated = sampleGeneration.map { $0.folder == scanRoot ? $0.published : -1 } ?? -1
         if watcher?.takeChange() == true || generated != samplesSeen {
             samplesSeen = generated
             ui.images?.clearFailures() // a file that changed may read now
             list()
         }
+        absorbScan()
         ui.onDrop { openDropped($0) }
         persist(ui)
         updateShown()
@@ -346,12 +482,18 @@ final class BrowserPage {
             }
         }
         guard sidebarSelection != before else { return }
-        if case .folder(let path)? = sidebarSelection, path != folder {
+        switch sidebarSelection {
+        case .folder(let path)? where path != folder:
             if let problem = FolderNode.listingProblem(path) {
                 lastAction = "Cannot open \((path as NSString).lastPathComponent): \(problem)"
             } else {
                 open(folder: path)
             }
+        case .folder?, nil: break
+        case let collection? where folder != root:
+            open(folder: root) // All Photos, Favorites and Recent cover the whole library
+            sidebarSelection = collection
+        default: break
         }
         nav.preferredCompactColumn = .content
     }
@@ -367,7 +509,9 @@ final class BrowserPage {
                     if let generation = sampleGeneration, isGeneratingHere {
                         generationProgress(ui, generation)
                     } else if selection.isEmpty {
-                        ui.text("\(shown.count) photos", color: ui.theme.secondaryText)
+                        // While the first walk goes on, how far it got (a rescan shows the photos it replaces).
+                        let scanning = staging == nil ? scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : ""
+                        ui.text("\(shown.count) photos" + scanning, color: ui.theme.secondaryText)
                     } else {
                         ui.text("\(selection.count) selected", color: ui.theme.secondaryText)
                         if ui.button("Favorite", icon: .star) { setFavorite(selection) }
@@ -387,7 +531,8 @@ final class BrowserPage {
                 return
             }
             if shown.isEmpty {
-                let empty = isGeneratingHere ? "Making sample photos…" : filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”"
+                let empty = isGeneratingHere ? "Making sample photos…" : scan != nil ? "Looking for photos…"
+                    : filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”"
                 ui.padding(16) { ui.text(empty, color: ui.theme.secondaryText) }
                 return
             }
@@ -505,10 +650,10 @@ final class BrowserPage {
                         ratingStars(ui, current: first.rating, ids: [first.id])
                     }
                     ui.disclosureGroup("Tags", initiallyExpanded: true) {
-                        var tags = sidecar.tags[first.name] ?? ""
+                        var tags = sidecars[first.folder]?.current.tags[first.name] ?? ""
                         if ui.textField("Tags", text: &tags, width: 220) {
-                            sidecar.tags[first.name] = tags.isEmpty ? nil : tags
-                            saveProblem = saveSidecar()
+                            sidecars[first.folder, default: SidecarBook()].current.tags[first.name] = tags.isEmpty ? nil : tags
+                            saveProblem = saveSidecar(first.folder)
                         }
                     }
                 }

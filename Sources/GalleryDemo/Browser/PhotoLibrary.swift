@@ -7,6 +7,8 @@ struct Photo: Identifiable, Sendable {
     let id: Int
     let path: String
     let name: String
+    /// The folder it is in, as the library was walked (the key of its sidecar).
+    var folder: String
     var rating: Int
     /// Bytes, and modification time (Unix seconds).
     var size: Int64 = 0
@@ -14,9 +16,8 @@ struct Photo: Identifiable, Sendable {
     var isFavorite = false
 }
 
-/// The image files of one folder (not recursive), sorted by name; other files are skipped, and
-/// so is anything named like an image that is not a regular file (a FIFO, a socket, a device,
-/// a folder, a dangling link).
+/// The image files of a folder and all its subfolders (`LibraryWalk` says which files count
+/// and how links and loops are treated), in the order of their paths.
 enum PhotoLibrary {
     enum LoadError: Error, CustomStringConvertible {
         case missing(String), notAFolder(String), unreadable(String, String), empty(String)
@@ -25,38 +26,40 @@ enum PhotoLibrary {
             case .missing(let p): "no such folder: \(p)"
             case .notAFolder(let p): "\(p) is a file, not a folder"
             case .unreadable(let p, let why): "cannot read \(p): \(why)"
-            case .empty(let p): "\(p) has no images (jpg, png, gif, bmp, tga, webp)"
+            case .empty(let p): "\(p) has no images (jpg, png, gif, bmp, tga, webp) in it or its subfolders"
             }
         }
     }
 
+    /// Every photo under `folder`, numbered from 0 in path order (the whole walk, waited for:
+    /// benches and profiling; the browser walks in the background with `LibraryScan`).
     static func load(_ folder: String) throws(LoadError) -> [Photo] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { throw .missing(folder) }
-        guard isDirectory.boolValue else { throw .notAFolder(folder) }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-            throw .unreadable(folder, "\(error.localizedDescription)")
+        var walk = LibraryWalk(root: folder)
+        var photos: [Photo] = []
+        try walk.run { found in
+            for photo in found.photos {
+                photos.append(Photo(id: photos.count, path: photo.path, name: photo.name, folder: photo.folder, rating: photo.rating,
+                                    size: photo.size, modified: photo.modified))
+            }
+            return true
         }
-        let images = names.filter { name in
-            guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
-            return ImageFormat.extensions.contains(name[name.index(after: dot)...].lowercased())
-        }.sorted()
-        guard !images.isEmpty else { throw .empty(folder) }
-        let base = folder.hasSuffix("/") ? folder : folder + "/"
-        let files = images.compactMap { name -> (name: String, stat: stat)? in
-            var st = stat()
-            guard stat(base + name, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
-            return (name, st)
+        for problem in walk.problems { Log.warn("\(problem.path): \(problem.why)") }
+        guard !photos.isEmpty else { throw .empty(folder) }
+        return photos
+    }
+
+    /// Throws a clear error for a missing folder, a file, or a tree without a single photo;
+    /// stops walking at the first photo, or after `folderLimit` folders without one (the
+    /// browser's own walk then tells).
+    static func check(_ folder: String, folderLimit: Int = 10_000) throws(LoadError) {
+        var walk = LibraryWalk(root: folder)
+        var found = false, folders = 0
+        try walk.run { folder in
+            folders += 1
+            found = !folder.photos.isEmpty
+            return !found && folders < folderLimit
         }
-        guard !files.isEmpty else { throw .empty(folder) }
-        return files.enumerated().map { i, file in
-            // A stable pseudo-rating from the name, so the banners show stars.
-            var hash: UInt64 = 1469598103934665603
-            for byte in file.name.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
-            return Photo(id: i, path: base + file.name, name: file.name, rating: Int(hash % 6), size: Int64(file.stat.st_size),
-                         modified: Double(file.stat.st_mtim.tv_sec))
-        }
+        guard found || folders >= folderLimit else { throw .empty(folder) }
     }
 
     /// `$XDG_CACHE_HOME/tessera/<name>` (or `~/.cache/tessera/<name>`).
@@ -65,21 +68,27 @@ enum PhotoLibrary {
         return cache + "/tessera/" + name
     }
 
-    /// The folder of `count` generated samples of `width`×`height`, generated on first use
-    /// (waiting, with a progress bar: benchmarks and profiling need the whole library).
-    static func sampleLibrary(count: Int, width: Int, height: Int) throws -> String {
-        let (folder, generation) = try sampleLibraryInBackground(count: count, width: width, height: height)
+    /// The folder of `count` generated samples of `width`×`height` (camera-like ones in
+    /// `YYYY/MM/DD` folders unless told otherwise), generated on first use (waiting, with a
+    /// progress bar: benchmarks and profiling need the whole library).
+    static func sampleLibrary(count: Int, width: Int, height: Int, layout: SampleLayout = .camera(flat: false)) throws -> String {
+        let (folder, generation) = try sampleLibraryInBackground(count: count, width: width, height: height, layout: layout)
         if let generation { try generation.waitShowingProgress() }
         return folder
     }
 
     /// The folder of `count` generated samples, and the generation still writing it (nil when
     /// it is complete): the browser opens at once and shows the photos as they land.
-    static func sampleLibraryInBackground(count: Int, width: Int, height: Int) throws -> (folder: String, generation: SampleGeneration?) {
-        let folder = cacheFolder("samples-\(count)-\(width)x\(height)")
+    static func sampleLibraryInBackground(count: Int, width: Int, height: Int, layout: SampleLayout = .camera(flat: false))
+        throws -> (folder: String, generation: SampleGeneration?) {
+        let kind = switch layout {
+        case .synthetic: "samples"
+        case .camera(let flat): flat ? "camera-flat" : "camera"
+        }
+        let folder = cacheFolder("\(kind)-\(count)-\(width)x\(height)")
         if (try? load(folder))?.count == count { return (folder, nil) }
         Log.info("generating \(count) sample photos in \(folder) (once)")
-        let generation = SampleGeneration(folder: folder, count: count, width: width, height: height)
+        let generation = SampleGeneration(folder: folder, count: count, width: width, height: height, layout: layout)
         try generation.start()
         return (folder, generation)
     }

@@ -93,7 +93,7 @@ struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Profile scripted sessions: a Perfetto-loadable trace, a summary JSON, a text report.")
 
-    @Argument(help: "The folder of photos (default: 2,000 generated 1920x1280 samples in the cache folder).")
+    @Argument(help: "The folder of photos (default: 2,000 generated camera-like photos of 1920 px in YYYY/MM/DD folders, in the cache folder).")
     var folder: String?
 
     @Option(help: "Folder of photos (same as the argument).")
@@ -145,7 +145,7 @@ struct Profile: ParsableCommand {
             host.profiler.jankThresholdMs = budgetMs
             let inject = EventInjector(window: host.window)
             let browser = BrowserPage(root: library)
-            browser.open(folder: library) // the listing happens before the first timed frame
+            browser.waitForScan() // the whole library is walked before the first timed frame
             var results: [(name: String, frames: [FrameRecord], firstScreenMs: Double?)] = []
             for name in names {
                 let script: ProfileScript = switch name {

@@ -41,7 +41,9 @@ final class BrowserEndToEndTests: XCTestCase {
         let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
         images.keepsTimelines = true
         h.ui.images = images
-        return (h, BrowserPage(root: lib.path), images, thumbnails)
+        let page = BrowserPage(root: lib.path)
+        page.waitForScan() // the whole library, before the first frame
+        return (h, page, images, thumbnails)
     }
 
     @MainActor
@@ -119,7 +121,7 @@ final class BrowserEndToEndTests: XCTestCase {
         h.host.recorder = try InputRecorder(path: recording, header: RecordingHeader(width: 1280, height: 800, scale: 1))
         var build: (UI) -> Void = { page.build($0) }
         Self.waitForThumbnails(h, build)
-        XCTAssertEqual(page.shown.count, 12)
+        XCTAssertEqual(page.shown.count, 19, "All Photos: the 12 at the top, Sub's 3 and Broken's 4 (Sub/Loop is not followed)")
         let id = { (name: String) in page.photos.first { $0.name == name }!.id }
 
         // Select with a click and a shift-click; the context menu applies to the selection.
@@ -192,7 +194,9 @@ final class BrowserEndToEndTests: XCTestCase {
         Self.waitForThumbnails(h, build)
         XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0)
         XCTAssertFalse(images.timelines.isEmpty)
-        XCTAssertEqual(images.timelines.filter { $0.dctScale != 0 }.map(\.path), [], "decoded from JPEG on the second start")
+        // (Broken/'s bad files, shown in All Photos with the rest of the tree, have no thumbnail to keep: they are read again.)
+        let decoded = images.timelines.filter { $0.dctScale != 0 && !$0.path.contains("/Broken/") }.map(\.path)
+        XCTAssertEqual(decoded, [], "decoded from JPEG on the second start")
         images.shutdown()
 
         // Replay: the recording drives a fresh browser (fresh state) to the same place.

@@ -10,36 +10,47 @@ final class BrowserModelTests: XCTestCase {
         let lib = try BrowserEndToEndTests.makeLibrary("sidecar")
         let page = BrowserPage(root: lib.path)
         page.open(folder: lib.path)
+        page.waitForScan()
         let ids = RowSelection(page.photos.prefix(2).map(\.id))
         page.rate(ids, 4)
         page.setFavorite(ids)
         let again = BrowserPage(root: lib.path)
         again.open(folder: lib.path)
+        again.waitForScan()
         XCTAssertEqual(again.photos.prefix(2).map(\.rating), [4, 4])
         XCTAssertEqual(again.photos.filter(\.isFavorite).count, 2)
 
         try SamplePhotos.write(Array("{ not json".utf8), to: FolderSidecar.path(for: lib.path))
         let fresh = BrowserPage(root: lib.path)
         fresh.open(folder: lib.path)
+        fresh.waitForScan()
         XCTAssertEqual(fresh.photos.filter { $0.rating > 0 }.count, 0, "a corrupt sidecar falls back to no ratings")
         let aside = try FileManager.default.contentsOfDirectory(atPath: lib.path).filter { $0.hasPrefix(".tessera.json.corrupt-") }
         XCTAssertEqual(aside.count, 1, "and is kept aside")
     }}
 
-    func testTheLibraryFilterNarrowsByNameAndCollections() throws { try onMain {
+    func testTheLibraryFilterNarrowsByNameFolderAndCollections() throws { try onMain {
         let lib = try BrowserEndToEndTests.makeLibrary("filter")
         let h = try Harness(width: 1280, height: 800)
         let page = BrowserPage(root: lib.path)
+        page.waitForScan()
         h.frame { page.build($0) }
-        XCTAssertEqual(page.shown.count, 12)
+        XCTAssertEqual(page.shown.count, 19, "All Photos is the whole tree")
         page.filter = "A0"
         h.frame { page.build($0) }
         XCTAssertEqual(page.shown.count, 6, "case-insensitive")
         page.filter = ""
         page.setFavorite([page.photos[11].id])
+        page.open(folder: lib.file("Sub")) // as a click on it in the sidebar does
+        h.frame { page.build($0) }
+        XCTAssertEqual(page.shown.map(\.name), ["s0.jpg", "s1.jpg", "s2.jpg"], "a folder narrows to it and its subfolders")
+        XCTAssertEqual(page.sidebarSelection, .folder(lib.file("Sub")))
+        page.setFavorite([page.shown[1].id])
+        XCTAssertEqual(FolderSidecar.load(folder: lib.file("Sub")).favorites, ["s1.jpg"], "kept in its own folder's sidecar")
+        XCTAssertEqual(FolderSidecar.load(folder: lib.path).favorites, ["b12.jpg"])
         page.sidebarSelection = .favorites
         h.frame { page.build($0) }
-        XCTAssertEqual(page.shown.map(\.name), ["b12.jpg"])
+        XCTAssertEqual(page.shown.map(\.name), ["b12.jpg", "s1.jpg"], "Favorites covers the whole library again")
     }}
 }
 

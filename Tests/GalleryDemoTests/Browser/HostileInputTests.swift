@@ -67,6 +67,7 @@ final class HostileInputTests: XCTestCase {
             .write(toFile: lib.file(".tessera.json"), atomically: true, encoding: .utf8)
         let h = try Harness(width: 1280, height: 800)
         let page = BrowserPage(root: lib.path)
+        page.waitForScan()
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
         XCTAssertEqual(page.photos.prefix(3).map(\.rating), [5, 5, 0])
@@ -81,6 +82,7 @@ final class HostileInputTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: lib.file(".tessera.json"), withIntermediateDirectories: false)
         let page = BrowserPage(root: lib.path)
         page.open(folder: lib.path)
+        page.waitForScan()
         XCTAssertTrue(page.sidecar.isReadOnly)
         page.rate([page.photos[0].id], 4)
         XCTAssertTrue(page.lastAction.contains("could not be read"), "the user is told: \(page.lastAction)")
@@ -150,12 +152,14 @@ final class SidecarPlacementTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: lib.file("Out"), withDestinationPath: outside.path)
         let page = BrowserPage(root: lib.path)
         page.open(folder: lib.file("Out"))
+        page.waitForScan()
         XCTAssertEqual(page.photos.count, 1, "browsed like any folder")
         page.rate([page.photos[0].id], 3)
         XCTAssertEqual(page.photos[0].rating, 3)
         XCTAssertFalse(FileManager.default.fileExists(atPath: outside.file(".tessera.json")), "nothing written outside")
         XCTAssertTrue(page.lastAction.contains("not saved: Out is a link out of the library"), page.lastAction)
         page.open(folder: lib.path)
+        page.waitForScan()
         page.rate([page.photos[0].id], 2)
         XCTAssertTrue(FileManager.default.fileExists(atPath: lib.file(".tessera.json")), "inside the library it is saved")
     } }
@@ -181,7 +185,9 @@ final class SidecarMergeTests: XCTestCase {
         chmod(lib.file(".tessera.json"), 0o640)
         let first = BrowserPage(root: lib.path), second = BrowserPage(root: lib.path)
         first.open(folder: lib.path)
+        first.waitForScan()
         second.open(folder: lib.path)
+        second.waitForScan()
         first.rate([first.photos[0].id], 5) // a01
         second.rate([second.photos[1].id], 3) // a02, from a sidecar read before the first's save
         let onDisk = FolderSidecar.load(folder: lib.path)
@@ -200,6 +206,7 @@ final class SidecarRetryTests: XCTestCase {
         let lib = try BrowserEndToEndTests.makeLibrary("sidecar-retry")
         let h = try Harness(width: 1280, height: 800)
         let page = BrowserPage(root: lib.path)
+        page.waitForScan()
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
         chmod(lib.path, 0o555) // not writable, for an ordinary user
@@ -230,6 +237,7 @@ final class HostileFolderTests: XCTestCase {
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
         page.open(folder: hostile.path)
+        page.waitForScan()
         BrowserEndToEndTests.waitForThumbnails(h, build)
         let listed = Set(page.shown.map(\.name))
         let expectedListed = Set(hostile.expectations.filter { $0.value != .unlisted }.keys)

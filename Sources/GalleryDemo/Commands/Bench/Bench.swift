@@ -49,8 +49,11 @@ struct Bench: ParsableCommand {
     @Option(help: "Table: columns in all (the six file columns, then computed ones; the table then also scrolls sideways).")
     var columns = 6
 
-    @Option(help: "Folder of photos for the gallery scene (default: 2,000 generated 1920x1280 samples in the cache folder).")
+    @Option(help: "Folder of photos for the gallery and decode scenes, walked with its subfolders (default: 2,000 generated samples of 1920 px in the cache folder, see --samples).")
     var images: String?
+
+    @Option(help: "Gallery, decode, idle: the generated samples, camera (camera-like JPEGs with EXIF and an embedded thumbnail, mixed aspects, in YYYY/MM/DD folders) or synthetic (the earlier flat folder of 1920x1280 photos without metadata).")
+    var samples = "camera"
 
     @Flag(help: "Gallery: read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
@@ -80,11 +83,15 @@ struct Bench: ParsableCommand {
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
         guard TextBench.Scripts(rawValue: scripts) != nil else { throw ValidationError("--scripts must be latin or mixed") }
+        guard ["camera", "synthetic"].contains(samples) else { throw ValidationError("--samples must be camera or synthetic") }
     }
+
+    /// How the generated samples are laid out (`--samples`).
+    var sampleLayout: SampleLayout { samples == "synthetic" ? .synthetic : .camera(flat: false) }
 
     func run() throws {
         if scene == "decode" {
-            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
+            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout)
             print(try DecodeBench.run(folder: folder, side: 256, workers: ProcessInfo.processInfo.activeProcessorCount))
             return
         }
@@ -104,7 +111,7 @@ struct Bench: ParsableCommand {
                 // Not paced or forced: the app's own on-demand loop, as a user runs it.
                 let host = try AppHost(options: .init(title: "Tessera bench idle", width: 1280, height: 800, vsync: true,
                                                       offscreen: offscreen, scale: 1, schedule: .onDemand))
-                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853)
+                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
                 print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds))
                 return
             }
@@ -117,7 +124,7 @@ struct Bench: ParsableCommand {
             if scene == "soak" {
                 let host = try AppHost(options: .init(title: "Tessera bench soak", width: 1280, height: 800, vsync: false,
                                                       offscreen: offscreen, scale: 1, schedule: .continuous))
-                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107)
+                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107, layout: .synthetic)
                 print(try SoakBench.run(host: host, folder: folder, minutes: minutes))
                 return
             }
@@ -130,7 +137,7 @@ struct Bench: ParsableCommand {
             case "table": bench = TableBench(rows: rows, columns: columns)
             case "outline": bench = OutlineBench()
             case "gallery":
-                bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280),
+                bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
                                      processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
             default: bench = TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
             }

@@ -3,7 +3,8 @@ import Render2D
 import Widgets
 
 /// `bench firstrun`: the first run as a user sees it. The whole demo window opens on an empty
-/// folder while `SampleGeneration` writes 60 photos of 1280×853 into it in the background, and
+/// folder while `SampleGeneration` writes 60 camera-like photos of 1280 px into it, in
+/// `YYYY/MM/DD` folders, in the background (each photo that lands starts a walk of the tree), and
 /// the on-demand loop draws what lands. Reports the frames drawn meanwhile, their work time and
 /// janky frames (work over 16.7 ms), and the times from the window to the last photo landing and
 /// to a complete first screen.
@@ -17,7 +18,7 @@ enum FirstRunBench {
         host.ui.images = images
         defer { images.shutdown() }
         let app = DemoApp(page: .photos, darkTheme: false, library: folder)
-        let generation = SampleGeneration(folder: folder, count: 60, width: 1280, height: 853)
+        let generation = SampleGeneration(folder: folder, count: 60, width: 1280, height: 853, layout: .camera(flat: false))
         app.browser.sampleGeneration = generation
         let build: (UI) -> Void = { ui in app.build(ui, host: host) }
         host.runOnce(timeout: 0, build) // the window's first frame: an empty folder, being filled

@@ -1,0 +1,236 @@
+import Foundation
+import Render2D
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One folder of a library as a walk finds it: its photos (sorted by name) and its sidecar.
+struct FoundFolder: Sendable {
+    /// The folder's path as walked: the library's root followed by the names walked through.
+    let path: String
+    /// Its photos, each with `id` -1 (whoever gathers them numbers them).
+    let photos: [Photo]
+    /// Its `.tessera.json`, read (nil when it has none).
+    let sidecar: FolderSidecar?
+}
+
+/// Walks a library: a folder and its subfolders at any depth, depth first, each folder's
+/// photos in name order and then its subfolders in name order, so the photos come out in the
+/// order of their paths. What is listed follows the hostile-folder rules:
+/// - a photo is a regular file (or a link to one) named like an image; FIFOs, sockets,
+///   devices and dangling links named `.jpg` are skipped;
+/// - hidden files and folders are skipped;
+/// - a folder met twice (a link loop, or links that fan out to one folder) is walked once;
+/// - a link to a folder outside the library is not followed (`skipped` lists it);
+/// - a subfolder that cannot be listed is reported in `problems`, and the walk goes on;
+/// - past `limit` photos the walk stops and says so, so no folder makes it allocate without bound.
+///
+/// ```swift
+/// var walk = LibraryWalk(root: "/photos")
+/// try walk.run { folder in print(folder.path, folder.photos.count); return true }
+/// ```
+struct LibraryWalk {
+    let root: String
+    /// Photos listed at most.
+    let limit: Int
+    /// Subfolders that could not be listed, and why; and a note when the limit cut the walk short.
+    private(set) var problems: [(path: String, why: String)] = []
+    /// Folders not walked: links out of the library, and folders already walked under another path.
+    private(set) var skipped: [String] = []
+    private(set) var photoCount = 0
+
+    init(root: String, limit: Int = 1_000_000) {
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        self.limit = max(1, limit)
+    }
+
+    /// Walks the tree, handing each folder to `visit` (folders without photos too); `visit`
+    /// returns false to stop. Throws when the root itself is missing, a file, or unreadable.
+    mutating func run(_ visit: (FoundFolder) -> Bool) throws(PhotoLibrary.LoadError) {
+        var st = stat()
+        guard stat(root, &st) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .missing(root) }
+            throw .unreadable(root, String(cString: strerror(errno)))
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root) }
+        let rootReal = Self.canonical(root) ?? root
+        var seen: Set<FolderNode.FileIdentity> = [FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))]
+        var stack = [root]
+        while let folder = stack.popLast() {
+            guard let listing = Self.list(folder) else {
+                let why = String(cString: strerror(errno))
+                if folder == root { throw .unreadable(root, why) }
+                problems.append((folder, why))
+                continue
+            }
+            var photos: [Photo] = []
+            var subfolders: [String] = []
+            for entry in listing.entries {
+                let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
+                var st = stat()
+                if entry.looksLikeImage {
+                    guard photoCount < limit, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                    photoCount += 1
+                    photos.append(Photo(id: -1, path: path, name: entry.name, folder: folder, rating: Self.pseudoRating(entry.name),
+                                        size: Int64(st.st_size), modified: Double(st.st_mtim.tv_sec)))
+                } else if entry.mayBeFolder, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                    let identity = FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+                    if entry.isLink, let real = Self.canonical(path), real != rootReal, !real.hasPrefix(rootReal == "/" ? "/" : rootReal + "/") {
+                        skipped.append(path) // a link out of the library
+                    } else if !seen.insert(identity).inserted {
+                        skipped.append(path) // a loop, or a folder already walked
+                    } else {
+                        subfolders.append(path)
+                    }
+                }
+            }
+            let sidecar = listing.hasSidecar ? FolderSidecar.load(folder: folder) : nil
+            guard visit(FoundFolder(path: folder, photos: photos, sidecar: sidecar)) else { return }
+            if photoCount >= limit {
+                problems.append((root, "more than \(limit) photos: the rest are not listed"))
+                return
+            }
+            stack.append(contentsOf: subfolders.reversed())
+        }
+    }
+
+    /// A stable pseudo-rating from the name, so benches' banners show stars (the browser
+    /// replaces it with the sidecar's).
+    static func pseudoRating(_ name: String) -> Int {
+        var hash: UInt64 = 1469598103934665603
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
+        return Int(hash % 6)
+    }
+
+    private struct Entry {
+        let name: String
+        let looksLikeImage: Bool
+        /// A folder, a link (to anything), or a file system that does not say.
+        let mayBeFolder: Bool
+        let isLink: Bool
+    }
+
+    /// The folder's visible entries sorted by name, and whether it has a sidecar; nil (errno
+    /// set) when it cannot be listed.
+    private static func list(_ folder: String) -> (entries: [Entry], hasSidecar: Bool)? {
+        guard let dir = opendir(folder) else { return nil }
+        defer { closedir(dir) }
+        var entries: [Entry] = []
+        var hasSidecar = false
+        while let raw = readdir(dir) {
+            let type = raw.pointee.d_type
+            let name = withUnsafePointer(to: &raw.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name.hasPrefix(".") {
+                if name == ".tessera.json" { hasSidecar = true }
+                continue
+            }
+            let isLink = type == UInt8(DT_LNK)
+            let looksLikeImage = name.lastIndex(of: ".").map { ImageFormat.extensions.contains(name[name.index(after: $0)...].lowercased()) } ?? false
+            entries.append(Entry(name: name, looksLikeImage: looksLikeImage,
+                                 mayBeFolder: type == UInt8(DT_DIR) || isLink || type == UInt8(DT_UNKNOWN), isLink: isLink))
+        }
+        entries.sort { $0.name < $1.name }
+        return (entries, hasSidecar)
+    }
+
+    /// `path` with links resolved (nil when it cannot be).
+    static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// A `LibraryWalk` on a background thread: the browser takes what it found so far at each
+/// frame (`take`), so the grid fills in as folders are walked and no frame waits for a disk.
+/// The first folder found after a `take` wakes the frame loop (`FrameWaker`); the end does too.
+///
+/// ```swift
+/// let scan = LibraryScan(root: "/photos")
+/// // each frame:
+/// let found = scan.take()
+/// photos += found.folders.flatMap(\.photos)
+/// if found.isDone { … }
+/// ```
+final class LibraryScan: Sendable {
+    let root: String
+    private struct State {
+        var found: [FoundFolder] = []
+        var folders = 0
+        var photos = 0
+        var isDone = false
+        var failure: PhotoLibrary.LoadError?
+        var skipped: [String] = []
+        var cancelled = false
+    }
+    private let state = Locked(State())
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts walking `root` (at most `limit` photos).
+    init(root: String, limit: Int = 1_000_000) {
+        self.root = root
+        let thread = Thread { [self] in walk(limit: limit) }
+        thread.name = "tessera-library-scan"
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// What was found since the last call, and how the walk stands.
+    struct Progress {
+        var folders: [FoundFolder]
+        /// Folders and photos found so far, in all.
+        var folderCount: Int, photoCount: Int
+        var isDone: Bool
+        var failure: PhotoLibrary.LoadError?
+        /// Folders not walked (links out of the library, folders met twice).
+        var skipped: [String]
+    }
+
+    func take() -> Progress {
+        state.withLock { s in
+            defer { s.found = [] }
+            return Progress(folders: s.found, folderCount: s.folders, photoCount: s.photos, isDone: s.isDone, failure: s.failure, skipped: s.skipped)
+        }
+    }
+
+    var isDone: Bool { state.withLock { $0.isDone } }
+
+    /// Stops the walk at the next folder (what it found so far stays to take).
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    /// Waits until the walk ends (tests, and commands that need the whole library).
+    func wait() {
+        finished.wait()
+        finished.signal() // and for the next waiter
+    }
+
+    private func walk(limit: Int) {
+        var walk = LibraryWalk(root: root, limit: limit)
+        var failure: PhotoLibrary.LoadError?
+        do {
+            try walk.run { folder in
+                let (wake, go) = state.withLock { s -> (Bool, Bool) in
+                    s.found.append(folder)
+                    s.folders += 1
+                    s.photos += folder.photos.count
+                    return (s.found.count == 1, !s.cancelled)
+                }
+                if wake { FrameWaker.wake() }
+                return go
+            }
+        } catch {
+            failure = error
+        }
+        for problem in walk.problems { Log.warn("\(problem.path): \(problem.why)") }
+        let skipped = walk.skipped
+        state.withLock { s in
+            s.isDone = true
+            s.failure = failure
+            s.skipped = skipped
+        }
+        finished.signal()
+        FrameWaker.wake()
+    }
+}

@@ -1,0 +1,139 @@
+import XCTest
+import Foundation
+import CSDL2
+import TesseraTesting
+import TestSupport
+@testable import GalleryDemo
+@testable import Widgets
+@testable import Render2D
+
+/// A library is a tree: the walk lists every photo under the root at any depth, in path
+/// order, through empty folders and folders of only subfolders, and follows the
+/// hostile-folder rules for links, loops, FIFOs and unreadable folders.
+final class LibraryWalkTests: XCTestCase {
+    /// 2019/05/12/{IMG_0001,IMG_0002}.jpg, 2019/06/ (empty), 2020/01/02/IMG_0003.jpg beside
+    /// a FIFO named .jpg, top.jpg, Empty/, OnlyFolders/A/B/deep.png, a loop back to the root,
+    /// a link out of the library, a dangling link named .jpg.
+    static func makeTree(_ name: String) throws -> (tree: ScratchFolder, outside: ScratchFolder) {
+        let tree = try ScratchFolder(name), outside = try ScratchFolder(name + "-outside")
+        let fm = FileManager.default
+        for folder in ["2019/05/12", "2019/06", "2020/01/02", "Empty", "OnlyFolders/A/B"] {
+            try fm.createDirectory(atPath: tree.file(folder), withIntermediateDirectories: true)
+        }
+        let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 64, height: 48, seed: 3))
+        for path in ["2019/05/12/IMG_0001.jpg", "2019/05/12/IMG_0002.jpg", "2020/01/02/IMG_0003.jpg", "top.jpg", "OnlyFolders/A/B/deep.png"] {
+            try SamplePhotos.write(jpeg, to: tree.file(path))
+        }
+        XCTAssertEqual(mkfifo(tree.file("2020/01/02/fifo.jpg"), 0o644), 0)
+        try fm.createSymbolicLink(atPath: tree.file("2020/loop"), withDestinationPath: tree.path)
+        try SamplePhotos.write(jpeg, to: outside.file("elsewhere.jpg"))
+        try fm.createSymbolicLink(atPath: tree.file("Out"), withDestinationPath: outside.path)
+        try fm.createSymbolicLink(atPath: tree.file("dangling.jpg"), withDestinationPath: tree.file("nothing-here"))
+        return (tree, outside)
+    }
+
+    /// The tree's folders in the walk's order.
+    static let folders = ["", "/2019", "/2019/05", "/2019/05/12", "/2019/06", "/2020", "/2020/01", "/2020/01/02", "/Empty",
+                          "/OnlyFolders", "/OnlyFolders/A", "/OnlyFolders/A/B"]
+
+    func testTheWalkListsEveryPhotoAtAnyDepthInPathOrderAndSkipsLoopsLinksOutAndNonFiles() throws {
+        let (tree, outside) = try Self.makeTree("walk")
+        defer { _ = outside } // kept until the end: the link out must lead somewhere
+        var walk = LibraryWalk(root: tree.path)
+        var folders: [String] = []
+        var photos: [String] = []
+        try walk.run { folder in
+            folders.append(String(folder.path.dropFirst(tree.path.count)))
+            photos += folder.photos.map { String($0.path.dropFirst(tree.path.count + 1)) }
+            XCTAssertTrue(folder.photos.allSatisfy { $0.folder == folder.path })
+            return true
+        }
+        XCTAssertEqual(photos, ["top.jpg", "2019/05/12/IMG_0001.jpg", "2019/05/12/IMG_0002.jpg", "2020/01/02/IMG_0003.jpg",
+                                "OnlyFolders/A/B/deep.png"])
+        XCTAssertEqual(folders, Self.folders, "every folder once, empty ones too; the loop and the link out are not entered")
+        XCTAssertEqual(Set(walk.skipped.map { String($0.dropFirst(tree.path.count)) }), ["/2020/loop", "/Out"])
+        XCTAssertEqual(walk.problems.count, 0)
+
+        // The same through the loader benches and `profile` use, numbered in that order.
+        let loaded = try PhotoLibrary.load(tree.path)
+        XCTAssertEqual(loaded.map(\.id), Array(0..<5))
+        XCTAssertEqual(loaded.map(\.name), ["top.jpg", "IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg", "deep.png"])
+    }
+
+    func testAnUnreadableSubfolderIsReportedTheRestIsListedAndALimitStopsTheWalk() throws {
+        let (tree, _) = try Self.makeTree("walk-hostile")
+        chmod(tree.file("2019/05"), 0o000)
+        defer { chmod(tree.file("2019/05"), 0o755) }
+        let previous = tessera_set_filesystem_uid(65534) // this thread sees files as an ordinary user
+        var walk = LibraryWalk(root: tree.path)
+        var names: [String] = []
+        let outcome = Result { () throws(PhotoLibrary.LoadError) in try walk.run { names += $0.photos.map(\.name); return true } }
+        _ = tessera_set_filesystem_uid(previous)
+        XCTAssertNoThrow(try outcome.get())
+        XCTAssertEqual(names, ["top.jpg", "IMG_0003.jpg", "deep.png"])
+        XCTAssertEqual(walk.problems.map { String($0.path.dropFirst(tree.path.count)) }, ["/2019/05"])
+
+        var limited = LibraryWalk(root: tree.path, limit: 2)
+        var count = 0
+        try limited.run { count += $0.photos.count; return true }
+        XCTAssertEqual(count, 2)
+        XCTAssertTrue(limited.problems.last?.why.contains("more than 2 photos") ?? false, "\(limited.problems)")
+
+        XCTAssertThrowsError(try PhotoLibrary.load(tree.file("top.jpg"))) { XCTAssertTrue("\($0)".contains("is a file")) }
+        XCTAssertThrowsError(try PhotoLibrary.load(tree.file("missing"))) { XCTAssertTrue("\($0)".contains("no such folder")) }
+        XCTAssertThrowsError(try PhotoLibrary.check(tree.file("Empty"))) { XCTAssertTrue("\($0)".contains("has no images")) }
+        XCTAssertNoThrow(try PhotoLibrary.check(tree.file("OnlyFolders")), "a photo three folders down counts")
+    }
+
+    /// The browser over the tree: All Photos has everything, a folder narrows to its subtree,
+    /// and an empty folder says so; photos keep their folder's sidecar.
+    func testTheBrowserShowsTheWholeTreeAndNarrowsToAFolderAndItsSubfolders() throws { try onMain {
+        let (tree, outside) = try Self.makeTree("walk-browser")
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: tree.path)
+        let build: (UI) -> Void = { page.build($0) }
+        h.frame(build)
+        page.waitForScan()
+        h.frame(build)
+        XCTAssertEqual(page.shown.map(\.name), ["top.jpg", "IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg", "deep.png"])
+        XCTAssertNil(page.folderProblem)
+        XCTAssertTrue(h.drawnText.contains("5 photos"), "the toolbar counts the whole tree")
+
+        page.open(folder: tree.file("2019"))
+        h.frame(build)
+        XCTAssertEqual(page.shown.map(\.name), ["IMG_0001.jpg", "IMG_0002.jpg"], "2019 and its subfolders, without walking again")
+        page.open(folder: tree.file("Empty"))
+        h.frame(build)
+        XCTAssertEqual(page.shown.count, 0)
+        XCTAssertTrue(h.drawnText.contains("No photos here"))
+        page.open(folder: tree.file("Out")) // a link out of the library: walked on its own when asked for
+        page.waitForScan()
+        h.frame(build)
+        XCTAssertEqual(page.shown.map(\.path), [tree.file("Out/elsewhere.jpg")])
+        XCTAssertEqual(page.scanRoot, tree.file("Out"))
+        page.open(folder: tree.path)
+        page.waitForScan()
+        XCTAssertEqual(page.shown.count, 5, "back in the library")
+        _ = outside
+    } }
+
+    /// Folders found by the background walk reach the browser while it goes on: a frame
+    /// between them shows the ones found so far.
+    func testTheBackgroundScanHandsOverFoldersAsItFindsThem() throws {
+        let (tree, _) = try Self.makeTree("walk-scan")
+        let scan = LibraryScan(root: tree.path)
+        var folders: [String] = []
+        var done = false
+        let deadline = Date() + 60
+        while !done && Date() < deadline {
+            let progress = scan.take()
+            folders += progress.folders.map(\.path)
+            XCTAssertGreaterThanOrEqual(progress.folderCount, folders.count)
+            done = progress.isDone
+            usleep(100)
+        }
+        XCTAssertTrue(done)
+        XCTAssertEqual(folders.map { String($0.dropFirst(tree.path.count)) }, Self.folders, "in the walk's order, each once")
+        XCTAssertEqual(scan.take().folders.count, 0, "each folder is handed over once")
+    }
+}
