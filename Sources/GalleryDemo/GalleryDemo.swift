@@ -159,7 +159,8 @@ struct Run: ParsableCommand {
             host.run(maxFrames: frames) { ui in
                 count += 1
                 if settles {
-                    let loading = host.profiler.lastFrame?.lazy.placeholderCells ?? 0
+                    let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
+                    let loading = lazy.placeholderCells + lazy.embeddedCells // the sharp thumbnails, for the screenshot
                     let complete = loading == 0 && generation?.isDone != false
                     if count >= 10 && (complete || MonotonicClock.seconds() - started > 30) {
                         if let shot = window.screenshot { host.captureScreenshot(to: shot) }

@@ -2,7 +2,8 @@ import FuzzDriver
 import Render2D
 
 /// The header inspector: the signature checks, the JPEG segment walk, EXIF (IFD0
-/// orientation), GIF frame descriptors and BMP headers. Any input: no trap, no hang.
+/// orientation, IFD1's embedded thumbnail, found and decoded), GIF frame descriptors and BMP
+/// headers. Any input: no trap, no hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImageHeaderInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     fuzzImageHeader(UnsafeBufferPointer(start: data, count: data == nil ? 0 : count))
@@ -21,5 +22,11 @@ func fuzzImageHeader(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
         }
     }
     _ = EXIF.orientation(inJPEG: bytes)
+    if let range = EmbeddedThumbnail.range(inJPEG: bytes) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a thumbnail outside the bytes")
+    }
+    if let thumb = try? EmbeddedThumbnail.decode(bytes: bytes, name: "x.jpg") {
+        precondition(thumb.pixels.width <= EmbeddedThumbnail.maxSide && thumb.pixels.height <= EmbeddedThumbnail.maxSide, "an oversized thumbnail")
+    }
     return 0
 }

@@ -69,6 +69,13 @@ package final class TextureCache {
         return gone
     }
 
+    /// Destroys the texture of `key`, if there is one.
+    public func remove(_ key: ThumbnailKey) {
+        guard let entry = entries.removeValue(forKey: key) else { return }
+        bytes -= entry.bytes
+        destroy(entry.texture)
+    }
+
     /// Destroys every texture.
     public func removeAll() {
         for entry in entries.values { destroy(entry.texture) }

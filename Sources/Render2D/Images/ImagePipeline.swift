@@ -16,6 +16,10 @@ public struct LazyPathCounters: Sendable, Equatable {
     public var visibleCells = 0
     /// Visible cells drawn without their thumbnail (placeholder or still loading).
     public var placeholderCells = 0
+    /// Visible cells drawn with their photo's embedded EXIF thumbnail while the sharp one is on its way.
+    public var embeddedCells = 0
+    /// Embedded thumbnails uploaded this frame (counted in `uploads` too).
+    public var embeddedUploads = 0
     /// Decodes waiting for a worker.
     public var queued = 0
     /// Decodes running now.
@@ -38,7 +42,9 @@ public struct LazyPathCounters: Sendable, Equatable {
     public init() {}
 }
 
-/// One image's way through the pipeline (monotonic nanoseconds; 0 = not yet).
+/// One image's way through the pipeline (monotonic nanoseconds; 0 = not yet): requested →
+/// embedded thumbnail decoded, uploaded and drawn (JPEGs that carry one) → sharp thumbnail
+/// decoded → uploaded → drawn.
 public struct ImageTimeline: Sendable {
     /// The image file.
     public var path: String
@@ -46,6 +52,12 @@ public struct ImageTimeline: Sendable {
     public var requestedNs: UInt64 = 0
     /// When it was first visible.
     public var firstVisibleNs: UInt64 = 0
+    /// When its embedded thumbnail finished decoding.
+    public var embeddedDecodedNs: UInt64 = 0
+    /// When its embedded thumbnail was uploaded.
+    public var embeddedUploadedNs: UInt64 = 0
+    /// When a cell first drew its embedded thumbnail.
+    public var embeddedDrawnNs: UInt64 = 0
     /// When a worker started decoding it.
     public var startedNs: UInt64 = 0
     /// When the decode finished.
@@ -67,6 +79,12 @@ public struct ImageTimeline: Sendable {
 /// decodes on the main thread under a per-frame time budget, keeps textures in a
 /// `TextureCache` under a byte budget, and counts everything for the profiler.
 ///
+/// Thumbnails come in two tiers. A JPEG's embedded EXIF thumbnail (`EmbeddedThumbnail`) is
+/// asked for ahead of every sharp decode and drawn as soon as it is there, upright and cropped
+/// like the photo; the sharp thumbnail replaces it in the frame after it is uploaded, with no
+/// placeholder in between. While `defersSharpTier` is set (a grid flung or scrubbed fast),
+/// cells that can show an embedded thumbnail ask for nothing else.
+///
 /// ```swift
 /// let images = ImagePipeline(renderer: host.window.renderer)
 /// host.imagePipeline = images                        // AppHost calls beginFrame/endFrame
@@ -84,6 +102,12 @@ public final class ImagePipeline {
     package let cache: TextureCache
     /// Milliseconds of texture uploads allowed per frame (at least one upload always happens).
     public var uploadBudgetMs = 3.0
+    /// Read JPEGs' embedded EXIF thumbnails first and draw them until the sharp ones arrive.
+    public var usesEmbeddedThumbnails = true
+    /// While true, cells whose image has (or may have) an embedded thumbnail ask only for it:
+    /// set by a grid moving faster than it can decode, so cells only passed over cost no sharp
+    /// decode. The sharp tier is asked for in the first frame it is false again.
+    public var defersSharpTier = false
     /// Keep every image's timeline for a trace export (off: only latency statistics).
     public var keepsTimelines = false
     /// The images' timelines, while `keepsTimelines` is on.
@@ -100,6 +124,8 @@ public final class ImagePipeline {
     public private(set) var prefetchedInTime = 0
     /// Decodes finished since the start.
     public private(set) var decodedTotal = 0
+    /// Embedded thumbnails decoded since the start (not counted in `decodedTotal`).
+    public private(set) var embeddedTotal = 0
     /// Decodes failed since the start.
     public private(set) var failedTotal = 0
     /// Finished decodes dropped since the start because nothing wanted them any more.
@@ -123,6 +149,10 @@ public final class ImagePipeline {
     /// Failures remembered now.
     public var rememberedFailures: Int { failures.count }
     private var failureOrder: [ThumbnailKey] = []
+    /// Images known to have no usable embedded thumbnail (forgotten past `maxRememberedFailures`).
+    private var withoutEmbedded: Set<String> = []
+    /// How far ahead of its sharp decode an embedded thumbnail is asked for.
+    private static let embeddedLead = 1_000_000.0
 
     /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: one per core).
     public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
@@ -145,8 +175,8 @@ public final class ImagePipeline {
         counters = LazyPathCounters()
     }
 
-    /// What a visible cell should draw for `path`; asks for it (at `priority`, lower first)
-    /// when it is not ready.
+    /// What a visible cell should draw for `path`: the sharp thumbnail when it is there, else
+    /// the embedded one, else a placeholder; asks for what is missing (at `priority`, lower first).
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
         let key = ThumbnailKey(path: path, spec: spec)
         counters.visibleCells += 1
@@ -159,11 +189,19 @@ public final class ImagePipeline {
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
         if let failure = failures[key] { return .failed(failure) }
-        counters.placeholderCells += 1
         let now = MonotonicClock.nanoseconds()
         if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: now, firstVisibleNs: now) }
         else if pending[key]!.firstVisibleNs == 0 { pending[key]!.firstVisibleNs = now }
-        want(key, priority)
+        let embedded = embeddedKey(for: key)
+        if let embedded, let entry = cache.lookup(embedded, frame: frame) {
+            counters.embeddedCells += 1
+            if pending[key]!.embeddedDrawnNs == 0 { pending[key]!.embeddedDrawnNs = now }
+            if !defersSharpTier { want(key, priority) }
+            return .ready(entry.texture, width: entry.width, height: entry.height)
+        }
+        counters.placeholderCells += 1
+        if let embedded { want(embedded, priority - Self.embeddedLead) }
+        if embedded == nil || !defersSharpTier { want(key, priority) }
         return .loading
     }
 
@@ -172,7 +210,17 @@ public final class ImagePipeline {
         let key = ThumbnailKey(path: path, spec: spec)
         guard !cache.contains(key), failures[key] == nil else { return }
         if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: MonotonicClock.nanoseconds()) }
-        want(key, priority)
+        let embedded = embeddedKey(for: key)
+        if let embedded, !cache.contains(embedded) { want(embedded, priority - Self.embeddedLead) }
+        if embedded == nil || !defersSharpTier { want(key, priority) }
+    }
+
+    /// The embedded tier of `key`, when its file may carry one (a JPEG by name not known to lack it).
+    private func embeddedKey(for key: ThumbnailKey) -> ThumbnailKey? {
+        guard usesEmbeddedThumbnails, !withoutEmbedded.contains(key.path) else { return nil }
+        let dot = key.path.utf8.lastIndex(of: UInt8(ascii: "."))
+        guard let dot, ["jpg", "jpeg", "jpe"].contains(key.path[key.path.index(after: dot)...].lowercased()) else { return nil }
+        return ThumbnailKey(path: key.path, spec: key.spec, tier: .embedded)
     }
 
     private func want(_ key: ThumbnailKey, _ priority: Double) {
@@ -211,6 +259,10 @@ public final class ImagePipeline {
     }
 
     private func accept(_ result: ThumbnailResult) {
+        if result.key.tier == .embedded { return acceptEmbedded(result) }
+        var embedded = result.key
+        embedded.tier = .embedded
+        cache.remove(embedded) // the sharp one replaces it
         var timeline = pending[result.key] ?? ImageTimeline(path: result.key.path, requestedNs: result.requestedNs)
         timeline.startedNs = result.startedNs
         timeline.decodedNs = result.decodedNs
@@ -243,6 +295,29 @@ public final class ImagePipeline {
         }
     }
 
+    /// An embedded thumbnail: uploaded when its sharp one is not there yet; when there is none
+    /// (or it is damaged), the image is remembered as having none and only the sharp tier is asked for.
+    private func acceptEmbedded(_ result: ThumbnailResult) {
+        var sharp = result.key
+        sharp.tier = .sharp
+        guard case .success(let thumb) = result.outcome else {
+            if withoutEmbedded.count >= max(1, maxRememberedFailures) { withoutEmbedded.removeAll() }
+            withoutEmbedded.insert(result.key.path)
+            return
+        }
+        embeddedTotal += 1
+        guard wanted[result.key] != nil || wanted[sharp] != nil, !cache.contains(sharp) else { return }
+        let pixels = thumb.pixels
+        guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels) else { return }
+        cache.insert(result.key, texture: texture, width: pixels.width, height: pixels.height, frame: frame - 1)
+        counters.uploads += 1
+        counters.embeddedUploads += 1
+        counters.uploadBytes += pixels.bytes.count
+        if pending[sharp] == nil { pending[sharp] = ImageTimeline(path: sharp.path, requestedNs: result.requestedNs) }
+        pending[sharp]!.embeddedDecodedNs = result.decodedNs
+        pending[sharp]!.embeddedUploadedNs = MonotonicClock.nanoseconds()
+    }
+
     private func finish(_ timeline: inout ImageTimeline, drawnAt now: UInt64) {
         timeline.firstDrawnNs = now
         if timeline.firstVisibleNs > 0 {
@@ -270,6 +345,7 @@ public final class ImagePipeline {
     public func clearFailures() {
         failures.removeAll()
         failureOrder.removeAll()
+        withoutEmbedded.removeAll()
     }
 
     /// Keeps `reason` for `key`, forgetting the older half when over `maxRememberedFailures`.

@@ -1,14 +1,25 @@
 import CSDL2
 import Foundation
 
-/// One thumbnail to make: a file at a size.
+/// Which of an image's thumbnails: the one its file carries, or one decoded from the image.
+public enum ThumbnailTier: Hashable, Sendable {
+    /// The JPEG's EXIF thumbnail (`EmbeddedThumbnail`): small and blurry when scaled up, but
+    /// ready in a few milliseconds. Drawn until the sharp one arrives.
+    case embedded
+    /// Decoded from the image at the size asked for.
+    case sharp
+}
+
+/// One thumbnail to make: a file at a size, from one tier.
 public struct ThumbnailKey: Hashable, Sendable {
     /// The image file.
     public var path: String
     /// The size to make.
     public var spec: ThumbnailSpec
-    /// The thumbnail of `path` at `spec`.
-    public init(path: String, spec: ThumbnailSpec) { self.path = path; self.spec = spec }
+    /// Where it comes from.
+    public var tier: ThumbnailTier
+    /// The thumbnail of `path` at `spec`, from `tier`.
+    public init(path: String, spec: ThumbnailSpec, tier: ThumbnailTier = .sharp) { self.path = path; self.spec = spec; self.tier = tier }
 }
 
 /// A finished decode job, with its timeline (monotonic nanoseconds).
@@ -43,7 +54,8 @@ public struct ThumbnailLoaderStats: Sendable, Equatable {
     public var busyNs: UInt64 = 0
 }
 
-/// Decodes thumbnails on worker threads (one per core by default), most urgent first.
+/// Decodes thumbnails on worker threads (one per core by default), most urgent first. Keys of
+/// the embedded tier are read with `EmbeddedThumbnail`; the others with `decode`.
 ///
 /// Every frame the app says which thumbnails it wants and how urgently (`request`): lower
 /// priority values go first (visible cells, then the prefetch window ahead, then behind).
@@ -192,7 +204,8 @@ public final class ThumbnailLoader: @unchecked Sendable {
             condition.unlock()
 
             let started = MonotonicClock.nanoseconds()
-            let outcome = decode(key)
+            // The embedded tier is always the file's own thumbnail; `decode` makes the sharp one.
+            let outcome = key.tier == .embedded ? Result { () throws(ImageError) in try EmbeddedThumbnail.decode(path: key.path) } : decode(key)
             let done = MonotonicClock.nanoseconds()
 
             condition.lock()

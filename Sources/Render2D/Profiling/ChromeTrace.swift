@@ -29,6 +29,10 @@ public enum ChromeTrace {
             return "{\"name\":\(JSONText.quoted(name)),\"cat\":\"\(cat)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),\"ts\":\(s),\"dur\":\(e - s)"
                 + (args.isEmpty ? "" : ",\"args\":{\(args)}") + extra + "}"
         }
+        /// An instant at `at` (nanoseconds), on its thread.
+        func instant(_ name: String, cat: String, tid: Int, at: UInt64) -> String {
+            "{\"name\":\(JSONText.quoted(name)),\"cat\":\"\(cat)\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":\(tid),\"ts\":\(us(at))}"
+        }
         func threadName(_ tid: Int, _ name: String, sort: Int) {
             events.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONText.quoted(name))}}")
             events.append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(sort)}}")
@@ -68,7 +72,7 @@ public enum ChromeTrace {
             events.append(slice("frame \(frame.index)", cat: "timeline", tid: actualThread, start: frame.startNs, end: frame.startNs + frame.budgetedNs,
                                 args: actualArgs, extra: janky ? ",\"cname\":\"terrible\"" : ",\"cname\":\"good\""))
             events.append("{\"name\":\"lazy path\",\"ph\":\"C\",\"pid\":1,\"ts\":\(us(frame.startNs)),\"args\":{\"queued\":\(lazy.queued),"
-                + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
+                + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"embedded\":\(lazy.embeddedCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
         }
         for (n, image) in images.enumerated() where image.startedNs > 0 {
             let name = image.path.split(separator: "/").last.map(String.init) ?? image.path
@@ -76,10 +80,16 @@ public enum ChromeTrace {
             var args = "\"path\":\(JSONText.quoted(image.path)),\"dct_scale\":\(image.dctScale)"
             if let failure = image.failure { args += ",\"error\":\(JSONText.quoted(failure))" }
             events.append(slice(name, cat: "decode", tid: tid, start: image.startedNs, end: max(image.startedNs, image.decodedNs), args: args))
-            // The image's flow: requested (main) → decode (worker) → uploaded → first drawn (main).
+            if image.embeddedUploadedNs > 0 {
+                events.append(instant("embedded \(name)", cat: "image", tid: mainThread, at: image.embeddedUploadedNs))
+            }
+            // The image's flow: requested (main) → embedded thumbnail uploaded and drawn (main) →
+            // decode (worker) → uploaded → first drawn (main), in the order they happened.
             var steps: [(UInt64, Int)] = [(image.requestedNs, mainThread), (image.startedNs, tid)]
-            if image.uploadedNs > 0 { steps.append((image.uploadedNs, mainThread)) }
-            if image.firstDrawnNs > 0 { steps.append((image.firstDrawnNs, mainThread)) }
+            for ns in [image.embeddedUploadedNs, image.embeddedDrawnNs, image.uploadedNs, image.firstDrawnNs] where ns > 0 {
+                steps.append((ns, mainThread))
+            }
+            steps.sort { $0.0 < $1.0 }
             for (k, step) in steps.enumerated() where step.0 > 0 {
                 let phase = k == 0 ? "s" : k == steps.count - 1 ? "f" : "t"
                 events.append("{\"name\":\"image\",\"cat\":\"image\",\"ph\":\"\(phase)\",\"id\":\(n + 1),\"pid\":1,\"tid\":\(step.1),"

@@ -12,17 +12,20 @@ struct InspectorState {
 public struct FrameImages: Sendable, Equatable {
     /// Images a cell asked for during the frame.
     public var requested: [String] = []
-    /// Images whose textures were uploaded during it.
+    /// Images whose embedded EXIF thumbnails were uploaded during it.
+    public var embedded: [String] = []
+    /// Images whose sharp textures were uploaded during it.
     public var uploaded: [String] = []
     /// Images drawn for the first time during it.
     public var firstDrawn: [String] = []
 
-    /// The images of `timelines` requested, uploaded or first drawn during `frame`.
+    /// The images of `timelines` requested, given their embedded thumbnail, uploaded or first drawn during `frame`.
     public init(frame: FrameRecord, timelines: [ImageTimeline]) {
         let range = frame.startNs..<(frame.startNs + max(1, frame.totalNs))
         func name(_ t: ImageTimeline) -> String { t.path.split(separator: "/").last.map(String.init) ?? t.path }
         for t in timelines {
             if range.contains(t.requestedNs) { requested.append(name(t)) }
+            if range.contains(t.embeddedUploadedNs) { embedded.append(name(t)) }
             if range.contains(t.uploadedNs) { uploaded.append(name(t)) }
             if range.contains(t.firstDrawnNs) { firstDrawn.append(name(t)) }
         }
@@ -87,7 +90,7 @@ extension UI {
         drawList.addRoundedRect(record, radius: 9, color: isRecording ? Color.red : Color.white.opacity(r.isHovered ? 0.35 : 0.2))
         font.draw(isRecording ? "Stop" : "Record", in: record, alignment: .center, color: .white, into: &drawList)
         if showsLazy {
-            font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   decoding \(lazy.running)",
+            font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded)   queued \(lazy.queued)   decoding \(lazy.running)",
                       at: Point(panel.x + 10, panel.y + 44), color: dim, into: &drawList)
             font.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
                       at: Point(panel.x + 10, panel.y + 62), color: dim, into: &drawList)
@@ -179,11 +182,12 @@ extension UI {
         let scopes = frame.scopes.sorted { $0.durationNs > $1.durationNs }.prefix(3)
         row("scopes: " + (scopes.isEmpty ? "none" : scopes.map { "\($0.name) \(formatted($0.ms))" }.joined(separator: ", ")))
         let lazy = frame.lazy
-        row("events \(frame.events)   cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading)   queued \(lazy.queued)   finished \(lazy.finished)")
-        row("uploads \(lazy.uploads), \(lazy.uploadBytes >> 10) KB   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)")
+        row("events \(frame.events)   cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded)   queued \(lazy.queued)   finished \(lazy.finished)")
+        row("uploads \(lazy.uploads) (\(lazy.embeddedUploads) embedded), \(lazy.uploadBytes >> 10) KB   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)")
         let touched = FrameImages(frame: frame, timelines: box.value.images)
         func names(_ list: [String]) -> String { list.isEmpty ? "0" : "\(list.count): " + list.prefix(3).joined(separator: ", ") }
         row("requested \(names(touched.requested))")
+        row("embedded \(names(touched.embedded))")
         row("uploaded \(names(touched.uploaded))   first drawn \(touched.firstDrawn.count)")
     }
 

@@ -58,6 +58,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Gallery: read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
 
+    @Flag(name: .customLong("no-embedded"), help: "Gallery: do not draw JPEGs' embedded EXIF thumbnails first (only sharp decodes, to compare).")
+    var noEmbedded = false
+
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
 
@@ -138,7 +141,8 @@ struct Bench: ParsableCommand {
             case "outline": bench = OutlineBench()
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
-                                     processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil)
+                                     processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,
+                                     usesEmbedded: !noEmbedded)
             default: bench = TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
             }
             host.profiler.recordsScopes = !noScopes

@@ -7,8 +7,9 @@ import Glibc
 /// `bench gallery`: a folder of photos in the adaptive grid of hero cells
 /// (`GridItem(.adaptive(minimum: 180), spacing: 8)`), cold caches, scrolled 30 px a frame
 /// at a 60 Hz frame pace (1,800 px/s). Reports janky frames, the share of visible cells
-/// drawn as placeholders, thumbnail latency, time to the first full screen, decode
-/// throughput and texture memory.
+/// drawn as placeholders, thumbnail latency, time to the first full screen (every visible
+/// cell showing an image of either tier) and to the first sharp one, decode throughput and
+/// texture memory.
 @MainActor
 final class GalleryBench: BenchScene {
     private(set) var n = 0
@@ -18,6 +19,11 @@ final class GalleryBench: BenchScene {
     private(set) var images: ImagePipeline!
     private var host: AppHost!
     private var firstScreenMs: Double?
+    private var sharpScreenMs: Double?
+    /// When the first frame ended (monotonic seconds).
+    private var firstFrameEnd: Double?
+    private var firstScreenAfterFirstFrameMs: Double?
+    private var sharpScreenAfterFirstFrameMs: Double?
     private var visibleCellFrames = 0
     private var placeholderCellFrames = 0
     private var peakTextureBytes = 0
@@ -30,10 +36,14 @@ final class GalleryBench: BenchScene {
     /// Persistent freedesktop thumbnails to read and write (nil: decode every photo).
     private let thumbnailCache: FreedesktopThumbnails?
 
-    init(folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil) {
+    /// Whether JPEGs' embedded EXIF thumbnails are drawn first (`--no-embedded`: only sharp decodes).
+    private let usesEmbedded: Bool
+
+    init(folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil, usesEmbedded: Bool = true) {
         self.folder = folder
         self.processStart = processStart
         self.thumbnailCache = thumbnailCache
+        self.usesEmbedded = usesEmbedded
     }
 
     func setUp(host: AppHost) throws {
@@ -46,6 +56,7 @@ final class GalleryBench: BenchScene {
         } else {
             images = ImagePipeline(renderer: host.window.renderer)
         }
+        images.usesEmbeddedThumbnails = usesEmbedded
         host.ui.images = images
     }
 
@@ -75,9 +86,17 @@ final class GalleryBench: BenchScene {
         visibleCellFrames += lazy.visibleCells
         placeholderCellFrames += lazy.placeholderCells
         peakTextureBytes = max(peakTextureBytes, lazy.cacheBytes)
+        let end = Double(record.startNs + record.totalNs) / 1e9 // after present
+        if firstFrameEnd == nil { firstFrameEnd = end }
+        let sinceFirstFrame = (end - (firstFrameEnd ?? end)) * 1000
         if firstScreenMs == nil && lazy.visibleCells > 0 && lazy.placeholderCells == 0 {
-            // The frame that drew every cell: its end (after present), from process start.
-            firstScreenMs = (Double(record.startNs + record.totalNs) / 1e9 - processStart) * 1000
+            // The frame that drew every cell, from process start and from the first frame's end.
+            firstScreenMs = (end - processStart) * 1000
+            firstScreenAfterFirstFrameMs = sinceFirstFrame
+        }
+        if sharpScreenMs == nil && lazy.visibleCells > 0 && lazy.placeholderCells == 0 && lazy.embeddedCells == 0 {
+            sharpScreenMs = (end - processStart) * 1000
+            sharpScreenAfterFirstFrameMs = sinceFirstFrame
         }
     }
 
@@ -87,12 +106,15 @@ final class GalleryBench: BenchScene {
         let wallSeconds = MonotonicClock.seconds() - (runStart ?? MonotonicClock.seconds())
         let pct = visibleCellFrames == 0 ? 0 : Double(placeholderCellFrames) * 100 / Double(visibleCellFrames)
         defer { images.shutdown() }
+        func f(_ v: Double?) -> String { v.map { FrameTimeSummary.format($0) } ?? "null" }
         // Decodes per wall-clock second of the run (they are paced by the scroll, not flat out:
         // `bench decode` measures flat-out throughput); the time one decode keeps a worker busy.
         return ",\"janky_frames\":\(profiler.jankyFrames),\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(pct))"
             + "," + images.latencyJSON
-            + ",\"first_screen_ms\":\(firstScreenMs.map { FrameTimeSummary.format($0) } ?? "null")"
-            + ",\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal),\"dropped\":\(images.droppedTotal)"
+            + ",\"embedded_thumbnails\":\(usesEmbedded)"
+            + ",\"first_screen_ms\":\(f(firstScreenMs)),\"first_screen_after_first_frame_ms\":\(f(firstScreenAfterFirstFrameMs))"
+            + ",\"sharp_screen_ms\":\(f(sharpScreenMs)),\"sharp_screen_after_first_frame_ms\":\(f(sharpScreenAfterFirstFrameMs))"
+            + ",\"embedded_decoded\":\(images.embeddedTotal),\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal),\"dropped\":\(images.droppedTotal)"
             + ",\"decode_images_per_s\":\(FrameTimeSummary.format(wallSeconds > 0 ? Double(loader.finished) / wallSeconds : 0))"
             + ",\"decode_busy_ms_mean\":\(FrameTimeSummary.format(Double(loader.busyNs) / 1e6 / Double(max(1, loader.finished))))"
             + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576))"

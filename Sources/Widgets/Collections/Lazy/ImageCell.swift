@@ -123,7 +123,8 @@ extension UI {
 
 extension UI {
     /// Asks `ui.images` for the thumbnails of the grid's prefetch window: items ahead in the
-    /// scroll direction first (priority 1.x), then behind (2.x), nearest first within each.
+    /// scroll direction first (priority 1.x), then behind (2.x), nearest first within each;
+    /// only their embedded thumbnails while the grid scrolls fast.
     ///
     /// ```swift
     /// let info = ui.lazyVGrid(...) { ... }
@@ -133,6 +134,9 @@ extension UI {
         guard let images else { return }
         let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: Rect(origin: .zero, size: info.cellSize), scale: scale),
                                  fill: mode == .fill)
+        let deferred = images.defersSharpTier
+        images.defersSharpTier = deferred || info.isScrollingFast // flung: embedded thumbnails only
+        defer { images.defersSharpTier = deferred }
         for (rank, range) in info.prefetch.enumerated() where !range.isEmpty {
             let nearEnd = range.lowerBound >= info.visible.upperBound
             for i in range {

@@ -161,8 +161,38 @@ public enum PrefetchWindow {
     }
 }
 
+/// How fast a scroll offset moves: the distance covered over the last `window` seconds,
+/// per second. Pure: fed the offset and the time of each frame.
+///
+/// ```swift
+/// var motion = ScrollMotion()
+/// let speed = motion.speed(offset: 1200, time: ui.time) // points per second
+/// ```
+public struct ScrollMotion: Sendable {
+    /// The stretch of time the speed is measured over, in seconds.
+    public var window = 0.15
+    private var samples: [(time: Double, offset: Double)] = []
+    /// No motion yet.
+    public init() {}
+
+    /// The speed after a frame at `time` showed `offset`, in points per second (0 once the
+    /// offset has not changed for `window` seconds).
+    public mutating func speed(offset: Double, time: Double) -> Double {
+        if let last = samples.last, time < last.time { samples.removeAll() } // the clock went back: start again
+        samples.append((time, offset))
+        // Keep the newest sample at or before the window's start, so a frame after a pause still sees the pause.
+        while samples.count > 2 && samples[1].time <= time - window { samples.removeFirst() }
+        guard let first = samples.first, time - first.time > 0.001 else { return 0 }
+        let span = max(time - first.time, window)
+        var distance = 0.0
+        for k in 1..<samples.count { distance += abs(samples[k].offset - samples[k - 1].offset) }
+        return distance / span
+    }
+}
+
 /// Grid state: the scroll direction and the item kept in place across relayouts.
 struct LazyGridMemo {
+    var motion = ScrollMotion()
     var lastOffset = 0.0
     var direction = ScrollDirection.forward
     var columns = 0
@@ -190,6 +220,15 @@ public struct LazyGridInfo: Sendable {
     public var scrollOffset: Double
     /// The grid's visible rectangle.
     public var viewport: Rect
+    /// How fast it scrolls, in points per second (`ScrollMotion`).
+    public var scrollSpeed = 0.0
+    /// Whether it scrolls too fast for sharp thumbnails: faster than
+    /// `LazyGridInfo.fastScreensPerSecond` viewports a second. Its cells then ask `ui.images`
+    /// only for embedded thumbnails (`ImagePipeline.defersSharpTier`), and it draws again once
+    /// the scroll settles.
+    public var isScrollingFast = false
+    /// Viewports a second above which a grid counts as flung or scrubbed.
+    public static let fastScreensPerSecond = 3.0
 }
 
 extension UI {
@@ -304,6 +343,16 @@ extension UI {
                 if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
                 memo.value.lastOffset = offset
                 info.scrollOffset = offset
+                info.scrollSpeed = memo.value.motion.speed(offset: offset, time: time)
+                info.isScrollingFast = info.scrollSpeed > viewportLength * LazyGridInfo.fastScreensPerSecond
+                // Cells passed over in a fling cost no sharp decode; a frame after the scroll
+                // settles asks for the sharp thumbnails of the cells it settled on.
+                let deferred = images?.defersSharpTier ?? false
+                if info.isScrollingFast {
+                    images?.defersSharpTier = true
+                    requestRedraw(after: memo.value.motion.window + 0.01)
+                }
+                defer { images?.defersSharpTier = deferred }
                 info.direction = memo.value.direction
                 info.visible = lines.visibleItems(offset: offset, viewport: viewportLength)
                 info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
