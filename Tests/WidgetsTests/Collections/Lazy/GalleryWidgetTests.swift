@@ -26,8 +26,9 @@ final class GalleryWidgetTests: XCTestCase {
         }
     }
 
+    /// A grid of `paths`' images, adaptive columns of 100 px, with its prefetch window (`info` sees what it showed).
     @MainActor
-    private static func gridBuild(_ paths: [String], info: @escaping (LazyGridInfo) -> Void) -> (UI) -> Void {
+    static func gridBuild(_ paths: [String], info: @escaping (LazyGridInfo) -> Void) -> (UI) -> Void {
         { ui in
             let viewport = ui.availableRect
             let grid = ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: 100), spacing: 8)], count: paths.count) { ui, i, rect in

@@ -25,18 +25,6 @@ final class ThumbnailTierTests: XCTestCase {
 
     private static func isRed(_ c: Color) -> Bool { c.r > 180 && c.b < 80 }
 
-    @MainActor
-    private static func grid(_ paths: [String], info: @escaping (LazyGridInfo) -> Void = { _ in }) -> (UI) -> Void {
-        { ui in
-            let viewport = ui.availableRect
-            let grid = ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: 100), spacing: 8)], count: paths.count) { ui, i, rect in
-                ui.asyncImage(paths[i], in: rect, priority: ImageFraming.priority(of: rect, in: viewport))
-            }
-            ui.prefetchImages(grid) { paths[$0] }
-            info(grid)
-        }
-    }
-
     /// Frames (with real time for the workers) until `done`, 60 s at most; `each` sees every frame's counters.
     @MainActor
     private static func frames(until done: () -> Bool, _ h: Harness, _ build: (UI) -> Void, each: (LazyPathCounters) -> Void = { _ in }) {
@@ -60,7 +48,7 @@ final class ThumbnailTierTests: XCTestCase {
         defer { images.shutdown() }
         images.keepsTimelines = true
         h.ui.images = images
-        let build = Self.grid(paths)
+        let build = GalleryWidgetTests.gridBuild(paths) { _ in }
         let visible = { h.host.profiler.lastFrame?.lazy.visibleCells ?? 0 }
         Self.frames(until: { visible() > 0 && h.host.profiler.lastFrame?.lazy.embeddedCells == visible() }, h, build)
         let lazy = try XCTUnwrap(h.host.profiler.lastFrame?.lazy)
@@ -109,7 +97,7 @@ final class ThumbnailTierTests: XCTestCase {
         defer { images.shutdown() }
         h.ui.images = images
         var info: LazyGridInfo?
-        let build = Self.grid(paths) { info = $0 }
+        let build = GalleryWidgetTests.gridBuild(paths) { info = $0 }
         let settled = { h.host.profiler.lastFrame.map { $0.lazy.placeholderCells == 0 && $0.lazy.embeddedCells == 0 } ?? false }
         Self.frames(until: settled, h, build)
         let firstScreen = sharp.withLock { $0 }
