@@ -101,12 +101,13 @@ public enum GridLayout {
 
     /// Rows of a vertical grid: `count` items in rows of `columns`, `rowLength` tall, `spacing` apart.
     public struct Rows: Sendable, Equatable {
-        public var count: Int
         /// How many items.
-        public var columns: Int
+        public var count: Int
         /// How many items a row holds.
-        public var rowLength: Double
+        public var columns: Int
         /// The height of a row.
+        public var rowLength: Double
+        /// The space between rows.
         public var spacing: Double
 
         /// Rows of `count` items, `columns` to a row, `rowLength` tall and `spacing` apart.
@@ -135,6 +136,131 @@ public enum GridLayout {
 
         /// The offset that puts item `index`'s row at the top.
         public func offset(ofItem index: Int) -> Double { Double(max(0, index) / columns) * pitch }
+    }
+
+    /// Sections of a vertical grid, as SwiftUI's `LazyVGrid { Section(header:) { … } }` lays
+    /// them out: each a header `headerLength` tall, then its items in rows of `columns` (a
+    /// section's last row may be short), items numbered across sections. Where a section or an
+    /// item lies comes from prefix sums by binary search: O(log sections), never a walk.
+    ///
+    /// ```swift
+    /// let layout = GridLayout.Sections(counts: [3, 10], columns: 4, rowLength: 100, spacing: 8, headerLength: 30)
+    /// layout.offset(ofItem: 3)          // 30 + 2 × 108 + 30: the second section's first row
+    /// layout.visibleItems(offset: 0, viewport: 200)
+    /// ```
+    public struct Sections: Sendable, Equatable {
+        /// How many items each section holds.
+        public let counts: [Int]
+        /// How many items a row holds.
+        public let columns: Int
+        /// The height of a row.
+        public let rowLength: Double
+        /// The space between rows (and after a section's last row).
+        public let spacing: Double
+        /// The height of a section's header (0: none).
+        public let headerLength: Double
+        /// Where each section starts, and (last) where the content ends with its trailing spacing: `counts.count + 1` offsets.
+        public let sectionOffsets: [Double]
+        /// The number of each section's first item, and (last) the item count: `counts.count + 1` numbers.
+        public let sectionStarts: [Int]
+
+        /// Sections holding `counts` items, `columns` to a row, rows `rowLength` tall and `spacing` apart, under headers `headerLength` tall.
+        public init(counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double = 0) {
+            self.counts = counts.map { max(0, $0) }
+            self.columns = max(1, columns)
+            self.rowLength = max(1, rowLength)
+            self.spacing = max(0, spacing)
+            self.headerLength = max(0, headerLength)
+            var offsets = [0.0], starts = [0]
+            offsets.reserveCapacity(counts.count + 1)
+            starts.reserveCapacity(counts.count + 1)
+            let pitch = self.rowLength + self.spacing
+            for count in self.counts {
+                offsets.append(offsets.last! + self.headerLength + Double((count + self.columns - 1) / self.columns) * pitch)
+                starts.append(starts.last! + count)
+            }
+            sectionOffsets = offsets
+            sectionStarts = starts
+        }
+
+        /// The items of every section.
+        public var count: Int { sectionStarts.last ?? 0 }
+        /// The distance from one row's start to the next's.
+        public var pitch: Double { rowLength + spacing }
+        /// The height of everything, without the last row's trailing spacing.
+        public var contentLength: Double {
+            let end = sectionOffsets.last ?? 0
+            return (counts.last ?? 0) > 0 ? end - spacing : end
+        }
+
+        /// The section holding item `index` (clamped to the items).
+        public func section(ofItem index: Int) -> Int {
+            lastIndex(in: sectionStarts.dropLast(), atMost: min(max(0, index), max(0, count - 1)))
+        }
+
+        /// The section at `offset` along the grid: the last one starting at or before it.
+        public func section(atOffset offset: Double) -> Int {
+            lastIndex(in: sectionOffsets.dropLast(), atMost: offset)
+        }
+
+        /// The last index of `values` (ascending) whose value is at most `limit`: the last of
+        /// equal values (an empty section shares its first item with the next).
+        private func lastIndex<T: Comparable>(in values: ArraySlice<T>, atMost limit: T) -> Int {
+            var lo = 0, hi = values.count // the first index whose value passes `limit`
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if values[values.startIndex + mid] <= limit { lo = mid + 1 } else { hi = mid }
+            }
+            return max(0, lo - 1)
+        }
+
+        /// Which column item `index` is in.
+        public func column(ofItem index: Int) -> Int { (index - sectionStarts[section(ofItem: index)]) % columns }
+
+        /// Where item `index`'s row starts along the grid.
+        public func offset(ofItem index: Int) -> Double {
+            let s = section(ofItem: index)
+            return sectionOffsets[s] + headerLength + Double((max(0, index) - sectionStarts[s]) / columns) * pitch
+        }
+
+        /// The item whose row is at `offset` (the first item of the row; the section's first
+        /// when `offset` is on its header, the next section's when in the gap after a row).
+        public func item(atOffset offset: Double) -> Int {
+            guard count > 0 else { return 0 }
+            let s = section(atOffset: offset)
+            let row = max(0, Int(((offset - sectionOffsets[s] - headerLength) / pitch).rounded(.down)))
+            return min(count - 1, min(sectionStarts[s + 1], sectionStarts[s] + row * columns))
+        }
+
+        /// Items in rows overlapping `offset ..< offset + viewport`.
+        public func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
+            guard count > 0, viewport > 0 else { return 0..<0 }
+            let top = max(0, offset), bottom = top + viewport
+            // The first row reaching below the top, and the last row starting above the bottom.
+            let s = section(atOffset: top)
+            let into = top - sectionOffsets[s] - headerLength
+            // A row whose end is above the top (the top is in the spacing after it) is not visible.
+            let row = into <= 0 ? 0 : Int((into / pitch).rounded(.down))
+            let firstRow = into - Double(row) * pitch >= rowLength ? row + 1 : row
+            let first = min(sectionStarts[s + 1], sectionStarts[s] + firstRow * columns)
+            let e = section(atOffset: bottom)
+            let below = bottom - sectionOffsets[e] - headerLength
+            let end = below <= 0 ? sectionStarts[e] : min(sectionStarts[e + 1], sectionStarts[e] + (Int((below / pitch).rounded(.up))) * columns)
+            return first..<max(first, min(count, end))
+        }
+
+        /// Sections whose headers overlap `offset ..< offset + viewport`, and the one whose header is pinned there.
+        public func visibleSections(offset: Double, viewport: Double) -> Range<Int> {
+            guard !counts.isEmpty, viewport > 0 else { return 0..<0 }
+            return section(atOffset: max(0, offset))..<(section(atOffset: max(0, offset) + viewport) + 1)
+        }
+
+        /// Where section `s`'s header is drawn when headers are pinned and the grid is scrolled
+        /// to `offset`: at the top while its items scroll under it, pushed up by the next
+        /// section's header as it arrives.
+        public func pinnedHeaderOffset(of s: Int, scrolledTo offset: Double) -> Double {
+            min(max(offset, sectionOffsets[s]), sectionOffsets[s + 1] - headerLength)
+        }
     }
 }
 
@@ -197,11 +323,26 @@ struct LazyGridMemo {
     var direction = ScrollDirection.forward
     var columns = 0
     var trackLength = 0.0
-    var pitch = 0.0
-    /// Item index and its distance from the viewport top, to keep in view when columns change.
+    /// Item index and its distance from the viewport top, to keep in view when columns change
+    /// (set by a pinch: the item under the fingers).
     var anchor: (item: Int, screenY: Double)?
+    /// The first visible item and its distance from the viewport top, as last drawn.
+    var topItem: (item: Int, screenY: Double)?
     var pinchStart: (distance: Double, zoom: Double)?
     var isHorizontal = false
+    /// The last layout, kept while its inputs stay the same (its prefix sums are O(sections) to build).
+    var lastLayout: GridLayout.Sections?
+
+    /// The layout of `counts`, reused when nothing changed.
+    mutating func layout(_ counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double) -> GridLayout.Sections {
+        if let last = lastLayout, last.columns == max(1, columns), last.rowLength == max(1, rowLength), last.spacing == max(0, spacing),
+           last.headerLength == max(0, headerLength), last.counts == counts {
+            return last
+        }
+        let fresh = GridLayout.Sections(counts: counts, columns: columns, rowLength: rowLength, spacing: spacing, headerLength: headerLength)
+        lastLayout = fresh
+        return fresh
+    }
 }
 
 /// What a lazy grid showed this frame.
@@ -220,6 +361,10 @@ public struct LazyGridInfo: Sendable {
     public var scrollOffset: Double
     /// The grid's visible rectangle.
     public var viewport: Rect
+    /// Where its sections and items lie (one section without a header for a grid built without sections).
+    public var layout: GridLayout.Sections
+    /// The sections whose headers it drew.
+    public var visibleSections: Range<Int> = 0..<0
     /// How fast it scrolls, in points per second (`ScrollMotion`).
     public var scrollSpeed = 0.0
     /// Whether it scrolls too fast for sharp thumbnails: faster than
@@ -247,7 +392,34 @@ extension UI {
     public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, count: Int,
                           rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil,
                           cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
-        lazyGrid(name, items: columns, vertical: true, spacing: spacing, count: count, trackCross: rowHeight, zoom: zoom, cell: cell)
+        lazyGrid(name, items: columns, vertical: true, spacing: spacing, sections: [count], headerLength: 0, pinsHeaders: false,
+                 trackCross: rowHeight, zoom: zoom, header: { _, _, _ in }, cell: cell)
+    }
+
+    /// A grid of sections, each a header and its items, as SwiftUI's
+    /// `LazyVGrid(columns:spacing:pinnedViews:) { Section(header:) { … } }`: `sections` says
+    /// how many items each holds, items are numbered across sections (the cells of section 1
+    /// start after section 0's). With `.sectionHeaders` pinned, the header of the section at
+    /// the top stays there while its items scroll under it (draw it opaque) until the next
+    /// header pushes it away. Where anything lies comes from prefix sums (`GridLayout.Sections`):
+    /// a frame costs O(visible) however many items and sections there are.
+    ///
+    /// ```swift
+    /// ui.lazyVGrid("photos", columns: [GridItem(.adaptive(minimum: 120))], sections: months.map(\.photos.count),
+    ///              pinnedViews: .sectionHeaders) { ui, month, rect in
+    ///     ui.drawList.addRect(rect, color: ui.theme.background)
+    ///     ui.font(size: 15, weight: .bold).draw(months[month].title, in: rect, color: ui.theme.text, into: &ui.drawList)
+    /// } cell: { ui, item, rect in
+    ///     ui.asyncImage(photos[item].path, in: rect)
+    /// }
+    /// ```
+    @discardableResult
+    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, sections: [Int],
+                          headerHeight: Double = 32, pinnedViews: PinnedScrollableViews = [], rowHeight: ((Double) -> Double)? = nil,
+                          zoom: Binding<Double>? = nil, header: (UI, _ section: Int, Rect) -> Void,
+                          cell: (UI, _ item: Int, Rect) -> Void) -> LazyGridInfo {
+        lazyGrid(name, items: columns, vertical: true, spacing: spacing, sections: sections, headerLength: headerHeight,
+                 pinsHeaders: pinnedViews.contains(.sectionHeaders), trackCross: rowHeight, zoom: zoom, header: header, cell: cell)
     }
 
     /// The collection form: cells get their element and keep state by its `id`.
@@ -268,7 +440,8 @@ extension UI {
     @discardableResult
     public func lazyHGrid(_ name: String, rows: [GridItem], spacing: Double = GridLayout.defaultSpacing, count: Int,
                           columnWidth: ((Double) -> Double)? = nil, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
-        lazyGrid(name, items: rows, vertical: false, spacing: spacing, count: count, trackCross: columnWidth, zoom: nil, cell: cell)
+        lazyGrid(name, items: rows, vertical: false, spacing: spacing, sections: [count], headerLength: 0, pinsHeaders: false,
+                 trackCross: columnWidth, zoom: nil, header: { _, _, _ in }, cell: cell)
     }
 
     /// Scrolls the lazy grid `name` (in the current ID scope) to item `index` when it is next
@@ -297,8 +470,9 @@ extension UI {
 
     /// Both grids: "tracks" run across the scroll axis (columns of a vertical grid), "lines"
     /// of cells follow one another along it.
-    private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, count: Int,
-                          trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+    private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, sections: [Int], headerLength: Double,
+                          pinsHeaders: Bool, trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
+                          cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
         let gid = id(name)
         profiler?.beginScope("grid", name)
         defer { profiler?.endScope() }
@@ -311,25 +485,24 @@ extension UI {
         let tracks = GridLayout.tracks(items, length: across)
         let trackLength = tracks.first?.length ?? across
         let lineLength = max(1, trackCross?(trackLength) ?? trackLength)
-        let lines = GridLayout.Rows(count: count, columns: tracks.count, rowLength: lineLength, spacing: spacing)
+        let lines = memo.value.layout(sections, columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: headerLength)
+        let count = lines.count
         let viewportLength = vertical ? rect.height : rect.width
         var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: tracks.count,
                                 cellSize: vertical ? Size(trackLength, lineLength) : Size(lineLength, trackLength), scrollOffset: 0,
-                                viewport: rect)
+                                viewport: rect, layout: lines)
         withID(gid) {
             // Relayout (resize, zoom): keep the anchored item where it was on screen.
             let scrollName = "scroll"
             let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
-            if memo.value.columns != 0 && (memo.value.columns != tracks.count || abs(memo.value.trackLength - trackLength) > 0.5) {
-                let topRow = Int((offsetNow / max(1, memo.value.pitch)).rounded(.down))
-                let anchor = memo.value.anchor ?? (topRow * memo.value.columns, Double(topRow) * memo.value.pitch - offsetNow)
+            if memo.value.columns != 0 && (memo.value.columns != tracks.count || abs(memo.value.trackLength - trackLength) > 0.5),
+               let anchor = memo.value.anchor ?? memo.value.topItem {
                 let target = lines.offset(ofItem: anchor.item) - anchor.screenY
                 scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
             }
             memo.value.anchor = nil
             memo.value.columns = tracks.count
             memo.value.trackLength = trackLength
-            memo.value.pitch = lines.pitch
             // A zoom changes the app's columns next frame; the anchor set here is used then.
             if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
             if let request = pendingItemScrolls.removeValue(forKey: gid), count > 0 {
@@ -356,9 +529,10 @@ extension UI {
                 info.direction = memo.value.direction
                 info.visible = lines.visibleItems(offset: offset, viewport: viewportLength)
                 info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
+                if let first = info.visible.first { memo.value.topItem = (first, lines.offset(ofItem: first) - offset) }
                 for i in info.visible {
-                    let track = tracks[i % tracks.count]
-                    let along = Double(i / tracks.count) * lines.pitch - offset
+                    let track = tracks[lines.column(ofItem: i)]
+                    let along = lines.offset(ofItem: i) - offset
                     let cellRect = vertical
                         ? Rect(x: rect.x + track.offset, y: rect.y + along, width: track.length, height: lineLength)
                         : Rect(x: rect.x + along, y: rect.y + track.offset, width: lineLength, height: track.length)
@@ -367,6 +541,17 @@ extension UI {
                     _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
                               alignment: CrossAlignment(track.alignment), id: WidgetID(parent: gid, index: i)) { cell(self, i, cellRect) }
                 }
+                guard headerLength > 0 else { return }
+                // Headers over the cells; a pinned one at the top, over the items scrolling under it.
+                info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
+                let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
+                for s in info.visibleSections {
+                    let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
+                    let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: headerLength)
+                        : Rect(x: rect.x + along, y: rect.y, width: headerLength, height: across)
+                    _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
+                              id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
+                }
             }
         }
         return info
@@ -374,7 +559,7 @@ extension UI {
 
     /// Two-finger pinch (and ctrl+wheel) scales `zoom`; the item under the pinch centre is
     /// anchored so it stays under the fingers when the columns change.
-    private func handlePinchZoom(_ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: GridLayout.Rows, memo: StateBox<LazyGridMemo>) {
+    private func handlePinchZoom(_ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: GridLayout.Sections, memo: StateBox<LazyGridMemo>) {
         let fingers = Array(input.fingers.values)
         var center: Point?
         if fingers.count >= 2 {
@@ -400,8 +585,7 @@ extension UI {
         guard let center else { return }
         let offset = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
         let along = (vertical ? center.y - rect.y : center.x - rect.x)
-        let row = Int(((offset + along) / lines.pitch).rounded(.down))
-        let item = min(max(0, lines.count - 1), row * lines.columns)
-        memo.value.anchor = (item, Double(row) * lines.pitch - offset)
+        let item = lines.item(atOffset: offset + along)
+        memo.value.anchor = (item, lines.offset(ofItem: item) - offset)
     }
 }
