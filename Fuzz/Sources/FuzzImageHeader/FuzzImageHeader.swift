@@ -2,7 +2,7 @@ import FuzzDriver
 import Render2D
 
 /// The header inspector: the signature checks, the JPEG segment walk, EXIF (IFD0
-/// orientation, IFD1's embedded thumbnail, found and decoded), GIF frame descriptors and BMP
+/// orientation, the Exif IFD's date, IFD1's embedded thumbnail, found and decoded), GIF frame descriptors and BMP
 /// headers. Any input: no trap, no hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImageHeaderInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
@@ -22,6 +22,7 @@ func fuzzImageHeader(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
         }
     }
     _ = EXIF.orientation(inJPEG: bytes)
+    if let date = EXIF.dateTimeOriginal(inJPEG: bytes) { _ = EXIF.dateParts(date) }
     if let range = EmbeddedThumbnail.range(inJPEG: bytes) {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a thumbnail outside the bytes")
     }

@@ -46,6 +46,8 @@ final class BrowserPage {
     /// A walk's photos held until it ends when it replaces photos already shown (a rescan),
     /// so the grid never empties; nil when the walk's photos are shown as they come.
     private var staging: [Photo]?
+    /// Whether a walk of the library is under way.
+    var isScanning: Bool { scan != nil }
     /// Something changed while a walk was under way: walk again when it ends.
     private var rescanWanted = false
     /// How the current walk stands (folders and photos found so far).
@@ -167,11 +169,11 @@ final class BrowserPage {
             for found in progress.folders {
                 readSidecar(found)
                 let book = sidecars[found.path]
-                for photo in found.photos {
-                    added.append(Photo(id: first + added.count, path: photo.path, name: photo.name, folder: photo.folder,
-                                       rating: book?.current.ratings[photo.name] ?? 0, // 0...5: the sidecar clamps what it reads
-                                       size: photo.size, modified: photo.modified,
-                                       isFavorite: book?.current.favorites.contains(photo.name) ?? false))
+                for var photo in found.photos {
+                    photo.id = first + added.count
+                    photo.rating = book?.current.ratings[photo.name] ?? 0 // 0...5: the sidecar clamps what it reads
+                    photo.isFavorite = book?.current.favorites.contains(photo.name) ?? false
+                    added.append(photo)
                 }
             }
             if staging != nil {
@@ -241,7 +243,8 @@ final class BrowserPage {
         revision += 1
     }
 
-    /// The photos the content column shows: the sidebar's collection, filtered by name.
+    /// The photos the content column shows: the sidebar's collection, filtered by name; grouped
+    /// by month (when taken, else when modified; within a month in path order), except Recent.
     private func updateShown() {
         let key = (folder, filter, sidebarSelection, revision)
         if let k = shownKey, k.folder == key.0, k.filter == key.1, k.collection == key.2, k.revision == key.3 { return }
@@ -256,6 +259,14 @@ final class BrowserPage {
         }
         let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
         if !needle.isEmpty { list = list.filter { $0.name.lowercased().contains(needle) } }
+        if sidebarSelection == .recent {
+            grid.sections = nil
+        } else {
+            // Libraries laid out by date are in order already: no sort then.
+            let inOrder = { (a: Photo, b: Photo) in a.month != b.month ? a.month < b.month : a.id < b.id }
+            if zip(list, list.dropFirst()).contains(where: { !inOrder($0, $1) }) { list.sort(by: inOrder) }
+            grid.sections = PhotoGrid.sections(of: list)
+        }
         shown = list
         shownVersion += 1
         grid.photos = list

@@ -71,8 +71,9 @@ struct LibraryWalk {
                 if entry.looksLikeImage {
                     guard photoCount < limit, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
                     photoCount += 1
+                    let modified = Double(st.st_mtim.tv_sec)
                     photos.append(Photo(id: -1, path: path, name: entry.name, folder: folder, rating: Self.pseudoRating(entry.name),
-                                        size: Int64(st.st_size), modified: Double(st.st_mtim.tv_sec)))
+                                        size: Int64(st.st_size), modified: modified, month: PhotoMonth.key(of: modified)))
                 } else if entry.mayBeFolder, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
                     let identity = FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
                     if entry.isLink, let real = Self.canonical(path), real != rootReal, !real.hasPrefix(rootReal == "/" ? "/" : rootReal + "/") {

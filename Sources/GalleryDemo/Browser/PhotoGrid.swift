@@ -3,10 +3,18 @@ import Widgets
 
 /// The adaptive grid of hero cells over a folder of photos, shared by the photo browser,
 /// `bench gallery` and `profile`: visible cells load nearest the centre first, the prefetch
-/// window ahead of the scroll after them.
+/// window ahead of the scroll after them. With `sections`, the photos are grouped under
+/// pinned month headers.
 @MainActor
 final class PhotoGrid {
     var photos: [Photo]
+    /// Consecutive runs of `photos` under a header each (nil: one run, no header).
+    var sections: [Section]?
+    /// A header's title and how many photos follow it.
+    struct Section: Equatable {
+        var title: String
+        var count: Int
+    }
     var selection = SelectionModel<Int>()
     /// Pinch / ctrl+wheel zoom: scales the adaptive minimum (180 pt).
     var zoom = 1.0
@@ -23,6 +31,19 @@ final class PhotoGrid {
     private var revealID: Int?
 
     init(photos: [Photo]) { self.photos = photos }
+
+    /// One section per run of photos of the same month ("May 2024").
+    static func sections(of photos: [Photo]) -> [Section] {
+        var sections: [Section] = []
+        var month: Int?
+        for photo in photos {
+            if photo.month == month { sections[sections.count - 1].count += 1 } else {
+                sections.append(Section(title: PhotoMonth.title(of: photo.month), count: 1))
+                month = photo.month
+            }
+        }
+        return sections
+    }
 
     /// Scrolls to the photo whose ID is `id` when the grid is next built.
     func reveal(_ id: Int) { revealID = id }
@@ -60,7 +81,7 @@ final class PhotoGrid {
             menuTarget = selection.selected
             ui.openPopup("photoMenu", at: Point(viewport.x + 24, viewport.y + 24))
         }
-        let info = ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom)) { ui, i, rect in
+        let cell: (UI, Int, Rect) -> Void = { ui, i, rect in
             let photo = photos[i]
             let r = ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
                                  isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
@@ -73,6 +94,22 @@ final class PhotoGrid {
                 self.menuTarget = self.selection.contextMenuTarget(index: i, mode: .multiple, rows: order)
                 ui.openPopup("photoMenu")
             }
+        }
+        let info: LazyGridInfo
+        if let sections {
+            let counts = sections.map(\.count)
+            info = ui.lazyVGrid("photos", columns: columns, spacing: 8, sections: counts, headerHeight: 40, pinnedViews: .sectionHeaders,
+                                zoom: Binding(self, \.zoom), header: { ui, s, rect in
+                // Opaque: the photos scroll under the pinned header.
+                ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
+                ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
+                                                                       into: &ui.drawList)
+                let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
+                ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
+                                                          alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
+            }, cell: cell)
+        } else {
+            info = ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom), cell: cell)
         }
         self.info = info
         ui.prefetchImages(info) { photos[$0].path }

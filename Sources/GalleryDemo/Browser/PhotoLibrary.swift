@@ -4,7 +4,8 @@ import Render2D
 
 /// An image file the demo shows.
 struct Photo: Identifiable, Sendable {
-    let id: Int
+    /// Its index in the list it was numbered for.
+    var id: Int
     let path: String
     let name: String
     /// The folder it is in, as the library was walked (the key of its sidecar).
@@ -14,6 +15,36 @@ struct Photo: Identifiable, Sendable {
     var size: Int64 = 0
     var modified: Double = 0
     var isFavorite = false
+    /// When it was taken (EXIF `DateTimeOriginal`, Unix seconds), once read.
+    var taken: Double?
+    /// The month it belongs to (`PhotoMonth`): when it was taken, else when it was modified.
+    var month = 0
+
+    /// The date the library sorts and groups it by.
+    var date: Double { taken ?? modified }
+}
+
+/// Months as the browser's sections count them: `year × 12 + month − 1`, in local time.
+///
+/// ```swift
+/// let key = PhotoMonth.key(of: photo.date)   // 2024 × 12 + 4 for May 2024
+/// PhotoMonth.title(of: key)                  // "May 2024"
+/// ```
+enum PhotoMonth {
+    static func key(of seconds: Double) -> Int {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return 0 }
+        var time = time_t(seconds.rounded(.down)), parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return 0 }
+        return (Int(parts.tm_year) + 1900) * 12 + Int(parts.tm_mon)
+    }
+
+    static let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+                        "December"]
+
+    static func title(of key: Int) -> String {
+        let year = key >= 0 ? key / 12 : (key - 11) / 12
+        return "\(names[key - year * 12]) \(year)"
+    }
 }
 
 /// The image files of a folder and all its subfolders (`LibraryWalk` says which files count
@@ -38,8 +69,9 @@ enum PhotoLibrary {
         var photos: [Photo] = []
         try walk.run { found in
             for photo in found.photos {
-                photos.append(Photo(id: photos.count, path: photo.path, name: photo.name, folder: photo.folder, rating: photo.rating,
-                                    size: photo.size, modified: photo.modified))
+                var photo = photo
+                photo.id = photos.count
+                photos.append(photo)
             }
             return true
         }

@@ -112,6 +112,10 @@ final class SampleGeneration: Sendable {
                         bytes = name.hasSuffix(".png") ? try PNGEncoder.encode(pixels) : try SamplePhotos.jpegData(pixels)
                     }
                     try SamplePhotos.write(bytes, to: temporaryPath(index))
+                    if let shot = shots?[index] { // as importers keep it: the file's time is when it was taken
+                        var times = [timespec(tv_sec: Int(shot.takenAt), tv_nsec: 0), timespec(tv_sec: Int(shot.takenAt), tv_nsec: 0)]
+                        utimensat(AT_FDCWD, temporaryPath(index), &times, 0)
+                    }
                 } catch {
                     failure = "\(path): \(error)"
                 }

@@ -17,46 +17,11 @@ public enum EmbeddedThumbnail {
     /// Where the IFD1 JPEG lies in `b` (a JPEG file's first bytes); nil when there is no EXIF
     /// block, no IFD1, no JPEG in it, or its offset and length leave the APP1 segment.
     public static func range(inJPEG b: [UInt8]) -> Range<Int>? {
-        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 4 < b.count, b[i] == 0xFF {
-            let marker = b[i + 1]
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            if marker == 0xDA || length < 2 { return nil } // image data: no more headers
-            if marker == 0xE1 && i + 10 < b.count && Array(b[(i + 4)..<(i + 10)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
-                return range(tiff: b, start: i + 10, end: min(b.count, i + 2 + length))
-            }
-            i += 2 + length
-        }
-        return nil
-    }
-
-    /// The IFD1 JPEG of the TIFF block at `start..<end`, as a range of `b`.
-    static func range(tiff b: [UInt8], start: Int, end: Int) -> Range<Int>? {
-        guard end - start >= 8 else { return nil }
-        let little = b[start] == 0x49 && b[start + 1] == 0x49
-        guard little || (b[start] == 0x4D && b[start + 1] == 0x4D) else { return nil }
-        func u16(_ at: Int) -> Int? {
-            guard at >= start, at + 1 < end else { return nil }
-            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let c = u16(at + 2) else { return nil }
-            return little ? a | c << 16 : a << 16 | c
-        }
-        // IFD0, then the offset of IFD1 after its entries.
-        guard let ifd0 = u32(start + 4), let count0 = u16(start + ifd0), count0 < 1000,
-              let ifd1 = u32(start + ifd0 + 2 + count0 * 12), ifd1 > 0, ifd1 != ifd0,
-              let count1 = u16(start + ifd1), count1 > 0, count1 < 1000 else { return nil }
-        var offset: Int?, length: Int?
-        for e in 0..<count1 {
-            let entry = start + ifd1 + 2 + e * 12
-            guard let tag = u16(entry) else { return nil }
-            if tag == 0x0201 { offset = u32(entry + 8) }      // JPEGInterchangeFormat
-            if tag == 0x0202 { length = u32(entry + 8) }      // JPEGInterchangeFormatLength
-        }
-        guard let offset, let length, length >= 4, offset > 0, start + offset + length <= end else { return nil }
-        let from = start + offset
+        guard let tiff = TIFFStructure(jpeg: b), let ifd0 = tiff.ifd0, let ifd1 = tiff.nextIFD(after: ifd0),
+              let offset = tiff.value(ifd: ifd1, tag: 0x0201),      // JPEGInterchangeFormat
+              let length = tiff.value(ifd: ifd1, tag: 0x0202),      // JPEGInterchangeFormatLength
+              length >= 4, offset > 0, tiff.start + offset + length <= tiff.end else { return nil }
+        let from = tiff.start + offset
         guard b[from] == 0xFF, b[from + 1] == 0xD8 else { return nil }
         return from..<(from + length)
     }

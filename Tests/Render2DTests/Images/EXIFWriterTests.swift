@@ -26,6 +26,12 @@ final class EXIFWriterTests: XCTestCase {
         let start = try XCTUnwrap(tiff.value(ifd: ifd1, tag: 0x0201)), length = try XCTUnwrap(tiff.value(ifd: ifd1, tag: 0x0202))
         XCTAssertEqual(Array(tiff.bytes[(tiff.base + start)..<(tiff.base + start + length)]), thumbnail)
         XCTAssertEqual(EXIF.orientation(inJPEG: bytes), 6, "the decoder reads the orientation")
+        XCTAssertEqual(EXIF.dateTimeOriginal(inJPEG: bytes), "2021:07:04 18:30:05", "and the date")
+        XCTAssertTrue(EXIF.dateParts("2021:07:04 18:30:05")! == (2021, 7, 4, 18, 30, 5))
+        for unknown in ["0000:00:00 00:00:00", "                   ", "2021:13:04 18:30:05", "2021:07:04", "2021-07-04T18:30:05x"] {
+            XCTAssertNil(EXIF.dateParts(unknown), "\(unknown): not a date")
+        }
+        XCTAssertNil(EXIF.dateTimeOriginal(inJPEG: try SamplePhotos.jpegData(SamplePhotos.render(width: 8, height: 8, seed: 1))))
         let decoded = try ImageDecoder.thumbnail(bytes: bytes, name: "photo.jpg", spec: ThumbnailSpec(side: 64, fill: false))
         XCTAssertEqual([decoded.pixels.width, decoded.pixels.height], [48, 64], "shown turned upright")
     }
