@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        // The photo browser's library index (SQLite, the system's: libsqlite3-dev); only GalleryDemo links it.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `swift package generate-documentation`; a plugin only, nothing of it links into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -49,6 +51,7 @@ let package = Package(
             dependencies: [
                 "Widgets", "Render2D", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Beside the tests that use it (the package's top level is fixed), exported as a product.

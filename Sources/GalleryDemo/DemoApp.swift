@@ -33,9 +33,10 @@ final class DemoApp {
     let browser: BrowserPage
     let input = InputPage()
 
-    init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil) {
+    /// `index`: the library index the browser keeps photos' dates and sizes in (nil: none).
+    init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil, index: LibraryIndex? = nil) {
         self.page = page
-        browser = BrowserPage(root: library)
+        browser = BrowserPage(root: library, index: index)
         self.darkTheme = darkTheme
         self.appearance = appearance
     }

@@ -129,7 +129,7 @@ struct Run: ParsableCommand {
                 thumbnails.flush() // the thumbnails made this session are on disk before exit
             }
             let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
-                              appearance: window.themeOverride == nil ? SystemAppearance() : nil)
+                              appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())
             app.browser.sampleGeneration = generation
             host.showsHUD = window.hud
             if let replay {

@@ -138,6 +138,14 @@ final class DimensionCache: Sendable {
         return nil
     }
 
+    /// Takes dimensions known from elsewhere (the library index).
+    func remember(_ path: String, width: Int, height: Int) {
+        entries.withLock { state in
+            if state.count > capacity { state = state.filter { if case .reading = $0.value { true } else { false } } }
+            state[path] = .known(width: width, height: height)
+        }
+    }
+
     /// Reads them now when not known yet (the viewer, which needs them to lay out 1:1).
     func dimensionsNow(of path: String) -> (width: Int, height: Int)? {
         switch entries.withLock({ $0[path] }) {

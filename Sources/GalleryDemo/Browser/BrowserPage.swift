@@ -56,6 +56,16 @@ final class BrowserPage {
     private var skippedFolders: [String] = []
     /// A dropped photo to select and reveal once the walk has found it.
     private var pendingDrop: String?
+    /// Where photos' dates and sizes are kept between runs (nil: read from the files each time).
+    let index: LibraryIndex?
+    /// The scan reading the photos' facts (dates, sizes) after each walk; nil when none runs.
+    private var factsScan: FactsScan?
+    /// How far it is.
+    private(set) var factsProgress: FactsScan.Progress?
+    /// Facts taken from the scan and not yet applied (they are applied twice a second, so a
+    /// long scan regroups the grid a few times, not every frame).
+    private var pendingFacts: [(id: Int, path: String, facts: PhotoFacts)] = []
+    private var factsAppliedAt = -Double.infinity
     private let rootNode: FolderNode
     private(set) var lastAction = ""
     private(set) var folderProblem: String?
@@ -88,9 +98,10 @@ final class BrowserPage {
                            LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
                            LibraryEntry(id: .recent, title: "Recent", icon: .magnifyingGlass)]
 
-    init(root: String, folder: String? = nil) {
+    init(root: String, folder: String? = nil, index: LibraryIndex? = nil) {
         self.root = root
         self.folder = folder ?? root
+        self.index = index
         rootNode = FolderNode.root(root)
         grid.onOpen = { [unowned self] photo in self.open(photo.id) }
         grid.contextMenu = { [unowned self] ui, ids in self.menu(ui, ids) }
@@ -199,7 +210,41 @@ final class BrowserPage {
         } else {
             folderProblem = nil
         }
-        if rescanWanted { startScan(scanRoot, replacing: true) }
+        if rescanWanted { startScan(scanRoot, replacing: true) } else { startFactsScan() }
+    }
+
+    /// Reads the dates and sizes of the photos just listed, from the index or their headers.
+    private func startFactsScan() {
+        factsScan?.cancel()
+        pendingFacts = []
+        factsScan = photos.isEmpty ? nil : FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified) }, root: scanRoot, index: index)
+    }
+
+    /// Takes the facts found since the last frame; applies them twice a second and at the end:
+    /// photos move to the month they were taken in.
+    private func absorbFacts(time: Double) {
+        guard let factsScan else { return }
+        let progress = factsScan.take()
+        factsProgress = progress
+        pendingFacts += progress.facts
+        guard progress.isDone || time - factsAppliedAt >= 0.5 else { return }
+        factsAppliedAt = time
+        var moved = false
+        for (id, path, facts) in pendingFacts where photos.indices.contains(id) && photos[id].path == path {
+            photos[id].taken = facts.taken
+            let month = facts.month ?? PhotoMonth.key(of: photos[id].modified)
+            if photos[id].month != month {
+                photos[id].month = month
+                moved = true
+            }
+            if facts.width > 0 { dimensions.remember(path, width: facts.width, height: facts.height) }
+        }
+        pendingFacts = []
+        if moved { revision += 1 }
+        if progress.isDone {
+            self.factsScan = nil
+            factsProgress = nil
+        }
     }
 
     /// A rescan's photos in place of the ones shown; the selection keeps the photos still there.
@@ -224,9 +269,11 @@ final class BrowserPage {
     /// for tests and tools that need the whole library before going on.
     func waitForScan() {
         if !listed { open(folder: folder) }
-        while let scan {
-            scan.wait()
+        while scan != nil || factsScan != nil {
+            scan?.wait()
             absorbScan()
+            factsScan?.wait()
+            absorbFacts(time: .infinity)
         }
         updateShown()
     }
@@ -450,6 +497,7 @@ final class BrowserPage {
             list()
         }
         absorbScan()
+        absorbFacts(time: ui.time)
         ui.onDrop { openDropped($0) }
         persist(ui)
         updateShown()
@@ -521,7 +569,8 @@ final class BrowserPage {
                         generationProgress(ui, generation)
                     } else if selection.isEmpty {
                         // While the first walk goes on, how far it got (a rescan shows the photos it replaces).
-                        let scanning = staging == nil ? scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : ""
+                        let scanning = (staging == nil ? scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : "")
+                            + (factsProgress.map { ", reading dates \($0.done) of \($0.total)…" } ?? "")
                         ui.text("\(shown.count) photos" + scanning, color: ui.theme.secondaryText)
                     } else {
                         ui.text("\(selection.count) selected", color: ui.theme.secondaryText)

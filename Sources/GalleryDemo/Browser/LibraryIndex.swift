@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import Render2D
+
+/// What the library index knows of a photo, read from its header: when it was taken and
+/// its upright size.
+struct PhotoFacts: Sendable, Equatable {
+    /// EXIF `DateTimeOriginal` as seconds since 1970, reading the camera's local time as UTC (nil: none).
+    var taken: Double?
+    /// The month it was taken (`PhotoMonth`), from the same date (nil: none).
+    var month: Int?
+    /// The upright size (0 × 0 when the header could not be read).
+    var width: Int
+    var height: Int
+    /// EXIF orientation, 1...8.
+    var orientation: Int
+
+    /// The facts of the image whose first bytes are `head` (nil when they are no image).
+    static func read(head: [UInt8], name: String) -> PhotoFacts? {
+        guard let info = try? ImageDecoder.inspect(head, name: name) else { return nil }
+        let upright = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
+        var facts = PhotoFacts(taken: nil, month: nil, width: upright.0, height: upright.1, orientation: info.orientation)
+        if info.format == .jpeg, let text = EXIF.dateTimeOriginal(inJPEG: head), let d = EXIF.dateParts(text) {
+            var parts = tm(tm_sec: Int32(d.second), tm_min: Int32(d.minute), tm_hour: Int32(d.hour), tm_mday: Int32(d.day),
+                           tm_mon: Int32(d.month - 1), tm_year: Int32(d.year - 1900), tm_wday: 0, tm_yday: 0, tm_isdst: 0,
+                           tm_gmtoff: 0, tm_zone: nil)
+            facts.taken = Double(timegm(&parts))
+            facts.month = d.year * 12 + d.month - 1
+        }
+        return facts
+    }
+
+    /// The facts of the file at `path` (its first 64 KB: EXIF and the frame header), or nil.
+    static func read(path: String) -> PhotoFacts? {
+        guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10) else { return nil }
+        return read(head: head, name: path)
+    }
+}
+
+/// The library index: each photo's facts (`PhotoFacts`), cached in SQLite through GRDB (WAL
+/// mode) under `$XDG_CACHE_HOME/tessera/`, keyed by path and checked against the file's size
+/// and modification time, so a second start reads the index instead of every photo. It holds
+/// no user data (ratings live in the folders' sidecars): an index that cannot be opened or is
+/// corrupt is moved aside and built again.
+///
+/// ```swift
+/// let index = try LibraryIndex(path: PhotoLibrary.cacheFolder("library-index.sqlite"))
+/// let known = try index.entries(under: "/photos")       // path → size, mtime, facts
+/// try index.store([IndexEntry(path: p, size: s, modified: m, facts: f)])
+/// ```
+final class LibraryIndex: Sendable {
+    /// The database file.
+    let path: String
+    private let database: DatabaseQueue
+
+    /// Opens (or creates) the index at `path`; a file that is not a sound index is moved aside
+    /// (`<path>.corrupt-<time>`) and a new one created.
+    init(path: String) throws {
+        self.path = path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            database = try Self.open(path)
+        } catch {
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(UInt32.random(in: 0...UInt32.max))"
+            Log.warn("the library index \(path) cannot be used (\(error)); moved it to \(aside) and building it again")
+            _ = rename(path, aside)
+            for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+            database = try Self.open(path)
+        }
+    }
+
+    /// The standard index, or nil (with a warning) when even a fresh one cannot be made.
+    static func standard() -> LibraryIndex? {
+        do { return try LibraryIndex(path: PhotoLibrary.cacheFolder("library-index.sqlite")) } catch {
+            Log.warn("no library index: \(error)")
+            return nil
+        }
+    }
+
+    private static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("photos v1") { db in
+            try db.create(table: "photo") { t in
+                t.primaryKey("path", .text)
+                t.column("size", .integer).notNull()
+                t.column("modified", .double).notNull()
+                t.column("taken", .double)
+                t.column("month", .integer)
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("orientation", .integer).notNull()
+            }
+        }
+        try migrator.migrate(queue)
+        // A damaged file opens; its first real read says so.
+        try queue.read { db in
+            let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
+            guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+        }
+        return queue
+    }
+
+    /// Every entry whose path lies under `root`.
+    func entries(under root: String) throws -> [String: IndexEntry] {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let end = String(prefix.dropLast()) + "0" // "/" + 1: the first path past the folder's
+        return try database.read { db in
+            var found: [String: IndexEntry] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo WHERE path >= ? AND path < ?", arguments: [prefix, end])
+            while let row = try rows.next() {
+                let entry = IndexEntry(path: row["path"], size: row["size"], modified: row["modified"],
+                                       facts: PhotoFacts(taken: row["taken"], month: row["month"], width: row["width"], height: row["height"],
+                                                         orientation: row["orientation"]))
+                found[entry.path] = entry
+            }
+            return found
+        }
+    }
+
+    /// Adds or replaces `entries`, in one transaction.
+    func store(_ entries: [IndexEntry]) throws {
+        guard !entries.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: """
+                INSERT OR REPLACE INTO photo (path, size, modified, taken, month, width, height, orientation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for e in entries {
+                try statement.execute(arguments: [e.path, e.size, e.modified, e.facts.taken, e.facts.month, e.facts.width, e.facts.height,
+                                                  e.facts.orientation])
+            }
+        }
+    }
+}
+
+/// A photo's row in the index.
+struct IndexEntry: Sendable, Equatable {
+    var path: String
+    var size: Int64
+    var modified: Double
+    var facts: PhotoFacts
+}
+
+/// Reads every photo's facts in the background: from the index when it knows the file at its
+/// size and modification time, else from the file's header (then written to the index in
+/// batches). The browser takes what was found at each frame; the grid stays usable meanwhile.
+///
+/// ```swift
+/// let scan = FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified) }, root: root, index: index)
+/// // each frame:
+/// for (id, facts) in scan.take().facts { … }
+/// ```
+final class FactsScan: Sendable {
+    /// A photo to read: its ID in the browser's list, and what the index checks.
+    typealias Item = (id: Int, path: String, size: Int64, modified: Double)
+    struct Progress {
+        var facts: [(id: Int, path: String, facts: PhotoFacts)]
+        /// Photos done so far, of all; and how many of them were read from their files.
+        var done: Int, total: Int, readFromFiles: Int
+        var isDone: Bool
+    }
+    private struct State {
+        var found: [(id: Int, path: String, facts: PhotoFacts)] = []
+        var done = 0
+        var readFromFiles = 0
+        var isDone = false
+        var cancelled = false
+    }
+    private let state = Locked(State())
+    private let finished = DispatchSemaphore(value: 0)
+    let total: Int
+
+    init(photos: [Item], root: String, index: LibraryIndex?) {
+        total = photos.count
+        let thread = Thread { [self] in run(photos, root: root, index: index) }
+        thread.name = "tessera-photo-facts"
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// What was found since the last call, and how far the scan is.
+    func take() -> Progress {
+        state.withLock { s in
+            defer { s.found = [] }
+            return Progress(facts: s.found, done: s.done, total: total, readFromFiles: s.readFromFiles, isDone: s.isDone)
+        }
+    }
+
+    /// Stops at the next photo.
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    /// Waits until it ends.
+    func wait() {
+        finished.wait()
+        finished.signal()
+    }
+
+    private func run(_ photos: [Item], root: String, index: LibraryIndex?) {
+        defer {
+            state.withLock { $0.isDone = true }
+            finished.signal()
+            FrameWaker.wake()
+        }
+        var known: [String: IndexEntry] = [:]
+        if let index {
+            do { known = try index.entries(under: root) } catch { Log.warn("cannot read the library index: \(error)") }
+        }
+        var toStore: [IndexEntry] = []
+        var batch: [(id: Int, path: String, facts: PhotoFacts)] = []
+        var fromFiles = 0
+        /// Hands the batch over and stores what was read; false once cancelled.
+        func hand(_ done: Int) -> Bool {
+            let (wake, go) = state.withLock { s -> (Bool, Bool) in
+                s.found += batch
+                s.done = done
+                s.readFromFiles = fromFiles
+                return (!batch.isEmpty, !s.cancelled)
+            }
+            batch.removeAll(keepingCapacity: true)
+            if wake { FrameWaker.wake() }
+            if let index, !toStore.isEmpty {
+                do { try index.store(toStore) } catch { Log.warn("cannot write the library index: \(error)") }
+                toStore.removeAll(keepingCapacity: true)
+            }
+            return go
+        }
+        for (n, photo) in photos.enumerated() {
+            if let entry = known[photo.path], entry.size == photo.size, entry.modified == photo.modified {
+                batch.append((photo.id, photo.path, entry.facts))
+            } else {
+                let facts = PhotoFacts.read(path: photo.path) ?? PhotoFacts(taken: nil, month: nil, width: 0, height: 0, orientation: 1)
+                fromFiles += 1
+                batch.append((photo.id, photo.path, facts))
+                toStore.append(IndexEntry(path: photo.path, size: photo.size, modified: photo.modified, facts: facts))
+            }
+            if toStore.count >= 500 || batch.count >= 5_000, !hand(n + 1) { return }
+        }
+        _ = hand(photos.count)
+    }
+}

@@ -1,0 +1,96 @@
+import XCTest
+import Foundation
+import TesseraTesting
+import TestSupport
+@testable import GalleryDemo
+@testable import Widgets
+@testable import Render2D
+
+/// The library index: photos' dates and sizes read once, kept in SQLite, read again only for
+/// files that changed; a corrupt index is rebuilt; the browser groups photos by the month
+/// they were taken.
+final class LibraryIndexTests: XCTestCase {
+    /// Camera-like JPEGs taken on `dates` (EXIF), all with today's file time.
+    private static func photos(_ dates: [String], in dir: ScratchFolder) throws -> [String] {
+        let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 48, height: 32, seed: 7))
+        return try dates.enumerated().map { i, date in
+            let path = dir.file(String(format: "IMG_%04d.jpg", i + 1))
+            try SamplePhotos.write(EXIFWriter.inserting(CameraMetadata(make: "Canon", model: "EOS R6", dateTimeOriginal: date, orientation: i == 0 ? 6 : 1),
+                                                        into: jpeg), to: path)
+            return path
+        }
+    }
+
+    private func scan(_ root: String, index: LibraryIndex?) throws -> FactsScan.Progress {
+        let listed = try PhotoLibrary.load(root)
+        let scan = FactsScan(photos: listed.map { ($0.id, $0.path, $0.size, $0.modified) }, root: root, index: index)
+        scan.wait()
+        return scan.take()
+    }
+
+    func testFactsAreReadOnceAndAgainOnlyForAFileThatChanged() throws {
+        let dir = try ScratchFolder("index"), lib = try ScratchFolder("index-library")
+        _ = try Self.photos(["2021:07:04 18:30:05", "2019:01:03 09:00:00", "0000:00:00 00:00:00"], in: lib)
+        let index = try LibraryIndex(path: dir.file("index.sqlite"))
+        let first = try scan(lib.path, index: index)
+        XCTAssertEqual(first.readFromFiles, 3, "a cold index reads every file")
+        let facts = Dictionary(uniqueKeysWithValues: first.facts.map { (($0.path as NSString).lastPathComponent, $0.facts) })
+        XCTAssertEqual(facts["IMG_0001.jpg"]?.month, 2021 * 12 + 6)
+        XCTAssertEqual([facts["IMG_0001.jpg"]?.width, facts["IMG_0001.jpg"]?.height], [32, 48], "orientation 6: the upright size")
+        XCTAssertEqual(facts["IMG_0002.jpg"]?.taken, 1_546_506_000, "2019-01-03 09:00:00, read as UTC")
+        XCTAssertNil(facts["IMG_0003.jpg"]?.taken, "a camera that did not know the date")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("index.sqlite-wal")), "WAL mode")
+
+        let again = try scan(lib.path, index: LibraryIndex(path: dir.file("index.sqlite")))
+        XCTAssertEqual(again.readFromFiles, 0, "a second start reads the index, not the files")
+        XCTAssertEqual(again.facts.map(\.facts), first.facts.map(\.facts))
+
+        // One photo is edited: a new date, a new size. Only it is read again.
+        let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 64, height: 40, seed: 8))
+        try SamplePhotos.write(EXIFWriter.inserting(CameraMetadata(make: "a", model: "b", dateTimeOriginal: "2023:02:01 10:00:00"), into: jpeg),
+                               to: lib.file("IMG_0002.jpg"))
+        let third = try scan(lib.path, index: index)
+        XCTAssertEqual(third.readFromFiles, 1)
+        XCTAssertEqual(third.facts.first { $0.path.hasSuffix("IMG_0002.jpg") }?.facts.month, 2023 * 12 + 1)
+        XCTAssertEqual(try index.entries(under: lib.path).count, 3)
+        XCTAssertEqual(try index.entries(under: lib.path + "-other").count, 0, "another folder's photos are not this one's")
+    }
+
+    func testACorruptIndexIsMovedAsideAndBuiltAgain() throws {
+        let dir = try ScratchFolder("index-corrupt"), lib = try ScratchFolder("index-corrupt-library")
+        _ = try Self.photos(["2021:07:04 18:30:05"], in: lib)
+        let path = dir.file("index.sqlite")
+        _ = try scan(lib.path, index: LibraryIndex(path: path))
+        // Overwritten in the middle (a crash, a bad disk): SQLite's header survives, its pages do not.
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        for i in 100..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: i * 7) }
+        try SamplePhotos.write(bytes, to: path)
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        let rebuilt = try LibraryIndex(path: path)
+        XCTAssertEqual(try rebuilt.entries(under: lib.path).count, 0, "empty, then filled again")
+        XCTAssertEqual(try scan(lib.path, index: rebuilt).readFromFiles, 1)
+        XCTAssertEqual(try rebuilt.entries(under: lib.path).count, 1)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("index.sqlite.corrupt-") }
+        XCTAssertEqual(aside.count, 1, "the damaged file is kept aside, not written over")
+
+        try SamplePhotos.write(Array("not a database at all".utf8), to: path) // not SQLite at all
+        XCTAssertNoThrow(try LibraryIndex(path: path))
+    }
+
+    func testTheBrowserGroupsPhotosByTheMonthTheyWereTakenUnderPinnedHeaders() throws { try onMain {
+        let dir = try ScratchFolder("index-browser"), lib = try ScratchFolder("index-browser-library")
+        _ = try Self.photos(["2021:07:04 18:30:05", "2019:01:03 09:00:00", "2021:07:01 08:00:00", "2019:01:30 23:59:59"], in: lib)
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: lib.path, index: try LibraryIndex(path: dir.file("index.sqlite")))
+        page.waitForScan()
+        h.frame { page.build($0) }
+        XCTAssertEqual(page.shown.map(\.name), ["IMG_0002.jpg", "IMG_0004.jpg", "IMG_0001.jpg", "IMG_0003.jpg"],
+                       "by month taken (files all made today), then by name")
+        XCTAssertEqual(page.grid.sections, [PhotoGrid.Section(title: "January 2019", count: 2), PhotoGrid.Section(title: "July 2021", count: 2)])
+        XCTAssertNotNil(h.rect(ofText: "January 2019"), "the headers are drawn")
+        XCTAssertNotNil(h.rect(ofText: "July 2021"))
+        page.viewMode = .table
+        h.frames(2) { page.build($0) }
+        XCTAssertTrue(h.drawnText.contains("32 × 48"), "the table's dimensions come from the index: \(h.drawnText)")
+    } }
+}
