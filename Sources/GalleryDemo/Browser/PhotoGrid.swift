@@ -14,7 +14,11 @@ final class PhotoGrid {
     struct Section: Equatable {
         var title: String
         var count: Int
+        /// Its month (`PhotoMonth`).
+        var month = 0
     }
+    /// The scrubber's marks for `sections`: a year where one begins, each month otherwise.
+    private var marks: (of: [Section], marks: [ScrubberMark])?
     var selection = SelectionModel<Int>()
     /// Pinch / ctrl+wheel zoom: scales the adaptive minimum (180 pt).
     var zoom = 1.0
@@ -38,7 +42,7 @@ final class PhotoGrid {
         var month: Int?
         for photo in photos {
             if photo.month == month { sections[sections.count - 1].count += 1 } else {
-                sections.append(Section(title: PhotoMonth.title(of: photo.month), count: 1))
+                sections.append(Section(title: PhotoMonth.title(of: photo.month), count: 1, month: photo.month))
                 month = photo.month
             }
         }
@@ -48,8 +52,33 @@ final class PhotoGrid {
     /// Scrolls to the photo whose ID is `id` when the grid is next built.
     func reveal(_ id: Int) { revealID = id }
 
+    /// Marks for the date rail: the months, a year's first one labelled with the year.
+    static func marks(of sections: [Section]) -> [ScrubberMark] {
+        var marks: [ScrubberMark] = []
+        var item = 0, year: Int?
+        for section in sections {
+            let y = section.month >= 0 ? section.month / 12 : (section.month - 11) / 12
+            let name = PhotoMonth.names[section.month - y * 12]
+            marks.append(ScrubberMark(item: item, label: y != year ? String(y) : String(name.prefix(3)), title: section.title, isMajor: y != year))
+            year = y
+            item += section.count
+        }
+        return marks
+    }
+
     func build(_ ui: UI) {
         let photos = self.photos
+        // The date rail, before the grid so a jump shows in this frame.
+        var gridWidth = ui.availableWidth
+        if let sections, sections.count > 1 {
+            if marks?.of != sections { marks = (sections, Self.marks(of: sections)) }
+            let area = ui.availableRect
+            gridWidth = max(0, area.width - 64)
+            let rail = Rect(x: area.x + gridWidth, y: area.y, width: 64, height: area.height.isFinite ? area.height : 400)
+            if let item = ui.scrubber("dates", in: rail, count: photos.count, position: info?.visible.lowerBound ?? 0, marks: marks?.marks ?? []) {
+                ui.scrollGrid("photos", toItem: item, anchor: .top)
+            }
+        }
         let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
         if let id = revealID {
             revealID = nil
@@ -95,22 +124,9 @@ final class PhotoGrid {
                 ui.openPopup("photoMenu")
             }
         }
-        let info: LazyGridInfo
-        if let sections {
-            let counts = sections.map(\.count)
-            info = ui.lazyVGrid("photos", columns: columns, spacing: 8, sections: counts, headerHeight: 40, pinnedViews: .sectionHeaders,
-                                zoom: Binding(self, \.zoom), header: { ui, s, rect in
-                // Opaque: the photos scroll under the pinned header.
-                ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
-                ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
-                                                                       into: &ui.drawList)
-                let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
-                ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
-                                                          alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
-            }, cell: cell)
-        } else {
-            info = ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom), cell: cell)
-        }
+        var built: LazyGridInfo?
+        ui.frame(width: gridWidth) { built = buildGrid(ui, columns: columns, cell: cell) }
+        guard let info = built else { return }
         self.info = info
         ui.prefetchImages(info) { photos[$0].path }
         ui.popup("photoMenu") {
@@ -122,5 +138,22 @@ final class PhotoGrid {
             if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
             if ui.menuItem("Select All") { selection.selectAll(rows: order) }
         }
+    }
+
+    /// The grid itself: under month headers (pinned) when there are sections.
+    private func buildGrid(_ ui: UI, columns: [GridItem], cell: @escaping (UI, Int, Rect) -> Void) -> LazyGridInfo {
+        guard let sections else {
+            return ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom), cell: cell)
+        }
+        return ui.lazyVGrid("photos", columns: columns, spacing: 8, sections: sections.map(\.count), headerHeight: 40,
+                            pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom), header: { ui, s, rect in
+            // Opaque: the photos scroll under the pinned header.
+            ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
+            ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
+                                                                   into: &ui.drawList)
+            let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
+            ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
+                                                      alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
+        }, cell: cell)
     }
 }
