@@ -62,6 +62,10 @@ final class BrowserPage {
     private var factsScan: FactsScan?
     /// How far it is.
     private(set) var factsProgress: FactsScan.Progress?
+    /// Whether photos' facts are being read.
+    var isReadingFacts: Bool { factsScan != nil }
+    /// How many photos the last facts scan read from their files (the rest came from the index).
+    private(set) var lastFactsReadFromFiles = 0
     /// Facts taken from the scan and not yet applied (they are applied twice a second, so a
     /// long scan regroups the grid a few times, not every frame).
     private var pendingFacts: [(id: Int, path: String, facts: PhotoFacts)] = []
@@ -244,6 +248,7 @@ final class BrowserPage {
         if progress.isDone {
             self.factsScan = nil
             factsProgress = nil
+            lastFactsReadFromFiles = progress.readFromFiles
         }
     }
 

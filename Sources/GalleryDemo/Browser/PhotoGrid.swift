@@ -31,6 +31,9 @@ final class PhotoGrid {
     /// The photos the open context menu applies to.
     private(set) var menuTarget = RowSelection<Int>()
 
+    /// Where the date rail was drawn last (nil: no rail), for scripted scrubs.
+    private(set) var railRect: Rect?
+
     /// A photo to scroll into view when the grid is next built.
     private var revealID: Int?
 
@@ -70,11 +73,13 @@ final class PhotoGrid {
         let photos = self.photos
         // The date rail, before the grid so a jump shows in this frame.
         var gridWidth = ui.availableWidth
+        railRect = nil
         if let sections, sections.count > 1 {
             if marks?.of != sections { marks = (sections, Self.marks(of: sections)) }
             let area = ui.availableRect
             gridWidth = max(0, area.width - 64)
             let rail = Rect(x: area.x + gridWidth, y: area.y, width: 64, height: area.height.isFinite ? area.height : 400)
+            railRect = rail
             if let item = ui.scrubber("dates", in: rail, count: photos.count, position: info?.visible.lowerBound ?? 0, marks: marks?.marks ?? []) {
                 ui.scrollGrid("photos", toItem: item, anchor: .top)
             }
@@ -84,7 +89,8 @@ final class PhotoGrid {
             revealID = nil
             ui.scrollGrid("photos", to: id, in: photos, anchor: .center)
         }
-        let viewport = ui.availableRect
+        let area = ui.availableRect
+        let viewport = Rect(x: area.x, y: area.y, width: gridWidth, height: area.height) // the grid's, the rail beside it
         let order = RowOrder(photos)
         selection.selected.follow(order)
         // Empty space: a press there clears the selection; a right-click opens the menu for nothing.

@@ -86,9 +86,21 @@ final class LibraryIndexTests: XCTestCase {
         h.frame { page.build($0) }
         XCTAssertEqual(page.shown.map(\.name), ["IMG_0002.jpg", "IMG_0004.jpg", "IMG_0001.jpg", "IMG_0003.jpg"],
                        "by month taken (files all made today), then by name")
-        XCTAssertEqual(page.grid.sections, [PhotoGrid.Section(title: "January 2019", count: 2), PhotoGrid.Section(title: "July 2021", count: 2)])
+        XCTAssertEqual(page.grid.sections, [PhotoGrid.Section(title: "January 2019", count: 2, month: 2019 * 12), PhotoGrid.Section(title: "July 2021", count: 2, month: 2021 * 12 + 6)])
         XCTAssertNotNil(h.rect(ofText: "January 2019"), "the headers are drawn")
         XCTAssertNotNil(h.rect(ofText: "July 2021"))
+        // The date rail beside the grid: a click on "2021" shows July 2021's first photo at the top.
+        let many = try ScratchFolder("index-browser-rail")
+        _ = try Self.photos(Array(repeating: "2019:01:03 09:00:00", count: 30) + Array(repeating: "2021:07:04 18:30:05", count: 30), in: many)
+        let railPage = BrowserPage(root: many.path)
+        railPage.waitForScan()
+        h.frames(2) { railPage.build($0) }
+        let label = try XCTUnwrap(h.rect(ofText: "2021"), "the rail labels the years")
+        XCTAssertGreaterThan(label.minX, try XCTUnwrap(railPage.grid.info).viewport.maxX, "beside the grid, not over it")
+        h.click(at: Point(label.midX, label.midY)) { railPage.build($0) }
+        XCTAssertEqual(railPage.grid.info?.visible.lowerBound, 30)
+        XCTAssertEqual(railPage.shown[30].name, "IMG_0031.jpg")
+
         page.viewMode = .table
         h.frames(2) { page.build($0) }
         XCTAssertTrue(h.drawnText.contains("32 × 48"), "the table's dimensions come from the index: \(h.drawnText)")

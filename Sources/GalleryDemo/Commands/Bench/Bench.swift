@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline, gallery, idle, soak, firstrun; or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
+    @Argument(help: "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun; or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
     var scene: String
 
     @Option(help: "Idle: plain, caret (a focused text field) or hud.")
@@ -58,6 +58,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Gallery: read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
 
+    @Flag(name: .customLong("fresh-index"), help: "Library: start with an empty library index (a first start), not the one in the cache folder.")
+    var freshIndex = false
+
     @Flag(name: .customLong("no-embedded"), help: "Gallery: do not draw JPEGs' embedded EXIF thumbnails first (only sharp decodes, to compare).")
     var noEmbedded = false
 
@@ -74,8 +77,8 @@ struct Bench: ParsableCommand {
     var noScopes = false
 
     func validate() throws {
-        guard ["text", "split", "table", "outline", "gallery", "idle", "soak", "firstrun", "decode", "scopes", "sort"].contains(scene) else {
-            throw ValidationError("unknown scene '\(scene)'; available: text, split, table, outline, gallery, idle, soak, firstrun, decode, scopes, sort")
+        guard Self.scenes.contains(scene) else {
+            throw ValidationError("unknown scene '\(scene)'; available: \(Self.scenes.joined(separator: ", "))")
         }
         guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else { throw ValidationError("--minutes must be in 0...1440") }
         guard IdleBench.variants.contains(variant) else {
@@ -88,6 +91,8 @@ struct Bench: ParsableCommand {
         guard TextBench.Scripts(rawValue: scripts) != nil else { throw ValidationError("--scripts must be latin or mixed") }
         guard ["camera", "synthetic"].contains(samples) else { throw ValidationError("--samples must be camera or synthetic") }
     }
+
+    static let scenes = ["text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "decode", "scopes", "sort"]
 
     /// How the generated samples are laid out (`--samples`).
     var sampleLayout: SampleLayout { samples == "synthetic" ? .synthetic : .camera(flat: false) }
@@ -124,6 +129,13 @@ struct Bench: ParsableCommand {
                 print(try FirstRunBench.run(host: host))
                 return
             }
+            if scene == "library" {
+                let host = try AppHost(options: .init(title: "Tessera bench library", width: 1280, height: 800, vsync: true,
+                                                      offscreen: offscreen, scale: 1, schedule: .onDemand))
+                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 240, height: 160)
+                print(try LibraryBench.run(host: host, folder: folder, processStart: processStart, freshIndex: freshIndex))
+                return
+            }
             if scene == "soak" {
                 let host = try AppHost(options: .init(title: "Tessera bench soak", width: 1280, height: 800, vsync: false,
                                                       offscreen: offscreen, scale: 1, schedule: .continuous))
@@ -139,6 +151,9 @@ struct Bench: ParsableCommand {
             case "split": bench = SplitBench()
             case "table": bench = TableBench(rows: rows, columns: columns)
             case "outline": bench = OutlineBench()
+            case "scrub":
+                bench = ScrubBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 240, height: 160),
+                                   index: LibraryIndex.standard())
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
                                      processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,

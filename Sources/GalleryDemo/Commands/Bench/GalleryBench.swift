@@ -27,11 +27,9 @@ final class GalleryBench: BenchScene {
     private var visibleCellFrames = 0
     private var placeholderCellFrames = 0
     private var peakTextureBytes = 0
-    private var nextFrameAt = 0.0
+    private var pacer = FramePacer()
     /// When the first frame started (the run's wall clock, warm-up included: the cold start is the point).
     private var runStart: Double?
-    /// Seconds between frames (60 Hz); 0 runs flat out.
-    var framePace = 1.0 / 60
 
     /// Persistent freedesktop thumbnails to read and write (nil: decode every photo).
     private let thumbnailCache: FreedesktopThumbnails?
@@ -61,12 +59,7 @@ final class GalleryBench: BenchScene {
     }
 
     /// Paces frames at 60 Hz so the scroll speed (and thumbnail latency) is real-world.
-    func beforeFrame(_ frame: Int) {
-        guard framePace > 0 else { return }
-        let now = MonotonicClock.seconds()
-        if nextFrameAt > now { usleep(UInt32((nextFrameAt - now) * 1e6)) }
-        nextFrameAt = max(now, nextFrameAt) + framePace
-    }
+    func beforeFrame(_ frame: Int) { pacer.wait() }
 
     func build(_ ui: UI, frame: Int) {
         if runStart == nil { runStart = MonotonicClock.seconds() }
@@ -151,5 +144,20 @@ enum DecodeBench {
         return "{\"scene\":\"decode\",\"n\":\(photos.count),\"workers\":\(workers),\"side\":\(side),\"seconds\":\(FrameTimeSummary.format(seconds))"
             + ",\"images_per_s\":\(FrameTimeSummary.format(Double(photos.count) / seconds)),\"failed\":\(failed)"
             + ",\"mean_thumbnail_pixels\":\(pixels / max(1, photos.count - failed)),\"peak_rss_mb\":\(peakRSSMegabytes())}"
+    }
+}
+
+/// Paces a bench's frames at a display's rate (60 Hz), so scroll speeds and latencies are
+/// what a user sees; an interval of 0 runs flat out.
+struct FramePacer {
+    var interval = 1.0 / 60
+    private var nextFrameAt = 0.0
+
+    /// Sleeps until the next frame is due.
+    mutating func wait() {
+        guard interval > 0 else { return }
+        let now = MonotonicClock.seconds()
+        if nextFrameAt > now { usleep(UInt32((nextFrameAt - now) * 1e6)) }
+        nextFrameAt = max(now, nextFrameAt) + interval
     }
 }

@@ -22,7 +22,8 @@ enum SoakBench {
         let frames = max(2, Int(seconds * 60))
         var samples: [(t: Double, mb: Double)] = []
         let start = MonotonicClock.seconds()
-        var nextSample = start, nextFrameAt = start
+        var nextSample = start
+        var pacer = FramePacer()
         var offset = 0.0
         for frame in 0..<frames {
             let now = MonotonicClock.seconds()
@@ -30,8 +31,7 @@ enum SoakBench {
                 samples.append((now - start, residentMegabytes()))
                 nextSample += 10
             }
-            if nextFrameAt > now { usleep(UInt32((nextFrameAt - now) * 1e6)) }
-            nextFrameAt = max(now, nextFrameAt) + 1.0 / 60
+            pacer.wait()
             host.frame { ui in
                 if let info = grid.info {
                     // Down in the first half of the run, up in the second: a triangle wave.
