@@ -148,7 +148,7 @@ final class BrowserPage {
     private func startScan(_ path: String, replacing: Bool) {
         scan?.cancel()
         scanRoot = path
-        scan = LibraryScan(root: path)
+        scan = LibraryScan(root: path, index: index)
         rescanWanted = false
         if replacing {
             staging = []

@@ -85,6 +85,15 @@ final class LibraryIndex: Sendable {
         migrator.registerMigration("photos v1") { db in
             try db.create(table: "photo") { t in
                 t.primaryKey("path", .text)
+            }
+        }
+        // v2: each photo's folder, to read a folder's photos as the walk finds it. The index holds
+        // nothing that cannot be read again from the files: older rows are dropped, not converted.
+        migrator.registerMigration("photos v2") { db in
+            try db.drop(table: "photo")
+            try db.create(table: "photo") { t in
+                t.primaryKey("path", .text)
+                t.column("folder", .text).notNull().indexed()
                 t.column("size", .integer).notNull()
                 t.column("modified", .double).notNull()
                 t.column("taken", .double)
@@ -107,9 +116,18 @@ final class LibraryIndex: Sendable {
     func entries(under root: String) throws -> [String: IndexEntry] {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         let end = String(prefix.dropLast()) + "0" // "/" + 1: the first path past the folder's
-        return try database.read { db in
+        return try entries(where: "path >= ? AND path < ?", [prefix, end])
+    }
+
+    /// The entries of the photos in `folder` itself (not its subfolders).
+    func entries(inFolder folder: String) throws -> [String: IndexEntry] {
+        try entries(where: "folder = ?", [folder])
+    }
+
+    private func entries(where condition: String, _ arguments: StatementArguments) throws -> [String: IndexEntry] {
+        try database.read { db in
             var found: [String: IndexEntry] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo WHERE path >= ? AND path < ?", arguments: [prefix, end])
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo WHERE " + condition, arguments: arguments)
             while let row = try rows.next() {
                 let entry = IndexEntry(path: row["path"], size: row["size"], modified: row["modified"],
                                        facts: PhotoFacts(taken: row["taken"], month: row["month"], width: row["width"], height: row["height"],
@@ -125,11 +143,12 @@ final class LibraryIndex: Sendable {
         guard !entries.isEmpty else { return }
         try database.write { db in
             let statement = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO photo (path, size, modified, taken, month, width, height, orientation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO photo (path, folder, size, modified, taken, month, width, height, orientation)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for e in entries {
-                try statement.execute(arguments: [e.path, e.size, e.modified, e.facts.taken, e.facts.month, e.facts.width, e.facts.height,
-                                                  e.facts.orientation])
+                try statement.execute(arguments: [e.path, (e.path as NSString).deletingLastPathComponent, e.size, e.modified, e.facts.taken,
+                                                  e.facts.month, e.facts.width, e.facts.height, e.facts.orientation])
             }
         }
     }
@@ -141,6 +160,9 @@ struct IndexEntry: Sendable, Equatable {
     var size: Int64
     var modified: Double
     var facts: PhotoFacts
+
+    /// Whether it still describes `photo` (the same size and modification time).
+    func describes(_ photo: Photo) -> Bool { size == photo.size && modified == photo.modified }
 }
 
 /// Reads every photo's facts in the background: from the index when it knows the file at its

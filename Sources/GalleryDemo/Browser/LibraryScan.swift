@@ -12,6 +12,19 @@ struct FoundFolder: Sendable {
     let photos: [Photo]
     /// Its `.tessera.json`, read (nil when it has none).
     let sidecar: FolderSidecar?
+
+    /// The folder with its photos dated from `entries` (the index's, by path) where they still describe them.
+    func dated(by entries: [String: IndexEntry]) -> FoundFolder {
+        guard !entries.isEmpty else { return self }
+        let dated = photos.map { photo -> Photo in
+            guard let entry = entries[photo.path], entry.describes(photo) else { return photo }
+            var photo = photo
+            photo.taken = entry.facts.taken
+            if let month = entry.facts.month { photo.month = month }
+            return photo
+        }
+        return FoundFolder(path: path, photos: dated, sidecar: sidecar)
+    }
 }
 
 /// Walks a library: a folder and its subfolders at any depth, depth first, each folder's
@@ -146,7 +159,9 @@ struct LibraryWalk {
 
 /// A `LibraryWalk` on a background thread: the browser takes what it found so far at each
 /// frame (`take`), so the grid fills in as folders are walked and no frame waits for a disk.
-/// The first folder found after a `take` wakes the frame loop (`FrameWaker`); the end does too.
+/// With an index, each folder's photos come with the dates the index knows for them (files
+/// unchanged since), so a second start groups them by month from the first frame. The first
+/// folder found after a `take` wakes the frame loop (`FrameWaker`); the end does too.
 ///
 /// ```swift
 /// let scan = LibraryScan(root: "/photos")
@@ -169,10 +184,10 @@ final class LibraryScan: Sendable {
     private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts walking `root` (at most `limit` photos).
-    init(root: String, limit: Int = 1_000_000) {
+    /// Starts walking `root` (at most `limit` photos), dating photos from `index` when it knows them.
+    init(root: String, limit: Int = 1_000_000, index: LibraryIndex? = nil) {
         self.root = root
-        let thread = Thread { [self] in walk(limit: limit) }
+        let thread = Thread { [self] in walk(limit: limit, index: index) }
         thread.name = "tessera-library-scan"
         thread.qualityOfService = .utility
         thread.start()
@@ -207,11 +222,19 @@ final class LibraryScan: Sendable {
         finished.signal() // and for the next waiter
     }
 
-    private func walk(limit: Int) {
+    private func walk(limit: Int, index: LibraryIndex?) {
         var walk = LibraryWalk(root: root, limit: limit)
         var failure: PhotoLibrary.LoadError?
+        var indexWorks = index != nil
         do {
-            try walk.run { folder in
+            try walk.run { found in
+                var folder = found
+                if indexWorks, let index, !found.photos.isEmpty {
+                    do { folder = found.dated(by: try index.entries(inFolder: found.path)) } catch {
+                        Log.warn("cannot read the library index: \(error)")
+                        indexWorks = false
+                    }
+                }
                 let (wake, go) = state.withLock { s -> (Bool, Bool) in
                     s.found.append(folder)
                     s.folders += 1

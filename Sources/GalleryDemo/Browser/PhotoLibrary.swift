@@ -118,7 +118,8 @@ enum PhotoLibrary {
         case .camera(let flat): flat ? "camera-flat" : "camera"
         }
         let folder = cacheFolder("\(kind)-\(count)-\(width)x\(height)")
-        if (try? load(folder))?.count == count { return (folder, nil) }
+        // Complete: marked so (O(1)), or, for a folder from before there were marks, every file there.
+        if access(SampleGeneration.completeMarker(in: folder), F_OK) == 0 || (try? load(folder))?.count == count { return (folder, nil) }
         Log.info("generating \(count) sample photos in \(folder) (once)")
         let generation = SampleGeneration(folder: folder, count: count, width: width, height: height, layout: layout)
         try generation.start()

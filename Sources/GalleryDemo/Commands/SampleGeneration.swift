@@ -124,6 +124,9 @@ final class SampleGeneration: Sendable {
         }
     }
 
+    /// The hidden file a complete set of samples has in its folder.
+    static func completeMarker(in folder: String) -> String { folder + "/.tessera-samples-complete" }
+
     /// Marks `index` written, then renames every finished file that now has all before it in place.
     private func publish(_ index: Int, failure: String?) {
         let landed = state.withLock { s -> Bool in
@@ -140,6 +143,8 @@ final class SampleGeneration: Sendable {
                 s.published += 1
                 moved = true
             }
+            // The whole set is there: say so, so the next start need not count the files.
+            if moved && s.published == count { close(open(Self.completeMarker(in: folder), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)) }
             return moved
         }
         if landed || failure != nil { FrameWaker.wake() }

@@ -41,6 +41,13 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertNil(facts["IMG_0003.jpg"]?.taken, "a camera that did not know the date")
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("index.sqlite-wal")), "WAL mode")
 
+        // The walk itself dates what the index knows: a second start groups by month from its first folder.
+        let walk = LibraryScan(root: lib.path, index: index)
+        walk.wait()
+        let walked = walk.take().folders.flatMap(\.photos)
+        XCTAssertEqual(walked.map(\.month), [2021 * 12 + 6, 2019 * 12, PhotoMonth.key(of: walked[2].modified)])
+        XCTAssertEqual(walked.map { $0.taken != nil }, [true, true, false])
+
         let again = try scan(lib.path, index: LibraryIndex(path: dir.file("index.sqlite")))
         XCTAssertEqual(again.readFromFiles, 0, "a second start reads the index, not the files")
         XCTAssertEqual(again.facts.map(\.facts), first.facts.map(\.facts))
