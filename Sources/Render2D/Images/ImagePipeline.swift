@@ -80,7 +80,8 @@ public struct ImageTimeline: Sendable {
 /// `TextureCache` under a byte budget, and counts everything for the profiler.
 ///
 /// Thumbnails come in two tiers. A JPEG's embedded EXIF thumbnail (`EmbeddedThumbnail`) is
-/// asked for ahead of every sharp decode and drawn as soon as it is there, upright and cropped
+/// asked for ahead of its sharp decode (a visible cell's ahead of every sharp decode) and
+/// drawn as soon as it is there, upright and cropped
 /// like the photo; the sharp thumbnail replaces it in the frame after it is uploaded, with no
 /// placeholder in between. While `defersSharpTier` is set (a grid flung or scrubbed fast),
 /// cells that can show an embedded thumbnail ask for nothing else.
@@ -151,8 +152,11 @@ public final class ImagePipeline {
     private var failureOrder: [ThumbnailKey] = []
     /// Images known to have no usable embedded thumbnail (forgotten past `maxRememberedFailures`).
     private var withoutEmbedded: Set<String> = []
-    /// How far ahead of its sharp decode an embedded thumbnail is asked for.
-    private static let embeddedLead = 1_000_000.0
+    /// The priority of the embedded thumbnail of an image asked for at `priority`: a visible
+    /// cell's (priority below 1) goes before every sharp decode, so the whole screen shows an
+    /// image first; one of the prefetch window goes just before its own sharp decode, after the
+    /// visible cells' sharp ones.
+    private static func embeddedPriority(_ priority: Double) -> Double { priority < 1 ? priority - 1 : priority - 1e-6 }
 
     /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: one per core).
     public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
@@ -200,7 +204,7 @@ public final class ImagePipeline {
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
         counters.placeholderCells += 1
-        if let embedded { want(embedded, priority - Self.embeddedLead) }
+        if let embedded { want(embedded, Self.embeddedPriority(priority)) }
         if embedded == nil || !defersSharpTier { want(key, priority) }
         return .loading
     }
@@ -211,7 +215,7 @@ public final class ImagePipeline {
         guard !cache.contains(key), failures[key] == nil else { return }
         if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: MonotonicClock.nanoseconds()) }
         let embedded = embeddedKey(for: key)
-        if let embedded, !cache.contains(embedded) { want(embedded, priority - Self.embeddedLead) }
+        if let embedded, !cache.contains(embedded) { want(embedded, Self.embeddedPriority(priority)) }
         if embedded == nil || !defersSharpTier { want(key, priority) }
     }
 
