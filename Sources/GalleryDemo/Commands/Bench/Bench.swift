@@ -58,6 +58,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Gallery: read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
 
+    @Flag(help: "Gallery: hold the grid still until its first screen is sharp (3 s at most), then scroll; the first and sharp screens are then a grid at rest's.")
+    var hold = false
+
     @Flag(name: .customLong("fresh-index"), help: "Library: start with an empty library index (a first start), not the one in the cache folder.")
     var freshIndex = false
 
@@ -157,7 +160,7 @@ struct Bench: ParsableCommand {
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
                                      processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,
-                                     usesEmbedded: !noEmbedded)
+                                     usesEmbedded: !noEmbedded, holdsStill: hold)
             default: bench = TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
             }
             host.profiler.recordsScopes = !noScopes

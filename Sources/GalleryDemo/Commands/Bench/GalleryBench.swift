@@ -36,8 +36,14 @@ final class GalleryBench: BenchScene {
 
     /// Whether JPEGs' embedded EXIF thumbnails are drawn first (`--no-embedded`: only sharp decodes).
     private let usesEmbedded: Bool
+    /// Whether the grid holds still until its first screen is sharp (`--hold`), so the first
+    /// and sharp screens are those of a grid at rest; otherwise it scrolls from the first frame.
+    private let holdsStill: Bool
+    /// The frames it held still.
+    private var heldFrames: Int?
 
-    init(folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil, usesEmbedded: Bool = true) {
+    init(folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil, usesEmbedded: Bool = true, holdsStill: Bool = false) {
+        self.holdsStill = holdsStill
         self.folder = folder
         self.processStart = processStart
         self.thumbnailCache = thumbnailCache
@@ -65,9 +71,11 @@ final class GalleryBench: BenchScene {
         if runStart == nil { runStart = MonotonicClock.seconds() }
         // Every frame's lazy-path counters count, warm-up included: the cold start is the point.
         if frame > 0, let last = host.profiler.lastFrame { account(last) }
-        if let info = grid.info {
+        // With `holdsStill`, the grid waits for its first sharp screen (3 s at most) before it scrolls.
+        if holdsStill && heldFrames == nil && (sharpScreenMs != nil || MonotonicClock.seconds() - (runStart ?? 0) > 3) { heldFrames = frame }
+        if let info = grid.info, !holdsStill || heldFrames != nil {
             let maxOffset = max(1, Double((n + info.columns - 1) / max(1, info.columns)) * (info.cellSize.height + 8) - info.viewport.height)
-            ui.scrollGrid("photos", toOffset: (Double(frame) * 30).truncatingRemainder(dividingBy: maxOffset))
+            ui.scrollGrid("photos", toOffset: (Double(frame - (heldFrames ?? 0)) * 30).truncatingRemainder(dividingBy: maxOffset))
         }
         grid.build(ui)
     }
@@ -104,7 +112,7 @@ final class GalleryBench: BenchScene {
         // `bench decode` measures flat-out throughput); the time one decode keeps a worker busy.
         return ",\"janky_frames\":\(profiler.jankyFrames),\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(pct))"
             + "," + images.latencyJSON
-            + ",\"embedded_thumbnails\":\(usesEmbedded)"
+            + ",\"embedded_thumbnails\":\(usesEmbedded),\"held_still_frames\":\(holdsStill ? String(heldFrames ?? 0) : "null")"
             + ",\"first_screen_ms\":\(f(firstScreenMs)),\"first_screen_after_first_frame_ms\":\(f(firstScreenAfterFirstFrameMs))"
             + ",\"sharp_screen_ms\":\(f(sharpScreenMs)),\"sharp_screen_after_first_frame_ms\":\(f(sharpScreenAfterFirstFrameMs))"
             + ",\"embedded_decoded\":\(images.embeddedTotal),\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal),\"dropped\":\(images.droppedTotal)"
