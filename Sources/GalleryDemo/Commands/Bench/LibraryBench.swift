@@ -7,7 +7,8 @@ import Widgets
 /// photos' dates run in the background while the window is up. Reports, from the process's
 /// start: the first screen (every visible cell showing an image of either tier) and whether
 /// the walk was still going then, the end of the walk, the end of the dates (and how many
-/// were read from files rather than the index), and the first sharp screen once all is done.
+/// were read from files rather than the index), the first sharp screen once all is done, and
+/// the work of the frames drawn meanwhile (what taking the walk's and the dates' results costs).
 /// `--fresh-index` starts from an empty index (a first start); otherwise the cache folder's
 /// index is used, warm from an earlier run.
 @MainActor
@@ -27,6 +28,7 @@ enum LibraryBench {
 
         var firstFrame: Double?, firstScreen: Double?, walkDone: Double?, datesDone: Double?, sharpAfterAll: Double?
         var walkingAtFirstScreen = false, photosAtFirstScreen = 0, readFromFiles = 0
+        var scanFrames: [Double] = [] // work of the frames drawn while the walk or the dates ran
         let deadline = MonotonicClock.seconds() + 600
         while MonotonicClock.seconds() < deadline {
             host.runOnce(timeout: 0.5, build)
@@ -34,6 +36,7 @@ enum LibraryBench {
             let end = Double(record.startNs + record.totalNs) / 1e9
             let lazy = record.lazy
             if firstFrame == nil { firstFrame = end }
+            if browser.isScanning || browser.isReadingFacts { scanFrames.append(record.workMs) }
             if firstScreen == nil, lazy.visibleCells > 0, lazy.placeholderCells == 0 {
                 firstScreen = end
                 walkingAtFirstScreen = browser.isScanning
@@ -52,6 +55,8 @@ enum LibraryBench {
             + ",\"first_frame_ms\":\(ms(firstFrame)),\"first_screen_ms\":\(ms(firstScreen)),\"walk_running_at_first_screen\":\(walkingAtFirstScreen)"
             + ",\"photos_at_first_screen\":\(photosAtFirstScreen),\"walk_done_ms\":\(ms(walkDone)),\"dates_done_ms\":\(ms(datesDone))"
             + ",\"dates_read_from_files\":\(readFromFiles),\"sections\":\(browser.grid.sections?.count ?? 0)"
+            + ",\"frames_while_scanning\":\(scanFrames.count),\"work_ms_while_scanning\":\(FrameTimeSummary(samples: scanFrames).json)"
+            + ",\"frames_over_16ms_work_while_scanning\":\(scanFrames.filter { $0 > 1000.0 / 60 }.count)"
             + ",\"sharp_screen_after_all_ms\":\(ms(sharpAfterAll)),\"peak_rss_mb\":\(peakRSSMegabytes())}"
     }
 }
