@@ -84,7 +84,7 @@ final class BrowserPage {
     let viewer = PhotoViewer()
     let grid = PhotoGrid(photos: [])
     private let sorter = TableSorter<Photo>(name: "files")
-    private let dimensions = DimensionCache()
+    private let dimensions = DimensionCache(capacity: 1_000_000) // as many as a library lists
     private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
     private var revision = 0
     /// Samples still being written into the folder (the first run): the grid fills in as they land.
@@ -221,7 +221,8 @@ final class BrowserPage {
     private func startFactsScan() {
         factsScan?.cancel()
         pendingFacts = []
-        factsScan = photos.isEmpty ? nil : FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified) }, root: scanRoot, index: index)
+        factsScan = photos.isEmpty ? nil : FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified) }, root: scanRoot, index: index,
+                                                     dimensions: dimensions)
     }
 
     /// Takes the facts found since the last frame; applies them twice a second and at the end:
@@ -241,7 +242,6 @@ final class BrowserPage {
                 photos[id].month = month
                 moved = true
             }
-            if facts.width > 0 { dimensions.remember(path, width: facts.width, height: facts.height) }
         }
         pendingFacts = []
         if moved { revision += 1 }
@@ -315,8 +315,7 @@ final class BrowserPage {
             grid.sections = nil
         } else {
             // Libraries laid out by date are in order already: no sort then.
-            let inOrder = { (a: Photo, b: Photo) in a.month != b.month ? a.month < b.month : a.id < b.id }
-            if zip(list, list.dropFirst()).contains(where: { !inOrder($0, $1) }) { list.sort(by: inOrder) }
+            list = PhotoMonth.grouped(list)
             grid.sections = PhotoGrid.sections(of: list)
         }
         shown = list

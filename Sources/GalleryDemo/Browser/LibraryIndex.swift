@@ -194,9 +194,11 @@ final class FactsScan: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     let total: Int
 
-    init(photos: [Item], root: String, index: LibraryIndex?) {
+    /// Starts reading the facts of `photos` under `root`, from `index` where it knows them; the
+    /// sizes found go straight into `dimensions` (from this thread: a frame need not).
+    init(photos: [Item], root: String, index: LibraryIndex?, dimensions: DimensionCache? = nil) {
         total = photos.count
-        let thread = Thread { [self] in run(photos, root: root, index: index) }
+        let thread = Thread { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
         thread.name = "tessera-photo-facts"
         thread.qualityOfService = .utility
         thread.start()
@@ -219,7 +221,7 @@ final class FactsScan: Sendable {
         finished.signal()
     }
 
-    private func run(_ photos: [Item], root: String, index: LibraryIndex?) {
+    private func run(_ photos: [Item], root: String, index: LibraryIndex?, dimensions: DimensionCache?) {
         defer {
             state.withLock { $0.isDone = true }
             finished.signal()
@@ -234,6 +236,7 @@ final class FactsScan: Sendable {
         var fromFiles = 0
         /// Hands the batch over and stores what was read; false once cancelled.
         func hand(_ done: Int) -> Bool {
+            if let dimensions { for (_, path, facts) in batch where facts.width > 0 { dimensions.remember(path, width: facts.width, height: facts.height) } }
             let (wake, go) = state.withLock { s -> (Bool, Bool) in
                 s.found += batch
                 s.done = done

@@ -54,6 +54,22 @@ final class BrowserModelTests: XCTestCase {
     }}
 }
 
+/// Photos grouped by month: a counting sort that keeps each month's order, as a stable sort would.
+final class PhotoMonthTests: XCTestCase {
+    func testGroupingByMonthIsAStableSort() {
+        var rng = SystemRandomNumberGenerator()
+        let photos = (0..<5_000).map { i in
+            Photo(id: i, path: "/p/\(i).jpg", name: "\(i).jpg", folder: "/p", rating: 0, month: 24_000 + Int.random(in: 0..<40, using: &rng))
+        }
+        let grouped = PhotoMonth.grouped(photos)
+        let sorted = photos.enumerated().sorted { ($0.element.month, $0.offset) < ($1.element.month, $1.offset) }.map(\.element)
+        XCTAssertEqual(grouped.map(\.id), sorted.map(\.id))
+        XCTAssertEqual(PhotoMonth.grouped(sorted).map(\.id), sorted.map(\.id), "in order already: as it is")
+        XCTAssertEqual(PhotoMonth.title(of: 2024 * 12 + 4), "May 2024")
+        XCTAssertEqual(PhotoMonth.key(of: .nan), 0)
+    }
+}
+
 /// The table bench's rows are the ones shared/BENCHMARKS.md describes (the Dear ImGui peer
 /// generates the same): names built from bytes match names built as strings.
 final class FileRowTests: XCTestCase {
