@@ -48,6 +48,8 @@ final class BrowserPage {
     private var staging: [Photo]?
     /// Whether a walk of the library is under way.
     var isScanning: Bool { scan != nil }
+    /// When the walk's findings were last taken (UI time).
+    private var scanAbsorbedAt = -Double.infinity
     /// Something changed while a walk was under way: walk again when it ends.
     private var rescanWanted = false
     /// How the current walk stands (folders and photos found so far).
@@ -173,9 +175,17 @@ final class BrowserPage {
         if scan != nil { rescanWanted = true } else if !scanRoot.isEmpty { startScan(scanRoot, replacing: true) }
     }
 
-    /// Takes what the walk found since the last frame: photos, with their folders' ratings.
-    private func absorbScan() {
+    /// Takes what the walk found since it was last taken: photos, with their folders' ratings.
+    /// The first photos are taken at once, then four times a second (each take costs a pass
+    /// over the list), and the end at once; `redraw` asks for the frame of the next take.
+    private func absorbScan(time: Double, redraw: (Double) -> Void = { _ in }) {
         guard let scan else { return }
+        let wait = scanAbsorbedAt + 0.25 - time
+        if !photos.isEmpty && wait > 0 && !scan.isDone {
+            redraw(wait)
+            return
+        }
+        scanAbsorbedAt = time
         let progress = scan.take()
         scanProgress = progress
         if !progress.folders.isEmpty {
@@ -195,6 +205,7 @@ final class BrowserPage {
                 staging?.append(contentsOf: added)
             } else {
                 favoriteCount += added.filter(\.isFavorite).count
+                releaseShown()
                 photos.append(contentsOf: added)
                 revision += 1
             }
@@ -235,6 +246,7 @@ final class BrowserPage {
         guard progress.isDone || time - factsAppliedAt >= 0.5 else { return }
         factsAppliedAt = time
         var moved = false
+        releaseShown()
         for (id, path, facts) in pendingFacts where photos.indices.contains(id) && photos[id].path == path {
             photos[id].taken = facts.taken
             let month = facts.month ?? PhotoMonth.key(of: photos[id].modified)
@@ -250,6 +262,14 @@ final class BrowserPage {
             factsProgress = nil
             lastFactsReadFromFiles = progress.readFromFiles
         }
+    }
+
+    /// Lets go of the shown list (the grid's too) before `photos` changes: they share its storage
+    /// when nothing is filtered, and a change would copy all of it; `updateShown` makes them again.
+    private func releaseShown() {
+        shown = []
+        grid.photos = []
+        shownKey = nil
     }
 
     /// A rescan's photos in place of the ones shown; the selection keeps the photos still there.
@@ -276,7 +296,7 @@ final class BrowserPage {
         if !listed { open(folder: folder) }
         while scan != nil || factsScan != nil {
             scan?.wait()
-            absorbScan()
+            absorbScan(time: .infinity)
             factsScan?.wait()
             absorbFacts(time: .infinity)
         }
@@ -500,7 +520,7 @@ final class BrowserPage {
             ui.images?.clearFailures() // a file that changed may read now
             list()
         }
-        absorbScan()
+        absorbScan(time: ui.time) { ui.requestRedraw(after: $0) }
         absorbFacts(time: ui.time)
         ui.onDrop { openDropped($0) }
         persist(ui)
