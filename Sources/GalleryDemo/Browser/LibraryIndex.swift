@@ -170,13 +170,15 @@ struct IndexEntry: Sendable, Equatable {
 /// batches). The browser takes what was found at each frame; the grid stays usable meanwhile.
 ///
 /// ```swift
-/// let scan = FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified) }, root: root, index: index)
+/// let scan = FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified, false) }, root: root, index: index)
 /// // each frame:
 /// for (id, facts) in scan.take().facts { … }
 /// ```
 final class FactsScan: Sendable {
-    /// A photo to read: its ID in the browser's list, and what the index checks.
-    typealias Item = (id: Int, path: String, size: Int64, modified: Double)
+    /// A photo to read: its ID in the browser's list, what the index checks, and whether it
+    /// is dated already (by the walk, from the index): its facts are then not handed back
+    /// unless its file changed (only its size goes to the dimension cache).
+    typealias Item = (id: Int, path: String, size: Int64, modified: Double, isDated: Bool)
     struct Progress {
         var facts: [(id: Int, path: String, facts: PhotoFacts)]
         /// Photos done so far, of all; and how many of them were read from their files.
@@ -253,7 +255,11 @@ final class FactsScan: Sendable {
         }
         for (n, photo) in photos.enumerated() {
             if let entry = known[photo.path], entry.size == photo.size, entry.modified == photo.modified {
-                batch.append((photo.id, photo.path, entry.facts))
+                if photo.isDated {
+                    if let dimensions, entry.facts.width > 0 { dimensions.remember(photo.path, width: entry.facts.width, height: entry.facts.height) }
+                } else {
+                    batch.append((photo.id, photo.path, entry.facts))
+                }
             } else {
                 let facts = PhotoFacts.read(path: photo.path) ?? PhotoFacts(taken: nil, month: nil, width: 0, height: 0, orientation: 1)
                 fromFiles += 1

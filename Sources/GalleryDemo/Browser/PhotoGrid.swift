@@ -43,10 +43,10 @@ final class PhotoGrid {
     static func sections(of photos: [Photo]) -> [Section] {
         var sections: [Section] = []
         var month: Int?
-        for photo in photos {
-            if photo.month == month { sections[sections.count - 1].count += 1 } else {
-                sections.append(Section(title: PhotoMonth.title(of: photo.month), count: 1, month: photo.month))
-                month = photo.month
+        for i in photos.indices { // by index: each photo is not copied
+            if photos[i].month == month { sections[sections.count - 1].count += 1 } else {
+                month = photos[i].month
+                sections.append(Section(title: PhotoMonth.title(of: photos[i].month), count: 1, month: photos[i].month))
             }
         }
         return sections

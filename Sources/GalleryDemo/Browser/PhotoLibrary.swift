@@ -42,9 +42,10 @@ enum PhotoMonth {
     /// counting sort, O(n) (a frame regroups 100,000 photos as dates arrive). Photos already
     /// in that order (libraries laid out by date) come back as they are.
     static func grouped(_ photos: [Photo]) -> [Photo] {
-        guard zip(photos, photos.dropFirst()).contains(where: { $0.month > $1.month }) else { return photos }
+        // By index, not by element: walking the photos themselves would copy each (three strings retained).
+        guard photos.indices.dropFirst().contains(where: { photos[$0 - 1].month > photos[$0].month }) else { return photos }
         var counts: [Int: Int] = [:]
-        for photo in photos { counts[photo.month, default: 0] += 1 }
+        for i in photos.indices { counts[photos[i].month, default: 0] += 1 }
         var next: [Int: Int] = [:]
         var start = 0
         for month in counts.keys.sorted() {
@@ -52,9 +53,10 @@ enum PhotoMonth {
             start += counts[month]!
         }
         var order = [Int](repeating: 0, count: photos.count)
-        for (i, photo) in photos.enumerated() {
-            order[next[photo.month]!] = i
-            next[photo.month]! += 1
+        for i in photos.indices {
+            let month = photos[i].month
+            order[next[month]!] = i
+            next[month]! += 1
         }
         return order.map { photos[$0] }
     }

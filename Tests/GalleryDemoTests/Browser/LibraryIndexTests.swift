@@ -23,7 +23,7 @@ final class LibraryIndexTests: XCTestCase {
 
     private func scan(_ root: String, index: LibraryIndex?) throws -> FactsScan.Progress {
         let listed = try PhotoLibrary.load(root)
-        let scan = FactsScan(photos: listed.map { ($0.id, $0.path, $0.size, $0.modified) }, root: root, index: index)
+        let scan = FactsScan(photos: listed.map { ($0.id, $0.path, $0.size, $0.modified, false) }, root: root, index: index)
         scan.wait()
         return scan.take()
     }
