@@ -50,6 +50,10 @@ final class BrowserPage {
     var isScanning: Bool { scan != nil }
     /// When the walk's findings were last taken (UI time).
     private var scanAbsorbedAt = -Double.infinity
+    /// Folders taken from the walk and not yet added (over a frame's budget).
+    private var takenFolders: [FoundFolder] = []
+    /// How many photos a frame adds at most while a library is walked.
+    static let photosPerFrame = 6_000
     /// Something changed while a walk was under way: walk again when it ends.
     private var rescanWanted = false
     /// How the current walk stands (folders and photos found so far).
@@ -149,6 +153,7 @@ final class BrowserPage {
     /// once when it ends (`replacing`: a rescan of what is shown, so nothing flickers away).
     private func startScan(_ path: String, replacing: Bool) {
         scan?.cancel()
+        takenFolders = []
         scanRoot = path
         scan = LibraryScan(root: path, index: index)
         rescanWanted = false
@@ -181,13 +186,28 @@ final class BrowserPage {
     private func absorbScan(time: Double, redraw: (Double) -> Void = { _ in }) {
         guard let scan else { return }
         let wait = scanAbsorbedAt + 0.25 - time
-        if !photos.isEmpty && wait > 0 && !scan.isDone {
+        if !photos.isEmpty && wait > 0 && !scan.isDone && takenFolders.isEmpty {
             redraw(wait)
             return
         }
         scanAbsorbedAt = time
-        let progress = scan.take()
+        var progress = scan.take()
         scanProgress = progress
+        // At most `photosPerFrame` photos a frame (a fast disk finds tens of thousands between
+        // two takes); the rest wait for the next frame, asked for at once.
+        takenFolders += progress.folders
+        var budget = time.isFinite ? Self.photosPerFrame : .max
+        var batch = 0
+        while batch < takenFolders.count && budget > 0 {
+            budget -= takenFolders[batch].photos.count
+            batch += 1
+        }
+        progress.folders = Array(takenFolders.prefix(batch))
+        takenFolders.removeFirst(batch)
+        if !takenFolders.isEmpty {
+            progress.isDone = false
+            redraw(0)
+        }
         if !progress.folders.isEmpty {
             var added: [Photo] = []
             let first = (staging ?? photos).count
