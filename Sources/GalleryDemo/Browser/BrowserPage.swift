@@ -50,6 +50,8 @@ final class BrowserPage {
     var isScanning: Bool { scan != nil }
     /// When the walk's findings were last taken (UI time).
     private var scanAbsorbedAt = -Double.infinity
+    /// The folders the current walk went through, watched for changes once it ends.
+    private var walkedFolders: [String] = []
     /// Folders taken from the walk and not yet added (over a frame's budget).
     private var takenFolders: [FoundFolder] = []
     /// How many photos a frame adds at most while a library is walked.
@@ -96,7 +98,7 @@ final class BrowserPage {
     /// Samples still being written into the folder (the first run): the grid fills in as they land.
     var sampleGeneration: SampleGeneration?
     private var samplesSeen = -1
-    /// Tells when files land in the open folder (another program writing into it).
+    /// Tells when files land in the library's folders (another program writing into them).
     private let watcher = FolderWatcher()
     private var listed = false
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
@@ -129,7 +131,6 @@ final class BrowserPage {
             sidebarSelection = .allPhotos
         }
         selection = []
-        watcher?.watch(path)
         listed = true
         guard !covers(path) else { return }
         // A folder of the library is walked with the library; one outside it (a link out, a
@@ -154,6 +155,7 @@ final class BrowserPage {
     private func startScan(_ path: String, replacing: Bool) {
         scan?.cancel()
         takenFolders = []
+        walkedFolders = []
         scanRoot = path
         scan = LibraryScan(root: path, index: index)
         rescanWanted = false
@@ -212,6 +214,7 @@ final class BrowserPage {
             var added: [Photo] = []
             let first = (staging ?? photos).count
             for found in progress.folders {
+                walkedFolders.append(found.path)
                 readSidecar(found)
                 let book = sidecars[found.path]
                 for var photo in found.photos {
@@ -232,6 +235,7 @@ final class BrowserPage {
         }
         guard progress.isDone else { return }
         self.scan = nil
+        watcher?.watch(walkedFolders) // a change anywhere in the library walks it again
         scanProgress = nil
         skippedFolders = progress.skipped
         if let staged = staging {

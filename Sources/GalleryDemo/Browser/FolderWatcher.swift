@@ -4,21 +4,24 @@ import Render2D
 import Glibc
 #endif
 
-/// Tells when files land in, leave or are renamed within one folder (Linux inotify), and
-/// wakes the frame loop when they do, so the browser lists the folder again only then: no
-/// polling, nothing drawn while nothing changes. Hidden files (temporary names) are ignored,
-/// and a file counts once it is closed after writing or renamed into place, not while it is
-/// still being written.
+/// Tells when files land in, leave or are renamed within the folders of a library (Linux
+/// inotify), or a folder is made there, and wakes the frame loop when they do, so the browser
+/// walks the library again only then: no polling, nothing drawn while nothing changes. Hidden
+/// files (temporary names) are ignored, and a file counts once it is closed after writing or
+/// renamed into place, not while it is still being written. At most `maxFolders` folders
+/// are watched (inotify's watches are a per-user budget).
 ///
 /// ```swift
 /// let watcher = FolderWatcher()
-/// watcher?.watch("/photos")
+/// watcher?.watch(["/photos", "/photos/2024"])
 /// // each frame:
 /// if watcher?.takeChange() == true { relist() }
 /// ```
 final class FolderWatcher: Sendable {
     private let fd: Int32
-    private let current = Locked<(watch: Int32, changed: Bool)>((-1, false))
+    private let current = Locked<(watches: Set<Int32>, changed: Bool)>(([], false))
+    /// Folders watched at most.
+    static let maxFolders = 8_192
 
     /// nil when inotify is unavailable (the browser then lists folders only when opened).
     init?() {
@@ -29,12 +32,13 @@ final class FolderWatcher: Sendable {
         thread.start()
     }
 
-    /// Watches `folder` instead of the folder watched so far.
-    func watch(_ folder: String) {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+    /// Watches `folders` (the first `maxFolders` of them) instead of the folders watched so far.
+    func watch(_ folders: [String]) {
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_CREATE)
+        if folders.count > Self.maxFolders { Log.info("watching the first \(Self.maxFolders) of \(folders.count) folders for changes") }
         current.withLock { state in
-            if state.watch >= 0 { inotify_rm_watch(fd, state.watch) }
-            state.watch = inotify_add_watch(fd, folder, mask | UInt32(IN_ONLYDIR))
+            for watch in state.watches { inotify_rm_watch(fd, watch) }
+            state.watches = Set(folders.prefix(Self.maxFolders).map { inotify_add_watch(fd, $0, mask | UInt32(IN_ONLYDIR)) }.filter { $0 >= 0 })
             state.changed = false
         }
     }
@@ -57,18 +61,19 @@ final class FolderWatcher: Sendable {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             var offset = 0
-            var relevant = false
-            var watch: Int32 = -1
+            var watches: Set<Int32> = []
             while offset + header <= n {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
                 let nameLength = Int(event.len)
                 let first = nameLength > 0 ? buffer.load(fromByteOffset: offset + header, as: UInt8.self) : 0
-                if first != UInt8(ascii: ".") { relevant = true; watch = event.wd }
+                // A file being made is not news until it is closed; a folder being made is.
+                let isFileCreated = event.mask & UInt32(IN_CREATE) != 0 && event.mask & UInt32(IN_ISDIR) == 0
+                if first != UInt8(ascii: "."), !isFileCreated { watches.insert(event.wd) }
                 offset += header + nameLength
             }
-            guard relevant else { continue }
+            guard !watches.isEmpty else { continue }
             let woke = current.withLock { state -> Bool in
-                guard watch == state.watch else { return false } // a folder no longer watched
+                guard !state.watches.isDisjoint(with: watches) else { return false } // folders no longer watched
                 state.changed = true
                 return true
             }

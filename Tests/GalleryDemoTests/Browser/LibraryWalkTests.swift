@@ -117,6 +117,34 @@ final class LibraryWalkTests: XCTestCase {
         _ = outside
     } }
 
+    /// Another program adds photos deep in the tree, and a whole new folder of them: both
+    /// appear (every folder of the library is watched, and a new folder walks it again).
+    func testPhotosAddedAnywhereInTheTreeAppear() throws { try onMain {
+        let (tree, outside) = try Self.makeTree("walk-watch")
+        defer { _ = outside }
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: tree.path)
+        page.waitForScan()
+        let build: (UI) -> Void = { page.build($0) }
+        h.frames(2, build)
+        XCTAssertEqual(page.shown.count, 5)
+        let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 32, height: 24, seed: 5))
+        try SamplePhotos.write(jpeg, to: tree.file("2019/05/12/IMG_0009.jpg"))
+        @MainActor func waitFor(_ count: Int) {
+            let deadline = MonotonicClock.seconds() + 60 // generous: sanitizers and busy machines; it stops as soon as it can
+            while page.shown.count < count && MonotonicClock.seconds() < deadline {
+                if h.host.runOnce(timeout: 1, build) { h.wait(1.0 / 60) }
+            }
+        }
+        waitFor(6)
+        XCTAssertTrue(page.shown.contains { $0.path == tree.file("2019/05/12/IMG_0009.jpg") }, "a photo three folders down")
+        try FileManager.default.createDirectory(atPath: tree.file("2021/03"), withIntermediateDirectories: true)
+        waitFor(6) // the new folders: walked again, and watched
+        try SamplePhotos.write(jpeg, to: tree.file("2021/03/IMG_0010.jpg"))
+        waitFor(7)
+        XCTAssertTrue(page.shown.contains { $0.path == tree.file("2021/03/IMG_0010.jpg") }, "a photo in a folder made since the walk")
+    } }
+
     /// Folders found by the background walk reach the browser while it goes on: a frame
     /// between them shows the ones found so far.
     func testTheBackgroundScanHandsOverFoldersAsItFindsThem() throws {
