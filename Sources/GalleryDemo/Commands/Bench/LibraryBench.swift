@@ -9,8 +9,9 @@ import Widgets
 /// the walk was still going then, the end of the walk, the end of the dates (and how many
 /// were read from files rather than the index), the first sharp screen once all is done, and
 /// the work of the frames drawn meanwhile (what taking the walk's and the dates' results costs).
-/// `--fresh-index` starts from an empty index (a first start); otherwise the cache folder's
-/// index is used, warm from an earlier run.
+/// `--fresh-index` starts from an empty index (a first start, `"index":"fresh"`); otherwise
+/// the cache folder's index is used (`"index":"cache_folder"`: warm when an earlier run filled
+/// it; `dates_read_from_files` tells).
 @MainActor
 enum LibraryBench {
     static func run(host: AppHost, folder: String, processStart: Double, freshIndex: Bool) throws -> String {
@@ -51,7 +52,7 @@ enum LibraryBench {
             }
         }
         readFromFiles = max(readFromFiles, browser.lastFactsReadFromFiles)
-        return "{\"scene\":\"library\",\"n\":\(browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\",\"index\":\"\(freshIndex ? "fresh" : "warm")\""
+        return "{\"scene\":\"library\",\"n\":\(browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\",\"index\":\"\(freshIndex ? "fresh" : "cache_folder")\""
             + ",\"first_frame_ms\":\(ms(firstFrame)),\"first_screen_ms\":\(ms(firstScreen)),\"walk_running_at_first_screen\":\(walkingAtFirstScreen)"
             + ",\"photos_at_first_screen\":\(photosAtFirstScreen),\"walk_done_ms\":\(ms(walkDone)),\"dates_done_ms\":\(ms(datesDone))"
             + ",\"dates_read_from_files\":\(readFromFiles),\"sections\":\(browser.grid.sections?.count ?? 0)"

@@ -22,7 +22,7 @@ final class GridSectionTests: XCTestCase {
     }
 
     func testSectionGeometryAt100000ItemsMatchesAPlainWalk() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64(seed: 16) // seeded: a failure is the same on every run
         var counts: [Int] = []
         while counts.reduce(0, +) < 100_000 { counts.append(Int.random(in: 0...400, using: &rng) * (Int.random(in: 0..<10, using: &rng) == 0 ? 0 : 1)) }
         counts[0] = 0 // an empty first section
