@@ -176,9 +176,9 @@ public final class Renderer {
         SDL_RenderClear(handle)
     }
 
-    /// Creates textures for new atlas pages and uploads the glyph rows added since last frame.
+    /// Creates textures for new atlas pages and uploads what was added to them since last frame.
     private func syncAtlas() {
-        atlas.drainDirtyRows { page, y, height, rows in
+        atlas.drainDirtyRects { page, dirty, pixels in
             while atlasTextures.count <= page {
                 let size = Int32(GlyphAtlas.pageSize)
                 guard let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
@@ -190,8 +190,8 @@ public final class Renderer {
                 SDL_SetTextureScaleMode(texture, SDL_ScaleModeNearest)
                 atlasTextures.append(texture)
             }
-            var rect = SDL_Rect(x: 0, y: Int32(y), w: Int32(GlyphAtlas.pageSize), h: Int32(height))
-            SDL_UpdateTexture(atlasTextures[page], &rect, rows, Int32(GlyphAtlas.pageSize * 4))
+            var rect = SDL_Rect(x: Int32(dirty.x), y: Int32(dirty.y), w: Int32(dirty.width), h: Int32(dirty.height))
+            SDL_UpdateTexture(atlasTextures[page], &rect, pixels, Int32(GlyphAtlas.pageSize * 4))
         }
     }
 

@@ -147,6 +147,10 @@ public final class Font {
     @exclusivity(unchecked) private var runUses = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
     @exclusivity(unchecked) private var runHashes = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
     @exclusivity(unchecked) private var runClock: UInt32 = 0
+    /// Per slot, the atlas frame its line was last drawn in (0: never) and where the line's
+    /// composed image is, if it has one (`GlyphAtlas.composeLine`).
+    @exclusivity(unchecked) private var runFrames = [Int](repeating: 0, count: Font.runWays * Font.runSets)
+    @exclusivity(unchecked) private var runLines = [LinePlacement?](repeating: nil, count: Font.runWays * Font.runSets)
     static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
     private var truncations: [TruncationKey: String] = [:]
@@ -211,6 +215,8 @@ public final class Font {
         atlasGeneration = atlas.generation
         runs = [CachedRun?](repeating: nil, count: Self.runWays * Self.runSets)
         runUses = [UInt32](repeating: 0, count: Self.runWays * Self.runSets)
+        runFrames = [Int](repeating: 0, count: Self.runWays * Self.runSets)
+        runLines = [LinePlacement?](repeating: nil, count: Self.runWays * Self.runSets)
         glyphs.removeAll()
     }
 
@@ -291,7 +297,10 @@ public final class Font {
     }
 
     /// `text` laid out: from the run cache, or shaped now (and cached when short).
-    private func run(_ text: String) -> GlyphRun {
+    private func run(_ text: String) -> GlyphRun { lookUp(text).run }
+
+    /// `text` laid out, and the run cache slot that holds it (nil for a long line).
+    private func lookUp(_ text: String) -> (run: GlyphRun, slot: Int?) {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
         // (No closure here: one isolated to the main actor costs an executor check per call.)
         let hash: UInt32? = text.utf8.count <= Self.cachedRunLength ? fnv1a(text) : nil
@@ -302,7 +311,7 @@ public final class Font {
             for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) where runHashes[slot] == hash {
                 if let cached = runs[slot], cached.text == text {
                     runUses[slot] = runClock
-                    return cached.run
+                    return (cached.run, slot)
                 }
             }
         }
@@ -322,8 +331,24 @@ public final class Font {
             runs[slot] = CachedRun(text: text, run: run)
             runUses[slot] = runClock
             runHashes[slot] = hash
+            runFrames[slot] = 0
+            runLines[slot] = nil
+            return (run, slot)
         }
-        return run
+        return (run, nil)
+    }
+
+    /// The composed image of the run in cache slot `slot`, when it has one in the atlas or
+    /// gets one now: a line is composed the second frame it is drawn in, so text that
+    /// changes every frame never is.
+    private func composedLine(slot: Int, run: GlyphRun) -> LinePlacement? {
+        let frame = atlas.frame
+        let previous = runFrames[slot]
+        runFrames[slot] = frame
+        if let line = runLines[slot], atlas.touch(line) { return line }
+        guard previous != 0, previous != frame, let line = atlas.composeLine(run) else { return nil }
+        runLines[slot] = line
+        return line
     }
 
     /// Logical width of every prefix of `text` in reading order: `[0, after 1st, after 2nd,
@@ -386,8 +411,16 @@ public final class Font {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        let run = self.run(text)
-        list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
+        let (run, slot) = lookUp(text)
+        if let slot, let line = composedLine(slot: slot, run: run) {
+            let page = firstPage
+            list.withQuadSink(maxQuads: 1, texture: page) { sink in
+                sink.add(x0: start + run.x0, y0: top + run.y0, x1: start + run.x1, y1: top + run.y1, uv0: line.uv0, uv1: line.uv1,
+                         color: sdlColor, texture: page)
+            }
+        } else {
+            list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
+        }
         let advance = Double(run.advance) / list.scale
         if list.recordsText { list.noteText(text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight)) }
         return advance

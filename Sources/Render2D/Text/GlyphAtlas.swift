@@ -18,23 +18,41 @@ struct AtlasGlyph {
 /// full a new one is added. Page 0 also holds a block of opaque white texels that solid
 /// shapes sample, so shapes and text share one texture and batch into one draw call.
 ///
+/// The lower part of page 0 holds whole lines of text composed from their glyphs (see
+/// `composeLine`): a line drawn frame after frame, such as a table cell, then costs one quad
+/// instead of one per glyph, on the same texture as shapes and glyphs.
+///
 /// The atlas is CPU memory and needs no window: fonts measure and lay out text without one.
 /// Each page has a reserved `TextureHandle`; the `Renderer` creates the GPU textures and
 /// uploads the rows written since the last frame.
 @MainActor
 public final class GlyphAtlas {
     /// The side of each page, in pixels.
-    public static let pageSize = 1024
+    public nonisolated static let pageSize = 1024
     /// Handles with this bit set name atlas pages (the low bits are the page index).
     nonisolated static let pageHandleBit: UInt32 = 0x8000_0000
+
+    /// Rows of page 0, at its bottom, kept for composed lines.
+    static let lineRegionHeight = 512
+    /// Pixels of composed lines written per frame at most (the rest are drawn glyph by glyph
+    /// and composed in a later frame).
+    static let linePixelsPerFrame = 32 * 1024
 
     struct Page {
         var texture: TextureHandle
         var pixels: [UInt8]
         var shelfX = 0, shelfY = 0, shelfHeight = 0
-        /// Rows touched since the last upload.
-        var dirtyMinY = Int.max, dirtyMaxY = -1
+        /// The rectangles written since the last upload.
+        var dirty: [DirtyRect] = []
     }
+
+    /// A block of a page to upload.
+    struct DirtyRect: Equatable {
+        var x, y, width, height: Int
+    }
+
+    /// Blocks uploaded one by one at most per page and frame; past it, their bounds at once.
+    static let maxDirtyRects = 32
 
     private(set) var pages: [Page] = []
     /// Texture coordinate of an opaque white texel on page 0.
@@ -51,10 +69,38 @@ public final class GlyphAtlas {
     /// Bumped when the atlas is cleared: glyphs placed before are gone. Read once per text run
     /// (main actor only, never during a write: no dynamic exclusivity check).
     @exclusivity(unchecked) public private(set) var generation = 0
+    /// Whether fonts compose lines drawn in consecutive frames into single quads (on by
+    /// default; off draws every glyph as its own quad, as a reference).
+    public var cachesLines = true
+    /// Frames begun (`beginFrame`): a composed line's space is not handed on in a frame
+    /// that draws it.
+    @exclusivity(unchecked) public private(set) var frame = 0
+    /// Lines composed into the atlas so far.
+    public private(set) var linesComposed = 0
+    // Read for every line drawn; main actor only, never read during a write (no dynamic
+    // exclusivity check).
+    @exclusivity(unchecked) private var linePixelsLeft = GlyphAtlas.linePixelsPerFrame
+    @exclusivity(unchecked) private var lineShelves = GlyphAtlas.emptyLineShelves(firstEpoch: 0)
 
     /// An atlas of one page, holding the white texel solid shapes sample.
     public init() {
         addWhitePage()
+    }
+
+    private static func emptyLineShelves(firstEpoch: UInt32) -> LineShelves {
+        LineShelves(left: 0, top: pageSize - lineRegionHeight, width: pageSize, height: lineRegionHeight, firstEpoch: firstEpoch)
+    }
+
+    /// Starts a frame (before anything of it is drawn): clears the atlas when it holds more
+    /// than `maxPages`, and renews the budget for composing lines.
+    ///
+    /// ```swift
+    /// atlas.beginFrame() // then build and draw the frame
+    /// ```
+    public func beginFrame() {
+        frame += 1
+        linePixelsLeft = Self.linePixelsPerFrame
+        evictIfFull()
     }
 
     /// Clears every page when there are more than `maxPages`. Call between frames (at a
@@ -63,6 +109,7 @@ public final class GlyphAtlas {
         guard pages.count > max(1, maxPages) else { return }
         pages.removeAll()
         generation += 1
+        lineShelves = Self.emptyLineShelves(firstEpoch: lineShelves.nextFirstEpoch)
         addWhitePage()
     }
 
@@ -102,7 +149,7 @@ public final class GlyphAtlas {
             pages[p].shelfX = 0
             pages[p].shelfHeight = 0
         }
-        if pages[p].shelfY + h > size {
+        if pages[p].shelfY + h > (p == 0 ? size - Self.lineRegionHeight : size) {
             addPage()
             p = pages.count - 1
         }
@@ -112,9 +159,22 @@ public final class GlyphAtlas {
         return (p, x, y)
     }
 
-    private func markDirty(page: Int, y: Int, height: Int) {
-        pages[page].dirtyMinY = min(pages[page].dirtyMinY, y)
-        pages[page].dirtyMaxY = max(pages[page].dirtyMaxY, y + height - 1)
+    /// Notes a block written: a neighbour to the right of the last block on the same rows
+    /// (the next glyph or line on a shelf) widens it; too many blocks become their bounds.
+    private func markDirty(page: Int, x: Int = 0, y: Int, width: Int = GlyphAtlas.pageSize, height: Int) {
+        let block = DirtyRect(x: x, y: y, width: width, height: height)
+        if var last = pages[page].dirty.last, last.y == y, x >= last.x + last.width, x <= last.x + last.width + 1 {
+            last.width = x + width - last.x
+            last.height = max(last.height, height)
+            pages[page].dirty[pages[page].dirty.count - 1] = last
+        } else if pages[page].dirty.count < Self.maxDirtyRects {
+            pages[page].dirty.append(block)
+        } else {
+            let all = pages[page].dirty + [block]
+            let x0 = all.map(\.x).min()!, y0 = all.map(\.y).min()!
+            let x1 = all.map { $0.x + $0.width }.max()!, y1 = all.map { $0.y + $0.height }.max()!
+            pages[page].dirty = [DirtyRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)]
+        }
     }
 
     struct AtlasFull: Error, CustomStringConvertible {
@@ -137,20 +197,99 @@ public final class GlyphAtlas {
                 }
             }
         }
-        markDirty(page: p, y: y, height: height)
+        markDirty(page: p, x: x, y: y, width: width, height: height)
         glyphCount += 1
         let s = Float(size)
         return (pages[p].texture, SIMD2(Float(x) / s, Float(y) / s), SIMD2(Float(x + width) / s, Float(y + height) / s))
     }
 
-    /// Hands every page's rows written since the last call to `upload(page, y, height, bytes)`.
-    func drainDirtyRows(_ upload: (_ page: Int, _ y: Int, _ height: Int, _ rows: UnsafeRawPointer) -> Void) {
+    /// Hands every block of every page written since the last call to `upload(page, block,
+    /// its first pixel)`; rows are `pageSize * 4` bytes apart.
+    func drainDirtyRects(_ upload: (_ page: Int, _ block: DirtyRect, _ pixels: UnsafeRawPointer) -> Void) {
         let size = Self.pageSize
-        for p in pages.indices where pages[p].dirtyMaxY >= 0 {
-            let y0 = pages[p].dirtyMinY, y1 = pages[p].dirtyMaxY
-            pages[p].pixels.withUnsafeBytes { raw in upload(p, y0, y1 - y0 + 1, raw.baseAddress! + y0 * size * 4) }
-            pages[p].dirtyMinY = .max
-            pages[p].dirtyMaxY = -1
+        for p in pages.indices where !pages[p].dirty.isEmpty {
+            pages[p].pixels.withUnsafeBytes { raw in
+                for block in pages[p].dirty { upload(p, block, raw.baseAddress! + (block.y * size + block.x) * 4) }
+            }
+            pages[p].dirty.removeAll(keepingCapacity: true)
         }
+    }
+
+    // MARK: Composed lines
+
+    /// Whether the line placed as `placement` is still in the atlas; if so, it is marked as
+    /// drawn in this frame (its space is not handed on before the next).
+    func touch(_ placement: LinePlacement) -> Bool {
+        lineShelves.touch(placement, frame: frame)
+    }
+
+    /// Composes `run`'s glyphs (all tinted glyphs on atlas pages) into one image in page 0's
+    /// line space, as drawing them one by one would blend them; nil when there is no room,
+    /// this frame's budget is spent, or the run has color glyphs.
+    func composeLine(_ run: GlyphRun) -> LinePlacement? {
+        guard cachesLines, run.texture != nil, !run.quads.isEmpty else { return nil }
+        let width = Int(run.x1 - run.x0), height = Int(run.y1 - run.y0)
+        guard width > 0, height > 0, width * height <= linePixelsLeft,
+              let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame) else { return nil }
+        linePixelsLeft -= width * height
+        let size = Self.pageSize
+        // Page 0's pixels are taken out while written, so glyphs on other pages can be read.
+        var line: [UInt8] = []
+        swap(&line, &pages[0].pixels)
+        composeClear(&line, x: x, y: y, width: width, height: height)
+        for q in run.quads {
+            let page = Int(q.texture.id & ~Self.pageHandleBit)
+            guard page < pages.count else { continue }
+            let from = (Int((q.uv0.y * Float(size)).rounded()), Int((q.uv0.x * Float(size)).rounded()))
+            let to = (y + Int(q.y0 - run.y0), x + Int(q.x0 - run.x0))
+            let block = (Int(q.x1 - q.x0), Int(q.y1 - q.y0))
+            composeBlend(from: page == 0 ? nil : pages[page].pixels, row: from.0, column: from.1, into: &line, row: to.0, column: to.1,
+                         width: block.0, height: block.1)
+        }
+        swap(&line, &pages[0].pixels)
+        markDirty(page: 0, x: x, y: y, width: width, height: height)
+        linesComposed += 1
+        let s = Float(size)
+        return LinePlacement(shelf: Int32(shelf), epoch: epoch, uv0: SIMD2(Float(x) / s, Float(y) / s),
+                             uv1: SIMD2(Float(x + width) / s, Float(y + height) / s))
+    }
+}
+
+// Pixel work for composed lines, outside the main actor so its buffer closures carry no
+// executor check.
+
+/// Fills a block of an atlas page with white, transparent pixels.
+private func composeClear(_ page: inout [UInt8], x: Int, y: Int, width: Int, height: Int) {
+    let size = GlyphAtlas.pageSize
+    let clear = UInt32(littleEndian: 0x00FF_FFFF) // (255, 255, 255, 0) in memory order
+    page.withUnsafeMutableBytes { bytes in
+        for row in y..<(y + height) {
+            (bytes.baseAddress! + (row * size + x) * 4).assumingMemoryBound(to: UInt32.self).update(repeating: clear, count: width)
+        }
+    }
+}
+
+/// Blends a block of a page's alpha (nil: of page 0 itself) over a block of page 0's:
+/// a + d·(1 − a), as blending one glyph quad after another gives.
+private func composeBlend(from source: [UInt8]?, row sourceRow: Int, column sourceColumn: Int, into line: inout [UInt8],
+                          row lineRow: Int, column lineColumn: Int, width: Int, height: Int) {
+    let stride = GlyphAtlas.pageSize * 4
+    func blend(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>) {
+        for row in 0..<height {
+            let s = s + row * stride, d = d + row * stride
+            for k in 0..<width {
+                let a = s[k &* 4], under = d[k &* 4]
+                if under == 0 || a == 255 { d[k &* 4] = a; continue }
+                d[k &* 4] = UInt8(truncatingIfNeeded: Int(a) &+ (Int(under) &* (255 &- Int(a)) &+ 127) / 255)
+            }
+        }
+    }
+    let from = sourceRow * stride + sourceColumn * 4 + 3, to = lineRow * stride + lineColumn * 4 + 3
+    if let source {
+        source.withUnsafeBufferPointer { glyphs in
+            line.withUnsafeMutableBufferPointer { page in blend(glyphs.baseAddress! + from, page.baseAddress! + to) }
+        }
+    } else {
+        line.withUnsafeMutableBufferPointer { page in blend(UnsafePointer(page.baseAddress! + from), page.baseAddress! + to) }
     }
 }

@@ -163,7 +163,7 @@ public final class UI {
         self.scale = scale > 0 && scale.isFinite ? scale : 1
         input.beginFrame(events: events, time: time)
         let atlas = fonts.atlas
-        atlas.evictIfFull() // before anything of this frame is drawn
+        atlas.beginFrame() // before anything of this frame is drawn
         content.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         overlayList.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         drawingOverlay = false
