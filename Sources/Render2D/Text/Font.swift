@@ -133,8 +133,9 @@ public final class Font {
     // table frame) are turned off for these properties only.
     /// The atlas generation the cached glyphs were placed in (see `GlyphAtlas.evictIfFull`).
     @exclusivity(unchecked) private var atlasGeneration = 0
-    /// Glyphs placed in the atlas, by face and glyph index.
-    @exclusivity(unchecked) private var glyphs: [UInt64: AtlasGlyph] = [:]
+    /// Glyphs placed in the atlas, by face and glyph index; nil for a glyph with no bitmap
+    /// (a space), so it is not rasterized again for every line that holds one.
+    @exclusivity(unchecked) private var glyphs: [UInt64: AtlasGlyph?] = [:]
     /// Lines laid out before, in sets of four picked by a hash of their bytes (the least
     /// recently used makes room): a table redraws the same cell strings frame after frame,
     /// and a cached run skips shaping. Four ways, because with two a few sets holding three
@@ -236,7 +237,7 @@ public final class Font {
                 Log.error("glyph \(glyph) of \(faces[face].path) not added to the atlas: \(error)")
             }
         }
-        glyphs[key] = placed
+        glyphs[key] = .some(placed)
         return placed
     }
 
@@ -408,10 +409,16 @@ public final class Font {
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
     @discardableResult
     public func draw(_ text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
+        let (run, slot) = lookUp(text)
+        return draw(run, slot: slot, text: text, at: origin, color: color, into: &list)
+    }
+
+    /// Draws `text` laid out as `run` (from run cache slot `slot`, if cached).
+    @discardableResult
+    private func draw(_ run: GlyphRun, slot: Int?, text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        let (run, slot) = lookUp(text)
         if let slot, let line = composedLine(slot: slot, run: run) {
             let page = firstPage
             list.withQuadSink(maxQuads: 1, texture: page) { sink in
@@ -439,14 +446,16 @@ public final class Font {
             draw(truncated(text, toWidth: rect.width), at: Point(rect.minX, y), color: color, into: &list)
             return
         }
-        var line = text
-        var width = measure(text)
-        if truncate && width > rect.width {
-            line = truncated(text, toWidth: rect.width)
-            width = measure(line)
+        func x(_ width: Double) -> Double { alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width }
+        // One lookup when it fits: the run measured is the run drawn.
+        let (run, slot) = lookUp(text)
+        let width = Double(run.advance) / scale
+        if !truncate || width <= rect.width {
+            draw(run, slot: slot, text: text, at: Point(x(width), y), color: color, into: &list)
+            return
         }
-        let x = alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width
-        draw(line, at: Point(x, y), color: color, into: &list)
+        let line = truncated(text, toWidth: rect.width)
+        draw(line, at: Point(x(measure(line)), y), color: color, into: &list)
     }
 }
 

@@ -82,4 +82,14 @@ final class FontTests: XCTestCase {
         XCTAssertEqual(huge.glyphsRasterized, rasterized, "second use comes from the atlas")
         XCTAssertEqual(Set(list.commands.map(\.texture)).count, atlas.pageCount)
     } }
+
+    func testAGlyphWithoutBitmapIsRasterizedOnce() { onMain {
+        let lib = try! FontLibrary(atlas: GlyphAtlas())
+        let font = lib.font(size: 15)
+        _ = font.measure("a b")
+        let rasterized = font.glyphsRasterized
+        XCTAssertEqual(rasterized, 3, "a, the space, b")
+        _ = font.measure("c d")
+        XCTAssertEqual(font.glyphsRasterized, rasterized + 2, "c and d: the space (no bitmap) is known")
+    } }
 }
