@@ -148,10 +148,6 @@ public final class Font {
     @exclusivity(unchecked) private var runUses = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
     @exclusivity(unchecked) private var runHashes = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
     @exclusivity(unchecked) private var runClock: UInt32 = 0
-    /// Per slot, the atlas frame its line was last drawn in (0: never) and where the line's
-    /// composed image is, if it has one (`GlyphAtlas.composeLine`).
-    @exclusivity(unchecked) private var runFrames = [Int](repeating: 0, count: Font.runWays * Font.runSets)
-    @exclusivity(unchecked) private var runLines = [LinePlacement?](repeating: nil, count: Font.runWays * Font.runSets)
     static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
     private var truncations: [TruncationKey: String] = [:]
@@ -216,8 +212,6 @@ public final class Font {
         atlasGeneration = atlas.generation
         runs = [CachedRun?](repeating: nil, count: Self.runWays * Self.runSets)
         runUses = [UInt32](repeating: 0, count: Self.runWays * Self.runSets)
-        runFrames = [Int](repeating: 0, count: Self.runWays * Self.runSets)
-        runLines = [LinePlacement?](repeating: nil, count: Self.runWays * Self.runSets)
         glyphs.removeAll()
     }
 
@@ -300,8 +294,8 @@ public final class Font {
     /// `text` laid out: from the run cache, or shaped now (and cached when short).
     private func run(_ text: String) -> GlyphRun { lookUp(text).run }
 
-    /// `text` laid out, and the run cache slot that holds it (nil for a long line).
-    private func lookUp(_ text: String) -> (run: GlyphRun, slot: Int?) {
+    /// `text` laid out, and the run cache entry that holds it (nil for a long line).
+    private func lookUp(_ text: String) -> (run: GlyphRun, cached: CachedRun?) {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
         // (No closure here: one isolated to the main actor costs an executor check per call.)
         let hash: UInt32? = text.utf8.count <= Self.cachedRunLength ? fnv1a(text) : nil
@@ -312,7 +306,7 @@ public final class Font {
             for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) where runHashes[slot] == hash {
                 if let cached = runs[slot], cached.text == text {
                     runUses[slot] = runClock
-                    return (cached.run, slot)
+                    return (cached.run, cached)
                 }
             }
         }
@@ -329,26 +323,25 @@ public final class Font {
         if let set, let hash, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
             var slot = Self.runWays * set
             for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runUses[other] < runUses[slot] { slot = other }
-            runs[slot] = CachedRun(text: text, run: run)
+            let cached = CachedRun(text: text, run: run)
+            runs[slot] = cached
             runUses[slot] = runClock
             runHashes[slot] = hash
-            runFrames[slot] = 0
-            runLines[slot] = nil
-            return (run, slot)
+            return (run, cached)
         }
         return (run, nil)
     }
 
-    /// The composed image of the run in cache slot `slot`, when it has one in the atlas or
+    /// The composed image of the cached run, when it has one in the atlas or
     /// gets one now: a line is composed the second frame it is drawn in, so text that
     /// changes every frame never is.
-    private func composedLine(slot: Int, run: GlyphRun) -> LinePlacement? {
+    private func composedLine(_ cached: CachedRun) -> LinePlacement? {
         let frame = atlas.frame
-        let previous = runFrames[slot]
-        runFrames[slot] = frame
-        if let line = runLines[slot], atlas.touch(line) { return line }
-        guard previous != 0, previous != frame, let line = atlas.composeLine(run) else { return nil }
-        runLines[slot] = line
+        let previous = cached.lastFrame
+        cached.lastFrame = frame
+        if let line = cached.line, atlas.touch(line) { return line }
+        guard previous != 0, previous != frame, let line = atlas.composeLine(cached.run) else { return nil }
+        cached.line = line
         return line
     }
 
@@ -409,17 +402,17 @@ public final class Font {
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
     @discardableResult
     public func draw(_ text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
-        let (run, slot) = lookUp(text)
-        return draw(run, slot: slot, text: text, at: origin, color: color, into: &list)
+        let (run, cached) = lookUp(text)
+        return draw(run, cached: cached, text: text, at: origin, color: color, into: &list)
     }
 
-    /// Draws `text` laid out as `run` (from run cache slot `slot`, if cached).
+    /// Draws `text` laid out as `run` (the run cache's entry `cached`, if it has one).
     @discardableResult
-    private func draw(_ run: GlyphRun, slot: Int?, text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
+    private func draw(_ run: GlyphRun, cached: CachedRun?, text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        if let slot, let line = composedLine(slot: slot, run: run) {
+        if let cached, let line = composedLine(cached) {
             let page = firstPage
             list.withQuadSink(maxQuads: 1, texture: page) { sink in
                 sink.add(x0: start + run.x0, y0: top + run.y0, x1: start + run.x1, y1: top + run.y1, uv0: line.uv0, uv1: line.uv1,
@@ -448,10 +441,10 @@ public final class Font {
         }
         func x(_ width: Double) -> Double { alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width }
         // One lookup when it fits: the run measured is the run drawn.
-        let (run, slot) = lookUp(text)
+        let (run, cached) = lookUp(text)
         let width = Double(run.advance) / scale
         if !truncate || width <= rect.width {
-            draw(run, slot: slot, text: text, at: Point(x(width), y), color: color, into: &list)
+            draw(run, cached: cached, text: text, at: Point(x(width), y), color: color, into: &list)
             return
         }
         let line = truncated(text, toWidth: rect.width)
@@ -515,10 +508,20 @@ struct GlyphRun {
     }
 }
 
-/// A run cache slot: the line's text and its layout.
-struct CachedRun {
+/// A run cache entry: the line's text and its layout; the atlas frame it was last drawn in
+/// (0: never) and where its composed image is, if it has one (`GlyphAtlas.composeLine`).
+/// A class, so marking it drawn touches memory its lookup already read.
+final class CachedRun {
     let text: String
     let run: GlyphRun
+    // Main actor only (through `Font`), never read during a write.
+    @exclusivity(unchecked) var lastFrame = 0
+    @exclusivity(unchecked) var line: LinePlacement?
+
+    init(text: String, run: GlyphRun) {
+        self.text = text
+        self.run = run
+    }
 }
 
 /// FNV-1a of `text`'s UTF-8, read in place. (Outside `Font`, so the closure is not

@@ -9,8 +9,9 @@ struct LinePlacement {
 
 /// Space for whole lines of text in one rectangle of an atlas page: shelves of one height
 /// each, filled left to right. A shelf is handed on whole, least recently drawn first, and
-/// never while a line on it is drawn in the current frame (that frame's quads still point at
-/// it). Pure bookkeeping: `GlyphAtlas` writes the pixels.
+/// never while a line on it was drawn in this frame (its quads still point at it) or the one
+/// before (it is likely drawn again: taking it would only trade one composed line for
+/// another, every frame). Pure bookkeeping: `GlyphAtlas` writes the pixels.
 struct LineShelves {
     struct Shelf {
         var y: Int
@@ -24,6 +25,8 @@ struct LineShelves {
     private(set) var shelves: [Shelf] = []
     /// Where the next new shelf starts.
     private var nextY: Int
+    /// The frame a line last found no room: the lines after it in that frame do not look.
+    private var fullInFrame = 0
     /// The epoch new shelves start at: lines placed before the space was emptied never match.
     private let firstEpoch: UInt32
 
@@ -40,11 +43,12 @@ struct LineShelves {
     static func shelfHeight(for height: Int) -> Int { (height + 1 + 3) / 4 * 4 }
 
     /// Room for a `width`×`height` line drawn in `frame`: on a shelf of its height with space
-    /// left, else a new shelf, else the least recently drawn shelf not drawn in `frame` that
-    /// is tall enough (and at most twice as tall). Nil when none fits.
+    /// left, else a new shelf, else the least recently drawn shelf not drawn in `frame` or the
+    /// frame before that is tall enough (and at most twice as tall). Nil when none fits, and
+    /// for the rest of the frame once one did not.
     mutating func place(width: Int, height: Int, frame: Int) -> (shelf: Int, epoch: UInt32, x: Int, y: Int)? {
         let w = width + 1, h = Self.shelfHeight(for: height)
-        guard w <= self.width, h <= self.height else { return nil }
+        guard w <= self.width, h <= self.height, fullInFrame != frame else { return nil }
         var chosen: Int?
         for (i, shelf) in shelves.enumerated() where shelf.height == h && shelf.x + w <= self.width {
             chosen = i
@@ -57,10 +61,13 @@ struct LineShelves {
         }
         if chosen == nil {
             var oldest: Int?
-            for (i, shelf) in shelves.enumerated() where shelf.height >= h && shelf.height <= 2 * h && shelf.lastFrame < frame {
+            for (i, shelf) in shelves.enumerated() where shelf.height >= h && shelf.height <= 2 * h && shelf.lastFrame < frame - 1 {
                 if oldest.map({ shelf.lastFrame < shelves[$0].lastFrame }) ?? true { oldest = i }
             }
-            guard let oldest else { return nil }
+            guard let oldest else {
+                fullInFrame = frame
+                return nil
+            }
             shelves[oldest].x = 0
             shelves[oldest].epoch &+= 1
             chosen = oldest

@@ -36,19 +36,29 @@ final class LineShelvesTests: XCTestCase {
         XCTAssertTrue(shelves.touch(placement(third), frame: 4))
     }
 
-    func testAShelfDrawnInThisFrameIsNeverHandedOn() throws {
+    func testAShelfDrawnInThisFrameOrTheOneBeforeIsNeverHandedOn() throws {
         var shelves = LineShelves(left: 0, top: 0, width: 200, height: 40)
         _ = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 5))
         _ = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 5))
         XCTAssertNil(shelves.place(width: 150, height: 16, frame: 5), "both shelves hold lines this frame draws")
-        XCTAssertNotNil(shelves.place(width: 150, height: 16, frame: 6), "the next frame may take one")
+        XCTAssertNil(shelves.place(width: 150, height: 16, frame: 6), "nor lines the last frame drew")
+        XCTAssertNotNil(shelves.place(width: 150, height: 16, frame: 7))
+    }
+
+    func testOnceFullAFrameLooksNoFurther() throws {
+        var shelves = LineShelves(left: 0, top: 0, width: 200, height: 40)
+        _ = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 1))
+        _ = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 1))
+        XCTAssertNil(shelves.place(width: 150, height: 16, frame: 2))
+        XCTAssertNil(shelves.place(width: 10, height: 16, frame: 2), "would fit, but this frame found no room already")
+        XCTAssertNotNil(shelves.place(width: 10, height: 16, frame: 3))
     }
 
     func testAShelfMuchTallerThanTheLineIsNotTaken() throws {
         var shelves = LineShelves(left: 0, top: 0, width: 200, height: 64)
         _ = try XCTUnwrap(shelves.place(width: 150, height: 60, frame: 1)) // one 64 px shelf fills the space
-        XCTAssertNil(shelves.place(width: 150, height: 10, frame: 2), "a 12 px line would waste a 64 px shelf")
-        XCTAssertNotNil(shelves.place(width: 150, height: 40, frame: 2))
+        XCTAssertNil(shelves.place(width: 150, height: 10, frame: 3), "a 12 px line would waste a 64 px shelf")
+        XCTAssertNotNil(shelves.place(width: 150, height: 40, frame: 4))
     }
 
     func testEmptiedSpaceNeverValidatesAnOldPlacement() throws {
