@@ -113,9 +113,11 @@ public enum IndexSorter {
 
     /// The permutation that orders `rows` by `descriptors` (stable: ties keep row order).
     ///
-    /// Every string, integer and double key becomes an order-preserving `UInt64` word per row
-    /// first (strings by their rank among the distinct strings), so the sort itself compares
-    /// flat words through raw pointers; only `custom` keys compare rows.
+    /// Every string, integer and double key becomes an order-preserving number per row,
+    /// only as wide as its values' range (strings by their rank among the distinct strings),
+    /// and a row's keys are packed into one bit string of 32- or 64-bit words: a million rows
+    /// sorted by size, name and kind compare one word each and need 8 MB of keys, not 24.
+    /// Only `custom` keys compare rows.
     public static func sortedIndices<Rows: RandomAccessCollection>(
         _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil, isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
@@ -125,65 +127,93 @@ public enum IndexSorter {
             count = n
         }
         guard n > 1, !descriptors.isEmpty else { return indices }
-        // One word per row and key, written straight into buffers the comparators share
-        // (no intermediate arrays: a million rows' keys cost 8 MB each at their peak).
-        var columns: [UnsafeMutableBufferPointer<UInt64>] = []
-        defer { for column in columns { column.deallocate() } }
-        var customs: [(compare: @Sendable (Rows.Element, Rows.Element) -> Int, sign: Int)] = []
         let base = rows.startIndex
+        // nil marks a custom key's place in the order.
+        var fields: [SortKeyField?] = []
+        var customs: [(compare: @Sendable (Rows.Element, Rows.Element) -> Int, sign: Int)] = []
+        // Numbers packed with other keys pay a second read for their range; alone they need none.
+        let packsKeys = descriptors.count > 1 && !descriptors.contains { if case .custom = $0.key { true } else { false } }
         for descriptor in descriptors {
             if isCancelled() { throw Cancelled() }
             let reverse = descriptor.order == .reverse
             switch descriptor.key {
             case .string(let read):
-                columns.append(rankWords(count: n, reverse: reverse, threads: threads) { read(rows[base + $0]) })
+                fields.append(.strings(count: n, reverse: reverse, threads: threads) { read(rows[base + $0]) })
             case .integer(let read):
-                columns.append(.allocate(capacity: n))
-                for i in 0..<n { columns[columns.count - 1][i] = orderedWord(integer: read(rows[base + i]), reverse: reverse) }
+                fields.append(.words(count: n, ranged: packsKeys) { orderedWord(integer: read(rows[base + $0]), reverse: reverse) })
             case .double(let read):
-                columns.append(.allocate(capacity: n))
-                for i in 0..<n { columns[columns.count - 1][i] = orderedWord(double: read(rows[base + i]), reverse: reverse) }
+                fields.append(.words(count: n, ranged: packsKeys) { orderedWord(double: read(rows[base + $0]), reverse: reverse) })
             case .custom(let compare):
                 customs.append((compare, reverse ? -1 : 1))
-                columns.append(UnsafeMutableBufferPointer(start: nil, count: 0)) // marks the custom key's place in the order
+                fields.append(nil)
             }
         }
         if isCancelled() { throw Cancelled() }
-        if customs.isEmpty && columns.count == 1 {
-            let w = columns[0]
-            try mergeSort(&indices, threads: threads, isLess: { w[Int($0)] < w[Int($1)] }, isCancelled: isCancelled)
-        } else if customs.isEmpty && columns.count == 2 {
-            let w0 = columns[0], w1 = columns[1]
-            try mergeSort(&indices, threads: threads, isLess: { a, b in
-                let x = w0[Int(a)], y = w0[Int(b)]
-                return x != y ? x < y : w1[Int(a)] < w1[Int(b)]
-            }, isCancelled: isCancelled)
-        } else if customs.isEmpty && columns.count == 3 { // a click after a shift-click: three keys
-            let w0 = columns[0], w1 = columns[1], w2 = columns[2]
-            try mergeSort(&indices, threads: threads, isLess: { a, b in
-                let x = w0[Int(a)], y = w0[Int(b)]
-                if x != y { return x < y }
-                let u = w1[Int(a)], v = w1[Int(b)]
-                return u != v ? u < v : w2[Int(a)] < w2[Int(b)]
-            }, isCancelled: isCancelled)
-        } else {
-            try mergeSort(&indices, threads: threads, isLess: { a, b in
-                var custom = 0
-                for w in columns {
-                    if w.isEmpty {
-                        let key = customs[custom]
-                        custom += 1
-                        let c = key.compare(rows[base + Int(a)], rows[base + Int(b)]) * key.sign
-                        if c != 0 { return c < 0 }
-                    } else {
-                        let x = w[Int(a)], y = w[Int(b)]
-                        if x != y { return x < y }
-                    }
+        if customs.isEmpty {
+            var flat = fields.map { $0! }
+            fields = []
+            try sort(&indices, byPacking: &flat, threads: threads, isCancelled: isCancelled)
+            return indices
+        }
+        // Custom keys among them: one column per flat key, compared in turn with the custom ones.
+        let columns = fields.map { $0.map { PackedSortKeys<UInt64>([$0], count: n) } }
+        fields = []
+        defer { for column in columns { column?.deallocate() } }
+        try mergeSort(&indices, threads: threads, isLess: { a, b in
+            var custom = 0
+            for column in columns {
+                if let column {
+                    let x = column.words[Int(a)], y = column.words[Int(b)]
+                    if x != y { return x < y }
+                } else {
+                    let key = customs[custom]
+                    custom += 1
+                    let c = key.compare(rows[base + Int(a)], rows[base + Int(b)]) * key.sign
+                    if c != 0 { return c < 0 }
                 }
+            }
+            return false
+        }, isCancelled: isCancelled)
+        return indices
+    }
+
+    /// Sorts `indices` by `fields` packed into as few 32- or 64-bit words a row as they fit.
+    /// Empties `fields` (string ranks go before the sort's scratch comes).
+    static func sort(_ indices: inout [Int32], byPacking fields: inout [SortKeyField], threads: Int?,
+                     isCancelled: () -> Bool) throws(Cancelled) {
+        let bits = fields.reduce(0) { $0 + $1.bits }
+        if bits == 0 { return } // every row has the same keys
+        if bits <= 32 {
+            try sort(&indices, byPacking: &fields, into: UInt32.self, threads: threads, isCancelled: isCancelled)
+        } else {
+            try sort(&indices, byPacking: &fields, into: UInt64.self, threads: threads, isCancelled: isCancelled)
+        }
+    }
+
+    /// The comparison for one or two words a row is compiled in.
+    @inline(__always)
+    static func sort<Word: FixedWidthInteger & UnsignedInteger>(_ indices: inout [Int32], byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
+                           isCancelled: () -> Bool) throws(Cancelled) {
+        let keys = PackedSortKeys<Word>(fields, count: indices.count)
+        fields = []
+        defer { keys.deallocate() }
+        let w = keys.words
+        switch keys.wordsPerRow {
+        case 1:
+            try mergeSort(&indices, threads: threads, isLess: { w[Int($0)] < w[Int($1)] }, isCancelled: isCancelled)
+        case 2:
+            try mergeSort(&indices, threads: threads, isLess: { a, b in
+                let x = w[2 * Int(a)], y = w[2 * Int(b)]
+                return x != y ? x < y : w[2 * Int(a) + 1] < w[2 * Int(b) + 1]
+            }, isCancelled: isCancelled)
+        default:
+            let m = keys.wordsPerRow
+            try mergeSort(&indices, threads: threads, isLess: { a, b in
+                let x = Int(a) * m, y = Int(b) * m
+                for k in 0..<m where w[x + k] != w[y + k] { return w[x + k] < w[y + k] }
                 return false
             }, isCancelled: isCancelled)
         }
-        return indices
     }
 
     @inline(__always)
@@ -197,47 +227,6 @@ public enum IndexSorter {
         let bits = (v.isNaN ? Double.infinity : v).bitPattern
         let w = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
         return reverse ? ~w : w
-    }
-
-    /// Each string's rank among the distinct strings in natural order (`NaturalOrder`: digit
-    /// runs by their value, ASCII case-insensitive), then byte order to break ties.
-    /// Returns a buffer of `count` words the caller deallocates.
-    static func rankWords(count: Int, reverse: Bool, threads: Int? = nil, string: (Int) -> String) -> UnsafeMutableBufferPointer<UInt64> {
-        var distinct: [String: Int32] = [:]
-        var unique: [String] = []
-        var ids = [Int32](repeating: 0, count: count)
-        for i in 0..<count {
-            let s = string(i)
-            if let id = distinct[s] { ids[i] = id; continue }
-            let id = Int32(unique.count)
-            distinct[s] = id
-            unique.append(s)
-            ids[i] = id
-        }
-        // Every distinct string's natural key, in one buffer.
-        var keys: [UInt8] = []
-        var offsets: [Int32] = [0] // half the memory of Int offsets: keys of a million rows stay far below 2 GB
-        offsets.reserveCapacity(unique.count + 1)
-        for s in unique {
-            NaturalOrder.appendKey(s, to: &keys)
-            offsets.append(Int32(clamping: keys.count))
-        }
-        var order = Array(0..<Int32(unique.count))
-        keys.withUnsafeBufferPointer { k in
-            func key(_ u: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: k[Int(offsets[u])..<Int(offsets[u + 1])]) }
-            let prefixes = (0..<unique.count).map { NaturalOrder.prefixWord(key($0)) }
-            try? mergeSort(&order, threads: threads, isLess: { a, b in
-                let x = prefixes[Int(a)], y = prefixes[Int(b)]
-                if x != y { return x < y }
-                let c = NaturalOrder.compare(key(Int(a)), key(Int(b)))
-                return c != 0 ? c < 0 : unique[Int(a)].utf8.lexicographicallyPrecedes(unique[Int(b)].utf8)
-            }, isCancelled: { false })
-        }
-        var rank = [UInt64](repeating: 0, count: unique.count)
-        for (r, u) in order.enumerated() { rank[Int(u)] = reverse ? UInt64(unique.count - 1 - r) : UInt64(r) }
-        let words = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
-        for (i, id) in ids.enumerated() { words[i] = rank[Int(id)] }
-        return words
     }
 
     /// Threads a sort of `n` rows uses: one per core, up to 16, each with at least 64K rows.

@@ -69,6 +69,63 @@ final class SortingTests: XCTestCase {
         XCTAssertEqual(byLength, byLength.sorted())
     }
 
+    /// Keys of every width (a constant, 3 bits, 40, the full 64, doubles with NaN and ±0),
+    /// packed one, two and three words to a row, with and without a custom key among them.
+    func testKeysPackedAcrossWordsOrderAsTheirValuesDo() throws {
+        struct Wide: Sendable { let full: Int64, forty: Int64, tiny: String, real: Double, constant: Int64 }
+        var rng = SplitMix64(seed: 11)
+        let reals: [Double] = [.nan, .infinity, -.infinity, 0, -0.0, 1.5, -2.25, .greatestFiniteMagnitude, -.leastNonzeroMagnitude]
+        let extremes: [Int64] = [.min, .max, 0, -1]
+        let rows = (0..<4000).map { _ in
+            Wide(full: extremes[Int(rng.next() % 4)] &+ Int64(bitPattern: rng.next() % 3 == 0 ? rng.next() : 0),
+                 forty: Int64(rng.next() % 7 == 0 ? (1 << 40) - 1 : rng.next() % (1 << 40)),
+                 tiny: ["b", "a", "c", "A", "d"][Int(rng.next() % 5)], real: reals[Int(rng.next() % UInt64(reals.count))], constant: 7)
+        }
+        @Sendable func compare(_ a: Wide, _ b: Wide, _ key: String) -> Int {
+            func order<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (y < x ? 1 : 0) }
+            switch key {
+            case "full": return order(a.full, b.full)
+            case "forty": return order(a.forty, b.forty)
+            case "tiny": // case-insensitive, then by bytes
+                let x = a.tiny.lowercased(), y = b.tiny.lowercased()
+                if x != y { return order(x, y) }
+                return a.tiny == b.tiny ? 0 : (Array(a.tiny.utf8).lexicographicallyPrecedes(Array(b.tiny.utf8)) ? -1 : 1)
+            case "constant": return order(a.constant, b.constant)
+            default: // NaN sorts as +infinity, and -0 before 0
+                let x = a.real.isNaN ? .infinity : a.real, y = b.real.isNaN ? .infinity : b.real
+                return x != y ? order(x, y) : order(y.sign == .minus ? 1 : 0, x.sign == .minus ? 1 : 0)
+            }
+        }
+        func descriptor(_ key: String, _ direction: SortDirection) -> KeyComparator<Wide> {
+            switch key {
+            case "full": return KeyComparator(\Wide.full, id: key, order: direction)
+            case "forty": return KeyComparator(\Wide.forty, id: key, order: direction)
+            case "tiny": return KeyComparator(\Wide.tiny, id: key, order: direction)
+            case "constant": return KeyComparator(\Wide.constant, id: key, order: direction)
+            case "custom": return KeyComparator(id: key, order: direction, key: .custom { a, b in compare(a, b, "forty") })
+            default: return KeyComparator(\Wide.real, id: key, order: direction)
+            }
+        }
+        let cases: [[(String, SortDirection)]] = [
+            [("tiny", .forward)], [("constant", .forward), ("tiny", .reverse)], [("forty", .reverse), ("tiny", .forward)],
+            [("forty", .forward), ("forty", .reverse)], [("full", .forward)], [("real", .forward)], [("real", .reverse), ("tiny", .forward)],
+            [("tiny", .forward), ("full", .reverse), ("forty", .forward), ("real", .forward)],
+            [("tiny", .reverse), ("custom", .reverse), ("full", .forward)],
+        ]
+        for keys in cases {
+            let got = try IndexSorter.sortedIndices(rows, by: keys.map { descriptor($0.0, $0.1) }).map(Int.init)
+            let expected = rows.indices.sorted { a, b in
+                for (key, direction) in keys {
+                    let c = compare(rows[a], rows[b], key == "custom" ? "forty" : key) * (direction == .reverse ? -1 : 1)
+                    if c != 0 { return c < 0 }
+                }
+                return a < b
+            }
+            XCTAssertTrue(got == expected, "keys \(keys)")
+        }
+        XCTAssertEqual(try IndexSorter.sortedIndices(rows, by: [descriptor("constant", .reverse)]).prefix(3), [0, 1, 2], "equal keys keep row order")
+    }
+
     func testCancellationStopsASort() {
         let items = makeItems(50_000)
         var calls = 0
