@@ -49,24 +49,28 @@ public struct KeyComparator<Row>: Sendable, Equatable {
     /// Strings as Finder and `localizedStandardCompare` order them: numbers by their value
     /// ("IMG_9" before "IMG_10"), ASCII case-insensitive; byte order breaks ties.
     @inlinable public init(_ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortDirection = .forward) {
-        self.init(id: id ?? "\(keyPath)", order: order, key: .string { $0[keyPath: keyPath] })
+        let reader = KeyPathReader(keyPath)
+        self.init(id: id ?? "\(keyPath)", order: order, key: .string { reader.read($0) })
     }
 
     /// Integers, by value.
     @inlinable public init<Value: BinaryInteger & Sendable>(_ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortDirection = .forward) {
-        self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: $0[keyPath: keyPath]) })
+        let reader = KeyPathReader(keyPath)
+        self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: reader.read($0)) })
     }
 
     /// Doubles, by value.
     @inlinable public init(_ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortDirection = .forward) {
-        self.init(id: id ?? "\(keyPath)", order: order, key: .double { $0[keyPath: keyPath] })
+        let reader = KeyPathReader(keyPath)
+        self.init(id: id ?? "\(keyPath)", order: order, key: .double { reader.read($0) })
     }
 
     /// Any `Comparable` value (compared row by row: slower than the flat-key kinds).
     @inlinable public init<Value: Comparable & Sendable>(comparable keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil,
                                               order: SortDirection = .forward) {
+        let reader = KeyPathReader(keyPath)
         self.init(id: id ?? "\(keyPath)", order: order, key: .custom { a, b in
-            let x = a[keyPath: keyPath], y = b[keyPath: keyPath]
+            let x = reader.read(a), y = reader.read(b)
             return x < y ? -1 : (y < x ? 1 : 0)
         })
     }

@@ -54,18 +54,21 @@ public struct TableColumn<Row> {
 
     /// A sortable text column showing a string property.
     @inlinable public init(_ title: String, id: String? = nil, value: KeyPath<Row, String> & Sendable) {
-        self.init(title: title, id: id, text: { $0[keyPath: value] }, content: nil, sort: .string { $0[keyPath: value] })
+        let reader = KeyPathReader(value)
+        self.init(title: title, id: id, text: { reader.read($0) }, content: nil, sort: .string { reader.read($0) })
     }
 
     /// A column sorted by an integer property and shown as `text` formats it.
     @inlinable public init<Value: BinaryInteger & Sendable>(_ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
                                                  text: @escaping (Row) -> String) {
-        self.init(title: title, id: id, text: text, content: nil, sort: .integer { Int64(clamping: $0[keyPath: value]) })
+        let reader = KeyPathReader(value)
+        self.init(title: title, id: id, text: text, content: nil, sort: .integer { Int64(clamping: reader.read($0)) })
     }
 
     /// A column sorted by a `Double` property and shown as `text` formats it.
     @inlinable public init(_ title: String, id: String? = nil, value: KeyPath<Row, Double> & Sendable, text: @escaping (Row) -> String) {
-        self.init(title: title, id: id, text: text, content: nil, sort: .double { $0[keyPath: value] })
+        let reader = KeyPathReader(value)
+        self.init(title: title, id: id, text: text, content: nil, sort: .double { reader.read($0) })
     }
 
     /// A column sorted by any `Comparable` property, with custom cell content.
@@ -78,6 +81,17 @@ public struct TableColumn<Row> {
     /// A column of non-`Comparable` values, sorted by `sortUsing`, with custom cell content.
     @inlinable public init(_ title: String, id: String? = nil, sortUsing key: SortKey<Row>, content: @escaping @MainActor (UI, Row) -> Void) {
         self.init(title: title, id: id, text: nil, content: content, sort: key)
+    }
+
+    /// A column sorted by `sortUsing`, showing `text`: for a key that is not a stored property
+    /// (a key path to a computed property is projected at run time, hundreds of instructions
+    /// a cell).
+    ///
+    /// ```swift
+    /// TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }
+    /// ```
+    @inlinable public init(_ title: String, id: String? = nil, sortUsing key: SortKey<Row>, text: @escaping (Row) -> String) {
+        self.init(title: title, id: id, text: text, content: nil, sort: key)
     }
 
     /// A column that does not sort, with custom cell content.

@@ -126,6 +126,37 @@ final class SortingTests: XCTestCase {
         XCTAssertEqual(try IndexSorter.sortedIndices(rows, by: [descriptor("constant", .reverse)]).prefix(3), [0, 1, 2], "equal keys keep row order")
     }
 
+    /// Stored properties read at their offset, the rest by projection: every kind of key path
+    /// reads what `root[keyPath:]` reads.
+    func testKeyPathReadersReadWhatTheKeyPathDoes() {
+        struct Inner: Sendable { let flag: Bool; let label: String }
+        struct Row: Sendable { let id: UInt8; let name: String; let inner: Inner; let score: Double; var shout: String { name.uppercased() } }
+        final class Box: Sendable { let title: String; init(_ title: String) { self.title = title } }
+        let rows = (0..<50).map { (i: Int) -> Row in
+            let name = "row \(i) " + String(repeating: "é", count: i % 20)
+            return Row(id: UInt8(i), name: name, inner: Inner(flag: i % 3 == 0, label: "in\(i)"), score: Double(i) / 7)
+        }
+        let name = KeyPathReader(\Row.name), label = KeyPathReader(\Row.inner.label), flag = KeyPathReader(\Row.inner.flag)
+        let score = KeyPathReader(\Row.score), id = KeyPathReader(\Row.id), shout = KeyPathReader(\Row.shout)
+        XCTAssertNotNil(name.offset)
+        XCTAssertNotNil(label.offset, "a stored property of a stored struct has an offset too")
+        XCTAssertNil(shout.offset, "a computed property is projected")
+        for row in rows {
+            XCTAssertEqual(name.read(row), row.name)
+            XCTAssertEqual(label.read(row), row.inner.label)
+            XCTAssertEqual(flag.read(row), row.inner.flag)
+            XCTAssertEqual(score.read(row), row.score)
+            XCTAssertEqual(id.read(row), row.id)
+            XCTAssertEqual(shout.read(row), row.shout)
+        }
+        let title = KeyPathReader(\Box.title)
+        XCTAssertNil(title.offset, "a class's property is projected")
+        XCTAssertEqual(title.read(Box("boxed")), "boxed")
+        // Sorting and table columns read through them.
+        let byLabel = rows.sorted(using: [KeyComparator(\Row.inner.label, order: .reverse)]).map { $0.inner.label }
+        XCTAssertEqual(byLabel, rows.map { $0.inner.label }.sorted { NaturalOrder.compare($0, $1) > 0 })
+    }
+
     func testCancellationStopsASort() {
         let items = makeItems(50_000)
         var calls = 0

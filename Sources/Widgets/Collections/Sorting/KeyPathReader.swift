@@ -1,0 +1,25 @@
+/// Reads a property through a key path, quickly: a stored property of a struct is loaded from
+/// its byte offset, where `root[keyPath:]` walks the key path at run time (hundreds of
+/// instructions a read: most of a million-row sort by name, and of a table's cell text).
+/// Other key paths (computed properties, properties of classes) are projected as usual.
+///
+/// ```swift
+/// let name = KeyPathReader(\File.name)
+/// let first = name.read(files[0])
+/// ```
+@usableFromInline
+struct KeyPathReader<Root, Value>: Sendable {
+    @usableFromInline let keyPath: KeyPath<Root, Value> & Sendable
+    /// The property's offset in `Root`'s storage; nil when it is not a stored property of a struct.
+    @usableFromInline let offset: Int?
+
+    @inlinable init(_ keyPath: KeyPath<Root, Value> & Sendable) {
+        self.keyPath = keyPath
+        offset = MemoryLayout<Root>.offset(of: keyPath)
+    }
+
+    @inlinable func read(_ root: Root) -> Value {
+        guard let offset else { return root[keyPath: keyPath] }
+        return withUnsafePointer(to: root) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }
+    }
+}
