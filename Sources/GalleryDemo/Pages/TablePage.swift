@@ -61,7 +61,7 @@ final class TablePage {
                          }
                      }) {
                 TableColumn("Name", value: \FileRow.name).width(min: 120, ideal: 280)
-                TableColumn("Kind", value: \FileRow.kind).width(min: 70, ideal: 110)
+                TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }.width(min: 70, ideal: 110)
                 TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing)
                 TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 130, ideal: 170)
                 TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(min: 90, ideal: 120)

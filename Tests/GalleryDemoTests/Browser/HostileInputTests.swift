@@ -36,6 +36,13 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(FileFormat.date(Double(1_700_000_000)), "2023-11-14 22:13")
     }
 
+    func testSizesFormatInDecimalUnitsAtEveryExtreme() {
+        let cases: [(Int64, String)] = [(0, "0 B"), (999, "999 B"), (-5, "-5 B"), (1000, "1.0 KB"), (12_345_678, "12.3 MB"),
+                                        (99_950, "100 KB"), (999_999, "1000 KB"), (4_560_000_000, "4.6 GB"),
+                                        (Int64.max, "9223372 TB"), (Int64.min, "-9223372036854775808 B")]
+        for (bytes, text) in cases { XCTAssertEqual(FileFormat.size(bytes), text, "\(bytes)") }
+    }
+
     func testAReplayIsReadSafelyAndItsNumbersBroughtIntoRange() throws {
         let dir = try ScratchFolder("hostile-replay")
         let header = #"{"version":1,"width":1e300,"height":-5,"scale":1e9}"#

@@ -11,7 +11,7 @@ enum SortBench {
         let orders: [(String, [KeyComparator<FileRow>])] = [
             ("name", [KeyComparator(\FileRow.name, id: "Name")]),
             ("size", [KeyComparator(\FileRow.size, id: "Size")]),
-            ("kind_name", [KeyComparator(\FileRow.kind, id: "Kind"), KeyComparator(\FileRow.name, id: "Name")]),
+            ("kind_name", [KeyComparator(id: "Kind", key: .string { $0.kind }), KeyComparator(\FileRow.name, id: "Name")]),
         ]
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var fields: [String] = []

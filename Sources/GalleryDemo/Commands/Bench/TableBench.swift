@@ -47,9 +47,9 @@ final class TableBench: BenchScene {
 
     private func columns() -> [TableColumn<FileRow>] {
         [
-            TableColumn("ID", value: \FileRow.id) { "\($0.id)" }.width(min: 60, ideal: 90, max: 140).alignment(.trailing),
+            TableColumn("ID", value: \FileRow.id) { String($0.id) }.width(min: 60, ideal: 90, max: 140).alignment(.trailing),
             TableColumn("Name", value: \FileRow.name).width(min: 100, ideal: 260),
-            TableColumn("Kind", value: \FileRow.kind).width(min: 70, ideal: 110),
+            TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }.width(min: 70, ideal: 110),
             TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing),
             TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 170),
             TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(min: 80, ideal: 110),
