@@ -142,11 +142,7 @@ public final class Font {
     /// of a frame's strings missed on every frame. Short lines only; cleared when the atlas
     /// moves glyphs. (A `Dictionary` keyed by `String` costs more than it saves: String
     /// hashing normalizes.)
-    @exclusivity(unchecked) private var runs = [CachedRun?](repeating: nil, count: Font.runWays * Font.runSets)
-    /// Per slot, when it was last used (`runClock`; 0: empty) and its text's hash (checked
-    /// before the text, so the other ways of a set cost an integer compare, not a copy).
-    @exclusivity(unchecked) private var runUses = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
-    @exclusivity(unchecked) private var runHashes = [UInt32](repeating: 0, count: Font.runWays * Font.runSets)
+    @exclusivity(unchecked) private var runSlots = [RunSlot](repeating: RunSlot(), count: Font.runWays * Font.runSets)
     @exclusivity(unchecked) private var runClock: UInt32 = 0
     static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
@@ -210,8 +206,7 @@ public final class Font {
     /// The atlas was cleared: every glyph is rasterized again when next drawn.
     private func forgetGlyphs() {
         atlasGeneration = atlas.generation
-        runs = [CachedRun?](repeating: nil, count: Self.runWays * Self.runSets)
-        runUses = [UInt32](repeating: 0, count: Self.runWays * Self.runSets)
+        runSlots = [RunSlot](repeating: RunSlot(), count: Self.runWays * Self.runSets)
         glyphs.removeAll()
     }
 
@@ -288,14 +283,12 @@ public final class Font {
 
     /// Width of `text` in logical pixels.
     public func measure(_ text: String) -> Double {
-        Double(run(text).advance) / scale
+        Double(lookUp(text).run.advance) / scale
     }
 
-    /// `text` laid out: from the run cache, or shaped now (and cached when short).
-    private func run(_ text: String) -> GlyphRun { lookUp(text).run }
-
-    /// `text` laid out, and the run cache entry that holds it (nil for a long line).
-    private func lookUp(_ text: String) -> (run: GlyphRun, cached: CachedRun?) {
+    /// `text` laid out: the run cache's entry, or laid out now (and cached when short; an
+    /// entry not cached is never composed).
+    private func lookUp(_ text: String) -> CachedRun {
         if atlasGeneration != atlas.generation { forgetGlyphs() }
         // (No closure here: one isolated to the main actor costs an executor check per call.)
         let hash: UInt32? = text.utf8.count <= Self.cachedRunLength ? fnv1a(text) : nil
@@ -303,10 +296,10 @@ public final class Font {
         if let hash { set = Int(hash ^ (hash >> 16)) & (Self.runSets - 1) }
         runClock &+= 1
         if let set, let hash {
-            for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) where runHashes[slot] == hash {
-                if let cached = runs[slot], cached.text == text {
-                    runUses[slot] = runClock
-                    return (cached.run, cached)
+            for slot in (Self.runWays * set)..<(Self.runWays * set + Self.runWays) where runSlots[slot].hash == hash {
+                if let cached = runSlots[slot].entry, cached.text == text {
+                    runSlots[slot].use = runClock
+                    return cached
                 }
             }
         }
@@ -319,17 +312,14 @@ public final class Font {
             quads.append(GlyphRun.Quad(x0: x, y0: y, x1: x + a.width, y1: y + a.height, uv0: a.uv0, uv1: a.uv1,
                                        texture: a.texture, colored: a.colored))
         }
-        let run = GlyphRun(quads: quads, advance: line.advance)
+        let entry = CachedRun(text: text, run: GlyphRun(quads: quads, advance: line.advance))
         if let set, let hash, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
             var slot = Self.runWays * set
-            for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runUses[other] < runUses[slot] { slot = other }
-            let cached = CachedRun(text: text, run: run)
-            runs[slot] = cached
-            runUses[slot] = runClock
-            runHashes[slot] = hash
-            return (run, cached)
+            for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runSlots[other].use < runSlots[slot].use { slot = other }
+            runSlots[slot] = RunSlot(hash: hash, use: runClock, entry: entry)
+            entry.isCached = true
         }
-        return (run, nil)
+        return entry
     }
 
     /// The composed image of the cached run, when it has one in the atlas or
@@ -340,7 +330,7 @@ public final class Font {
         let previous = cached.lastFrame
         cached.lastFrame = frame
         if let line = cached.line, atlas.touch(line) { return line }
-        guard previous != 0, previous != frame, let line = atlas.composeLine(cached.run) else { return nil }
+        guard cached.isCached, previous != 0, previous != frame, let line = atlas.composeLine(cached.run) else { return nil }
         cached.line = line
         return line
     }
@@ -402,27 +392,28 @@ public final class Font {
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
     @discardableResult
     public func draw(_ text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
-        let (run, cached) = lookUp(text)
-        return draw(run, cached: cached, text: text, at: origin, color: color, into: &list)
+        draw(lookUp(text), at: origin, color: color, into: &list)
     }
 
-    /// Draws `text` laid out as `run` (the run cache's entry `cached`, if it has one).
+    /// Draws a laid-out line (`lookUp`): its composed image when it has one, else its glyphs.
     @discardableResult
-    private func draw(_ run: GlyphRun, cached: CachedRun?, text: String, at origin: Point, color: Color, into list: inout DrawList) -> Double {
+    private func draw(_ entry: CachedRun, at origin: Point, color: Color, into list: inout DrawList) -> Double {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        if let cached, let line = composedLine(cached) {
+        if let line = composedLine(entry) {
             let page = firstPage
+            let (x0, y0, x1, y1) = (entry.run.x0, entry.run.y0, entry.run.x1, entry.run.y1)
             list.withQuadSink(maxQuads: 1, texture: page) { sink in
-                sink.add(x0: start + run.x0, y0: top + run.y0, x1: start + run.x1, y1: top + run.y1, uv0: line.uv0, uv1: line.uv1,
+                sink.add(x0: start + x0, y0: top + y0, x1: start + x1, y1: top + y1, uv0: line.uv0, uv1: line.uv1,
                          color: sdlColor, texture: page)
             }
         } else {
+            let run = entry.run
             list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
         }
-        let advance = Double(run.advance) / list.scale
-        if list.recordsText { list.noteText(text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight)) }
+        let advance = Double(entry.run.advance) / list.scale
+        if list.recordsText { list.noteText(entry.text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight)) }
         return advance
     }
 
@@ -441,10 +432,10 @@ public final class Font {
         }
         func x(_ width: Double) -> Double { alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width }
         // One lookup when it fits: the run measured is the run drawn.
-        let (run, cached) = lookUp(text)
-        let width = Double(run.advance) / scale
+        let entry = lookUp(text)
+        let width = Double(entry.run.advance) / scale
         if !truncate || width <= rect.width {
-            draw(run, cached: cached, text: text, at: Point(x(width), y), color: color, into: &list)
+            draw(entry, at: Point(x(width), y), color: color, into: &list)
             return
         }
         let line = truncated(text, toWidth: rect.width)
@@ -508,15 +499,27 @@ struct GlyphRun {
     }
 }
 
+/// A run cache slot: its text's hash (checked before the text, so the other ways of a set
+/// cost an integer compare), when it was last used (`runClock`; 0: empty) and the entry.
+/// Sixteen bytes, so a set's four ways lie in one or two cache lines.
+private struct RunSlot {
+    var hash: UInt32 = 0
+    var use: UInt32 = 0
+    var entry: CachedRun?
+}
+
 /// A run cache entry: the line's text and its layout; the atlas frame it was last drawn in
 /// (0: never) and where its composed image is, if it has one (`GlyphAtlas.composeLine`).
-/// A class, so marking it drawn touches memory its lookup already read.
+/// A class, so marking it drawn touches memory its lookup already read, and drawing it
+/// copies no layout.
 final class CachedRun {
     let text: String
     let run: GlyphRun
     // Main actor only (through `Font`), never read during a write.
     @exclusivity(unchecked) var lastFrame = 0
     @exclusivity(unchecked) var line: LinePlacement?
+    /// In the run cache: only such a line is composed (a long line, laid out for one draw, is not).
+    @exclusivity(unchecked) var isCached = false
 
     init(text: String, run: GlyphRun) {
         self.text = text
