@@ -71,6 +71,8 @@ struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger>: @unchecked Sen
     /// Row `i`'s words are `words[i * wordsPerRow ..< (i + 1) * wordsPerRow]`.
     let words: UnsafeMutableBufferPointer<Word>
     let wordsPerRow: Int
+    /// The keys' bits, from the most significant bit of a row's first word (the rest are 0).
+    let bits: Int
 
     /// Packs field by field: a field lies at the same bits in every row.
     @inline(__always)
@@ -79,6 +81,7 @@ struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger>: @unchecked Sen
         let bits = fields.reduce(0) { $0 + $1.bits }
         let perRow = max(1, (bits + width - 1) / width)
         wordsPerRow = perRow
+        self.bits = bits
         words = .allocate(capacity: count * perRow)
         words.initialize(repeating: 0)
         var offset = 0 // where the field starts in a row's bit string

@@ -204,7 +204,7 @@ public enum IndexSorter {
         let w = keys.words
         switch keys.wordsPerRow {
         case 1:
-            try mergeSort(&indices, threads: threads, isLess: { w[Int($0)] < w[Int($1)] }, isCancelled: isCancelled)
+            try radixSort(&indices, by: keys, isCancelled: isCancelled)
         case 2:
             try mergeSort(&indices, threads: threads, isLess: { a, b in
                 let x = w[2 * Int(a)], y = w[2 * Int(b)]
