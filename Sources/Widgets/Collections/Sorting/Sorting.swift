@@ -120,8 +120,8 @@ public enum IndexSorter {
     /// Every string, integer and double key becomes an order-preserving number per row,
     /// only as wide as its values' range (strings by their rank among the distinct strings),
     /// and a row's keys are packed into one bit string of 32- or 64-bit words: a million rows
-    /// sorted by size, name and kind compare one word each and need 8 MB of keys, not 24.
-    /// Only `custom` keys compare rows.
+    /// sorted by size, name and kind need one word each (8 MB of keys, not 24), radix sorted
+    /// (`radixSort`); longer keys are merge sorted by their words. Only `custom` keys compare rows.
     public static func sortedIndices<Rows: RandomAccessCollection>(
         _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil, isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
