@@ -67,7 +67,7 @@ struct SortKeyField {
 /// Every row's sort keys as one bit string, most significant key first, cut into
 /// `wordsPerRow` words: comparing two rows' words in turn compares their keys in turn.
 /// The caller deallocates.
-struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger>: @unchecked Sendable {
+struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger> {
     /// Row `i`'s words are `words[i * wordsPerRow ..< (i + 1) * wordsPerRow]`.
     let words: UnsafeMutableBufferPointer<Word>
     let wordsPerRow: Int
