@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/fsuid.h>
 #include <time.h>
+#include <sched.h>
 
 // Function-like and compound macros that Swift does not import.
 
@@ -34,7 +35,6 @@ static inline FT_Int32 tessera_ft_load_target_light(void) { return FT_LOAD_TARGE
 static inline FriBidiParType tessera_fribidi_par_auto(void) { return FRIBIDI_PAR_ON; }
 static inline int tessera_fribidi_is_rtl(FriBidiParType direction) { return FRIBIDI_IS_RTL(direction) ? 1 : 0; }
 
-/// Lowers the calling thread's scheduling priority by `nice` (Linux: per-thread niceness).
 /* A cheap tick counter for profiler scopes: the TSC on x86-64 (about 12 ns to read where
    clock_gettime takes 30), else CLOCK_MONOTONIC in nanoseconds. */
 static inline unsigned long long tessera_ticks(void) {
@@ -48,7 +48,21 @@ static inline unsigned long long tessera_ticks(void) {
     return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
 #endif
 }
+/// Lowers the calling thread's scheduling priority by `nice` (Linux: per-thread niceness).
 static inline void tessera_nice_current_thread(int nice) { setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice); }
+/// The calling thread's niceness.
+static inline int tessera_current_thread_nice(void) { return getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid)); }
+
+/// Linux's idle scheduling class (<sched.h> names it only under _GNU_SOURCE).
+#define TESSERA_SCHED_IDLE 5
+/// Moves the calling thread to the idle scheduling class: it runs only on a core no other
+/// thread wants, and any thread that wakes preempts it at once. Returns 0 on success.
+static inline int tessera_idle_current_thread(void) {
+    struct sched_param param = { .sched_priority = 0 };
+    return sched_setscheduler(0, TESSERA_SCHED_IDLE, &param);
+}
+/// Whether the calling thread is in the idle scheduling class.
+static inline int tessera_current_thread_is_idle_class(void) { return sched_getscheduler(0) == TESSERA_SCHED_IDLE; }
 
 /// Sets the calling thread's filesystem user ID (tests use it to see folders as an ordinary
 /// user would); returns the previous one.

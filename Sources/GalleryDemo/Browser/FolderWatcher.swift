@@ -27,9 +27,7 @@ final class FolderWatcher: Sendable {
     init?() {
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
-        let thread = Thread { [self] in readEvents() } // lives as long as the process
-        thread.name = "tessera-folder-watcher"
-        thread.start()
+        Thread.start(named: "tessera-watcher") { [self] in readEvents() } // lives as long as the process
     }
 
     /// Watches `folders` (the first `maxFolders` of them) instead of the folders watched so far.

@@ -200,10 +200,7 @@ final class FactsScan: Sendable {
     /// sizes found go straight into `dimensions` (from this thread: a frame need not).
     init(photos: [Item], root: String, index: LibraryIndex?, dimensions: DimensionCache? = nil) {
         total = photos.count
-        let thread = Thread { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
-        thread.name = "tessera-photo-facts"
-        thread.qualityOfService = .utility
-        thread.start()
+        Thread.start(named: "tessera-facts") { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
     }
 
     /// What was found since the last call, and how far the scan is.

@@ -187,10 +187,7 @@ final class LibraryScan: Sendable {
     /// Starts walking `root` (at most `limit` photos), dating photos from `index` when it knows them.
     init(root: String, limit: Int = 1_000_000, index: LibraryIndex? = nil) {
         self.root = root
-        let thread = Thread { [self] in walk(limit: limit, index: index) }
-        thread.name = "tessera-library-scan"
-        thread.qualityOfService = .utility
-        thread.start()
+        Thread.start(named: "tessera-scan") { [self] in walk(limit: limit, index: index) }
     }
 
     /// What was found since the last call, and how the walk stands.

@@ -83,12 +83,10 @@ final class SampleGeneration: Sendable {
     func start(workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for _ in 0..<max(1, min(workers, count)) {
-            let thread = Thread { [self] in
+            Thread.start(named: "tessera-samples") { [self] in
                 tessera_nice_current_thread(10)
                 work()
             }
-            thread.name = "tessera-samples"
-            thread.start()
         }
     }
 

@@ -274,10 +274,7 @@ final class BackgroundWriter: @unchecked Sendable {
         jobs.append((held, job))
         heldBytes += held
         if thread == nil {
-            let thread = Thread { self.run() } // lives as long as the process once used
-            thread.name = "tessera-thumbnail-writer"
-            self.thread = thread
-            thread.start()
+            thread = Thread.start(named: "tessera-thumbs") { self.run() } // lives as long as the process once used
         }
         condition.signal()
         return true

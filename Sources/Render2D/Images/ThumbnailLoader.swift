@@ -98,11 +98,8 @@ public final class ThumbnailLoader: @unchecked Sendable {
         self.decode = decode
         liveWorkers = workerCount
         for index in 0..<workerCount {
-            let thread = Thread { self.work(index) } // the workers keep the loader alive until `shutdown`
-            thread.name = "tessera-decode-\(index)"
-            thread.qualityOfService = .userInitiated
-            threads.append(thread)
-            thread.start()
+            // The workers keep the loader alive until `shutdown`.
+            threads.append(Thread.start(named: "tessera-decode\(index)") { self.work(index) })
         }
     }
 
@@ -180,10 +177,19 @@ public final class ThumbnailLoader: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Decoding never delays a frame. Every worker but the first runs in the idle scheduling
+    /// class: only on a core that nothing else wants, preempted the moment the UI or the
+    /// rasterizer wakes. (At nice 10 a worker kept its core until its time slice ran out, and
+    /// on a machine without a GPU that stretched the frame's present past its budget.) The first
+    /// worker stays in the normal class at nice 19, so a machine busy with other programs still
+    /// decodes.
+    static func lowerPriority(worker index: Int) {
+        if index == 0 || tessera_idle_current_thread() != 0 { tessera_nice_current_thread(19) }
+    }
+
     /// A worker: takes the most urgent job (lowest priority, then oldest), decodes it unlocked.
     private func work(_ index: Int) {
-        // Below the UI thread: on a busy machine a frame preempts decoding, never the reverse.
-        tessera_nice_current_thread(10)
+        Self.lowerPriority(worker: index)
         while true {
             condition.lock()
             while queued.isEmpty && !stopping { condition.wait() }

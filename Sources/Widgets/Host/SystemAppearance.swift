@@ -30,15 +30,13 @@ public final class SystemAppearance: Sendable {
         state = Locked((nil, nil))
         guard let tool = Self.executable(gdbus, path: environment["PATH"]) else { return }
         let state = self.state
-        let thread = Thread {
+        Thread.start(named: "tessera-appear") {
             if let answer = Self.run(tool, Self.readArguments) {
                 state.withLock { $0.portal = .some(Self.scheme(portalReply: answer)) }
                 FrameWaker.wake()
             }
             Self.watch(tool, state: state)
         }
-        thread.name = "tessera-appearance"
-        thread.start()
     }
 
     deinit {

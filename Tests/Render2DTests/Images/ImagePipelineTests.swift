@@ -178,6 +178,25 @@ final class ThumbnailLoaderTests: XCTestCase {
         XCTAssertEqual(gate.started.withLock { $0.filter { $0 == "again" }.count }, 1)
     }
 
+    func testWorkersDecodeBelowEveryOtherThread() {
+        // Each decode notes its worker's scheduling: (thread name, idle class, nice).
+        let seen = Locked<[String: (idle: Bool, nice: Int32)]>([:])
+        let loader = ThumbnailLoader(workers: 2) { key in
+            seen.withLock { $0[Thread.current.name ?? "?"] = (tessera_current_thread_is_idle_class() != 0, tessera_current_thread_nice()) }
+            usleep(5_000) // long enough that both workers take jobs
+            return .success(DecodedThumbnail(pixels: PixelBuffer(width: 1, height: 1, color: .red),
+                                             info: ImageInfo(format: .png, width: 1, height: 1, orientation: 1), dctScale: 1))
+        }
+        defer { loader.shutdown() }
+        loader.request((0..<40).map { (key("photo-\($0)"), Double($0)) })
+        waitUntil { seen.withLock { $0.count } == 2 }
+        let workers = seen.withLock { $0 }
+        XCTAssertEqual(workers["tessera-decode0"]?.idle, false, "the first worker keeps decoding on a machine busy with other programs")
+        XCTAssertEqual(workers["tessera-decode0"]?.nice, 19)
+        XCTAssertEqual(workers["tessera-decode1"]?.idle, true, "the others run only on cores nothing else wants")
+        XCTAssertEqual(tessera_current_thread_is_idle_class(), 0, "the caller's thread is left as it was")
+    }
+
     func testTheTextureCacheEvictsLeastRecentlyDrawnFirstWithinItsBudget() {
         var destroyed: [Int] = []
         let perTexture = 10 * 10 * 4
