@@ -25,6 +25,15 @@ public struct PixelBuffer: Sendable, Equatable {
         self.width = width; self.height = height; self.bytes = bytes
     }
 
+    /// Whether every pixel's alpha is 255: such an image may be drawn without blending.
+    public var isOpaque: Bool {
+        bytes.withUnsafeBytes { raw in
+            var alphas: UInt32 = 0xFF00_0000
+            for pixel in raw.bindMemory(to: UInt32.self) { alphas &= pixel } // RGBA in memory: alpha is the high byte
+            return alphas == 0xFF00_0000
+        }
+    }
+
     /// The color at `x`, `y` (from the top-left).
     public func pixel(x: Int, y: Int) -> Color {
         let i = (y * width + x) * 4
@@ -74,6 +83,8 @@ public final class Renderer {
         public var vertices = 0
         /// Triangles submitted.
         public var triangles = 0
+        /// Draw calls of opaque textures at full opacity, drawn without blending.
+        public var opaqueDraws = 0
         /// Zero counts.
         public init() {}
     }
@@ -81,6 +92,8 @@ public final class Renderer {
     public private(set) var stats = Stats()
 
     private var textures: [UInt32: OpaquePointer] = [:]
+    /// Textures made from opaque pixels (`makeTexture(opaque:)`).
+    private var opaqueTextures: Set<UInt32> = []
     private var nextTextureID: UInt32 = 1
 
     init(handle: OpaquePointer, atlas: GlyphAtlas) {
@@ -118,8 +131,15 @@ public final class Renderer {
     // MARK: Textures
 
     /// Creates an RGBA texture, optionally filled from `pixels` (which must match the size).
+    /// An `opaque` texture (every alpha 255, as `PixelBuffer.isOpaque` says) is drawn without
+    /// blending wherever its vertices are fully opaque too: the GPU then writes its pixels
+    /// without reading what lies beneath.
+    ///
+    /// ```swift
+    /// let texture = try renderer.makeTexture(width: photo.width, height: photo.height, pixels: photo, opaque: photo.isOpaque)
+    /// ```
     public func makeTexture(width: Int, height: Int, pixels: PixelBuffer? = nil,
-                            filter: TextureFilter = .linear) throws(RenderError) -> TextureHandle {
+                            filter: TextureFilter = .linear, opaque: Bool = false) throws(RenderError) -> TextureHandle {
         guard width > 0, height > 0,
               let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
                                               Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width), Int32(height))
@@ -129,6 +149,7 @@ public final class Renderer {
         let id = nextTextureID
         nextTextureID += 1
         textures[id] = texture
+        if opaque { opaqueTextures.insert(id) }
         let result = TextureHandle(id: id)
         if let pixels { try updateTexture(result, x: 0, y: 0, pixels: pixels) }
         return result
@@ -153,6 +174,7 @@ public final class Renderer {
     /// Frees the GPU texture; drawing the handle afterwards draws nothing.
     public func destroyTexture(_ texture: TextureHandle) {
         if let sdl = textures.removeValue(forKey: texture.id) { SDL_DestroyTexture(sdl) }
+        opaqueTextures.remove(texture.id)
     }
 
     /// The size of a live texture.
@@ -223,6 +245,12 @@ public final class Renderer {
                         }
                         currentScissor = .some(command.scissor)
                     }
+                    if opaqueTextures.contains(command.texture.id) {
+                        // SDL records the blend mode with each queued draw, so it may change between draws.
+                        let opaque = Self.isOpaque(command, vertices: vertices, indices: indices)
+                        SDL_SetTextureBlendMode(texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+                        if opaque { stats.opaqueDraws += 1 }
+                    }
                     SDL_RenderGeometry(handle, texture, vertices.baseAddress, Int32(vertices.count),
                                        indices.baseAddress! + command.indexStart, Int32(command.indexCount))
                     stats.drawCalls += 1
@@ -232,6 +260,15 @@ public final class Renderer {
         }
         stats.vertices += list.vertices.count
         SDL_RenderSetClipRect(handle, nil)
+    }
+
+    /// Whether every vertex `command` draws is at full opacity.
+    private static func isOpaque(_ command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>,
+                                 indices: UnsafeBufferPointer<Int32>) -> Bool {
+        for i in command.indexStart..<command.indexStart + command.indexCount where vertices[Int(indices[i])].color.a != 255 {
+            return false
+        }
+        return true
     }
 
     /// Shows the frame.

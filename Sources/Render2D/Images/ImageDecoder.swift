@@ -96,6 +96,17 @@ public struct DecodedThumbnail: Sendable {
     public var info: ImageInfo
     /// The JPEG DCT scaling used: 1, 2, 4 or 8 (the image was decoded at 1/scale); 1 for other formats.
     public var dctScale: Int
+    /// Whether the pixels, as decoded, are all opaque (found on the decoding thread, so that
+    /// the upload can draw them without blending at no cost to the frame).
+    public let isOpaque: Bool
+
+    /// A thumbnail of `pixels`, decoded from an image described by `info` at 1/`dctScale`.
+    public init(pixels: PixelBuffer, info: ImageInfo, dctScale: Int) {
+        self.pixels = pixels
+        self.info = info
+        self.dctScale = dctScale
+        isOpaque = pixels.isOpaque
+    }
 }
 
 /// Thumbnail decoding, safe to run on any thread: JPEG through TurboJPEG with DCT scaling to

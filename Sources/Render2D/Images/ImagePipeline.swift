@@ -286,7 +286,7 @@ public final class ImagePipeline {
                 return
             }
             let pixels = thumb.pixels
-            guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels) else {
+            guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels, opaque: thumb.isOpaque) else {
                 remember(failure: "could not create a \(pixels.width)×\(pixels.height) texture", for: result.key)
                 return
             }
@@ -312,7 +312,7 @@ public final class ImagePipeline {
         embeddedTotal += 1
         guard wanted[result.key] != nil || wanted[sharp] != nil, !cache.contains(sharp) else { return }
         let pixels = thumb.pixels
-        guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels) else { return }
+        guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels, opaque: thumb.isOpaque) else { return }
         cache.insert(result.key, texture: texture, width: pixels.width, height: pixels.height, frame: frame - 1)
         counters.uploads += 1
         counters.embeddedUploads += 1

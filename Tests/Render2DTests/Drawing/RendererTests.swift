@@ -41,6 +41,41 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(h.pixels.pixel(x: 30, y: 30), h.ui.theme.background, "a destroyed texture draws nothing")
     } }
 
+    func testOpaqueTexturesDrawWithoutBlendingWhereverTheyAreNotFaded() throws { try onMain {
+        let h = try Harness(width: 200, height: 100)
+        let renderer = h.host.window.renderer
+        let blue = PixelBuffer(width: 2, height: 2, color: .blue)
+        let photo = try renderer.makeTexture(width: 2, height: 2, pixels: blue, opaque: blue.isOpaque)
+        let glass = try renderer.makeTexture(width: 2, height: 2, pixels: PixelBuffer(width: 2, height: 2, color: Color.blue.opacity(0.5)))
+        h.frame { ui in
+            ui.drawList.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .red)
+            // Faded first, then at full opacity: each draw keeps its own blend mode.
+            ui.drawList.addImage(photo, in: Rect(x: 10, y: 10, width: 40, height: 40), tint: Color.white.opacity(0.5))
+            ui.drawList.addRect(Rect(x: 0, y: 90, width: 10, height: 10), color: .red)
+            ui.drawList.addImage(photo, in: Rect(x: 60, y: 10, width: 40, height: 40))
+            ui.drawList.addImage(glass, in: Rect(x: 110, y: 10, width: 40, height: 40))
+        }
+        let px = h.pixels
+        func isPurple(_ c: Color) -> Bool { // half blue over red
+            let (red, blue) = (Color.red, Color.blue)
+            return abs(Int(c.r) - (Int(red.r) + Int(blue.r)) / 2) < 4 && abs(Int(c.g) - (Int(red.g) + Int(blue.g)) / 2) < 4
+                && abs(Int(c.b) - (Int(red.b) + Int(blue.b)) / 2) < 4
+        }
+        XCTAssertTrue(isPurple(px.pixel(x: 30, y: 30)), "the faded photo blends with the red beneath: \(px.pixel(x: 30, y: 30))")
+        XCTAssertEqual(px.pixel(x: 80, y: 30), .blue)
+        XCTAssertTrue(isPurple(px.pixel(x: 130, y: 30)), "a translucent texture blends: \(px.pixel(x: 130, y: 30))")
+        XCTAssertEqual(renderer.stats.opaqueDraws, 1, "only the photo at full opacity is drawn without blending")
+    } }
+
+    func testOpacityIsEveryAlphaAtItsMaximum() {
+        XCTAssertTrue(PixelBuffer(width: 3, height: 2, color: .green).isOpaque)
+        XCTAssertTrue(PixelBuffer(width: 0, height: 0).isOpaque, "no pixel is transparent")
+        var one = PixelBuffer(width: 3, height: 2, color: .green)
+        one.bytes[4 * 5 + 3] = 254
+        XCTAssertFalse(one.isOpaque)
+        XCTAssertFalse(PixelBuffer(width: 1, height: 1, color: .clear).isOpaque)
+    }
+
     func testScreenshotWritesAPNG() throws { try onMain {
         let h = try Harness(width: 64, height: 48)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shot-\(getpid()).png").path

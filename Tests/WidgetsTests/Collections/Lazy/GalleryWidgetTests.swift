@@ -56,6 +56,7 @@ final class GalleryWidgetTests: XCTestCase {
         // The first cell shows the photo, not the placeholder.
         let cell = Rect(x: 10, y: 10, width: 100, height: 100)
         XCTAssertGreaterThan(h.countPixels(in: cell, differingFrom: h.ui.theme.control), 9000)
+        XCTAssertEqual(h.host.window.renderer.stats.opaqueDraws, lazy.visibleCells, "photos are opaque: drawn without blending")
 
         // Scroll to the end: the newly visible cells fill in too.
         h.ui.scrollGrid("grid", toOffset: 10_000)
