@@ -160,8 +160,7 @@ struct Run: ParsableCommand {
                 count += 1
                 if settles {
                     let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-                    let loading = lazy.placeholderCells + lazy.embeddedCells // the sharp thumbnails, for the screenshot
-                    let complete = loading == 0 && generation?.isDone != false && !app.browser.isScanning
+                    let complete = lazy.cellsAwaitingSharpThumbnail == 0 && generation?.isDone != false && !app.browser.isScanning
                     if count >= 10 && (complete || MonotonicClock.seconds() - started > 30) {
                         if let shot = window.screenshot { host.captureScreenshot(to: shot) }
                         host.requestQuit()

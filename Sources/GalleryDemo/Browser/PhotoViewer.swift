@@ -46,7 +46,7 @@ final class PhotoViewer {
         let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
         ui.drawList.addRect(rect, color: .black)
         ui.drawList.pushClip(rect)
-        let area = rect.insetBy(dx: 12, dy: 12)
+        let area = rect.insetBy(dx: 12, dy: 12), fitted = area.insetBy(dx: 0, dy: 24)
         let r = ui.interact(ui.id("viewer.pan"), rect: rect, sense: [.click, .drag])
         if r.doubleClicked { actualSize.toggle(); pan = .zero }
         if actualSize, let size = dimensions.dimensionsNow(of: photo.path) {
@@ -59,11 +59,11 @@ final class PhotoViewer {
             ui.asyncImage(photo.path, in: Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h), mode: .fit,
                           placeholder: Color(hex: 0x1C1C1E))
         } else {
-            ui.asyncImage(photo.path, in: area.insetBy(dx: 0, dy: 24), mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+            ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
         }
-        // The neighbours load next, so arrows show them at once.
+        // The neighbours load next, at the size the viewer asks for, so arrows show them at once.
         if let images = ui.images, !actualSize {
-            let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: area, scale: ui.scale), fill: false)
+            let spec = ImageFraming.thumbnailSpec(for: fitted.size, scale: ui.scale, mode: .fit)
             for step in [1, -1] where photos.indices.contains(index + step) {
                 images.prefetch(photos[index + step].path, spec: spec, priority: 1)
             }

@@ -22,6 +22,8 @@ package final class TextureCache {
     public private(set) var bytes = 0
     public private(set) var evictions = 0
     private var entries: [ThumbnailKey: Entry] = [:]
+    /// Each path's most recently inserted sharp thumbnail (of any size) that is still held.
+    private(set) var newestSharp: [String: ThumbnailKey] = [:]
     private let destroy: (TextureHandle) -> Void
 
     public init(budgetBytes: Int = 256 << 20, destroy: @escaping (TextureHandle) -> Void) {
@@ -41,6 +43,12 @@ package final class TextureCache {
 
     public func contains(_ key: ThumbnailKey) -> Bool { entries[key] != nil }
 
+    /// The newest sharp thumbnail of `path` held at any size (what a cell that changed size
+    /// draws until its own arrives), then marked as drawn in `frame`.
+    public func lookupAnySize(_ path: String, frame: Int) -> Entry? {
+        newestSharp[path].flatMap { lookup($0, frame: frame) }
+    }
+
     /// Adds a texture (replacing and destroying any previous one for `key`).
     public func insert(_ key: ThumbnailKey, texture: TextureHandle, width: Int, height: Int, frame: Int) {
         if let old = entries.removeValue(forKey: key) {
@@ -50,6 +58,7 @@ package final class TextureCache {
         let entry = Entry(texture: texture, width: width, height: height, lastDrawnFrame: frame)
         entries[key] = entry
         bytes += entry.bytes
+        if key.tier == .sharp { newestSharp[key.path] = key }
     }
 
     /// Destroys least-recently-drawn textures not drawn in `frame` until within budget.
@@ -59,10 +68,8 @@ package final class TextureCache {
         guard bytes > budgetBytes else { return 0 }
         let candidates = entries.filter { $0.value.lastDrawnFrame < frame }.sorted { $0.value.lastDrawnFrame < $1.value.lastDrawnFrame }
         var gone = 0
-        for (key, entry) in candidates where bytes > budgetBytes {
-            entries[key] = nil
-            bytes -= entry.bytes
-            destroy(entry.texture)
+        for (key, _) in candidates where bytes > budgetBytes {
+            remove(key)
             gone += 1
         }
         evictions += gone
@@ -74,12 +81,14 @@ package final class TextureCache {
         guard let entry = entries.removeValue(forKey: key) else { return }
         bytes -= entry.bytes
         destroy(entry.texture)
+        if newestSharp[key.path] == key { newestSharp[key.path] = nil }
     }
 
     /// Destroys every texture.
     public func removeAll() {
         for entry in entries.values { destroy(entry.texture) }
         entries.removeAll()
+        newestSharp.removeAll()
         bytes = 0
     }
 }

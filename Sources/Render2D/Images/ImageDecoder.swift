@@ -84,8 +84,20 @@ public struct ThumbnailSpec: Hashable, Sendable {
     public var side: Int
     /// Whether `side` is the shorter edge (the thumbnail covers a square cell) or the longer one (it fits in one).
     public var fill: Bool
+    /// Whether the thumbnail is for a square frame of `side` pixels, so that it is drawn at
+    /// its own size: its texture can then sample the nearest texel, which draws the same
+    /// pixels as bilinear filtering for a fraction of a software rasterizer's work.
+    public var drawnAtSize: Bool
     /// A size of `side` pixels on the shorter edge (`fill`) or the longer one.
-    public init(side: Int, fill: Bool = true) { self.side = max(1, side); self.fill = fill }
+    ///
+    /// ```swift
+    /// let cell = ThumbnailSpec(side: 200, fill: true, drawnAtSize: true) // a 200×200 px grid cell
+    /// ```
+    public init(side: Int, fill: Bool = true, drawnAtSize: Bool = false) {
+        self.side = max(1, side)
+        self.fill = fill
+        self.drawnAtSize = drawnAtSize
+    }
 }
 
 /// A decoded, downscaled, upright thumbnail.

@@ -18,6 +18,12 @@ public struct LazyPathCounters: Sendable, Equatable {
     public var placeholderCells = 0
     /// Visible cells drawn with their photo's embedded EXIF thumbnail while the sharp one is on its way.
     public var embeddedCells = 0
+    /// Visible cells that changed size (a zoom, a resize) drawn with their thumbnail of the
+    /// old size while the one of the new size is on its way.
+    public var resizedCells = 0
+    /// Visible cells not yet drawn with their sharp thumbnail at their own size (placeholders,
+    /// embedded thumbnails and thumbnails of an old size): 0 once the screen is complete.
+    public var cellsAwaitingSharpThumbnail: Int { placeholderCells + embeddedCells + resizedCells }
     /// Embedded thumbnails uploaded this frame (counted in `uploads` too).
     public var embeddedUploads = 0
     /// Decodes waiting for a worker.
@@ -196,6 +202,11 @@ public final class ImagePipeline {
         let now = MonotonicClock.nanoseconds()
         if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: now, firstVisibleNs: now) }
         else if pending[key]!.firstVisibleNs == 0 { pending[key]!.firstVisibleNs = now }
+        if let entry = cache.lookupAnySize(path, frame: frame) {
+            counters.resizedCells += 1
+            if !defersSharpTier { want(key, priority) }
+            return .ready(entry.texture, width: entry.width, height: entry.height)
+        }
         let embedded = embeddedKey(for: key)
         if let embedded, let entry = cache.lookup(embedded, frame: frame) {
             counters.embeddedCells += 1
@@ -285,8 +296,10 @@ public final class ImagePipeline {
                 droppedTotal += 1
                 return
             }
-            let pixels = thumb.pixels
-            guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels, opaque: thumb.isOpaque) else {
+            let pixels = thumb.pixels, spec = result.key.spec
+            let atSize = spec.drawnAtSize && (spec.fill ? min(pixels.width, pixels.height) : max(pixels.width, pixels.height)) == spec.side
+            guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels,
+                                                          filter: atSize ? .nearest : .linear, opaque: thumb.isOpaque) else {
                 remember(failure: "could not create a \(pixels.width)×\(pixels.height) texture", for: result.key)
                 return
             }

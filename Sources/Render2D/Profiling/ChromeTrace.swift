@@ -72,7 +72,7 @@ public enum ChromeTrace {
             events.append(slice("frame \(frame.index)", cat: "timeline", tid: actualThread, start: frame.startNs, end: frame.startNs + frame.budgetedNs,
                                 args: actualArgs, extra: janky ? ",\"cname\":\"terrible\"" : ",\"cname\":\"good\""))
             events.append("{\"name\":\"lazy path\",\"ph\":\"C\",\"pid\":1,\"ts\":\(us(frame.startNs)),\"args\":{\"queued\":\(lazy.queued),"
-                + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"embedded\":\(lazy.embeddedCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
+                + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"embedded\":\(lazy.embeddedCells),\"resized\":\(lazy.resizedCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
         }
         for (n, image) in images.enumerated() where image.startedNs > 0 {
             let name = image.path.split(separator: "/").last.map(String.init) ?? image.path

@@ -90,7 +90,7 @@ extension UI {
         drawList.addRoundedRect(record, radius: 9, color: isRecording ? Color.red : Color.white.opacity(r.isHovered ? 0.35 : 0.2))
         font.draw(isRecording ? "Stop" : "Record", in: record, alignment: .center, color: .white, into: &drawList)
         if showsLazy {
-            font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded)   queued \(lazy.queued)   decoding \(lazy.running)",
+            font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   decoding \(lazy.running)",
                       at: Point(panel.x + 10, panel.y + 44), color: dim, into: &drawList)
             font.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
                       at: Point(panel.x + 10, panel.y + 62), color: dim, into: &drawList)
@@ -182,7 +182,7 @@ extension UI {
         let scopes = frame.scopes.sorted { $0.durationNs > $1.durationNs }.prefix(3)
         row("scopes: " + (scopes.isEmpty ? "none" : scopes.map { "\($0.name) \(formatted($0.ms))" }.joined(separator: ", ")))
         let lazy = frame.lazy
-        row("events \(frame.events)   cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded)   queued \(lazy.queued)   finished \(lazy.finished)")
+        row("events \(frame.events)   cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   finished \(lazy.finished)")
         row("uploads \(lazy.uploads) (\(lazy.embeddedUploads) embedded), \(lazy.uploadBytes >> 10) KB   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)")
         let touched = FrameImages(frame: frame, timelines: box.value.images)
         func names(_ list: [String]) -> String { list.isEmpty ? "0" : "\(list.count): " + list.prefix(3).joined(separator: ", ") }

@@ -216,6 +216,25 @@ final class ThumbnailLoaderTests: XCTestCase {
         XCTAssertEqual(cache.bytes, 3 * perTexture)
         XCTAssertEqual(cache.evictions, 3)
     }
+
+    func testTheTextureCacheFindsAPathsNewestSharpThumbnailAtAnySize() {
+        let cache = TextureCache(budgetBytes: 1 << 20) { _ in }
+        func k(_ side: Int, _ tier: ThumbnailTier = .sharp) -> ThumbnailKey { ThumbnailKey(path: "a.jpg", spec: ThumbnailSpec(side: side), tier: tier) }
+        XCTAssertNil(cache.lookupAnySize("a.jpg", frame: 1))
+        cache.insert(k(100, .embedded), texture: TextureHandle(id: 1), width: 40, height: 30, frame: 1)
+        XCTAssertNil(cache.lookupAnySize("a.jpg", frame: 1), "an embedded thumbnail is not a size of the sharp one")
+        cache.insert(k(100), texture: TextureHandle(id: 2), width: 133, height: 100, frame: 1)
+        cache.insert(k(140), texture: TextureHandle(id: 3), width: 187, height: 140, frame: 2)
+        XCTAssertEqual(cache.lookupAnySize("a.jpg", frame: 3)?.texture, TextureHandle(id: 3), "the newest size")
+        XCTAssertNil(cache.lookupAnySize("b.jpg", frame: 3))
+        cache.remove(k(140))
+        XCTAssertNil(cache.lookupAnySize("a.jpg", frame: 3), "a destroyed texture is never handed out")
+        cache.insert(k(120), texture: TextureHandle(id: 4), width: 160, height: 120, frame: 4)
+        cache.budgetBytes = 0
+        cache.evict(frame: 5)
+        XCTAssertNil(cache.lookupAnySize("a.jpg", frame: 5), "nor an evicted one")
+        XCTAssertTrue(cache.newestSharp.isEmpty, "the index holds only what the cache holds")
+    }
 }
 
 final class FreedesktopThumbnailTests: XCTestCase {

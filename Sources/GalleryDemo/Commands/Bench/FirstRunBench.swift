@@ -29,7 +29,7 @@ enum FirstRunBench {
             host.runOnce(timeout: 0.5, build)
             if landedMs == nil && generation.isDone { landedMs = (MonotonicClock.seconds() - start) * 1000 }
             let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-            if landedMs != nil, app.browser.shown.count == 60, lazy.visibleCells > 0, lazy.placeholderCells == 0, lazy.embeddedCells == 0 {
+            if landedMs != nil, app.browser.shown.count == 60, lazy.visibleCells > 0, lazy.cellsAwaitingSharpThumbnail == 0 {
                 completeMs = (MonotonicClock.seconds() - start) * 1000
                 break
             }

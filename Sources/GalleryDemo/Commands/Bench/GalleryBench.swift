@@ -95,7 +95,7 @@ final class GalleryBench: BenchScene {
             firstScreenMs = (end - processStart) * 1000
             firstScreenAfterFirstFrameMs = sinceFirstFrame
         }
-        if sharpScreenMs == nil && lazy.visibleCells > 0 && lazy.placeholderCells == 0 && lazy.embeddedCells == 0 {
+        if sharpScreenMs == nil && lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 {
             sharpScreenMs = (end - processStart) * 1000
             sharpScreenAfterFirstFrameMs = sinceFirstFrame
         }

@@ -30,7 +30,7 @@ enum IdleBench {
         while MonotonicClock.seconds() - settleStart < 60 {
             host.runOnce(timeout: 0.5, build)
             let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-            if lazy.visibleCells > 0 && lazy.placeholderCells == 0 && lazy.embeddedCells == 0 && lazy.queued == 0 && lazy.running == 0 { settled = true; break }
+            if lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0 && lazy.running == 0 { settled = true; break }
         }
         let settleMs = (MonotonicClock.seconds() - settleStart) * 1000
         switch variant {

@@ -46,7 +46,7 @@ enum LibraryBench {
             if walkDone == nil, !browser.scanRoot.isEmpty, !browser.isScanning { walkDone = end }
             if let progress = browser.factsProgress { readFromFiles = progress.readFromFiles }
             if walkDone != nil, datesDone == nil, !browser.isReadingFacts { datesDone = end }
-            if datesDone != nil, lazy.visibleCells > 0, lazy.placeholderCells == 0, lazy.embeddedCells == 0 {
+            if datesDone != nil, lazy.visibleCells > 0, lazy.cellsAwaitingSharpThumbnail == 0 {
                 sharpAfterAll = end
                 break
             }

@@ -68,7 +68,7 @@ final class ScrubBench: BenchScene {
 
     private var isSharp: Bool {
         guard let lazy = host.profiler.lastFrame?.lazy else { return false }
-        return lazy.visibleCells > 0 && lazy.placeholderCells == 0 && lazy.embeddedCells == 0
+        return lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0
     }
 
     func build(_ ui: UI, frame: Int) {

@@ -39,11 +39,17 @@ public enum ImageFraming {
         return min(0.99, dy + dx * 0.25)
     }
 
-    /// The thumbnail size to ask for a frame: its longer side in pixels, rounded up to a
-    /// multiple of 64 (so neighbouring cell sizes share cached thumbnails).
-    public static func thumbnailSide(for frame: Rect, scale: Double) -> Int {
-        let pixels = max(frame.width, frame.height) * scale
-        return max(64, Int((pixels / 64).rounded(.up)) * 64)
+    /// The thumbnail to ask for a frame of `size` points: its longer side in pixels, so that a
+    /// square cell's thumbnail is drawn at its own size (`drawnAtSize`, sampled texel for pixel).
+    /// A cell that changes size draws its old thumbnail until the new one is decoded.
+    ///
+    /// ```swift
+    /// let spec = ImageFraming.thumbnailSpec(for: rect.size, scale: ui.scale, mode: .fill)
+    /// ```
+    public static func thumbnailSpec(for size: Size, scale: Double, mode: ContentMode) -> ThumbnailSpec {
+        let width = size.width * scale, height = size.height * scale
+        let side = max(1, Int((max(width, height) - 0.01).rounded(.up)))
+        return ThumbnailSpec(side: side, fill: mode == .fill, drawnAtSize: abs(width - height) < 1)
     }
 }
 
@@ -65,7 +71,7 @@ extension UI {
             drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
             return r
         }
-        let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: rect, scale: scale), fill: mode == .fill)
+        let spec = ImageFraming.thumbnailSpec(for: rect.size, scale: scale, mode: mode)
         switch images.thumbnail(for: path, spec: spec, priority: priority) {
         case .ready(let texture, let width, let height):
             if mode == .fit && placeholder == nil { drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5)) }
@@ -132,8 +138,7 @@ extension UI {
     /// ```
     public func prefetchImages(_ info: LazyGridInfo, mode: ContentMode = .fill, path: (Int) -> String) {
         guard let images else { return }
-        let spec = ThumbnailSpec(side: ImageFraming.thumbnailSide(for: Rect(origin: .zero, size: info.cellSize), scale: scale),
-                                 fill: mode == .fill)
+        let spec = ImageFraming.thumbnailSpec(for: info.cellSize, scale: scale, mode: mode)
         let deferred = images.defersSharpTier
         images.defersSharpTier = deferred || info.isScrollingFast // flung: embedded thumbnails only
         defer { images.defersSharpTier = deferred }

@@ -107,6 +107,76 @@ final class GalleryWidgetTests: XCTestCase {
         XCTAssertEqual(overBudgetFrames, 0)
     }}
 
+    func testACellThatChangesSizeKeepsItsPhotoUntilTheNewSizeIsDecoded() throws { try onMain {
+        let dir = try ScratchFolder("grid-resize")
+        let paths = try Self.photos(40, in: dir)
+        let h = try Harness()
+        let gate = Locked(true) // decodes of the new size wait here while the old size is checked
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { key in
+            while !gate.withLock({ $0 }) { usleep(500) }
+            return ThumbnailLoader.decodeFile(key)
+        }
+        defer { images.shutdown() }
+        h.ui.images = images
+        var minimum = 100.0
+        let build: (UI) -> Void = { ui in
+            let viewport = ui.availableRect
+            let grid = ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: minimum), spacing: 8)], count: paths.count) { ui, i, rect in
+                ui.asyncImage(paths[i], in: rect, priority: ImageFraming.priority(of: rect, in: viewport))
+            }
+            ui.prefetchImages(grid) { paths[$0] }
+        }
+        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }, h, build)
+        let decodedBefore = images.decodedTotal
+        gate.withLock { $0 = false }
+        minimum = 140 // the cells grow: every visible one was on screen at the old size
+        h.frames(3, build)
+        var lazy = try XCTUnwrap(h.host.profiler.lastFrame?.lazy)
+        XCTAssertGreaterThan(lazy.visibleCells, 4)
+        XCTAssertEqual(lazy.placeholderCells, 0, "no cell flashes a placeholder while its new size decodes")
+        XCTAssertEqual(lazy.resizedCells, lazy.visibleCells, "each draws its thumbnail of the old size")
+        XCTAssertGreaterThan(h.countPixels(in: Rect(x: 12, y: 12, width: 100, height: 100), differingFrom: h.ui.theme.control), 9000)
+
+        gate.withLock { $0 = true }
+        Self.frames(until: { h.host.profiler.lastFrame?.lazy.resizedCells == 0 }, h, build)
+        lazy = try XCTUnwrap(h.host.profiler.lastFrame?.lazy)
+        XCTAssertEqual(lazy.resizedCells, 0, "the new size replaced the old")
+        XCTAssertEqual(lazy.placeholderCells, 0)
+        XCTAssertGreaterThan(images.decodedTotal, decodedBefore, "the new size was decoded")
+    }}
+
+    /// A cell drawn at its thumbnail's own size samples the nearest texel: the photo's pixels
+    /// arrive unchanged even at a half-pixel offset, where bilinear filtering would blend them.
+    func testASquareCellDrawsItsThumbnailTexelForPixel() throws { try onMain {
+        let h = try Harness()
+        let checker: @Sendable (Int, Int) -> PixelBuffer = { width, height in
+            var bytes = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height { for x in 0..<width where (x + y) % 2 == 1 {
+                bytes[(y * width + x) * 4] = 0; bytes[(y * width + x) * 4 + 1] = 0; bytes[(y * width + x) * 4 + 2] = 0
+            } }
+            return PixelBuffer(width: width, height: height, bytes: bytes)
+        }
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 1) { key in
+            let side = key.spec.side
+            return .success(DecodedThumbnail(pixels: checker(side, side), info: ImageInfo(format: .png, width: side, height: side, orientation: 1),
+                                             dctScale: 1))
+        }
+        defer { images.shutdown() }
+        h.ui.images = images
+        let square = Rect(x: 40.5, y: 40.5, width: 64, height: 64), wide = Rect(x: 200.5, y: 40.5, width: 96, height: 64)
+        let build: (UI) -> Void = { ui in
+            ui.asyncImage("square.png", in: square, mode: .fill)
+            ui.asyncImage("wide.png", in: wide, mode: .fill)
+        }
+        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
+        h.frame(build)
+        let isGray = { (c: Color) in c.r > 60 && c.r < 195 }
+        let inside = { (r: Rect) in r.insetBy(dx: 8, dy: 8) }
+        XCTAssertEqual(h.countPixels(in: inside(square), where: isGray), 0, "the square cell shows the checker's pixels, none blended")
+        XCTAssertGreaterThan(h.countPixels(in: inside(square), where: { $0.r < 60 }), 800, "half of its pixels are black")
+        XCTAssertGreaterThan(h.countPixels(in: inside(wide), where: isGray), 1000, "a frame of another shape samples its thumbnail bilinearly")
+    }}
+
     func testBrokenFilesShowErrorTilesAndTheRestLoads() throws { try onMain {
         let dir = try ScratchFolder("grid-broken")
         let photo = try SamplePhotos.jpegData(SamplePhotos.render(width: 160, height: 120, seed: 1))

@@ -85,7 +85,14 @@ final class LazyLogicTests: XCTestCase {
         let fill = ImageFraming.placement(imageWidth: 400, imageHeight: 400, in: frame, mode: .fill)
         XCTAssertEqual(fill.rect, frame)
         XCTAssertEqual(fill.uv, Rect(x: 0, y: 0.25, width: 1, height: 0.5), "the middle half of the square")
-        XCTAssertEqual(ImageFraming.thumbnailSide(for: Rect(x: 0, y: 0, width: 206, height: 206), scale: 1), 256)
-        XCTAssertEqual(ImageFraming.thumbnailSide(for: Rect(x: 0, y: 0, width: 206, height: 206), scale: 2), 448)
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(206, 206), scale: 1, mode: .fill),
+                       ThumbnailSpec(side: 206, fill: true, drawnAtSize: true), "a square cell's thumbnail is its size in pixels")
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(206, 206), scale: 2, mode: .fit),
+                       ThumbnailSpec(side: 412, fill: false, drawnAtSize: true))
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(187.33, 187.33), scale: 1.5, mode: .fill).side, 281, "281.0 px: not 282")
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(100.4, 100), scale: 2, mode: .fill),
+                       ThumbnailSpec(side: 201, fill: true, drawnAtSize: true), "within a pixel of square")
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(300, 200), scale: 1, mode: .fill),
+                       ThumbnailSpec(side: 300, fill: true, drawnAtSize: false), "a wide frame draws its thumbnail scaled")
     }
 }
