@@ -11,6 +11,10 @@ public struct TextureHandle: Hashable, Sendable {
     public init(id: UInt32) { self.id = id }
     /// No texture: the renderer substitutes the atlas page that holds the white texel.
     public static let none = TextureHandle(id: 0)
+    /// No texture at all: flat color, without blending where every vertex is opaque. A large
+    /// rectangle is drawn so (see `DrawList.flatArea`), which a software rasterizer fills
+    /// for half the work of sampling the white texel and blending.
+    public static let flat = TextureHandle(id: 0x7FFF_FFFF)
 }
 
 /// One batched draw: a run of indices drawn with one texture and one (optional) scissor.
@@ -29,8 +33,9 @@ public struct DrawCommand: Equatable, Sendable {
 ///
 /// The public API takes logical coordinates and multiplies by `scale`. Solid shapes sample
 /// the white texel of the glyph atlas so they batch with text: a frame of rectangles and text
-/// is one command per clip run. Axis-aligned quads (rects, glyphs, images) are clipped on the
-/// CPU and never need a scissor; other shapes that straddle a clip edge get one.
+/// is one command per clip run (rectangles of `flatArea` pixels or more are filled flat
+/// instead). Axis-aligned quads (rects, glyphs, images) are clipped on the CPU and never need
+/// a scissor; other shapes that straddle a clip edge get one.
 ///
 /// ```swift
 /// list.pushClip(Rect(x: 0, y: 0, width: 200, height: 100))
@@ -156,13 +161,19 @@ public struct DrawList {
 
     /// A solid axis-aligned rectangle, its edges on whole physical pixels: a thin one (a
     /// line, a border) keeps one thickness wherever it lies, at least a pixel, so hairlines
-    /// stay crisp and even at fractional scales.
+    /// stay crisp and even at fractional scales. One of `flatArea` pixels or more (a panel, a
+    /// background) is drawn untextured (`TextureHandle.flat`); smaller ones batch with text.
     public mutating func addRect(_ rect: Rect, color: Color) {
         guard color.a > 0 else { return }
         let (x0, x1) = Self.snap(rect.minX * scale, rect.maxX * scale)
         let (y0, y1) = Self.snap(rect.minY * scale, rect.maxY * scale)
-        addQuadPx(x0: x0, y0: y0, x1: x1, y1: y1, uv0: whiteUV, uv1: whiteUV, color: color, texture: solidTexture)
+        let texture = (x1 - x0) * (y1 - y0) >= Self.flatArea ? TextureHandle.flat : solidTexture
+        addQuadPx(x0: x0, y0: y0, x1: x1, y1: y1, uv0: whiteUV, uv1: whiteUV, color: color, texture: texture)
     }
+
+    /// The area in physical pixels from which a rectangle is drawn untextured: a quarter of a
+    /// 256-pixel square. Filling it flat saves more than the draw call it may add costs.
+    public static let flatArea = 16_384.0
 
     /// A span's ends on whole pixels: spans under 3 pixels keep their rounded length.
     @inline(__always)

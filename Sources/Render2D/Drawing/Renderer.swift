@@ -85,6 +85,8 @@ public final class Renderer {
         public var triangles = 0
         /// Draw calls of opaque textures at full opacity, drawn without blending.
         public var opaqueDraws = 0
+        /// Draw calls of large rectangles in flat color, untextured (`TextureHandle.flat`).
+        public var flatDraws = 0
         /// Zero counts.
         public init() {}
     }
@@ -146,6 +148,7 @@ public final class Renderer {
         else { throw RenderError("SDL_CreateTexture \(width)×\(height)") }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         SDL_SetTextureScaleMode(texture, filter == .linear ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
+        guard nextTextureID < TextureHandle.flat.id else { throw RenderError("out of texture handles") }
         let id = nextTextureID
         nextTextureID += 1
         textures[id] = texture
@@ -235,7 +238,8 @@ public final class Renderer {
         list.vertices.withUnsafeBufferPointer { vertices in
             list.indices.withUnsafeBufferPointer { indices in
                 for command in commands where command.indexCount > 0 {
-                    guard let texture = sdlTexture(command.texture) else { continue }
+                    let flat = command.texture == .flat, texture = flat ? nil : sdlTexture(command.texture)
+                    guard flat || texture != nil else { continue }
                     if currentScissor != .some(command.scissor) {
                         if let s = command.scissor {
                             var rect = SDL_Rect(x: Int32(s.x), y: Int32(s.y), w: Int32(max(0, s.width)), h: Int32(max(0, s.height)))
@@ -245,11 +249,15 @@ public final class Renderer {
                         }
                         currentScissor = .some(command.scissor)
                     }
-                    if opaqueTextures.contains(command.texture.id) {
+                    if let texture, opaqueTextures.contains(command.texture.id) {
                         // SDL records the blend mode with each queued draw, so it may change between draws.
                         let opaque = Self.isOpaque(command, vertices: vertices, indices: indices)
                         SDL_SetTextureBlendMode(texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
                         if opaque { stats.opaqueDraws += 1 }
+                    } else if flat {
+                        let opaque = Self.isOpaque(command, vertices: vertices, indices: indices)
+                        SDL_SetRenderDrawBlendMode(handle, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+                        stats.flatDraws += 1
                     }
                     SDL_RenderGeometry(handle, texture, vertices.baseAddress, Int32(vertices.count),
                                        indices.baseAddress! + command.indexStart, Int32(command.indexCount))

@@ -67,6 +67,37 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(renderer.stats.opaqueDraws, 1, "only the photo at full opacity is drawn without blending")
     } }
 
+    func testLargeRectanglesAreFilledFlatAndStillBlendWhenTranslucent() throws { try onMain {
+        let h = try Harness(width: 400, height: 300)
+        let renderer = h.host.window.renderer
+        var list = DrawList()
+        list.reset(scale: 1, solidTexture: .none, whiteUV: .zero)
+        list.addRect(Rect(x: 0, y: 0, width: 400, height: 300), color: .red)
+        list.addRect(Rect(x: 0, y: 0, width: 100, height: 100), color: .green)
+        XCTAssertEqual(list.commands.map(\.texture), [.flat, .none], "a background is flat; a 100 pt square batches with text")
+        h.frame { ui in
+            // Opaque, translucent, opaque, translucent, each its own draw (small rects between):
+            // each flat draw keeps its own blend mode.
+            let small = Rect(x: 2, y: 290, width: 4, height: 4)
+            ui.drawList.addRect(Rect(x: 0, y: 0, width: 400, height: 300), color: .red)
+            ui.drawList.addRect(small, color: .green)
+            ui.drawList.addRect(Rect(x: 20, y: 20, width: 200, height: 200), color: Color.blue.opacity(0.5))
+            ui.drawList.addRect(small, color: .green)
+            ui.drawList.addRect(Rect(x: 240, y: 20, width: 140, height: 140), color: .blue)
+            ui.drawList.addRect(small, color: .green)
+            ui.drawList.addRect(Rect(x: 240, y: 170, width: 150, height: 120), color: Color.blue.opacity(0.5))
+        }
+        let px = h.pixels
+        func isPurple(_ c: Color) -> Bool { // half blue over red
+            abs(Int(c.r) - (Int(Color.red.r) + Int(Color.blue.r)) / 2) < 4 && abs(Int(c.b) - (Int(Color.red.b) + Int(Color.blue.b)) / 2) < 4
+        }
+        XCTAssertEqual(px.pixel(x: 390, y: 10), .red)
+        XCTAssertTrue(isPurple(px.pixel(x: 120, y: 120)), "half blue over red: \(px.pixel(x: 120, y: 120))")
+        XCTAssertEqual(px.pixel(x: 300, y: 80), .blue)
+        XCTAssertTrue(isPurple(px.pixel(x: 300, y: 240)), "blended after an opaque flat fill: \(px.pixel(x: 300, y: 240))")
+        XCTAssertEqual(renderer.stats.flatDraws, 4)
+    } }
+
     func testOpacityIsEveryAlphaAtItsMaximum() {
         XCTAssertTrue(PixelBuffer(width: 3, height: 2, color: .green).isOpaque)
         XCTAssertTrue(PixelBuffer(width: 0, height: 0).isOpaque, "no pixel is transparent")
