@@ -267,7 +267,7 @@ final class BrowserPage {
     private func startFactsScan() {
         factsScan?.cancel()
         pendingFacts = []
-        factsScan = photos.isEmpty ? nil : FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified, $0.taken != nil) }, root: scanRoot, index: index,
+        factsScan = photos.isEmpty ? nil : FactsScan(photos: photos, root: scanRoot, index: index,
                                                      dimensions: dimensions)
     }
 

@@ -170,15 +170,11 @@ struct IndexEntry: Sendable, Equatable {
 /// batches). The browser takes what was found at each frame; the grid stays usable meanwhile.
 ///
 /// ```swift
-/// let scan = FactsScan(photos: photos.map { ($0.id, $0.path, $0.size, $0.modified, false) }, root: root, index: index)
+/// let scan = FactsScan(photos: photos, root: root, index: index)
 /// // each frame:
 /// for (id, facts) in scan.take().facts { … }
 /// ```
 final class FactsScan: Sendable {
-    /// A photo to read: its ID in the browser's list, what the index checks, and whether it
-    /// is dated already (by the walk, from the index): its facts are then not handed back
-    /// unless its file changed (only its size goes to the dimension cache).
-    typealias Item = (id: Int, path: String, size: Int64, modified: Double, isDated: Bool)
     struct Progress {
         var facts: [(id: Int, path: String, facts: PhotoFacts)]
         /// Photos done so far, of all; and how many of them were read from their files.
@@ -197,8 +193,10 @@ final class FactsScan: Sendable {
     let total: Int
 
     /// Starts reading the facts of `photos` under `root`, from `index` where it knows them; the
-    /// sizes found go straight into `dimensions` (from this thread: a frame need not).
-    init(photos: [Item], root: String, index: LibraryIndex?, dimensions: DimensionCache? = nil) {
+    /// sizes found go straight into `dimensions` (from this thread: a frame need not). A photo
+    /// dated already (by the walk, from the index) has its facts handed back only if its file
+    /// changed. The list is read on the scan's thread: a frame only retains it.
+    init(photos: [Photo], root: String, index: LibraryIndex?, dimensions: DimensionCache? = nil) {
         total = photos.count
         Thread.start(named: "tessera-facts") { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
     }
@@ -220,7 +218,7 @@ final class FactsScan: Sendable {
         finished.signal()
     }
 
-    private func run(_ photos: [Item], root: String, index: LibraryIndex?, dimensions: DimensionCache?) {
+    private func run(_ photos: [Photo], root: String, index: LibraryIndex?, dimensions: DimensionCache?) {
         defer {
             state.withLock { $0.isDone = true }
             finished.signal()
@@ -252,7 +250,7 @@ final class FactsScan: Sendable {
         }
         for (n, photo) in photos.enumerated() {
             if let entry = known[photo.path], entry.size == photo.size, entry.modified == photo.modified {
-                if photo.isDated {
+                if photo.taken != nil {
                     if let dimensions, entry.facts.width > 0 { dimensions.remember(photo.path, width: entry.facts.width, height: entry.facts.height) }
                 } else {
                     batch.append((photo.id, photo.path, entry.facts))

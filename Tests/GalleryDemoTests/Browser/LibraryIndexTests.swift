@@ -23,7 +23,7 @@ final class LibraryIndexTests: XCTestCase {
 
     private func scan(_ root: String, index: LibraryIndex?) throws -> FactsScan.Progress {
         let listed = try PhotoLibrary.load(root)
-        let scan = FactsScan(photos: listed.map { ($0.id, $0.path, $0.size, $0.modified, false) }, root: root, index: index)
+        let scan = FactsScan(photos: listed, root: root, index: index)
         scan.wait()
         return scan.take()
     }
@@ -47,6 +47,10 @@ final class LibraryIndexTests: XCTestCase {
         let walked = walk.take().folders.flatMap(\.photos)
         XCTAssertEqual(walked.map(\.month), [2021 * 12 + 6, 2019 * 12, PhotoMonth.key(of: walked[2].modified)])
         XCTAssertEqual(walked.map { $0.taken != nil }, [true, true, false])
+        // The facts scan that follows the walk hands back only what the walk could not date.
+        let afterWalk = FactsScan(photos: walked, root: lib.path, index: index)
+        afterWalk.wait()
+        XCTAssertEqual(afterWalk.take().facts.map { ($0.path as NSString).lastPathComponent }, ["IMG_0003.jpg"])
 
         let again = try scan(lib.path, index: LibraryIndex(path: dir.file("index.sqlite")))
         XCTAssertEqual(again.readFromFiles, 0, "a second start reads the index, not the files")
