@@ -15,23 +15,33 @@ struct FileRow: Identifiable, Sendable {
 
     static let kinds = ["Photo", "Video", "Audio", "Document", "Archive", "Other"]
     static let syllables = ["ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor"]
-    private static let syllableBytes = syllables.map { Array($0.utf8) }
+    /// Each syllable's bytes in one word, first byte lowest, its length in the top byte.
+    private static let packedSyllables: [UInt32] = syllables.map { syllable in
+        syllable.utf8.enumerated().reduce(UInt32(syllable.utf8.count) << 24) { $0 | UInt32($1.element) << (8 * $1.offset) }
+    }
 
     /// `count` rows generated deterministically (SplitMix64 seeded 42), as shared/BENCHMARKS.md describes.
-    /// Names are assembled as ASCII bytes (Unicode case mapping and string concatenation cost
-    /// more than the rest of a row). With `mixedScripts` (the table page), one row in five is
-    /// then renamed with syllables of another script (`ScriptSamples`).
+    /// A name of two to four syllables is written straight into a small string (at most 12
+    /// ASCII bytes: no allocation; Unicode case mapping and concatenation cost more than the
+    /// rest of a row). With `mixedScripts` (the table page), one row in five is then renamed
+    /// with syllables of another script (`ScriptSamples`).
     static func generate(count: Int, mixedScripts: Bool = false) -> [FileRow] {
         var rng = SplitMix64(seed: 42)
         var rows: [FileRow] = []
         rows.reserveCapacity(count)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
+        let packed = packedSyllables
         for i in 0..<count {
-            bytes.removeAll(keepingCapacity: true)
-            for _ in 0..<(2 + rng.next(below: 3)) { bytes += syllableBytes[rng.next(below: syllables.count)] }
-            bytes[0] -= 32 // capitalized: the syllables are lowercase ASCII
-            var name = String(decoding: bytes, as: UTF8.self)
+            let parts = 2 + rng.next(below: 3)
+            var name = String(unsafeUninitializedCapacity: parts * 3) { bytes in
+                var n = 0
+                for _ in 0..<parts {
+                    let syllable = packed[rng.next(below: packed.count)]
+                    for k in 0..<Int(syllable >> 24) { bytes[n + k] = UInt8(truncatingIfNeeded: syllable >> (8 * k)) }
+                    n += Int(syllable >> 24)
+                }
+                bytes[0] -= 32 // capitalized: the syllables are lowercase ASCII
+                return n
+            }
             if mixedScripts && i % 5 == 4 { name = Self.scriptName(i) }
             let kind = UInt8(rng.next(below: kinds.count))
             rows.append(FileRow(id: UInt64(i + 1), name: name, size: Int64(rng.next() % 10_000_000_000),
