@@ -126,11 +126,7 @@ public enum IndexSorter {
         _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil, isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
         let n = rows.count
-        var indices = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
-            for i in 0..<n { buffer[i] = Int32(i) }
-            count = n
-        }
-        guard n > 1, !descriptors.isEmpty else { return indices }
+        guard n > 1, !descriptors.isEmpty else { return identity(n) }
         let base = rows.startIndex
         // nil marks a custom key's place in the order.
         var fields: [SortKeyField?] = []
@@ -156,13 +152,13 @@ public enum IndexSorter {
         if customs.isEmpty {
             var flat = fields.map { $0! }
             fields = []
-            try sort(&indices, byPacking: &flat, threads: threads, isCancelled: isCancelled)
-            return indices
+            return try sort(count: n, byPacking: &flat, threads: threads, isCancelled: isCancelled)
         }
         // Custom keys among them: one column per flat key, compared in turn with the custom ones.
         let columns = fields.map { $0.map { PackedSortKeys<UInt64>([$0], count: n) } }
         fields = []
         defer { for column in columns { column?.deallocate() } }
+        var indices = identity(n)
         try mergeSort(&indices, threads: threads, isLess: { a, b in
             var custom = 0
             for column in columns {
@@ -181,26 +177,35 @@ public enum IndexSorter {
         return indices
     }
 
-    /// Sorts `indices` by `fields` packed into as few 32- or 64-bit words a row as they fit.
-    /// Empties `fields` (string ranks go before the sort's scratch comes).
-    static func sort(_ indices: inout [Int32], byPacking fields: inout [SortKeyField], threads: Int?,
-                     isCancelled: () -> Bool) throws(Cancelled) {
-        let bits = fields.reduce(0) { $0 + $1.bits }
-        if bits == 0 { return } // every row has the same keys
-        if bits <= 32 {
-            try sort(&indices, byPacking: &fields, into: UInt32.self, threads: threads, isCancelled: isCancelled)
-        } else {
-            try sort(&indices, byPacking: &fields, into: UInt64.self, threads: threads, isCancelled: isCancelled)
+    /// `0..<n` as row indices.
+    static func identity(_ n: Int) -> [Int32] {
+        [Int32](unsafeUninitializedCapacity: n) { buffer, count in
+            for i in 0..<n { buffer[i] = Int32(i) }
+            count = n
         }
+    }
+
+    /// The permutation of `count` rows that orders them by `fields`, packed into as few 32- or
+    /// 64-bit words a row as they fit. Empties `fields`: the string ranks are gone before the
+    /// permutation and the sort's scratch are made, so they never share the memory's peak.
+    static func sort(count: Int, byPacking fields: inout [SortKeyField], threads: Int?,
+                     isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
+        let bits = fields.reduce(0) { $0 + $1.bits }
+        if bits == 0 { return identity(count) } // every row has the same keys
+        if bits <= 32 {
+            return try sort(count: count, byPacking: &fields, into: UInt32.self, threads: threads, isCancelled: isCancelled)
+        }
+        return try sort(count: count, byPacking: &fields, into: UInt64.self, threads: threads, isCancelled: isCancelled)
     }
 
     /// The comparison for one or two words a row is compiled in.
     @inline(__always)
-    static func sort<Word: FixedWidthInteger & UnsignedInteger>(_ indices: inout [Int32], byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
-                           isCancelled: () -> Bool) throws(Cancelled) {
-        let keys = PackedSortKeys<Word>(fields, count: indices.count)
+    static func sort<Word: FixedWidthInteger & UnsignedInteger>(count: Int, byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
+                           isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
+        let keys = PackedSortKeys<Word>(fields, count: count)
         fields = []
         defer { keys.deallocate() }
+        var indices = identity(count)
         let w = keys.words
         switch keys.wordsPerRow {
         case 1:
@@ -218,6 +223,7 @@ public enum IndexSorter {
                 return false
             }, isCancelled: isCancelled)
         }
+        return indices
     }
 
     @inline(__always)
