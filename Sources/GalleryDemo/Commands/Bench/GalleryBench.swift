@@ -6,7 +6,8 @@ import Glibc
 
 /// `bench gallery`: a folder of photos in the adaptive grid of hero cells
 /// (`GridItem(.adaptive(minimum: 180), spacing: 8)`), cold caches, scrolled 30 px a frame
-/// at a 60 Hz frame pace (1,800 px/s). Reports janky frames, the share of visible cells
+/// at a 60 Hz frame pace (1,800 px/s). Reports janky frames (and, for the first 12, what
+/// cost each the most, as `profile` tells it), the share of visible cells
 /// drawn as placeholders, thumbnail latency, time to the first full screen (every visible
 /// cell showing an image of either tier) and to the first sharp one, decode throughput and
 /// texture memory.
@@ -80,7 +81,12 @@ final class GalleryBench: BenchScene {
         grid.build(ui)
     }
 
-    func measured(frame record: FrameRecord) {}
+    /// The first janky frames, to tell why each was slow.
+    private var jankyFrames: [FrameRecord] = []
+
+    func measured(frame record: FrameRecord) {
+        if jankyFrames.count < 12 && record.isOverBudget(host.profiler.jankThresholdMs) { jankyFrames.append(record) }
+    }
 
     private func account(_ record: FrameRecord) {
         let lazy = record.lazy
@@ -110,7 +116,8 @@ final class GalleryBench: BenchScene {
         func f(_ v: Double?) -> String { v.map { FrameTimeSummary.format($0) } ?? "null" }
         // Decodes per wall-clock second of the run (they are paced by the scroll, not flat out:
         // `bench decode` measures flat-out throughput); the time one decode keeps a worker busy.
-        return ",\"janky_frames\":\(profiler.jankyFrames),\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(pct))"
+        return ",\"janky_frames\":\(profiler.jankyFrames),\"janky\":\(JankReport(frames: jankyFrames, budgetMs: profiler.jankThresholdMs).jankyJSON())"
+            + ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(pct))"
             + "," + images.latencyJSON
             + ",\"embedded_thumbnails\":\(usesEmbedded),\"held_still_frames\":\(holdsStill ? String(heldFrames ?? 0) : "null")"
             + ",\"first_screen_ms\":\(f(firstScreenMs)),\"first_screen_after_first_frame_ms\":\(f(firstScreenAfterFirstFrameMs))"

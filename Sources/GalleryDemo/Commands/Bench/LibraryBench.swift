@@ -8,7 +8,8 @@ import Widgets
 /// start: the first screen (every visible cell showing an image of either tier) and whether
 /// the walk was still going then, the end of the walk, the end of the dates (and how many
 /// were read from files rather than the index), the first sharp screen once all is done, and
-/// the work of the frames drawn meanwhile (what taking the walk's and the dates' results costs).
+/// the work of the frames drawn meanwhile (what taking the walk's and the dates' results costs;
+/// for the first 12 over 16 ms, what cost each the most).
 /// `--fresh-index` starts from an empty index (a first start, `"index":"fresh"`); otherwise
 /// the cache folder's index is used (`"index":"cache_folder"`: warm when an earlier run filled
 /// it; `dates_read_from_files` tells).
@@ -30,6 +31,7 @@ enum LibraryBench {
         var firstFrame: Double?, firstScreen: Double?, walkDone: Double?, datesDone: Double?, sharpAfterAll: Double?
         var walkingAtFirstScreen = false, photosAtFirstScreen = 0, readFromFiles = 0
         var scanFrames: [Double] = [] // work of the frames drawn while the walk or the dates ran
+        var slowScanFrames: [FrameRecord] = [] // the first of them over 16 ms of work, to tell why
         let deadline = MonotonicClock.seconds() + 600
         while MonotonicClock.seconds() < deadline {
             host.runOnce(timeout: 0.5, build)
@@ -37,7 +39,10 @@ enum LibraryBench {
             let end = Double(record.startNs + record.totalNs) / 1e9
             let lazy = record.lazy
             if firstFrame == nil { firstFrame = end }
-            if browser.isScanning || browser.isReadingFacts { scanFrames.append(record.workMs) }
+            if browser.isScanning || browser.isReadingFacts {
+                scanFrames.append(record.workMs)
+                if record.workMs > 1000.0 / 60 && slowScanFrames.count < 12 { slowScanFrames.append(record) }
+            }
             if firstScreen == nil, lazy.visibleCells > 0, lazy.placeholderCells == 0 {
                 firstScreen = end
                 walkingAtFirstScreen = browser.isScanning
@@ -58,6 +63,7 @@ enum LibraryBench {
             + ",\"dates_read_from_files\":\(readFromFiles),\"sections\":\(browser.grid.sections?.count ?? 0)"
             + ",\"frames_while_scanning\":\(scanFrames.count),\"work_ms_while_scanning\":\(FrameTimeSummary(samples: scanFrames).json)"
             + ",\"frames_over_16ms_work_while_scanning\":\(scanFrames.filter { $0 > 1000.0 / 60 }.count)"
+            + ",\"slow_frames_while_scanning\":\(JankReport(frames: slowScanFrames, budgetMs: 1000.0 / 60).jankyJSON())"
             + ",\"sharp_screen_after_all_ms\":\(ms(sharpAfterAll)),\"peak_rss_mb\":\(peakRSSMegabytes())}"
     }
 }
