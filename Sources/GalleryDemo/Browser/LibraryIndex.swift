@@ -198,7 +198,7 @@ final class FactsScan: Sendable {
     /// changed. The list is read on the scan's thread: a frame only retains it.
     init(photos: [Photo], root: String, index: LibraryIndex?, dimensions: DimensionCache? = nil) {
         total = photos.count
-        Thread.start(named: "tessera-facts") { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
+        Thread.start(named: "tessera-facts", nice: 19) { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
     }
 
     /// What was found since the last call, and how far the scan is.

@@ -187,7 +187,8 @@ final class LibraryScan: Sendable {
     /// Starts walking `root` (at most `limit` photos), dating photos from `index` when it knows them.
     init(root: String, limit: Int = 1_000_000, index: LibraryIndex? = nil) {
         self.root = root
-        Thread.start(named: "tessera-scan") { [self] in walk(limit: limit, index: index) }
+        // At nice 19: a frame the walk shares two cores with gets its core back at once.
+        Thread.start(named: "tessera-scan", nice: 19) { [self] in walk(limit: limit, index: index) }
     }
 
     /// What was found since the last call, and how the walk stands.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CSDL2
 import Foundation
 import Render2D
 
@@ -83,10 +82,7 @@ final class SampleGeneration: Sendable {
     func start(workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for _ in 0..<max(1, min(workers, count)) {
-            Thread.start(named: "tessera-samples") { [self] in
-                tessera_nice_current_thread(10)
-                work()
-            }
+            Thread.start(named: "tessera-samples", nice: 10) { [self] in work() }
         }
     }
 

@@ -274,7 +274,7 @@ final class BackgroundWriter: @unchecked Sendable {
         jobs.append((held, job))
         heldBytes += held
         if thread == nil {
-            thread = Thread.start(named: "tessera-thumbs") { self.run() } // lives as long as the process once used
+            thread = Thread.start(named: "tessera-thumbs", nice: 19) { self.run() } // lives as long as the process once used
         }
         condition.signal()
         return true
@@ -287,7 +287,6 @@ final class BackgroundWriter: @unchecked Sendable {
     }
 
     private func run() {
-        tessera_nice_current_thread(19)
         while true {
             condition.lock()
             while jobs.isEmpty { condition.wait() }
