@@ -41,16 +41,21 @@ public enum ImageFraming {
 
     /// The thumbnail to ask for a frame of `size` points: its longer side in pixels, so that a
     /// square cell's thumbnail is drawn at its own size (`drawnAtSize`, sampled texel for pixel).
-    /// A cell that changes size draws its old thumbnail until the new one is decoded.
+    /// A cell that changes size draws its old thumbnail until the new one is decoded. A frame
+    /// larger than a window can be (16,384 px) asks for that; one that is not a number, for 1 px.
     ///
     /// ```swift
     /// let spec = ImageFraming.thumbnailSpec(for: rect.size, scale: ui.scale, mode: .fill)
     /// ```
     public static func thumbnailSpec(for size: Size, scale: Double, mode: ContentMode) -> ThumbnailSpec {
         let width = size.width * scale, height = size.height * scale
-        let side = max(1, Int((max(width, height) - 0.01).rounded(.up)))
+        let longest = (max(width, height) - 0.01).rounded(.up)
+        let side = longest >= 1 ? Int(min(longest, Double(maxThumbnailSide))) : 1 // false for NaN too
         return ThumbnailSpec(side: side, fill: mode == .fill, drawnAtSize: abs(width - height) < 1)
     }
+
+    /// The largest thumbnail side asked for, in pixels: a window's largest side.
+    static let maxThumbnailSide = 16_384
 }
 
 extension UI {

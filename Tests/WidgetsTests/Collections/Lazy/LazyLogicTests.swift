@@ -94,5 +94,10 @@ final class LazyLogicTests: XCTestCase {
                        ThumbnailSpec(side: 201, fill: true, drawnAtSize: true), "within a pixel of square")
         XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(300, 200), scale: 1, mode: .fill),
                        ThumbnailSpec(side: 300, fill: true, drawnAtSize: false), "a wide frame draws its thumbnail scaled")
+        // Frames an app computed badly ask for a bounded thumbnail, never trap.
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(1e300, 10), scale: 2, mode: .fill).side, 16_384)
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(.infinity, .infinity), scale: 1, mode: .fit).side, 16_384)
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(.nan, .nan), scale: 1, mode: .fill).side, 1)
+        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(-50, -20), scale: 1, mode: .fill).side, 1)
     }
 }
