@@ -203,7 +203,7 @@ public final class Renderer {
 
     /// Creates textures for new atlas pages and uploads what was added to them since last frame.
     private func syncAtlas() {
-        atlas.drainDirtyRects { page, dirty, pixels in
+        atlas.drainDirtyRects { page, dirty, pixels, pitch in
             while atlasTextures.count <= page {
                 let size = Int32(GlyphAtlas.pageSize)
                 guard let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
@@ -216,7 +216,7 @@ public final class Renderer {
                 atlasTextures.append(texture)
             }
             var rect = SDL_Rect(x: Int32(dirty.x), y: Int32(dirty.y), w: Int32(dirty.width), h: Int32(dirty.height))
-            SDL_UpdateTexture(atlasTextures[page], &rect, pixels, Int32(GlyphAtlas.pageSize * 4))
+            SDL_UpdateTexture(atlasTextures[page], &rect, pixels, Int32(pitch))
         }
     }
 

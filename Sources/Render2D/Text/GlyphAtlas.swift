@@ -1,4 +1,5 @@
 import CSDL2
+import Glibc
 
 /// Where a rasterized glyph lives in the atlas, and how to place it relative to the pen.
 struct AtlasGlyph {
@@ -24,7 +25,9 @@ struct AtlasGlyph {
 ///
 /// The atlas is CPU memory and needs no window: fonts measure and lay out text without one.
 /// Each page has a reserved `TextureHandle`; the `Renderer` creates the GPU textures and
-/// uploads the rows written since the last frame.
+/// uploads the blocks written since the last frame. Only glyphs are kept on the CPU, and a
+/// page's rows take memory once a glyph reaches them; composed lines go from a small staging
+/// buffer to the GPU and live only there.
 @MainActor
 public final class GlyphAtlas {
     /// The side of each page, in pixels.
@@ -40,7 +43,7 @@ public final class GlyphAtlas {
 
     struct Page {
         var texture: TextureHandle
-        var pixels: [UInt8]
+        let pixels = PagePixels(count: GlyphAtlas.pageSize * GlyphAtlas.pageSize * 4)
         var shelfX = 0, shelfY = 0, shelfHeight = 0
         /// The rectangles written since the last upload.
         var dirty: [DirtyRect] = []
@@ -81,6 +84,10 @@ public final class GlyphAtlas {
     // exclusivity check).
     @exclusivity(unchecked) private var linePixelsLeft = GlyphAtlas.linePixelsPerFrame
     @exclusivity(unchecked) private var lineShelves = GlyphAtlas.emptyLineShelves(firstEpoch: 0)
+    /// Lines composed since the last upload, one after another (at most a frame's
+    /// `linePixelsPerFrame`), and where each goes in page 0 and starts in the buffer.
+    private var lineStaging = [UInt8](repeating: 0, count: GlyphAtlas.linePixelsPerFrame * 4)
+    private var stagedLines: [(block: DirtyRect, offset: Int)] = []
 
     /// An atlas of one page, holding the white texel solid shapes sample.
     public init() {
@@ -108,6 +115,7 @@ public final class GlyphAtlas {
     public func evictIfFull() {
         guard pages.count > max(1, maxPages) else { return }
         pages.removeAll()
+        stagedLines.removeAll()
         generation += 1
         lineShelves = Self.emptyLineShelves(firstEpoch: lineShelves.nextFirstEpoch)
         addWhitePage()
@@ -119,10 +127,7 @@ public final class GlyphAtlas {
         // 4×4 white block at (1,1); sample its centre so linear filtering never bleeds.
         let (_, x, y) = allocate(width: 4, height: 4)!
         for row in y..<(y + 4) {
-            for col in x..<(x + 4) {
-                let i = (row * Self.pageSize + col) * 4
-                pages[0].pixels.replaceSubrange(i..<(i + 4), with: [255, 255, 255, 255])
-            }
+            (pages[0].pixels.bytes + (row * Self.pageSize + x) * 4).initializeMemory(as: UInt8.self, repeating: 255, count: 4 * 4)
         }
         markDirty(page: 0, y: y, height: 4)
         let size = Float(Self.pageSize)
@@ -132,7 +137,7 @@ public final class GlyphAtlas {
     private func addPage() {
         let size = Self.pageSize
         let texture = TextureHandle(id: Self.pageHandleBit | UInt32(pages.count))
-        pages.append(Page(texture: texture, pixels: [UInt8](repeating: 0, count: size * size * 4)))
+        pages.append(Page(texture: texture))
         // A fully transparent page to start with: upload once so no stale GPU memory shows.
         markDirty(page: pages.count - 1, y: 0, height: size)
     }
@@ -189,12 +194,10 @@ public final class GlyphAtlas {
             throw AtlasFull(width: width, height: height)
         }
         let size = Self.pageSize
-        pages[p].pixels.withUnsafeMutableBufferPointer { dst in
-            rgba.withUnsafeBufferPointer { src in
-                for row in 0..<height {
-                    let from = row * width * 4, to = ((y + row) * size + x) * 4
-                    UnsafeMutableRawPointer(dst.baseAddress! + to).copyMemory(from: src.baseAddress! + from, byteCount: width * 4)
-                }
+        let page = pages[p].pixels.bytes
+        rgba.withUnsafeBufferPointer { src in
+            for row in 0..<height {
+                (page + ((y + row) * size + x) * 4).copyMemory(from: src.baseAddress! + row * width * 4, byteCount: width * 4)
             }
         }
         markDirty(page: p, x: x, y: y, width: width, height: height)
@@ -204,15 +207,18 @@ public final class GlyphAtlas {
     }
 
     /// Hands every block of every page written since the last call to `upload(page, block,
-    /// its first pixel)`; rows are `pageSize * 4` bytes apart.
-    func drainDirtyRects(_ upload: (_ page: Int, _ block: DirtyRect, _ pixels: UnsafeRawPointer) -> Void) {
+    /// its first pixel, the bytes from one row to the next)`: glyphs from their page, lines
+    /// composed this frame from the staging buffer they were composed in.
+    func drainDirtyRects(_ upload: (_ page: Int, _ block: DirtyRect, _ pixels: UnsafeRawPointer, _ pitch: Int) -> Void) {
         let size = Self.pageSize
         for p in pages.indices where !pages[p].dirty.isEmpty {
-            pages[p].pixels.withUnsafeBytes { raw in
-                for block in pages[p].dirty { upload(p, block, raw.baseAddress! + (block.y * size + block.x) * 4) }
-            }
+            for block in pages[p].dirty { upload(p, block, pages[p].pixels.bytes + (block.y * size + block.x) * 4, size * 4) }
             pages[p].dirty.removeAll(keepingCapacity: true)
         }
+        lineStaging.withUnsafeBytes { staged in
+            for line in stagedLines { upload(0, line.block, staged.baseAddress! + line.offset, line.block.width * 4) }
+        }
+        stagedLines.removeAll(keepingCapacity: true)
     }
 
     // MARK: Composed lines
@@ -229,25 +235,28 @@ public final class GlyphAtlas {
     func composeLine(_ run: GlyphRun) -> LinePlacement? {
         guard cachesLines, run.texture != nil, !run.quads.isEmpty else { return nil }
         let width = Int(run.x1 - run.x0), height = Int(run.y1 - run.y0)
-        guard width > 0, height > 0, width * height <= linePixelsLeft,
+        // Composed in the staging buffer and uploaded from it: page 0's line space is never
+        // read on the CPU, so it takes no memory there. (The buffer is full only when lines
+        // were composed in frames that were not drawn.)
+        let offset = stagedLines.last.map { $0.offset + $0.block.width * $0.block.height * 4 } ?? 0
+        guard width > 0, height > 0, width * height <= linePixelsLeft, offset + width * height * 4 <= lineStaging.count,
               let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame) else { return nil }
         linePixelsLeft -= width * height
         let size = Self.pageSize
-        // Page 0's pixels are taken out while written, so glyphs on other pages can be read.
-        var line: [UInt8] = []
-        swap(&line, &pages[0].pixels)
-        composeClear(&line, x: x, y: y, width: width, height: height)
-        for q in run.quads {
-            let page = Int(q.texture.id & ~Self.pageHandleBit)
-            guard page < pages.count else { continue }
-            let from = (Int((q.uv0.y * Float(size)).rounded()), Int((q.uv0.x * Float(size)).rounded()))
-            let to = (y + Int(q.y0 - run.y0), x + Int(q.x0 - run.x0))
-            let block = (Int(q.x1 - q.x0), Int(q.y1 - q.y0))
-            composeBlend(from: page == 0 ? nil : pages[page].pixels, row: from.0, column: from.1, into: &line, row: to.0, column: to.1,
-                         width: block.0, height: block.1)
+        lineStaging.withUnsafeMutableBytes { staging in
+            let line = UnsafeMutableRawBufferPointer(rebasing: staging[offset..<(offset + width * height * 4)])
+            line.withMemoryRebound(to: UInt32.self) { $0.update(repeating: UInt32(littleEndian: 0x00FF_FFFF)) } // white, transparent
+            for q in run.quads {
+                let page = Int(q.texture.id & ~Self.pageHandleBit)
+                guard page < pages.count else { continue }
+                let from = (Int((q.uv0.y * Float(size)).rounded()), Int((q.uv0.x * Float(size)).rounded()))
+                let to = (Int(q.y0 - run.y0), Int(q.x0 - run.x0))
+                composeBlend(from: pages[page].pixels.bytes, row: from.0, column: from.1, stride: size * 4,
+                             into: line.baseAddress!, row: to.0, column: to.1, stride: width * 4,
+                             width: Int(q.x1 - q.x0), height: Int(q.y1 - q.y0))
+            }
         }
-        swap(&line, &pages[0].pixels)
-        markDirty(page: 0, x: x, y: y, width: width, height: height)
+        stagedLines.append((DirtyRect(x: x, y: y, width: width, height: height), offset))
         linesComposed += 1
         let s = Float(size)
         return LinePlacement(shelf: Int32(shelf), epoch: epoch, uv0: SIMD2(Float(x) / s, Float(y) / s),
@@ -255,41 +264,40 @@ public final class GlyphAtlas {
     }
 }
 
-// Pixel work for composed lines, outside the main actor so its buffer closures carry no
-// executor check.
+/// An atlas page's pixels, in memory of its own that the system zeroes as it is first
+/// written: the rows of a page no glyph has reached take no memory (a page is 4 MB).
+final class PagePixels {
+    /// The page's RGBA bytes, `pageSize * 4` a row.
+    let bytes: UnsafeMutableRawPointer
+    private let count: Int
 
-/// Fills a block of an atlas page with white, transparent pixels.
-private func composeClear(_ page: inout [UInt8], x: Int, y: Int, width: Int, height: Int) {
-    let size = GlyphAtlas.pageSize
-    let clear = UInt32(littleEndian: 0x00FF_FFFF) // (255, 255, 255, 0) in memory order
-    page.withUnsafeMutableBytes { bytes in
-        for row in y..<(y + height) {
-            (bytes.baseAddress! + (row * size + x) * 4).assumingMemoryBound(to: UInt32.self).update(repeating: clear, count: width)
+    init(count: Int) {
+        // Mapped, not allocated: malloc may hand out reused memory it must clear first.
+        guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else {
+            fatalError("out of memory for a \(count)-byte atlas page")
         }
+        bytes = memory
+        self.count = count
     }
+
+    deinit { munmap(bytes, count) }
 }
 
-/// Blends a block of a page's alpha (nil: of page 0 itself) over a block of page 0's:
-/// a + d·(1 − a), as blending one glyph quad after another gives.
-private func composeBlend(from source: [UInt8]?, row sourceRow: Int, column sourceColumn: Int, into line: inout [UInt8],
-                          row lineRow: Int, column lineColumn: Int, width: Int, height: Int) {
-    let stride = GlyphAtlas.pageSize * 4
-    func blend(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>) {
-        for row in 0..<height {
-            let s = s + row * stride, d = d + row * stride
-            for k in 0..<width {
-                let a = s[k &* 4], under = d[k &* 4]
-                if under == 0 || a == 255 { d[k &* 4] = a; continue }
-                d[k &* 4] = UInt8(truncatingIfNeeded: Int(a) &+ (Int(under) &* (255 &- Int(a)) &+ 127) / 255)
-            }
+// Pixel work for composed lines, outside the main actor so it carries no executor check.
+
+/// Blends a block of a page's alpha over a block of a line being composed: a + d·(1 − a), as
+/// blending one glyph quad after another gives. Strides are bytes from one row to the next.
+private func composeBlend(from source: UnsafeMutableRawPointer, row sourceRow: Int, column sourceColumn: Int, stride sourceStride: Int,
+                          into line: UnsafeMutableRawPointer, row lineRow: Int, column lineColumn: Int, stride lineStride: Int,
+                          width: Int, height: Int) {
+    let s0 = source.assumingMemoryBound(to: UInt8.self) + sourceRow * sourceStride + sourceColumn * 4 + 3
+    let d0 = line.assumingMemoryBound(to: UInt8.self) + lineRow * lineStride + lineColumn * 4 + 3
+    for row in 0..<height {
+        let s = s0 + row * sourceStride, d = d0 + row * lineStride
+        for k in 0..<width {
+            let a = s[k &* 4], under = d[k &* 4]
+            if under == 0 || a == 255 { d[k &* 4] = a; continue }
+            d[k &* 4] = UInt8(truncatingIfNeeded: Int(a) &+ (Int(under) &* (255 &- Int(a)) &+ 127) / 255)
         }
-    }
-    let from = sourceRow * stride + sourceColumn * 4 + 3, to = lineRow * stride + lineColumn * 4 + 3
-    if let source {
-        source.withUnsafeBufferPointer { glyphs in
-            line.withUnsafeMutableBufferPointer { page in blend(glyphs.baseAddress! + from, page.baseAddress! + to) }
-        }
-    } else {
-        line.withUnsafeMutableBufferPointer { page in blend(UnsafePointer(page.baseAddress! + from), page.baseAddress! + to) }
     }
 }

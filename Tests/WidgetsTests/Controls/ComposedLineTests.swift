@@ -126,4 +126,22 @@ final class ComposedLineTests: XCTestCase {
         XCTAssertEqual(atlas.linesComposed, many.count, "the rest in the frames after")
         XCTAssertEqual(Self.difference(h.pixels, reference).pixels, 0)
     } }
+
+    func testLinesComposedInFramesNobodyDrawsStopAtOneFramesWorthWithoutARenderer() throws { try onMain {
+        // Fonts need no window: an app may lay text out in frames it never draws. The lines
+        // it composes wait for an upload that never comes, so composing stops at what one
+        // upload holds and the text still lays out.
+        let atlas = GlyphAtlas()
+        let font = try FontLibrary(atlas: atlas).font(size: 15)
+        let lines = (0..<200).map { "The quick brown fox number \($0) jumps" }
+        for _ in 0..<40 {
+            atlas.beginFrame()
+            var list = DrawList()
+            for line in lines { font.draw(line, at: Point(0, 0), color: .black, into: &list) }
+            XCTAssertGreaterThan(list.vertexCount, 0)
+        }
+        XCTAssertGreaterThan(atlas.linesComposed, 0)
+        // A line is about 250×18 px: seven fill a frame's 32,768 (200 would be composed over 40 frames otherwise).
+        XCTAssertLessThanOrEqual(atlas.linesComposed, 10, "no more than the staging buffer holds")
+    } }
 }
