@@ -63,6 +63,21 @@ final class SortingTests: XCTestCase {
             let got = try IndexSorter.sortedIndices(items, by: keys.map { descriptor($0.0, $0.1) }).map { items[Int($0)].id }
             XCTAssertEqual(got, reference(items, keys), "keys \(keys)")
         }
+        // Ranking strings on several threads (each finds its part's distinct names, first seen
+        // in a different order) gives the same order, with 500 names (no digits: the reference
+        // does not order numbers by value) as with 7.
+        var state: UInt64 = 11
+        let named = items.map { item in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let k = Int(state >> 33 % 500), letters = [k % 26, k / 26].map { String(UnicodeScalar(UInt8(65 + $0 % 26))) }
+            return Item(id: item.id, name: "File \(letters[0])\(letters[1].lowercased()) é", size: item.size, score: item.score)
+        }
+        for (rows, keys) in [(items, [("name", SortDirection.forward)]), (named, [("name", .reverse), ("size", .forward)])] {
+            for threads in [1, 2, 3, 7] {
+                let got = try IndexSorter.sortedIndices(rows, by: keys.map { descriptor($0.0, $0.1) }, threads: threads).map { rows[Int($0)].id }
+                XCTAssertEqual(got, reference(rows, keys), "keys \(keys) on \(threads) threads")
+            }
+        }
         // A custom comparator key (not Comparable-flattened) agrees too.
         let custom = KeyComparator<Item>(id: "len", key: .custom { a, b in a.name.count - b.name.count })
         let byLength = items.sorted(using: [custom]).map(\.name.count)
