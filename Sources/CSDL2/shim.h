@@ -18,6 +18,7 @@
 #include <sys/fsuid.h>
 #include <time.h>
 #include <sched.h>
+#include <malloc.h>
 
 // Function-like and compound macros that Swift does not import.
 
