@@ -11,16 +11,25 @@ struct SortKeyField {
     let value: (Int) -> UInt64
 
     /// A key read as order-preserving words (`IndexSorter.orderedWord`), never stored. When
-    /// `ranged`, the words are read twice (once for their range, once when packed) so the
-    /// field is only as wide as the range; else it is the whole word (a key sorted alone).
-    static func words(count: Int, ranged: Bool, _ word: @escaping (Int) -> UInt64) -> SortKeyField {
+    /// `ranged`, the words are read twice (once for their range, on `threads` threads, once
+    /// when packed) so the field is only as wide as the range; else it is the whole word (a
+    /// key sorted alone). `word` is called from several threads at once.
+    static func words(count: Int, ranged: Bool, threads: Int? = nil, _ word: @escaping (Int) -> UInt64) -> SortKeyField {
         guard ranged else { return SortKeyField(bits: UInt64.bitWidth, value: word) }
-        var lo = UInt64.max, hi = UInt64.min
-        for i in 0..<count {
-            let w = word(i)
-            lo = min(lo, w)
-            hi = max(hi, w)
+        let parts = IndexSorter.parts(of: count, threads: threads)
+        var ranges = [(lo: UInt64, hi: UInt64)](repeating: (.max, .min), count: parts.count)
+        ranges.withUnsafeMutableBufferPointer { ranges in
+            IndexSorter.forEach(parts) { k, rows in
+                var lo = UInt64.max, hi = UInt64.min
+                for i in rows {
+                    let w = word(i)
+                    lo = min(lo, w)
+                    hi = max(hi, w)
+                }
+                ranges[k] = (lo, hi)
+            }
         }
+        let lo = ranges.map(\.lo).min()!, hi = ranges.map(\.hi).max()!
         return SortKeyField(bits: UInt64.bitWidth - (hi - lo).leadingZeroBitCount) { word($0) &- lo }
     }
 
@@ -33,25 +42,18 @@ struct SortKeyField {
     /// of threads and no dictionary of all the distinct strings is ever built.
     static func strings(count: Int, reverse: Bool, threads: Int? = nil, string: (Int) -> String) -> SortKeyField {
         var ranks = [UInt32](repeating: 0, count: count) // each row's index in its part's list first, then its rank
-        let parts = max(1, min(threads ?? IndexSorter.sortThreads(count), count))
-        let bounds = (0...parts).map { $0 * count / parts }
-        var found = [[String]](repeating: [], count: parts)
+        let parts = IndexSorter.parts(of: count, threads: threads)
+        var found = [[String]](repeating: [], count: parts.count)
         ranks.withUnsafeMutableBufferPointer { ids in
-            withoutActuallyEscaping(string) { string in
-                let shared = DistinctStringParts(ids: ids, string: string)
-                let lists = Locked(found)
-                DispatchQueue.concurrentPerform(iterations: parts) { k in
-                    let strings = shared.distinct(in: bounds[k]..<bounds[k + 1])
-                    lists.withLock { $0[k] = strings }
-                }
-                found = lists.withLock { $0 }
+            found.withUnsafeMutableBufferPointer { found in
+                IndexSorter.forEach(parts) { k, rows in found[k] = distinctStrings(of: rows, string: string, ids: ids) }
             }
         }
         // The parts' lists one after another (`firstEntry[k]`: where part k's begins).
         let firstEntry = found.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         var entries: [String] = []
-        entries.reserveCapacity(firstEntry[parts])
-        for k in 0..<parts {
+        entries.reserveCapacity(firstEntry[parts.count])
+        for k in parts.indices {
             entries += found[k]
             found[k] = []
         }
@@ -86,12 +88,29 @@ struct SortKeyField {
         entries = []
         ranks.withUnsafeMutableBufferPointer { ids in
             rankOfEntry.withUnsafeBufferPointer { rankOfEntry in
-                let shared = DistinctStringParts.Renumbering(ids: ids, rankOfEntry: rankOfEntry)
-                DispatchQueue.concurrentPerform(iterations: parts) { k in shared.rank(bounds[k]..<bounds[k + 1], from: firstEntry[k]) }
+                IndexSorter.forEach(parts) { k, rows in
+                    for i in rows { ids[i] = rankOfEntry[firstEntry[k] + Int(ids[i])] } // its index in its part's list → its rank
+                }
             }
         }
         let bits = UInt32.bitWidth - UInt32(max(0, distinct - 1)).leadingZeroBitCount
         return SortKeyField(bits: bits) { UInt64(ranks[$0]) }
+    }
+
+    /// The distinct strings of `rows`, in order of first appearance; each row's index among
+    /// them goes to `ids`.
+    private static func distinctStrings(of rows: Range<Int>, string: (Int) -> String, ids: UnsafeMutableBufferPointer<UInt32>) -> [String] {
+        var seen: [String: UInt32] = [:]
+        var unique: [String] = []
+        for i in rows {
+            let s = string(i)
+            if let id = seen[s] { ids[i] = id; continue }
+            let id = UInt32(unique.count)
+            seen[s] = id
+            unique.append(s)
+            ids[i] = id
+        }
+        return unique
     }
 }
 
@@ -105,71 +124,41 @@ struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger> {
     /// The keys' bits, from the most significant bit of a row's first word (the rest are 0).
     let bits: Int
 
-    /// Packs field by field: a field lies at the same bits in every row.
+    /// Packs field by field, each part of the rows on its own thread (`threads`, default
+    /// `IndexSorter.sortThreads`): a field lies at the same bits in every row.
     @inline(__always)
-    init(_ fields: [SortKeyField], count: Int) {
+    init(_ fields: [SortKeyField], count: Int, threads: Int? = nil) {
         let width = Word.bitWidth
         let bits = fields.reduce(0) { $0 + $1.bits }
         let perRow = max(1, (bits + width - 1) / width)
         wordsPerRow = perRow
         self.bits = bits
-        words = .allocate(capacity: count * perRow)
-        words.initialize(repeating: 0)
-        var offset = 0 // where the field starts in a row's bit string
-        for field in fields where field.bits > 0 {
-            let value = field.value
-            if offset % width + field.bits <= width { // within one word
-                let k = offset / width, shift = width - offset % width - field.bits
-                for i in 0..<count { words[i * perRow + k] |= Word(truncatingIfNeeded: value(i)) << shift }
-            } else {
-                for i in 0..<count {
-                    var v = value(i), left = field.bits, at = offset
-                    while left > 0 {
-                        let room = width - at % width, take = min(room, left)
-                        left -= take
-                        words[i * perRow + at / width] |= Word(truncatingIfNeeded: v >> left) << (room - take) // the next `take` bits
-                        v &= (1 << left) &- 1
-                        at += take
+        let words = UnsafeMutableBufferPointer<Word>.allocate(capacity: count * perRow)
+        self.words = words
+        IndexSorter.forEach(IndexSorter.parts(of: count, threads: threads)) { _, rows in
+            UnsafeMutableBufferPointer(rebasing: words[(rows.lowerBound * perRow)..<(rows.upperBound * perRow)]).initialize(repeating: 0)
+            var offset = 0 // where the field starts in a row's bit string
+            for field in fields where field.bits > 0 {
+                let value = field.value
+                if offset % width + field.bits <= width { // within one word
+                    let k = offset / width, shift = width - offset % width - field.bits
+                    for i in rows { words[i * perRow + k] |= Word(truncatingIfNeeded: value(i)) << shift }
+                } else {
+                    for i in rows {
+                        var v = value(i), left = field.bits, at = offset
+                        while left > 0 {
+                            let room = width - at % width, take = min(room, left)
+                            left -= take
+                            words[i * perRow + at / width] |= Word(truncatingIfNeeded: v >> left) << (room - take) // the next `take` bits
+                            v &= (1 << left) &- 1
+                            at += take
+                        }
                     }
                 }
+                offset += field.bits
             }
-            offset += field.bits
         }
     }
 
     func deallocate() { words.deallocate() }
-}
-
-/// What the threads of `SortKeyField.strings` share: the rows' string reader and the
-/// per-row index buffer, of which each thread writes only its own part's range.
-private struct DistinctStringParts: @unchecked Sendable {
-    let ids: UnsafeMutableBufferPointer<UInt32>
-    let string: (Int) -> String
-
-    /// The distinct strings of `rows`, in order of first appearance; each row's index among
-    /// them goes to `ids`.
-    func distinct(in rows: Range<Int>) -> [String] {
-        var seen: [String: UInt32] = [:]
-        var unique: [String] = []
-        for i in rows {
-            let s = string(i)
-            if let id = seen[s] { ids[i] = id; continue }
-            let id = UInt32(unique.count)
-            seen[s] = id
-            unique.append(s)
-            ids[i] = id
-        }
-        return unique
-    }
-
-    /// Rewrites each row's index in its part's list as its string's rank.
-    struct Renumbering: @unchecked Sendable {
-        let ids: UnsafeMutableBufferPointer<UInt32>
-        let rankOfEntry: UnsafeBufferPointer<UInt32>
-
-        /// The rows of one part, whose list begins at `firstEntry`.
-        func rank(_ rows: Range<Int>, from firstEntry: Int) {
-            for i in rows { ids[i] = rankOfEntry[firstEntry + Int(ids[i])] }
-        }
-    }
 }

@@ -140,9 +140,9 @@ public enum IndexSorter {
             case .string(let read):
                 fields.append(.strings(count: n, reverse: reverse, threads: threads) { read(rows[base + $0]) })
             case .integer(let read):
-                fields.append(.words(count: n, ranged: packsKeys) { orderedWord(integer: read(rows[base + $0]), reverse: reverse) })
+                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(integer: read(rows[base + $0]), reverse: reverse) })
             case .double(let read):
-                fields.append(.words(count: n, ranged: packsKeys) { orderedWord(double: read(rows[base + $0]), reverse: reverse) })
+                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(double: read(rows[base + $0]), reverse: reverse) })
             case .custom(let compare):
                 customs.append((compare, reverse ? -1 : 1))
                 fields.append(nil)
@@ -155,7 +155,7 @@ public enum IndexSorter {
             return try sort(count: n, byPacking: &flat, threads: threads, isCancelled: isCancelled)
         }
         // Custom keys among them: one column per flat key, compared in turn with the custom ones.
-        let columns = fields.map { $0.map { PackedSortKeys<UInt64>([$0], count: n) } }
+        let columns = fields.map { $0.map { PackedSortKeys<UInt64>([$0], count: n, threads: threads) } }
         fields = []
         defer { for column in columns { column?.deallocate() } }
         var indices = identity(n)
@@ -202,7 +202,7 @@ public enum IndexSorter {
     @inline(__always)
     static func sort<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>(count: Int, byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
                            isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
-        let keys = PackedSortKeys<Word>(fields, count: count)
+        let keys = PackedSortKeys<Word>(fields, count: count, threads: threads)
         fields = []
         defer { keys.deallocate() }
         var indices = identity(count)
@@ -242,6 +242,21 @@ public enum IndexSorter {
     /// Threads a sort of `n` rows uses: one per core, up to 16, each with at least 64K rows.
     static func sortThreads(_ n: Int) -> Int {
         min(16, ProcessInfo.processInfo.activeProcessorCount, max(1, n / 65_536))
+    }
+
+    /// `0..<count` cut into `threads` (default `sortThreads`) contiguous parts of nearly equal size.
+    static func parts(of count: Int, threads: Int?) -> [Range<Int>] {
+        let k = max(1, min(threads ?? sortThreads(count), count))
+        return (0..<k).map { ($0 * count / k)..<(($0 + 1) * count / k) }
+    }
+
+    /// Runs `body` for every part (its index and rows) at once, a thread each. The parts do
+    /// not overlap: `body` writes only its own part of any buffer the threads share.
+    static func forEach(_ parts: [Range<Int>], _ body: (Int, Range<Int>) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let shared = PartBody(run: body)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { shared.run($0, parts[$0]) }
+        }
     }
 
     /// Stable merge sort of `a`, on `sortThreads` threads: each sorts a contiguous part
@@ -296,6 +311,11 @@ public enum IndexSorter {
         }
         if cancelled { throw Cancelled() }
     }
+}
+
+/// The work `IndexSorter.forEach` hands to its threads.
+private struct PartBody: @unchecked Sendable {
+    let run: (Int, Range<Int>) -> Void
 }
 
 /// The buffers and comparator of one `IndexSorter.mergeSort`, shared by its threads: each

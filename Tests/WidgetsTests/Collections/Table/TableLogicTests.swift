@@ -65,12 +65,13 @@ final class SortingTests: XCTestCase {
         }
         // Ranking strings on several threads (each finds its part's distinct names, first seen
         // in a different order) gives the same order, with 500 names (no digits: the reference
-        // does not order numbers by value) as with 7.
+        // does not order numbers by value) as with 7; and sizes that grow with the row, so that
+        // each thread finds another range of them, pack as they do on one.
         var state: UInt64 = 11
         let named = items.map { item in
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let k = Int(state >> 33 % 500), letters = [k % 26, k / 26].map { String(UnicodeScalar(UInt8(65 + $0 % 26))) }
-            return Item(id: item.id, name: "File \(letters[0])\(letters[1].lowercased()) é", size: item.size, score: item.score)
+            return Item(id: item.id, name: "File \(letters[0])\(letters[1].lowercased()) é", size: item.id / 7 - 200, score: item.score)
         }
         for (rows, keys) in [(items, [("name", SortDirection.forward)]), (named, [("name", .reverse), ("size", .forward)])] {
             for threads in [1, 2, 3, 7] {
