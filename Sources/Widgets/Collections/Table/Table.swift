@@ -318,9 +318,10 @@ public struct RowGeometry: Sendable {
 
 /// A column resolved for one frame: where it is and how a row's cell is drawn, with the
 /// row type erased so the per-cell loop runs no generic code (unspecialized generics cost
-/// a metadata lookup per cell).
+/// a metadata lookup per cell). A class, so that the per-cell loop takes one reference
+/// instead of copying (and retaining) its closures and ID for every cell.
 @usableFromInline
-struct TableCellPlan {
+final class TableCellPlan {
     let x: Double
     let width: Double
     let alignment: TextAlignment
