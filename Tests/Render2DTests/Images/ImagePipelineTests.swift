@@ -182,7 +182,7 @@ final class ThumbnailLoaderTests: XCTestCase {
         // Each decode notes its worker's scheduling: (thread name, idle class, nice).
         let seen = Locked<[String: (idle: Bool, nice: Int32)]>([:])
         let loader = ThumbnailLoader(workers: 2) { key in
-            seen.withLock { $0[Thread.current.name ?? "?"] = (tessera_current_thread_is_idle_class() != 0, tessera_current_thread_nice()) }
+            seen.withLock { $0[currentThreadName()] = (tessera_current_thread_is_idle_class() != 0, tessera_current_thread_nice()) }
             usleep(5_000) // long enough that both workers take jobs
             return .success(DecodedThumbnail(pixels: PixelBuffer(width: 1, height: 1, color: .red),
                                              info: ImageInfo(format: .png, width: 1, height: 1, orientation: 1), dctScale: 1))

@@ -11,7 +11,7 @@ final class NamedThreadTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         for (name, nice) in [("tessera-test19", Int32(19)), ("tessera-test0", 0)] {
             Thread.start(named: name, nice: nice) {
-                seen.withLock { $0[Thread.current.name ?? "?"] = tessera_current_thread_nice() }
+                seen.withLock { $0[currentThreadName()] = tessera_current_thread_nice() }
                 done.signal()
             }
         }
