@@ -18,7 +18,6 @@
 #include <sys/fsuid.h>
 #include <time.h>
 #include <sched.h>
-#include <malloc.h>
 #include <sys/prctl.h>
 
 // Function-like and compound macros that Swift does not import.

@@ -10,14 +10,6 @@ struct GalleryDemo: ParsableCommand {
         abstract: "Tessera's showcase and frame-time profiling tool.",
         subcommands: [Run.self, Bench.self, Profile.self, GenerateSamples.self],
         defaultSubcommand: Run.self)
-
-    static func main() {
-        // Blocks of 128 KB and more go back to the system when freed. glibc otherwise raises
-        // this threshold to the size of the largest block freed so far (up to 32 MB), and a
-        // million-row sort's scratch then stays in the heap after it: 10–15 MB more at the peak.
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024)
-        main(nil)
-    }
 }
 
 /// Options shared by every command that opens a window.
