@@ -90,11 +90,11 @@ public struct KeyComparator<Row>: Sendable, Equatable {
 /// it as secondary ones (sort by Kind, then click Name: by Name, then Kind), or reverses it
 /// when it already is the primary key; shift-click adds the column as the last key, or
 /// reverses it where it already is.
-package enum SortOrderRules {
+@usableFromInline package enum SortOrderRules {
     /// Keys kept at most: older ones fall off the end.
     public static let maxKeys = 4
 
-    public static func click<Row>(_ column: KeyComparator<Row>, in order: [KeyComparator<Row>], addingKey: Bool) -> [KeyComparator<Row>] {
+    @usableFromInline package static func click<Row>(_ column: KeyComparator<Row>, in order: [KeyComparator<Row>], addingKey: Bool) -> [KeyComparator<Row>] {
         var result = order
         if let i = result.firstIndex(where: { $0.id == column.id }) {
             if addingKey || i == 0 {

@@ -27,14 +27,19 @@ public struct TableColumn<Row> {
     /// The descriptor a header click puts in the sort order; nil = not sortable.
     public let sortDescriptor: KeyComparator<Row>?
     /// How the column's width is decided (`width(_:)`, `width(min:ideal:max:)`).
-    public internal(set) var widthRule = Width.flexible(min: 40, ideal: 140, max: .infinity)
+    public var widthRule: Width { storedWidthRule }
     /// How the cells' text aligns (`alignment(_:)`).
-    public internal(set) var alignment = TextAlignment.leading
+    public var alignment: TextAlignment { storedAlignment }
     /// Names the column in a `TableColumnCustomization`: only such columns can be hidden or
     /// moved by the user.
-    public internal(set) var customizationID: String?
+    public var customizationID: String? { storedCustomizationID }
     /// Whether the column shows before the user says otherwise.
-    public internal(set) var defaultVisibility = Visibility.automatic
+    public var defaultVisibility: Visibility { storedDefaultVisibility }
+    // What the modifiers set: internal, and usable from their inlined code.
+    @usableFromInline var storedWidthRule = Width.flexible(min: 40, ideal: 140, max: .infinity)
+    @usableFromInline var storedAlignment = TextAlignment.leading
+    @usableFromInline var storedCustomizationID: String?
+    @usableFromInline var storedDefaultVisibility = Visibility.automatic
     /// Receives a cell's edited text (`editable(_:)`); nil: the column is not editable.
     @usableFromInline var onCommit: ((Row, String) -> Void)?
     /// Draws something before each cell's text or content (a tree table's indentation and
@@ -42,7 +47,7 @@ public struct TableColumn<Row> {
     /// is edited.
     @usableFromInline var leadingAccessory: (@MainActor (UI, Row, Rect) -> Double)?
 
-    @usableFromInline
+    @inlinable
     init(title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
          sort: SortKey<Row>?) {
         self.title = title
@@ -105,20 +110,20 @@ public struct TableColumn<Row> {
     }
 
     /// A fixed width.
-    public func width(_ width: Double) -> TableColumn { with { $0.widthRule = .fixed(max(0, width)) } }
+    @inlinable public func width(_ width: Double) -> TableColumn { with { $0.storedWidthRule = .fixed(max(0, width)) } }
 
     /// A width the user may resize between `min` and `max`, starting at `ideal`.
-    public func width(min: Double = 40, ideal: Double? = nil, max: Double = .infinity) -> TableColumn {
-        with { $0.widthRule = .flexible(min: min, ideal: Swift.max(min, ideal ?? Swift.max(min, 140)), max: Swift.max(min, max)) }
+    @inlinable public func width(min: Double = 40, ideal: Double? = nil, max: Double = .infinity) -> TableColumn {
+        with { $0.storedWidthRule = .flexible(min: min, ideal: Swift.max(min, ideal ?? Swift.max(min, 140)), max: Swift.max(min, max)) }
     }
 
     /// Lets the user hide and move the column, under this stable name in the table's
     /// `TableColumnCustomization` (SwiftUI's `customizationID(_:)`).
-    public func customizationID(_ id: String) -> TableColumn { with { $0.customizationID = id } }
+    @inlinable public func customizationID(_ id: String) -> TableColumn { with { $0.storedCustomizationID = id } }
 
     /// Whether the column shows until the user chooses (`.hidden`: listed in the header's
     /// menu, unchecked). SwiftUI's `defaultVisibility(_:)`.
-    public func defaultVisibility(_ visibility: Visibility) -> TableColumn { with { $0.defaultVisibility = visibility } }
+    @inlinable public func defaultVisibility(_ visibility: Visibility) -> TableColumn { with { $0.storedDefaultVisibility = visibility } }
 
     /// Lets the user edit the column's text in place: F2 (or a click on the cell of the row
     /// already selected, as in Finder) opens a text field in the cell; Return commits, calling
@@ -128,13 +133,14 @@ public struct TableColumn<Row> {
     /// ```swift
     /// TableColumn("Name", value: \File.name).editable { file, name in rename(file, to: name) }
     /// ```
-    public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn { with { $0.onCommit = commit } }
+    @inlinable public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn { with { $0.onCommit = commit } }
 
     /// Where cell text sits (numbers read best trailing).
-    public func alignment(_ alignment: TextAlignment) -> TableColumn { with { $0.alignment = alignment } }
+    @inlinable public func alignment(_ alignment: TextAlignment) -> TableColumn { with { $0.storedAlignment = alignment } }
 
-    /// A copy with `change` applied: every modifier above.
-    private func with(_ change: (inout TableColumn) -> Void) -> TableColumn {
+    /// A copy with `change` applied: every modifier above (inlinable, as they are, so that
+    /// a column built every frame is copied by the app's specialized code, not generically).
+    @inlinable func with(_ change: (inout TableColumn) -> Void) -> TableColumn {
         var copy = self
         change(&copy)
         return copy
@@ -339,6 +345,39 @@ final class TableCellPlan {
         self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.columnID = columnID
         self.text = text; self.content = content; self.accessory = accessory
     }
+}
+
+/// A column as the header draws it, without the row type, so that the header's code is not
+/// generic (unspecialized, it looked up the generic metadata of every column it touched).
+@usableFromInline
+struct HeaderColumn {
+    @usableFromInline let id: String
+    @usableFromInline let title: String
+    @usableFromInline let alignment: TextAlignment
+    @usableFromInline let isSortable: Bool
+    @usableFromInline let customizationID: String?
+    /// The widths a drag on its divider keeps to; nil for a fixed width.
+    @usableFromInline let resizable: (min: Double, max: Double)?
+
+    @inlinable
+    init<Row>(_ column: TableColumn<Row>) {
+        id = column.id
+        title = column.title
+        alignment = column.alignment
+        isSortable = column.sortDescriptor != nil
+        customizationID = column.customizationID
+        if case .flexible(let lo, _, let hi) = column.widthRule { resizable = (lo, hi) } else { resizable = nil }
+    }
+}
+
+/// What the user did to a table's header in a frame.
+@usableFromInline
+struct HeaderActions {
+    /// A click on a sortable column's title, and whether shift was held (adds a key).
+    @usableFromInline var sortClick: (column: Int, addingKey: Bool)?
+    /// A right-click on the header: the columns menu.
+    @usableFromInline var menuRequested = false
+    @usableFromInline init() {}
 }
 
 /// Where a table's columns stand across: the leading checkmark area, then the columns side
@@ -1007,23 +1046,49 @@ extension UI {
 
     /// The header: titles that sort on click (shift adds a key), resize dividers, the columns
     /// scrolled with the body (frozen ones stay), headers dragged to reorder customizable
-    /// columns, and a context menu listing them with checkmarks to hide or show each.
-    @usableFromInline
+    /// columns, and a context menu listing them with checkmarks to hide or show each. What
+    /// needs the row type (the sort order, the customization) is done here, in the app's
+    /// specialized code; the drawing in `drawHeaderCells`, which is not generic.
+    @inlinable
     func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
                              offset: Double, sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool,
                              customization: Binding<TableColumnCustomization<Row>>?, memo: StateBox<TableMemo<ID>>,
                              userWidths: StateBox<[String: Double]>) {
+        let sortKeys = (sortOrder?.wrappedValue ?? []).map { (id: $0.id, order: $0.order) }
+        let hasCustomizable = customization != nil && declared.contains { $0.customizationID != nil }
+        var columnDrag = memo.value.columnDrag, resizeStart = memo.value.resizeStart
+        let actions = drawHeaderCells(header, columns: columns.map(HeaderColumn.init), strip: strip, offset: offset,
+                                      sortKeys: sortKeys, isSorting: isSorting, canReorder: customization != nil,
+                                      hasCustomizable: hasCustomizable, columnDrag: &columnDrag,
+                                      resizeStart: &resizeStart, userWidths: userWidths)
+        memo.value.columnDrag = columnDrag
+        memo.value.resizeStart = resizeStart
+        if let click = actions.sortClick, let descriptor = columns[click.column].sortDescriptor, let sortOrder {
+            sortOrder.wrappedValue = SortOrderRules.click(descriptor, in: sortOrder.wrappedValue, addingKey: click.addingKey)
+        }
+        guard let customization else { return }
+        reorderColumns(header, columns: columns, declared: declared, strip: strip, offset: offset,
+                       customization: customization, memo: memo)
+        if hasCustomizable { columnsMenu(declared: declared, customization: customization, opening: actions.menuRequested) }
+    }
+
+    /// The header's cells, dividers and sort cue; returns the click that sorts, if any, and
+    /// whether the columns menu was asked for.
+    @usableFromInline
+    func drawHeaderCells(_ header: Rect, columns: [HeaderColumn], strip: ColumnStrip, offset: Double,
+                         sortKeys: [(id: String, order: SortDirection)], isSorting: Bool, canReorder: Bool, hasCustomizable: Bool,
+                         columnDrag: inout String?, resizeStart: inout Double,
+                         userWidths: StateBox<[String: Double]>) -> HeaderActions {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
-        let order = sortOrder?.wrappedValue ?? []
         let visible = strip.visibleColumns(offset: offset, width: header.width)
         let scrolledClip = Rect(x: header.x + strip.frozenWidth, y: header.y, width: max(0, header.width - strip.frozenWidth), height: header.height)
-        let dragging = memo.value.columnDrag
+        let dragging = columnDrag
         var dividers: [Interaction] = []
-        let hasCustomizable = customization != nil && declared.contains { $0.customizationID != nil }
+        var actions = HeaderActions()
         // Past the last column, a right-click opens the columns menu too (registered first: the cells are on top).
-        var menuRequested = hasCustomizable && interact(id("header.empty"), rect: header).secondaryClicked
+        actions.menuRequested = hasCustomizable && interact(id("header.empty"), rect: header).secondaryClicked
         for pass in [false, true] { // scrolled columns (clipped), then frozen ones over them
             if !pass { drawList.pushClip(scrolledClip) }
             for c in visible where (c < strip.frozen) == pass {
@@ -1031,22 +1096,22 @@ extension UI {
                 let width = strip.starts[c + 1] - strip.starts[c]
                 let cell = Rect(x: header.x + strip.screenX(c, offset: offset), y: header.y, width: width, height: header.height - 1)
                 let r = interact(id("header." + column.id), rect: cell)
-                if r.secondaryClicked { menuRequested = true }
-                if r.isActive && input.pointer.isDragging && customization != nil, let cid = column.customizationID, dragging == nil {
-                    memo.value.columnDrag = cid // a drag past the slop moves the column instead of sorting
+                if r.secondaryClicked { actions.menuRequested = true }
+                if r.isActive && input.pointer.isDragging && canReorder, let cid = column.customizationID, dragging == nil {
+                    columnDrag = cid // a drag past the slop moves the column instead of sorting
                 }
                 if pass { drawList.addRect(cell, color: theme.surface) }
-                if r.isHovered && column.sortDescriptor != nil { drawList.addRect(cell, color: theme.control.opacity(0.6)) }
+                if r.isHovered && column.isSortable { drawList.addRect(cell, color: theme.control.opacity(0.6)) }
                 if column.customizationID != nil && column.customizationID == dragging {
                     drawList.addRect(cell, color: theme.accent.opacity(0.18))
                 }
-                if r.clicked && memo.value.columnDrag == nil, let descriptor = column.sortDescriptor, let sortOrder {
-                    sortOrder.wrappedValue = SortOrderRules.click(descriptor, in: sortOrder.wrappedValue, addingKey: input.modifiers.contains(.shift))
+                if r.clicked && columnDrag == nil && column.isSortable {
+                    actions.sortClick = (c, input.modifiers.contains(.shift))
                 }
                 var textRect = cell.insetBy(dx: 8, dy: 0)
-                if let rank = order.firstIndex(where: { $0.id == column.id }) {
+                if let rank = sortKeys.firstIndex(where: { $0.id == column.id }) {
                     // Direction chevron, and the key's priority when it is not the primary one.
-                    let icon: Icon = order[rank].order == .forward ? .chevronUp : .chevronDown
+                    let icon: Icon = sortKeys[rank].order == .forward ? .chevronUp : .chevronDown
                     let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
                     icon.draw(in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText, into: &drawList)
                     if rank > 0 {
@@ -1058,12 +1123,12 @@ extension UI {
                 // Divider: drag to resize the column on its left.
                 let divider = Rect(x: cell.maxX - 1, y: cell.y + 5, width: 1, height: cell.height - 10)
                 drawList.addRect(divider, color: theme.separator)
-                if case .flexible(let lo, _, let hi) = column.widthRule {
+                if let range = column.resizable {
                     let handle = splitterHandle(id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
-                    if handle.pressed { memo.value.resizeStart = width }
+                    if handle.pressed { resizeStart = width }
                     if handle.isActive && input.pointer.isDragging {
-                        let newWidth = memo.value.resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
-                        userWidths.value[column.id] = min(max(newWidth, lo), hi)
+                        let newWidth = resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
+                        userWidths.value[column.id] = min(max(newWidth, range.min), range.max)
                     }
                     if handle.doubleClicked { userWidths.value[column.id] = nil }
                     dividers.append(handle)
@@ -1073,22 +1138,6 @@ extension UI {
         }
         // A divider's reach overlaps the next header cell: claim presses after every cell.
         for handle in dividers { claimSplitterPress(handle) }
-        if let customization { reorderColumns(header, columns: columns, declared: declared, strip: strip, offset: offset,
-                                              customization: customization, memo: memo) }
-        if let customization, hasCustomizable {
-            if menuRequested { openPopup("columns") }
-            popup("columns") {
-                let customizable = declared.filter { $0.customizationID != nil }
-                let shownCount = customizable.filter { customization.wrappedValue.isVisible($0) }.count
-                for column in customizable {
-                    let isShown = customization.wrappedValue.isVisible(column)
-                    // The last shown column stays: a table needs one.
-                    if menuItem(column.title, icon: isShown ? .checkmark : nil), !(isShown && shownCount == 1) {
-                        customization.wrappedValue[visibility: column.customizationID!] = isShown ? .hidden : .visible
-                    }
-                }
-            }
-        }
         if isSorting {
             requestRedraw() // the dots pulse; the sort's end wakes the loop by itself
             // Progress cue: a pulsing dot train while a background sort runs.
@@ -1098,9 +1147,28 @@ extension UI {
                 drawList.addCircle(center: Point(header.maxX - 40 + Double(k) * 10, header.midY), radius: 3, color: theme.accent.opacity(alpha))
             }
         }
+        return actions
+    }
+
+    /// The header's context menu: the customizable columns with checkmarks, to hide or show each.
+    @usableFromInline
+    func columnsMenu<Row>(declared: [TableColumn<Row>], customization: Binding<TableColumnCustomization<Row>>, opening: Bool) {
+        if opening { openPopup("columns") }
+        popup("columns") {
+            let customizable = declared.filter { $0.customizationID != nil }
+            let shownCount = customizable.filter { customization.wrappedValue.isVisible($0) }.count
+            for column in customizable {
+                let isShown = customization.wrappedValue.isVisible(column)
+                // The last shown column stays: a table needs one.
+                if menuItem(column.title, icon: isShown ? .checkmark : nil), !(isShown && shownCount == 1) {
+                    customization.wrappedValue[visibility: column.customizationID!] = isShown ? .hidden : .visible
+                }
+            }
+        }
     }
 
     /// While a header is dragged: a marker where it would land; on release, the move.
+    @usableFromInline
     func reorderColumns<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
                                  offset: Double, customization: Binding<TableColumnCustomization<Row>>, memo: StateBox<TableMemo<ID>>) {
         guard let dragged = memo.value.columnDrag else { return }

@@ -153,10 +153,10 @@ extension UI {
             mapped.leadingAccessory = { ui, row, cell in ui.disclosure(row, state: state, in: cell) }
         }
         switch column.widthRule { // the same rule, of the row type's `Width`
-        case .fixed(let width): mapped.widthRule = .fixed(width)
-        case .flexible(let lo, let ideal, let hi): mapped.widthRule = .flexible(min: lo, ideal: ideal, max: hi)
+        case .fixed(let width): mapped.storedWidthRule = .fixed(width)
+        case .flexible(let lo, let ideal, let hi): mapped.storedWidthRule = .flexible(min: lo, ideal: ideal, max: hi)
         }
-        mapped.alignment = column.alignment
+        mapped.storedAlignment = column.alignment
         return mapped
     }
 
