@@ -712,8 +712,7 @@ extension UI {
             let r = interact(bodyID, rect: body, sense: [.click, .focus])
             if editMode && mode == .multiple { twoFingerSelect(bodyID, body: body, geometry: geometry, memo: memo, idAt: idAt) }
             if let request = pendingRowScrolls.removeValue(forKey: tid),
-               let row = (0..<count).first(where: { AnyHashable(idAt($0)) == request.id }) {
-                // Found by a scan, once per request: IDs are the app's, in no order the table knows.
+               let row = Self.firstRow(of: request.id, count: count, idAt: idAt) {
                 let offset = scrollOffset("body")
                 let target = ScrollAnchor.offset(showing: Double(geometry.slot(ofRow: row)) * rowH, length: rowH, viewport: body.height,
                                                  current: offset.y, anchor: request.anchor)
@@ -916,6 +915,16 @@ extension UI {
         drawList.popClip()
         selection?.write(&memo.value.selection, readAs: selectionAsRead)
         return info
+    }
+
+    /// The first row whose ID is `id`, found by a scan (once per scroll request: IDs are the
+    /// app's, in no order the table knows). An ID of the rows' own type is compared as that
+    /// type: boxing every row's ID as well took 3.6 times as long (290 against 80 ms to reach
+    /// row 864,254 of a million shuffled rows; the rest is reading rows in shown order).
+    @inlinable
+    nonisolated static func firstRow<ID: Hashable>(of id: AnyHashable, count: Int, idAt: (Int) -> ID) -> Int? {
+        if let target = id.base as? ID { return (0..<count).first { idAt($0) == target } }
+        return (0..<count).first { AnyHashable(idAt($0)) == id }
     }
 
     /// Edit mode on a touch screen: two fingers dragging over rows select every row they pass.

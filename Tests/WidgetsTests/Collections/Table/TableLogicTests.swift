@@ -338,6 +338,17 @@ final class RowGeometryTests: XCTestCase {
         XCTAssertEqual(RowGeometry(rowHeight: 24, rowCount: 0).visibleSlots(offset: 0, height: 100), 0..<0)
     }
 
+    func testARowIsFoundByItsIDTypedOrNot() {
+        var reads = 0
+        let idAt = { (i: Int) -> UInt64 in reads += 1; return UInt64(1_000 - i) } // IDs in no order
+        XCTAssertEqual(UI.firstRow(of: AnyHashable(UInt64(990)), count: 1_000, idAt: idAt), 10)
+        XCTAssertEqual(reads, 11, "the scan stops at the row")
+        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(5_000)), count: 1_000, idAt: idAt))
+        XCTAssertNil(UI.firstRow(of: AnyHashable("990"), count: 1_000, idAt: idAt), "an ID of another type matches no row")
+        XCTAssertEqual(UI.firstRow(of: AnyHashable(AnyHashable(UInt64(1))), count: 1_000, idAt: idAt), 999)
+        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(1)), count: 0, idAt: idAt))
+    }
+
     func testSectionsMapSlotsAndRowsBothWays() {
         let g = RowGeometry(rowHeight: 20, rowCount: 10, sectionStarts: [0, 3, 3, 7])
         // Slots: H0 r0 r1 r2 H1 H2 r3 r4 r5 r6 H3 r7 r8 r9
