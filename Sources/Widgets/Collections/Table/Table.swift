@@ -794,7 +794,9 @@ extension UI {
                 }
                 // Editable cells: F2, or a click on the cell of the row already selected alone
                 // (once the double-click interval has passed without a second click).
-                let editable = columns.contains { $0.onCommit != nil } ? columns.filter { $0.onCommit != nil && $0.text != nil } : []
+                var hasEditable = false // (a loop reading in place: iterating copies every column)
+                for c in columns.indices where columns[c].onCommit != nil { hasEditable = true; break }
+                let editable = hasEditable ? columns.filter { $0.onCommit != nil && $0.text != nil } : []
                 if !editable.isEmpty && !editMode {
                     if input.pointer.pressed && !r.clicked { memo.value.pendingEdit = nil }
                     let x = input.pointer.pressPosition.x - body.x
@@ -1066,7 +1068,9 @@ extension UI {
         let sortKeys = (sortOrder?.wrappedValue ?? []).map { (id: $0.id, order: $0.order) }
         let hasCustomizable = customization != nil && declared.contains { $0.customizationID != nil }
         var columnDrag = memo.value.columnDrag, resizeStart = memo.value.resizeStart
-        let actions = drawHeaderCells(header, columns: columns.map(HeaderColumn.init), strip: strip, offset: offset,
+        // Only the columns in view: a table of a thousand columns reads a dozen here.
+        let visible = strip.visibleColumns(offset: offset, width: header.width).map { (index: $0, column: HeaderColumn(columns[$0])) }
+        let actions = drawHeaderCells(header, visible: visible, strip: strip, offset: offset,
                                       sortKeys: sortKeys, isSorting: isSorting, canReorder: customization != nil,
                                       hasCustomizable: hasCustomizable, columnDrag: &columnDrag,
                                       resizeStart: &resizeStart, userWidths: userWidths)
@@ -1081,17 +1085,16 @@ extension UI {
         if hasCustomizable { columnsMenu(declared: declared, customization: customization, opening: actions.menuRequested) }
     }
 
-    /// The header's cells, dividers and sort cue; returns the click that sorts, if any, and
-    /// whether the columns menu was asked for.
+    /// The header's cells of the `visible` columns (with their indices), dividers and sort
+    /// cue; returns the click that sorts, if any, and whether the columns menu was asked for.
     @usableFromInline
-    func drawHeaderCells(_ header: Rect, columns: [HeaderColumn], strip: ColumnStrip, offset: Double,
+    func drawHeaderCells(_ header: Rect, visible: [(index: Int, column: HeaderColumn)], strip: ColumnStrip, offset: Double,
                          sortKeys: [(id: String, order: SortDirection)], isSorting: Bool, canReorder: Bool, hasCustomizable: Bool,
                          columnDrag: inout String?, resizeStart: inout Double,
                          userWidths: StateBox<[String: Double]>) -> HeaderActions {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
-        let visible = strip.visibleColumns(offset: offset, width: header.width)
         let scrolledClip = Rect(x: header.x + strip.frozenWidth, y: header.y, width: max(0, header.width - strip.frozenWidth), height: header.height)
         let dragging = columnDrag
         var dividers: [Interaction] = []
@@ -1100,8 +1103,7 @@ extension UI {
         actions.menuRequested = hasCustomizable && interact(id("header.empty"), rect: header).secondaryClicked
         for pass in [false, true] { // scrolled columns (clipped), then frozen ones over them
             if !pass { drawList.pushClip(scrolledClip) }
-            for c in visible where (c < strip.frozen) == pass {
-                let column = columns[c]
+            for (c, column) in visible where (c < strip.frozen) == pass {
                 let width = strip.starts[c + 1] - strip.starts[c]
                 let cell = Rect(x: header.x + strip.screenX(c, offset: offset), y: header.y, width: width, height: header.height - 1)
                 let r = interact(id("header." + column.id), rect: cell)
