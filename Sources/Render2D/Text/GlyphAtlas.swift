@@ -238,24 +238,13 @@ public final class GlyphAtlas {
         // Composed in the staging buffer and uploaded from it: page 0's line space is never
         // read on the CPU, so it takes no memory there. (The buffer is full only when lines
         // were composed in frames that were not drawn.)
-        let offset = stagedLines.last.map { $0.offset + $0.block.width * $0.block.height * 4 } ?? 0
+        var offset = 0
+        if let last = stagedLines.last { offset = last.offset + last.block.width * last.block.height * 4 }
         guard width > 0, height > 0, width * height <= linePixelsLeft, offset + width * height * 4 <= lineStaging.count,
               let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame) else { return nil }
         linePixelsLeft -= width * height
         let size = Self.pageSize
-        lineStaging.withUnsafeMutableBytes { staging in
-            let line = UnsafeMutableRawBufferPointer(rebasing: staging[offset..<(offset + width * height * 4)])
-            line.withMemoryRebound(to: UInt32.self) { $0.update(repeating: UInt32(littleEndian: 0x00FF_FFFF)) } // white, transparent
-            for q in run.quads {
-                let page = Int(q.texture.id & ~Self.pageHandleBit)
-                guard page < pages.count else { continue }
-                let from = (Int((q.uv0.y * Float(size)).rounded()), Int((q.uv0.x * Float(size)).rounded()))
-                let to = (Int(q.y0 - run.y0), Int(q.x0 - run.x0))
-                composeBlend(from: pages[page].pixels.bytes, row: from.0, column: from.1, stride: size * 4,
-                             into: line.baseAddress!, row: to.0, column: to.1, stride: width * 4,
-                             width: Int(q.x1 - q.x0), height: Int(q.y1 - q.y0))
-            }
-        }
+        composePixels(of: run, pages: pages, into: &lineStaging, at: offset, width: width, height: height)
         stagedLines.append((DirtyRect(x: x, y: y, width: width, height: height), offset))
         linesComposed += 1
         let s = Float(size)
@@ -283,7 +272,29 @@ final class PagePixels {
     deinit { munmap(bytes, count) }
 }
 
-// Pixel work for composed lines, outside the main actor so it carries no executor check.
+// Pixel work for composed lines, outside the main actor so it carries no executor check (a
+// closure written in main-actor code checks the executor each time a function such as
+// `withUnsafeMutableBytes` calls it).
+
+/// Composes `run`'s glyphs from `pages` into `staging` at `offset`: a `width` × `height`
+/// block, white and transparent where no glyph covers it.
+private func composePixels(of run: GlyphRun, pages: [GlyphAtlas.Page], into staging: inout [UInt8], at offset: Int,
+                           width: Int, height: Int) {
+    let size = GlyphAtlas.pageSize
+    staging.withUnsafeMutableBytes { staging in
+        let line = UnsafeMutableRawBufferPointer(rebasing: staging[offset..<(offset + width * height * 4)])
+        line.withMemoryRebound(to: UInt32.self) { $0.update(repeating: UInt32(littleEndian: 0x00FF_FFFF)) } // white, transparent
+        for q in run.quads {
+            let page = Int(q.texture.id & ~GlyphAtlas.pageHandleBit)
+            guard page < pages.count else { continue }
+            let from = (Int((q.uv0.y * Float(size)).rounded()), Int((q.uv0.x * Float(size)).rounded()))
+            let to = (Int(q.y0 - run.y0), Int(q.x0 - run.x0))
+            composeBlend(from: pages[page].pixels.bytes, row: from.0, column: from.1, stride: size * 4,
+                         into: line.baseAddress!, row: to.0, column: to.1, stride: width * 4,
+                         width: Int(q.x1 - q.x0), height: Int(q.y1 - q.y0))
+        }
+    }
+}
 
 /// Blends a block of a page's alpha over a block of a line being composed: a + d·(1 − a), as
 /// blending one glyph quad after another gives. Strides are bytes from one row to the next.
