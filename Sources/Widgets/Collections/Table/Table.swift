@@ -794,7 +794,9 @@ extension UI {
                 }
                 // Editable cells: F2, or a click on the cell of the row already selected alone
                 // (once the double-click interval has passed without a second click).
-                var hasEditable = false // (a loop reading in place: iterating copies every column)
+                // A loop, not `contains { … }`: a closure written here is main-actor code, and it
+                // checked the executor on every call (a thousand a frame in a wide table).
+                var hasEditable = false
                 for c in columns.indices where columns[c].onCommit != nil { hasEditable = true; break }
                 let editable = hasEditable ? columns.filter { $0.onCommit != nil && $0.text != nil } : []
                 if !editable.isEmpty && !editMode {
