@@ -27,11 +27,13 @@ final class BrowserPage {
     private(set) var photos: [Photo] = []
     private(set) var shown: [Photo] = []
     /// One folder's sidecar: as edited, as last read or written (a save merges our changes
-    /// since then), and whether a save is still owed.
+    /// since then), whether a save is still owed, and when the last save landed
+    /// (`MonotonicClock.nanoseconds`; 0 for none).
     private struct SidecarBook {
         var current = FolderSidecar()
         var base = FolderSidecar()
         var pending = false
+        var savedAt: UInt64 = 0
     }
     /// The sidecars of the folders found, by folder path.
     private var sidecars: [String: SidecarBook] = [:]
@@ -42,10 +44,13 @@ final class BrowserPage {
     /// (a link out of the library, a dropped folder), or "" before the first scan.
     private(set) var scanRoot = ""
     /// The walk under way (nil when none is).
-    private var scan: LibraryScan?
+    private(set) var scan: LibraryScan?
     /// A walk's photos held until it ends when it replaces photos already shown (a rescan),
     /// so the grid never empties; nil when the walk's photos are shown as they come.
     private var staging: [Photo]?
+    /// Folders whose photos were edited while `staging` held some of them: the staged copies
+    /// take the edits when they replace the shown photos.
+    private var editedWhileStaging: Set<String> = []
     /// Whether a walk of the library is under way.
     var isScanning: Bool { scan != nil }
     /// When the walk's findings were last taken (UI time).
@@ -162,6 +167,7 @@ final class BrowserPage {
         scanRoot = path
         scan = LibraryScan(root: path, index: index)
         rescanWanted = false
+        editedWhileStaging = []
         if replacing {
             staging = []
         } else {
@@ -311,15 +317,21 @@ final class BrowserPage {
     private func replacePhotos(with fresh: [Photo]) {
         let selectedPaths = Set(selection.compactMap { photos.indices.contains($0) ? photos[$0].path : nil })
         photos = fresh
+        applySidecars(editedWhileStaging) // edits made after the walk took those folders
+        editedWhileStaging = []
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
         if !selectedPaths.isEmpty { selection = RowSelection(photos.filter { selectedPaths.contains($0.path) }.map(\.id)) }
     }
 
     /// A found folder's sidecar as read now; edits a failed save still holds are laid over it, not dropped.
+    /// A folder listed before our last save to it landed keeps our book: what the walk read may
+    /// predate the save, which merged in everything on disk then (a later change by another
+    /// program walks the library again).
     private func readSidecar(_ found: FoundFolder) {
-        let fresh = found.sidecar ?? FolderSidecar()
         var book = sidecars[found.path] ?? SidecarBook()
+        guard found.listedAt > book.savedAt else { return }
+        let fresh = found.sidecar ?? FolderSidecar()
         book.current = book.pending ? FolderSidecar.merge(base: book.base, ours: book.current, theirs: fresh) : fresh
         book.base = fresh
         sidecars[found.path] = book
@@ -339,11 +351,12 @@ final class BrowserPage {
         updateShown()
     }
 
-    /// A folder's ratings and favorites from its sidecar onto its photos (after a save merged
-    /// another instance's edits in).
-    private func applySidecar(_ folder: String) {
-        guard let book = sidecars[folder] else { return }
-        for i in photos.indices where photos[i].folder == folder {
+    /// The ratings and favorites of `folders`' sidecars onto their photos (after a save merged
+    /// another instance's edits in, or onto a walk's photos taken before an edit).
+    private func applySidecars(_ folders: Set<String>) {
+        guard !folders.isEmpty else { return }
+        for i in photos.indices where folders.contains(photos[i].folder) {
+            guard let book = sidecars[photos[i].folder] else { continue }
             photos[i].rating = book.current.ratings[photos[i].name] ?? 0
             photos[i].isFavorite = book.current.favorites.contains(photos[i].name)
         }
@@ -401,6 +414,7 @@ final class BrowserPage {
             sidecars[photo.folder] = book
             if folders.last != photo.folder { folders.append(photo.folder) } // photos come folder by folder
         }
+        if staging != nil { editedWhileStaging.formUnion(folders) }
         saveProblem = folders.compactMap { saveSidecar($0) }.first
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
@@ -425,8 +439,8 @@ final class BrowserPage {
             return "not saved yet: tried again every few seconds (see the log)"
         }
         // Another instance's edits, merged in, show too.
-        sidecars[folder] = SidecarBook(current: written, base: written, pending: false)
-        applySidecar(folder)
+        sidecars[folder] = SidecarBook(current: written, base: written, pending: false, savedAt: MonotonicClock.nanoseconds())
+        applySidecars([folder])
         return nil
     }
 

@@ -12,6 +12,9 @@ struct FoundFolder: Sendable {
     let photos: [Photo]
     /// Its `.tessera.json`, read (nil when it has none).
     let sidecar: FolderSidecar?
+    /// When the walk began listing it (`MonotonicClock.nanoseconds`): its sidecar is as old as
+    /// that at most, so a rating saved after it is newer than what `sidecar` says.
+    let listedAt: UInt64
 
     /// The folder with its photos dated from `entries` (the index's, by path) where they still describe them.
     func dated(by entries: [String: IndexEntry]) -> FoundFolder {
@@ -23,7 +26,7 @@ struct FoundFolder: Sendable {
             if let month = entry.facts.month { photo.month = month }
             return photo
         }
-        return FoundFolder(path: path, photos: dated, sidecar: sidecar)
+        return FoundFolder(path: path, photos: dated, sidecar: sidecar, listedAt: listedAt)
     }
 }
 
@@ -70,6 +73,7 @@ struct LibraryWalk {
         var seen: Set<FolderNode.FileIdentity> = [FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))]
         var stack = [root]
         while let folder = stack.popLast() {
+            let listedAt = MonotonicClock.nanoseconds()
             guard let listing = Self.list(folder) else {
                 let why = String(cString: strerror(errno))
                 if folder == root { throw .unreadable(root, why) }
@@ -99,7 +103,7 @@ struct LibraryWalk {
                 }
             }
             let sidecar = listing.hasSidecar ? FolderSidecar.load(folder: folder) : nil
-            guard visit(FoundFolder(path: folder, photos: photos, sidecar: sidecar)) else { return }
+            guard visit(FoundFolder(path: folder, photos: photos, sidecar: sidecar, listedAt: listedAt)) else { return }
             if photoCount >= limit {
                 problems.append((root, "more than \(limit) photos: the rest are not listed"))
                 return

@@ -37,8 +37,7 @@ final class BrowserEndToEndTests: XCTestCase {
     static func session(_ lib: ScratchFolder, state: String) throws -> (Harness, BrowserPage, ImagePipeline, FreedesktopThumbnails) {
         let h = try Harness(width: 1280, height: 800)
         // A dot file, as the library's own files are: the browser watches the library, and a
-        // state file saved into it walks the library again mid-test (a walk that read a folder's
-        // ratings before a rating edit and landed after it showed the old rating until the next).
+        // state file saved into it would walk the library again mid-test.
         h.ui.persistentStore = PersistentStore(path: lib.file("." + state))
         let thumbnails = FreedesktopThumbnails(root: lib.file(".thumbnails"))
         let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }

@@ -2,6 +2,7 @@ import Widgets
 import XCTest
 import Foundation
 import TesseraTesting
+import TestSupport
 @testable import GalleryDemo
 @testable import Render2D
 
@@ -52,6 +53,70 @@ final class BrowserModelTests: XCTestCase {
         h.frame { page.build($0) }
         XCTAssertEqual(page.shown.map(\.name), ["b12.jpg", "s1.jpg"], "Favorites covers the whole library again")
     }}
+
+    /// A rating made while the library is walked again survives the walk: the walk read the
+    /// folder's sidecar before the rating was saved, and lands after it.
+    func testARatingSavedAfterAWalkReadTheFolderIsNotUndoneWhenTheWalkLands() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("rewalk")
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: lib.path)
+        let walk = try Self.walkAgain(page, lib, h)
+        let a01 = try XCTUnwrap(page.photos.first { $0.name == "a01.jpg" })
+        XCTAssertEqual(a01.rating, 0)
+        page.rate([a01.id], 5)
+        XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings["a01.jpg"], 5, "saved")
+        Self.takeTheWalk(walk, page, h)
+        XCTAssertEqual(page.photos.count, 20, "the walk landed, with the new photo")
+        XCTAssertEqual(page.photos.first { $0.name == "a01.jpg" }?.rating, 5, "and the rating stayed")
+        page.rate([a01.id], 5) // no change: nothing reverted in the book either
+        XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings["a01.jpg"], 5)
+    }}
+
+    /// A rating of a photo the walk has taken but not yet shown (it holds a rescan's photos
+    /// until it ends) shows when the walk's photos replace the ones shown.
+    func testARatingOfAPhotoAWalkHoldsShowsWhenItsPhotosReplaceTheShownOnes() throws { try onMain {
+        let lib = try BrowserEndToEndTests.makeLibrary("staged")
+        // More photos than a frame takes: the walk's findings land over two frames.
+        try FileManager.default.createDirectory(atPath: lib.file("Big"), withIntermediateDirectories: true)
+        for i in 0..<BrowserPage.photosPerFrame { try SamplePhotos.write([], to: lib.file("Big/\(i).jpg")) }
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: lib.path)
+        let walk = try Self.walkAgain(page, lib, h)
+        h.frame { page.build($0) } // takes the root folder and Big, and holds them
+        let holding = page.scan === walk
+        XCTAssertTrue(holding, "Broken and Sub are still to take")
+        let b07 = try XCTUnwrap(page.photos.first { $0.name == "b07.jpg" })
+        page.setFavorite([b07.id])
+        Self.takeTheWalk(walk, page, h)
+        XCTAssertEqual(page.photos.count, 20 + BrowserPage.photosPerFrame)
+        XCTAssertEqual(page.photos.filter(\.isFavorite).map(\.name), ["b07.jpg"], "the favorite made meanwhile shows")
+        XCTAssertEqual(page.favoriteCount, 1)
+    }}
+
+    /// Walks `lib` (as `page` opens it), then has another program add a photo so the folder
+    /// watcher walks it again; returns that walk once it has read every folder, not yet taken.
+    @MainActor private static func walkAgain(_ page: BrowserPage, _ lib: ScratchFolder, _ h: Harness) throws -> LibraryScan {
+        page.waitForScan()
+        h.frames(2) { page.build($0) }
+        // Written aside and renamed in: one change, so one walk.
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 7), to: lib.file(".c.jpg.part"))
+        XCTAssertEqual(rename(lib.file(".c.jpg.part"), lib.file("c.jpg")), 0)
+        let deadline = MonotonicClock.seconds() + 60 // generous: sanitizers and busy machines
+        while page.scan == nil && MonotonicClock.seconds() < deadline {
+            usleep(2_000)
+            h.frame { page.build($0) }
+        }
+        let walk = try XCTUnwrap(page.scan, "the watcher walks the library again")
+        walk.wait()
+        return walk
+    }
+
+    /// Frames until `page` has taken all of `walk`.
+    @MainActor private static func takeTheWalk(_ walk: LibraryScan, _ page: BrowserPage, _ h: Harness) {
+        for _ in 0..<10 where page.scan === walk { h.frame { page.build($0) } }
+        let taken = page.scan !== walk
+        XCTAssertTrue(taken)
+    }
 }
 
 /// Photos grouped by month: a counting sort that keeps each month's order, as a stable sort would.
