@@ -711,8 +711,7 @@ extension UI {
             let focused = focusID == bodyID
             let r = interact(bodyID, rect: body, sense: [.click, .focus])
             if editMode && mode == .multiple { twoFingerSelect(bodyID, body: body, geometry: geometry, memo: memo, idAt: idAt) }
-            if let request = pendingRowScrolls.removeValue(forKey: tid),
-               let row = Self.firstRow(of: request.id, count: count, idAt: idAt) {
+            if let request = pendingRowScrolls.removeValue(forKey: tid), let row = Self.firstShownRow(of: request.id, in: rows) {
                 let offset = scrollOffset("body")
                 let target = ScrollAnchor.offset(showing: Double(geometry.slot(ofRow: row)) * rowH, length: rowH, viewport: body.height,
                                                  current: offset.y, anchor: request.anchor)
@@ -921,14 +920,36 @@ extension UI {
         return info
     }
 
-    /// The first row whose ID is `id`, found by a scan (once per scroll request: IDs are the
-    /// app's, in no order the table knows). An ID of the rows' own type is compared as that
-    /// type: boxing every row's ID as well took 3.6 times as long (290 against 80 ms to reach
-    /// row 864,254 of a million shuffled rows; the rest is reading rows in shown order).
+    /// The first row (in shown order) whose ID is `id`, found by a scan (once per scroll
+    /// request: IDs are the app's, in no order the table knows). Rows shown through a
+    /// permutation of an array (a `SortedView`, as `TableSorter` hands them out) are read in
+    /// the order they are stored, and each match is then found in the permutation: read in
+    /// shown order, a million shuffled rows miss the cache on nearly every row.
     @inlinable
-    nonisolated static func firstRow<ID: Hashable>(of id: AnyHashable, count: Int, idAt: (Int) -> ID) -> Int? {
-        if let target = id.base as? ID { return (0..<count).first { idAt($0) == target } }
-        return (0..<count).first { AnyHashable(idAt($0)) == id }
+    nonisolated static func firstShownRow<Rows: RandomAccessCollection>(of id: AnyHashable, in rows: Rows) -> Int?
+    where Rows.Element: Identifiable, Rows.Index == Int {
+        guard let sorted = rows as? SortedView<[Rows.Element]>, let permutation = sorted.permutation else {
+            let base = rows.startIndex
+            return firstRow(of: id, in: 0..<rows.count) { rows[base + $0].id }
+        }
+        let stored = sorted.base
+        var matches: [Int32] = []
+        var next = 0
+        while let i = firstRow(of: id, in: next..<stored.count, idAt: { stored[$0].id }) {
+            matches.append(Int32(i))
+            next = i + 1
+        }
+        if matches.count <= 1 { return matches.first.flatMap { permutation.firstIndex(of: $0) } }
+        let wanted = Set(matches) // one ID on several rows: the first of them as shown
+        return permutation.firstIndex { wanted.contains($0) }
+    }
+
+    /// The first row of `rows` whose ID is `id`. An ID of the rows' own type is compared as
+    /// that type: boxing every row's ID as well took 3.6 times as long.
+    @inlinable
+    nonisolated static func firstRow<ID: Hashable>(of id: AnyHashable, in rows: Range<Int>, idAt: (Int) -> ID) -> Int? {
+        if let target = id.base as? ID { return rows.first { idAt($0) == target } }
+        return rows.first { AnyHashable(idAt($0)) == id }
     }
 
     /// Edit mode on a touch screen: two fingers dragging over rows select every row they pass.

@@ -341,12 +341,38 @@ final class RowGeometryTests: XCTestCase {
     func testARowIsFoundByItsIDTypedOrNot() {
         var reads = 0
         let idAt = { (i: Int) -> UInt64 in reads += 1; return UInt64(1_000 - i) } // IDs in no order
-        XCTAssertEqual(UI.firstRow(of: AnyHashable(UInt64(990)), count: 1_000, idAt: idAt), 10)
+        XCTAssertEqual(UI.firstRow(of: AnyHashable(UInt64(990)), in: 0..<1_000, idAt: idAt), 10)
         XCTAssertEqual(reads, 11, "the scan stops at the row")
-        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(5_000)), count: 1_000, idAt: idAt))
-        XCTAssertNil(UI.firstRow(of: AnyHashable("990"), count: 1_000, idAt: idAt), "an ID of another type matches no row")
-        XCTAssertEqual(UI.firstRow(of: AnyHashable(AnyHashable(UInt64(1))), count: 1_000, idAt: idAt), 999)
-        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(1)), count: 0, idAt: idAt))
+        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(5_000)), in: 0..<1_000, idAt: idAt))
+        XCTAssertNil(UI.firstRow(of: AnyHashable("990"), in: 0..<1_000, idAt: idAt), "an ID of another type matches no row")
+        XCTAssertEqual(UI.firstRow(of: AnyHashable(AnyHashable(UInt64(1))), in: 0..<1_000, idAt: idAt), 999)
+        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(1)), in: 0..<0, idAt: idAt))
+        XCTAssertNil(UI.firstRow(of: AnyHashable(UInt64(990)), in: 11..<1_000, idAt: idAt), "only the range is read")
+    }
+
+    /// Rows shown through a sort's permutation are found where they are shown, whichever
+    /// order they are read in: one row, an ID on several rows (the first of them as shown),
+    /// no row, an ID boxed or of another type, and rows not sorted.
+    func testARowShownThroughAPermutationIsFoundWhereItIsShown() {
+        struct Item: Identifiable { let id: Int }
+        var rng = SplitMix64(seed: 21)
+        let ids = (0..<2_000).map { _ in Int(rng.next() % 1_500) } // some IDs on several rows, some on none
+        let items = ids.map(Item.init)
+        var permutation = Array(0..<Int32(items.count))
+        for i in permutation.indices.reversed() { permutation.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+        let shown = SortedView(base: items, permutation: permutation)
+        var checked = 0
+        for id in [ids[0], ids[1_999], 1_499, 1_500, -1] + (0..<200).map({ _ in Int(rng.next() % 1_600) }) {
+            let expected = shown.firstIndex { $0.id == id }
+            XCTAssertEqual(UI.firstShownRow(of: AnyHashable(id), in: shown), expected, "ID \(id)")
+            XCTAssertEqual(UI.firstShownRow(of: AnyHashable(AnyHashable(id)), in: shown), expected, "ID \(id), boxed")
+            if let expected, ids.filter({ $0 == id }).count > 1 { checked += 1; XCTAssertEqual(shown[expected].id, id) }
+        }
+        XCTAssertGreaterThan(checked, 20, "IDs on several rows were looked up")
+        XCTAssertNil(UI.firstShownRow(of: AnyHashable("7"), in: shown), "an ID of another type matches no row")
+        let unsorted = SortedView(base: items)
+        XCTAssertEqual(UI.firstShownRow(of: AnyHashable(ids[700]), in: unsorted), ids.firstIndex(of: ids[700]))
+        XCTAssertEqual(UI.firstShownRow(of: AnyHashable(ids[700]), in: items), ids.firstIndex(of: ids[700]))
     }
 
     func testSectionsMapSlotsAndRowsBothWays() {

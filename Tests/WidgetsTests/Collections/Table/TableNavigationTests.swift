@@ -146,4 +146,24 @@ final class TableNavigationTests: XCTestCase {
         h.frames(2, build)
         XCTAssertEqual(m.info?.visibleRows.first, 9, "from below, just into view: at the top (with one row of overscan)")
     } }
+
+    /// Rows a sort shows through a permutation (`SortedView`) are looked up in the order they
+    /// are stored; the row still lands where it is shown.
+    func testARowShownThroughASortsPermutationIsScrolledToWhereItIsShown() throws { try onMain {
+        let h = try Harness()
+        let items = makeItems(5_000)
+        let order = [KeyComparator(\Item.size, id: "Size"), KeyComparator(id: "Name", key: .string { (item: Item) in item.name })]
+        let shown = SortedView(base: items, permutation: try IndexSorter.sortedIndices(items, by: order))
+        var info: TableInfo?
+        let build: (UI) -> Void = { ui in
+            info = ui.table("files", rows: shown) { TableColumn("Name", value: \Item.name) }
+        }
+        h.frame(build)
+        let target = shown[3_210].id
+        XCTAssertNotEqual(items.firstIndex { $0.id == target }, 3_210, "stored elsewhere than shown")
+        h.ui.scrollTable("files", toRow: target, anchor: .center)
+        h.frames(2, build)
+        let visible = try XCTUnwrap(info).visibleRows
+        XCTAssertEqual(Double(visible.lowerBound + visible.upperBound) / 2, 3_210, accuracy: 2, "shown row 3,210 at the centre")
+    } }
 }
