@@ -866,7 +866,7 @@ extension UI {
                 let editingCell = memo.value.editing.flatMap { edit in
                     // Where the edited row is now (rows may have been re-sorted meanwhile).
                     edit.row < count && idAt(edit.row) == edit.rowID ? (edit.row, edit.column)
-                        : (0..<count).first { idAt($0) == edit.rowID }.map { ($0, edit.column) }
+                        : Self.firstShownRow(of: AnyHashable(edit.rowID), in: rows).map { ($0, edit.column) }
                 }
                 if let editingCell { memo.value.editing?.row = editingCell.0 } else { memo.value.editing = nil } // its row is gone
                 info.visibleRows = drawRows(slots, geometry: geometry, sectionTitles: sectionTitles, plans: plans, body: body,

@@ -23,12 +23,12 @@ final class EditableCellTests: XCTestCase {
             ui.table("files", rows: m.files, selection: Binding(m, \.selection), primaryAction: { _ in m.opened += 1 }) {
                 TableColumn("Name", value: \File.name).editable { file, name in
                     m.commits.append("name \(file.id): \(name)")
-                    m.files[file.id].name = name
+                    if let i = m.files.firstIndex(where: { $0.id == file.id }) { m.files[i].name = name }
                 }.width(200)
                 TableColumn("Size", text: { "\($0.id * 10)" }).width(100)
                 TableColumn("Tag", value: \File.tag).editable { file, tag in
                     m.commits.append("tag \(file.id): \(tag)")
-                    m.files[file.id].tag = tag
+                    if let i = m.files.firstIndex(where: { $0.id == file.id }) { m.files[i].tag = tag }
                 }.width(200)
             }
         }
@@ -138,6 +138,20 @@ final class EditableCellTests: XCTestCase {
         h.click(at: Self.row(5), build)
         Self.clickToEdit(h, row: 5, append: "!", build)
         XCTAssertEqual(m.commits, ["name 6: file 6!"], "the deleted row's edit was dropped; the new one works")
+    } }
+
+    func testAnEditFollowsItsRowWhenTheRowsAreReordered() throws { try onMain {
+        let (h, m, build) = try Self.session(selecting: 2)
+        h.inject.key(.f2)
+        h.frames(2, build)
+        m.files.reverse() // another part of the app sorted them the other way
+        h.frames(2, build)
+        h.inject.key(.end)
+        Self.type(h, "!", build)
+        h.inject.key(.returnKey)
+        h.frames(2, build)
+        XCTAssertEqual(m.commits, ["name 2: file 2!"], "the edit went on in row 2, now shown 18th")
+        XCTAssertEqual(m.files[17].name, "file 2!")
     } }
 }
 
