@@ -852,16 +852,19 @@ extension UI {
                 let visible = strip.visibleColumns(offset: offsetX, width: body.width)
                 var plans: [TableCellPlan] = []
                 plans.reserveCapacity(visible.count)
+                // `if let`, not `Optional.map`: a closure written here is main-actor code, and
+                // `map` (not isolated) would check the executor on every call.
                 for c in visible {
                     let column = columns[c]
-                    let text = column.text.map { format in { (i: Int) in format(rows[base + i]) } }
-                    let content = column.content.map { build in { (i: Int) in build(self, rows[base + i]) } }
-                    let accessory = column.leadingAccessory.map { draw in { (i: Int, rect: Rect) in draw(self, rows[base + i], rect) } }
+                    var text: ((Int) -> String)?, content: ((Int) -> Void)?, accessory: ((Int, Rect) -> Double)?
+                    if let format = column.text { text = { format(rows[base + $0]) } }
+                    if let build = column.content { content = { build(self, rows[base + $0]) } }
+                    if let draw = column.leadingAccessory { accessory = { draw(self, rows[base + $0], $1) } }
                     plans.append(TableCellPlan(x: body.x + strip.screenX(c, offset: offsetX), width: widths[c], alignment: column.alignment,
                                                isFrozen: c < strip.frozen, columnID: column.id, text: text, content: content,
                                                accessory: accessory))
+                    info.visibleColumns.append(column.id)
                 }
-                info.visibleColumns = visible.map { columns[$0].id }
                 let scrolledClip = Rect(x: body.x + strip.frozenWidth, y: body.y, width: max(0, body.width - strip.frozenWidth), height: body.height)
                 let editingCell = memo.value.editing.flatMap { edit in
                     // Where the edited row is now (rows may have been re-sorted meanwhile).
@@ -1000,7 +1003,10 @@ extension UI {
             }
             drawn.append((i, rowRect, selected && focused && !editMode ? theme.onAccent : theme.text))
         }
-        let scrolled = plans.filter { !$0.isFrozen }, frozen = plans.filter(\.isFrozen)
+        var scrolled: [TableCellPlan] = [], frozen: [TableCellPlan] = [] // (a loop: see the plans in `tableBody`)
+        for plan in plans {
+            if plan.isFrozen { frozen.append(plan) } else { scrolled.append(plan) }
+        }
         if !scrolled.isEmpty {
             drawList.pushClip(scrolledClip)
             drawCells(drawn, plans: scrolled, rowHeight: rowH, editing: editing, editor: editor)
@@ -1092,7 +1098,8 @@ extension UI {
         let hasCustomizable = customization != nil && declared.contains { $0.customizationID != nil }
         var columnDrag = memo.value.columnDrag, resizeStart = memo.value.resizeStart
         // Only the columns in view: a table of a thousand columns reads a dozen here.
-        let visible = strip.visibleColumns(offset: offset, width: header.width).map { (index: $0, column: HeaderColumn(columns[$0])) }
+        var visible: [(index: Int, column: HeaderColumn)] = []
+        for c in strip.visibleColumns(offset: offset, width: header.width) { visible.append((c, HeaderColumn(columns[c]))) } // (a loop: see `tableBody`)
         let actions = drawHeaderCells(header, visible: visible, strip: strip, offset: offset,
                                       sortKeys: sortKeys, isSorting: isSorting, canReorder: customization != nil,
                                       hasCustomizable: hasCustomizable, columnDrag: &columnDrag,
