@@ -86,8 +86,8 @@ public final class GlyphAtlas {
     @exclusivity(unchecked) private var lineShelves = GlyphAtlas.emptyLineShelves(firstEpoch: 0)
     /// Lines composed since the last upload, one after another (at most a frame's
     /// `linePixelsPerFrame`), and where each goes in page 0 and starts in the buffer.
-    private var lineStaging = [UInt8](repeating: 0, count: GlyphAtlas.linePixelsPerFrame * 4)
-    private var stagedLines: [(block: DirtyRect, offset: Int)] = []
+    @exclusivity(unchecked) private var lineStaging = [UInt8](repeating: 0, count: GlyphAtlas.linePixelsPerFrame * 4)
+    @exclusivity(unchecked) private var stagedLines: [(block: DirtyRect, offset: Int)] = []
 
     /// An atlas of one page, holding the white texel solid shapes sample.
     public init() {
