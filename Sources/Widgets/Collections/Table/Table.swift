@@ -931,7 +931,9 @@ extension UI {
     @inlinable
     nonisolated static func firstShownRow<Rows: RandomAccessCollection>(of id: AnyHashable, in rows: Rows) -> Int?
     where Rows.Element: Identifiable, Rows.Index == Int {
-        guard let sorted = rows as? SortedView<[Rows.Element]>, let permutation = sorted.permutation else {
+        // (Past `Int32.max` rows a storage index would not fit the permutation's type: read in shown order.)
+        guard let sorted = rows as? SortedView<[Rows.Element]>, let permutation = sorted.permutation,
+              sorted.base.count <= Int(Int32.max) else {
             let base = rows.startIndex
             return firstRow(of: id, in: 0..<rows.count) { rows[base + $0].id }
         }
@@ -939,7 +941,7 @@ extension UI {
         var matches: [Int32] = []
         var next = 0
         while let i = firstRow(of: id, in: next..<stored.count, idAt: { stored[$0].id }) {
-            matches.append(Int32(i))
+            matches.append(Int32(truncatingIfNeeded: i)) // below `Int32.max`: checked above
             next = i + 1
         }
         if matches.count <= 1 { return matches.first.flatMap { permutation.firstIndex(of: $0) } }
