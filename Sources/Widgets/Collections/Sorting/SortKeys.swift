@@ -94,7 +94,8 @@ struct SortKeyField {
             }
         }
         let bits = UInt32.bitWidth - UInt32(max(0, distinct - 1)).leadingZeroBitCount
-        return SortKeyField(bits: bits) { UInt64(ranks[$0]) }
+        let rowRanks = ranks // captured as a constant: a captured `var` checks exclusivity on every read
+        return SortKeyField(bits: bits) { UInt64(rowRanks[$0]) }
     }
 
     /// The distinct strings of `rows`, in order of first appearance; each row's index among

@@ -127,10 +127,22 @@ public enum IndexSorter {
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
         let n = rows.count
         guard n > 1, !descriptors.isEmpty else { return identity(n) }
+        let inPlace = rows.withContiguousStorageIfAvailable { stored in
+            Result { () throws(Cancelled) in
+                try sortedIndices(count: n, from: .stored(stored.baseAddress!), by: descriptors, threads: threads, isCancelled: isCancelled)
+            }
+        }
+        if let inPlace { return try inPlace.get() }
         let base = rows.startIndex
+        return try sortedIndices(count: n, from: .copied { rows[base + $0] }, by: descriptors, threads: threads, isCancelled: isCancelled)
+    }
+
+    /// `sortedIndices(_:by:)` of `count` rows read from `source`.
+    static func sortedIndices<Row>(count n: Int, from source: RowSource<Row>, by descriptors: [KeyComparator<Row>], threads: Int?,
+                                   isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
         // nil marks a custom key's place in the order.
         var fields: [SortKeyField?] = []
-        var customs: [(compare: @Sendable (Rows.Element, Rows.Element) -> Int, sign: Int)] = []
+        var customs: [(compare: (Int, Int) -> Int, sign: Int)] = []
         // Numbers packed with other keys pay a second read for their range; alone they need none.
         let packsKeys = descriptors.count > 1 && !descriptors.contains { if case .custom = $0.key { true } else { false } }
         for descriptor in descriptors {
@@ -138,13 +150,15 @@ public enum IndexSorter {
             let reverse = descriptor.order == .reverse
             switch descriptor.key {
             case .string(let read):
-                fields.append(.strings(count: n, reverse: reverse, threads: threads) { read(rows[base + $0]) })
+                fields.append(.strings(count: n, reverse: reverse, threads: threads, string: source.reading(read)))
             case .integer(let read):
-                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(integer: read(rows[base + $0]), reverse: reverse) })
+                let value = source.reading(read)
+                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(integer: value($0), reverse: reverse) })
             case .double(let read):
-                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(double: read(rows[base + $0]), reverse: reverse) })
+                let value = source.reading(read)
+                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(double: value($0), reverse: reverse) })
             case .custom(let compare):
-                customs.append((compare, reverse ? -1 : 1))
+                customs.append((source.comparing(compare), reverse ? -1 : 1))
                 fields.append(nil)
             }
         }
@@ -168,7 +182,7 @@ public enum IndexSorter {
                 } else {
                     let key = customs[custom]
                     custom += 1
-                    let c = key.compare(rows[base + Int(a)], rows[base + Int(b)]) * key.sign
+                    let c = key.compare(Int(a), Int(b)) * key.sign
                     if c != 0 { return c < 0 }
                 }
             }

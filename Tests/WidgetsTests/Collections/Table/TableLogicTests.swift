@@ -85,6 +85,35 @@ final class SortingTests: XCTestCase {
         XCTAssertEqual(byLength, byLength.sorted())
     }
 
+    /// Rows in an array's storage are read in place, other collections through their
+    /// subscript: both give the same order, from a slice's first row too, with flat and custom keys.
+    func testRowsReadInPlaceOrThroughTheirCollectionSortAlike() throws {
+        /// A collection with no contiguous storage: row `i` is made when read.
+        struct Computed: RandomAccessCollection {
+            let items: [Item]
+            var startIndex: Int { 0 }
+            var endIndex: Int { items.count }
+            subscript(i: Int) -> Item { Item(id: items[i].id, name: items[i].name, size: items[i].size, score: items[i].score) }
+        }
+        let items = makeItems(3000)
+        let slice = items[700...]
+        let byLength = KeyComparator<Item>(id: "length", key: .custom { a, b in a.name.utf8.count - b.name.utf8.count })
+        let orders: [[KeyComparator<Item>]] = [
+            [descriptor("name", .forward), descriptor("size", .reverse)],
+            [descriptor("score", .forward), byLength, descriptor("name", .reverse)],
+        ]
+        XCTAssertNil(Computed(items: items).withContiguousStorageIfAvailable { _ in true }, "the collection under test is read by subscript")
+        for order in orders {
+            let stored = try IndexSorter.sortedIndices(items, by: order)
+            XCTAssertTrue(try IndexSorter.sortedIndices(Computed(items: items), by: order) == stored, "by subscript, \(order.map(\.id))")
+            let fromSlice = try IndexSorter.sortedIndices(slice, by: order)
+            XCTAssertTrue(try IndexSorter.sortedIndices(Array(slice), by: order) == fromSlice, "a slice, \(order.map(\.id))")
+        }
+        let keys: [(String, SortDirection)] = [("name", .forward), ("size", .reverse)]
+        let shown = try IndexSorter.sortedIndices(slice, by: keys.map { descriptor($0.0, $0.1) }).map { slice[slice.startIndex + Int($0)].id }
+        XCTAssertTrue(shown == reference(Array(slice), keys), "a slice's rows are read from its first")
+    }
+
     /// Keys of every width (a constant, 3 bits, 40, the full 64, doubles with NaN and ±0),
     /// packed one, two and three words to a row, with and without a custom key among them.
     func testKeysPackedAcrossWordsOrderAsTheirValuesDo() throws {
