@@ -193,7 +193,7 @@ struct Bench: ParsableCommand {
             var json = "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(measuredFrames),\"renderer\":\"\(host.window.renderer.name)\""
             if !bench.isFinished { json += ",\"incomplete\":true" }
             json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
-            json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes())"
+            json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
             json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
             json += bench.fields() + "}"
             print(json)
@@ -233,16 +233,23 @@ func processStartSeconds() -> Double {
 }
 
 /// Peak resident set size (VmHWM) in MB, from /proc/self/status.
-func peakRSSMegabytes() -> Int {
-    guard let file = fopen("/proc/self/status", "r") else { return 0 }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if s.hasPrefix("VmHWM:") {
-            let kb = Int(s.dropFirst(6).filter { $0.isNumber }) ?? 0
-            return kb / 1024
-        }
+func peakRSSMegabytes() -> Int { processStatusKilobytes(["VmHWM"])["VmHWM", default: 0] / 1024 }
+
+/// `"rss_mb_now":{"anon":…,"file":…}`: the resident memory at this moment, split into private
+/// memory (the heap, rows, keys) and pages of mapped files (the Swift runtime, Foundation, Mesa,
+/// the binary, fonts), which a peer in another language maps differently.
+func residentSplitJSON() -> String {
+    let kb = processStatusKilobytes(["RssAnon", "RssFile"])
+    return "\"rss_mb_now\":{\"anon\":\(kb["RssAnon", default: 0] / 1024),\"file\":\(kb["RssFile", default: 0] / 1024)}"
+}
+
+/// The kilobyte figures of `names` in /proc/self/status (absent when it cannot be read).
+func processStatusKilobytes(_ names: [String]) -> [String: Int] {
+    guard let status = try? RegularFile.read("/proc/self/status", maxBytes: 64 << 10) else { return [:] }
+    var found: [String: Int] = [:]
+    for line in String(decoding: status, as: UTF8.self).split(separator: "\n") {
+        guard let colon = line.firstIndex(of: ":"), names.contains(String(line[..<colon])) else { continue }
+        found[String(line[..<colon])] = Int(line[line.index(after: colon)...].filter(\.isNumber))
     }
-    return 0
+    return found
 }
