@@ -18,6 +18,13 @@ struct KeyPathReader<Root, Value>: Sendable {
         offset = MemoryLayout<Root>.offset(of: keyPath)
     }
 
+    /// `make` given a reader of the property from a row's address, when the property is
+    /// stored (nil otherwise).
+    @inlinable func inPlace<Key>(_ make: (@escaping @Sendable (UnsafeRawPointer) -> Value) -> Key) -> Key? {
+        guard let offset else { return nil }
+        return make { $0.load(fromByteOffset: offset, as: Value.self) }
+    }
+
     @inlinable func read(_ root: Root) -> Value {
         guard let offset else { return root[keyPath: keyPath] }
         return withUnsafePointer(to: root) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) }

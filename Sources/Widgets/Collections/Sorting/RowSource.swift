@@ -8,11 +8,15 @@ enum RowSource<Row> {
     /// Row `i`, copied out of its collection.
     case copied((Int) -> Row)
 
-    /// `read` of row `i`, for each `i`.
-    func reading<Value>(_ read: @escaping @Sendable (Row) -> Value) -> (Int) -> Value {
+    /// `read` of row `i`, for each `i`; for stored rows, `inPlace` of the row's address when
+    /// given (a stored property read where it lies: passing the row to `read`, this
+    /// unspecialized code copies it first).
+    func reading<Value>(_ read: @escaping @Sendable (Row) -> Value, inPlace: (@Sendable (UnsafeRawPointer) -> Value)? = nil) -> (Int) -> Value {
         switch self {
-        case .stored(let rows): { read(rows[$0]) }
-        case .copied(let row): { read(row($0)) }
+        case .stored(let rows):
+            if let inPlace { return { inPlace(UnsafeRawPointer(rows + $0)) } }
+            return { read(rows[$0]) }
+        case .copied(let row): return { read(row($0)) }
         }
     }
 
@@ -23,4 +27,12 @@ enum RowSource<Row> {
         case .copied(let row): { compare(row($0), row($1)) }
         }
     }
+}
+
+/// A sort key read from a row's address (`KeyComparator.keyInPlace`).
+@usableFromInline
+enum KeyInPlace: Sendable {
+    case string(@Sendable (UnsafeRawPointer) -> String)
+    case integer(@Sendable (UnsafeRawPointer) -> Int64)
+    case double(@Sendable (UnsafeRawPointer) -> Double)
 }

@@ -38,31 +38,40 @@ public struct KeyComparator<Row>: Sendable, Equatable {
     public var order: SortDirection
     /// How the key is read.
     public let key: SortKey<Row>
+    /// The same key read from a row's bytes, for a key that is a stored property of a struct:
+    /// a sort of rows stored in an array reads it in place, without copying the row.
+    @usableFromInline let keyInPlace: KeyInPlace?
 
     /// A key for the column `id`, read by `key`.
     @inlinable public init(id: String, order: SortDirection = .forward, key: SortKey<Row>) {
+        self.init(id: id, order: order, key: key, keyInPlace: nil)
+    }
+
+    @inlinable init(id: String, order: SortDirection, key: SortKey<Row>, keyInPlace: KeyInPlace?) {
         self.id = id
         self.order = order
         self.key = key
+        self.keyInPlace = keyInPlace
     }
 
     /// Strings as Finder and `localizedStandardCompare` order them: numbers by their value
     /// ("IMG_9" before "IMG_10"), ASCII case-insensitive; byte order breaks ties.
     @inlinable public init(_ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .string { reader.read($0) })
+        self.init(id: id ?? "\(keyPath)", order: order, key: .string { reader.read($0) }, keyInPlace: reader.inPlace { .string($0) })
     }
 
     /// Integers, by value.
     @inlinable public init<Value: BinaryInteger & Sendable>(_ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: reader.read($0)) })
+        self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: reader.read($0)) },
+                  keyInPlace: reader.inPlace { read in .integer { Int64(clamping: read($0)) } })
     }
 
     /// Doubles, by value.
     @inlinable public init(_ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortDirection = .forward) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .double { reader.read($0) })
+        self.init(id: id ?? "\(keyPath)", order: order, key: .double { reader.read($0) }, keyInPlace: reader.inPlace { .double($0) })
     }
 
     /// Any `Comparable` value (compared row by row: slower than the flat-key kinds).
@@ -150,12 +159,18 @@ public enum IndexSorter {
             let reverse = descriptor.order == .reverse
             switch descriptor.key {
             case .string(let read):
-                fields.append(.strings(count: n, reverse: reverse, threads: threads, string: source.reading(read)))
+                var inPlace: (@Sendable (UnsafeRawPointer) -> String)?
+                if case .string(let read)? = descriptor.keyInPlace { inPlace = read }
+                fields.append(.strings(count: n, reverse: reverse, threads: threads, string: source.reading(read, inPlace: inPlace)))
             case .integer(let read):
-                let value = source.reading(read)
+                var inPlace: (@Sendable (UnsafeRawPointer) -> Int64)?
+                if case .integer(let read)? = descriptor.keyInPlace { inPlace = read }
+                let value = source.reading(read, inPlace: inPlace)
                 fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(integer: value($0), reverse: reverse) })
             case .double(let read):
-                let value = source.reading(read)
+                var inPlace: (@Sendable (UnsafeRawPointer) -> Double)?
+                if case .double(let read)? = descriptor.keyInPlace { inPlace = read }
+                let value = source.reading(read, inPlace: inPlace)
                 fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(double: value($0), reverse: reverse) })
             case .custom(let compare):
                 customs.append((source.comparing(compare), reverse ? -1 : 1))

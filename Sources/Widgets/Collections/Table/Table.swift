@@ -49,31 +49,33 @@ public struct TableColumn<Row> {
 
     @inlinable
     init(title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
-         sort: SortKey<Row>?) {
+         sort: SortKey<Row>?, sortInPlace: KeyInPlace? = nil) {
         self.title = title
         self.id = id ?? title
         self.text = text
         self.content = content
-        self.sortDescriptor = sort.map { KeyComparator(id: id ?? title, key: $0) }
+        self.sortDescriptor = sort.map { KeyComparator(id: id ?? title, order: .forward, key: $0, keyInPlace: sortInPlace) }
     }
 
     /// A sortable text column showing a string property.
     @inlinable public init(_ title: String, id: String? = nil, value: KeyPath<Row, String> & Sendable) {
         let reader = KeyPathReader(value)
-        self.init(title: title, id: id, text: { reader.read($0) }, content: nil, sort: .string { reader.read($0) })
+        self.init(title: title, id: id, text: { reader.read($0) }, content: nil, sort: .string { reader.read($0) },
+                  sortInPlace: reader.inPlace { .string($0) })
     }
 
     /// A column sorted by an integer property and shown as `text` formats it.
     @inlinable public init<Value: BinaryInteger & Sendable>(_ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
                                                  text: @escaping (Row) -> String) {
         let reader = KeyPathReader(value)
-        self.init(title: title, id: id, text: text, content: nil, sort: .integer { Int64(clamping: reader.read($0)) })
+        self.init(title: title, id: id, text: text, content: nil, sort: .integer { Int64(clamping: reader.read($0)) },
+                  sortInPlace: reader.inPlace { read in .integer { Int64(clamping: read($0)) } })
     }
 
     /// A column sorted by a `Double` property and shown as `text` formats it.
     @inlinable public init(_ title: String, id: String? = nil, value: KeyPath<Row, Double> & Sendable, text: @escaping (Row) -> String) {
         let reader = KeyPathReader(value)
-        self.init(title: title, id: id, text: text, content: nil, sort: .double { reader.read($0) })
+        self.init(title: title, id: id, text: text, content: nil, sort: .double { reader.read($0) }, sortInPlace: reader.inPlace { .double($0) })
     }
 
     /// A column sorted by any `Comparable` property, with custom cell content.

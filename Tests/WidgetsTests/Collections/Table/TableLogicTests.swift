@@ -114,6 +114,33 @@ final class SortingTests: XCTestCase {
         XCTAssertTrue(shown == reference(Array(slice), keys), "a slice's rows are read from its first")
     }
 
+    /// A key path to a stored property is read from the row's bytes in a sort of stored rows
+    /// (no copy of the row); it sorts as the same key read through a closure does.
+    func testStoredPropertiesReadInPlaceSortAsTheirClosuresDo() throws {
+        struct Row: Sendable {
+            let flag: UInt8, name: String, small: Int32, score: Double, rank: UInt8
+            var doubled: Int { Int(small) * 2 }
+        }
+        var rng = SplitMix64(seed: 5)
+        let rows = (0..<5000).map { _ in
+            Row(flag: UInt8(rng.next() % 2), name: ["b", "a10", "a9", "C", "é"][Int(rng.next() % 5)], small: Int32(truncatingIfNeeded: rng.next() % 200) - 100,
+                score: Double(rng.next() % 50) / 4 - 3, rank: UInt8(rng.next() % 6))
+        }
+        let inPlace = [KeyComparator(\Row.name, id: "name"), KeyComparator(\Row.small, id: "small", order: .reverse),
+                       KeyComparator(\Row.score, id: "score"), KeyComparator(\Row.rank, id: "rank")]
+        let byClosure = [KeyComparator<Row>(id: "name", key: .string { $0.name }),
+                         KeyComparator(id: "small", order: .reverse, key: .integer { Int64($0.small) }),
+                         KeyComparator(id: "score", key: .double { $0.score }), KeyComparator(id: "rank", key: .integer { Int64($0.rank) })]
+        XCTAssertTrue(inPlace.allSatisfy { $0.keyInPlace != nil })
+        XCTAssertTrue(byClosure.allSatisfy { $0.keyInPlace == nil })
+        XCTAssertNil(KeyComparator(\Row.doubled, id: "doubled").keyInPlace, "a computed property is read through its key path")
+        XCTAssertNotNil(TableColumn("Small", value: \Row.small, text: { "\($0.small)" }).sortDescriptor?.keyInPlace)
+        for keys in [[0], [1], [2], [3], [3, 1], [2, 0, 1], [0, 3, 2]] {
+            let read = try IndexSorter.sortedIndices(rows, by: keys.map { inPlace[$0] })
+            XCTAssertTrue(read == (try IndexSorter.sortedIndices(rows, by: keys.map { byClosure[$0] })), "keys \(keys.map { inPlace[$0].id })")
+        }
+    }
+
     /// Keys of every width (a constant, 3 bits, 40, the full 64, doubles with NaN and ±0),
     /// packed one, two and three words to a row, with and without a custom key among them.
     func testKeysPackedAcrossWordsOrderAsTheirValuesDo() throws {
