@@ -51,6 +51,24 @@ public final class Harness {
         for _ in 0..<count { frame(build) }
     }
 
+    /// Runs frames of `build` until `done` says so or `timeout` seconds of real time pass,
+    /// pausing 5 ms between frames: for work on other threads (decodes, sorts), which a
+    /// sanitizer or a busy machine can slow many times over. Returns `done()`.
+    ///
+    /// ```swift
+    /// XCTAssertTrue(h.frames(until: { images.uploadsTotal >= 3 }) { ui in grid(ui) })
+    /// ```
+    @discardableResult
+    public func frames(until done: () -> Bool, timeout: Double = 60, _ build: (UI) -> Void) -> Bool {
+        let deadline = MonotonicClock.seconds() + timeout
+        repeat {
+            frame(build)
+            if done() { return true }
+            usleep(5_000)
+        } while MonotonicClock.seconds() < deadline
+        return done()
+    }
+
     /// Advances the virtual clock without running a frame.
     public func wait(_ seconds: Double) { time += seconds }
 

@@ -7,16 +7,6 @@ import TestSupport
 
 /// Lazy grids and stacks with the real thumbnail pipeline in the offscreen renderer.
 final class GalleryWidgetTests: XCTestCase {
-    /// Runs frames (real time passes for the decode workers) until `done` or 10 s.
-    @MainActor
-    private static func frames(until done: () -> Bool, _ h: Harness, _ build: (UI) -> Void) {
-        let deadline = MonotonicClock.seconds() + 60 // generous: sanitizers and busy machines; it stops as soon as it can
-        repeat {
-            h.frame(build)
-            usleep(5_000)
-        } while !done() && MonotonicClock.seconds() < deadline
-    }
-
     /// `count` small 160×120 JPEGs in `dir`.
     private static func photos(_ count: Int, in dir: ScratchFolder) throws -> [String] {
         try (0..<count).map { i in
@@ -48,7 +38,7 @@ final class GalleryWidgetTests: XCTestCase {
         h.ui.images = images
         var info: LazyGridInfo?
         let build = Self.gridBuild(paths) { info = $0 }
-        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }, h, build)
+        h.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }, build)
         XCTAssertEqual(info?.columns, 5, "630 pt for 100 pt columns with 8 pt gaps")
         let lazy = h.host.profiler.lastFrame!.lazy
         XCTAssertEqual(lazy.placeholderCells, 0, "every visible cell has its thumbnail")
@@ -60,7 +50,7 @@ final class GalleryWidgetTests: XCTestCase {
 
         // Scroll to the end: the newly visible cells fill in too.
         h.ui.scrollGrid("grid", toOffset: 10_000)
-        Self.frames(until: { (info?.visible.upperBound ?? 0) == 60 && h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
+        h.frames(until: { (info?.visible.upperBound ?? 0) == 60 && h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, build)
         XCTAssertEqual(info?.visible.upperBound, 60)
         XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0)
         XCTAssertLessThanOrEqual(images.cache.bytes, images.cache.budgetBytes)
@@ -126,7 +116,7 @@ final class GalleryWidgetTests: XCTestCase {
             }
             ui.prefetchImages(grid) { paths[$0] }
         }
-        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }, h, build)
+        h.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.decodedTotal > 0 }, build)
         let decodedBefore = images.decodedTotal
         gate.withLock { $0 = false }
         minimum = 140 // the cells grow: every visible one was on screen at the old size
@@ -138,7 +128,7 @@ final class GalleryWidgetTests: XCTestCase {
         XCTAssertGreaterThan(h.countPixels(in: Rect(x: 12, y: 12, width: 100, height: 100), differingFrom: h.ui.theme.control), 9000)
 
         gate.withLock { $0 = true }
-        Self.frames(until: { h.host.profiler.lastFrame?.lazy.resizedCells == 0 }, h, build)
+        h.frames(until: { h.host.profiler.lastFrame?.lazy.resizedCells == 0 }, build)
         lazy = try XCTUnwrap(h.host.profiler.lastFrame?.lazy)
         XCTAssertEqual(lazy.resizedCells, 0, "the new size replaced the old")
         XCTAssertEqual(lazy.placeholderCells, 0)
@@ -168,7 +158,7 @@ final class GalleryWidgetTests: XCTestCase {
             ui.asyncImage("square.png", in: square, mode: .fill)
             ui.asyncImage("wide.png", in: wide, mode: .fill)
         }
-        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
+        h.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, build)
         h.frame(build)
         let isGray = { (c: Color) in c.r > 60 && c.r < 195 }
         let inside = { (r: Rect) in r.insetBy(dx: 8, dy: 8) }
@@ -192,7 +182,7 @@ final class GalleryWidgetTests: XCTestCase {
         defer { images.shutdown() }
         h.ui.images = images
         let build = Self.gridBuild(paths) { _ in }
-        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.failedTotal == 4 }, h, build)
+        h.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 && images.failedTotal == 4 }, build)
         XCTAssertEqual(images.failedTotal, 4, "truncated, empty, not an image, deleted")
         XCTAssertEqual(images.decodedTotal, 1)
         // The truncated file's cell (the second) is an error tile: tinted with the destructive color.
@@ -230,7 +220,7 @@ final class GalleryWidgetTests: XCTestCase {
         XCTAssertGreaterThan(stats.cancelled, 200, "queued jobs of items scrolled past were cancelled")
         XCTAssertLessThanOrEqual(stats.finished + stats.running, 2, "no skipped item was decoded: at most one per worker started")
         gate.withLock { $0 = true }
-        Self.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, h, build)
+        h.frames(until: { h.host.profiler.lastFrame?.lazy.placeholderCells == 0 }, build)
         XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "where the scroll stopped, everything loads")
     }}
 
