@@ -197,7 +197,7 @@ public enum IndexSorter {
                 } else {
                     let key = customs[custom]
                     custom += 1
-                    let c = key.compare(Int(a), Int(b)) * key.sign
+                    let c = key.compare(Int(a), Int(b)).signum() * key.sign // (a comparator may answer Int.min)
                     if c != 0 { return c < 0 }
                 }
             }

@@ -103,6 +103,10 @@ final class SortingTests: XCTestCase {
             [descriptor("score", .forward), byLength, descriptor("name", .reverse)],
         ]
         XCTAssertNil(Computed(items: items).withContiguousStorageIfAvailable { _ in true }, "the collection under test is read by subscript")
+        // A custom key may answer with any magnitude, Int.min included, in either direction.
+        let extreme = KeyComparator<Item>(id: "extreme", order: .reverse, key: .custom { a, b in a.size < b.size ? .min : (a.size > b.size ? .max : 0) })
+        let bySize = try IndexSorter.sortedIndices(items, by: [extreme]).map { items[Int($0)].size }
+        XCTAssertEqual(bySize, bySize.sorted(by: >))
         for order in orders {
             let stored = try IndexSorter.sortedIndices(items, by: order)
             XCTAssertTrue(try IndexSorter.sortedIndices(Computed(items: items), by: order) == stored, "by subscript, \(order.map(\.id))")
