@@ -47,6 +47,16 @@ final class FontTests: XCTestCase {
         XCTAssertEqual(font.caretOffsets("aé写").count, 4, "one caret stop per scalar plus the start")
     } }
 
+    func testFontconfigIsAskedOnlyWhenTheFontLacksACharacter() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        let font = library.font(size: 15)
+        var list = DrawList()
+        font.draw("Größe 12.3 MB, ½ Ω", at: .zero, color: .white, into: &list)
+        XCTAssertFalse(library.fallback.isStarted, "text the primary font covers never starts fontconfig")
+        _ = font.measure("写")
+        XCTAssertTrue(library.fallback.isStarted, "a character the primary font lacks asks fontconfig")
+    } }
+
     func testFontconfigFindsAnInstalledFontForCJKAndArabicAndNoneForAPrivateCharacter() { onMain {
         let fallback = FontFallback()
         let cjk = fallback.path(for: 0x5199) // 写
