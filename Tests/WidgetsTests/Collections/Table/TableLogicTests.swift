@@ -293,10 +293,26 @@ final class SortingTests: XCTestCase {
         XCTAssertEqual(NaturalOrder.compare(String(repeating: "9", count: 400), String(repeating: "9", count: 300)), 1, "very long numbers")
     }
 
+    func testASortThatLandsWithinTheBudgetIsShownInTheFrameThatAskedForIt() { onMain {
+        let items = makeItems(10_000)
+        let sorter = TableSorter<Item>()
+        sorter.synchronousLimit = 100 // past it, the sort runs on a background thread
+        sorter.synchronousBudget = 60 // generous for sanitizers and busy machines: the wait ends when the sort lands
+        let view = sorter.view(of: items, sortedBy: [KeyComparator(\Item.size, id: "size")])
+        XCTAssertFalse(sorter.isSorting, "the frame waited for the sort")
+        XCTAssertTrue(view.map(\.size) == items.map(\.size).sorted(), "and shows the new order at once")
+        // More rows than the frame waits for: the previous order shows until the new one lands.
+        sorter.waitedRowLimit = 5_000
+        let reversed = sorter.view(of: items, sortedBy: [KeyComparator(\Item.size, id: "size", order: .reverse)])
+        XCTAssertTrue(sorter.isSorting)
+        XCTAssertTrue(reversed.map(\.size) == items.map(\.size).sorted(), "the previous order while sorting")
+    } }
+
     func testBackgroundSorterKeepsTheOldOrderUntilTheNewOneIsReady() { onMain {
         let items = makeItems(60_000)
         let sorter = TableSorter<Item>()
         sorter.synchronousLimit = 1000
+        sorter.synchronousBudget = 0 // the frame never waits for the sort
         let order = [KeyComparator(\Item.size, id: "size")]
         var view = sorter.view(of: items, sortedBy: order)
         XCTAssertTrue(sorter.isSorting)
