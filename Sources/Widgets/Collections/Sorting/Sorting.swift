@@ -469,7 +469,7 @@ public final class TableSorter<Row: Sendable> {
     /// `waitedRowLimit` rows waits for it (default 2 ms): a sort that lands within it is shown
     /// in that frame, with no frame of the old order; a longer one lands in a later frame. So
     /// past `synchronousLimit` rows, asking for a new order holds a frame at most this long,
-    /// on any machine. 0 never waits.
+    /// on any machine. 0 never waits; waits are cut at 1 s.
     ///
     /// ```swift
     /// sorter.synchronousBudget = 0.004 // a 4 ms frame is fine in this app
