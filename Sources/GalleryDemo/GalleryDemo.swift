@@ -72,6 +72,24 @@ struct WindowOptions: ParsableArguments {
     }
 }
 
+/// `--workers N`: the hardware threads the worker pools plan for (`WorkerPools.override`), so a
+/// small machine runs the code paths of a large one; `TESSERA_WORKERS` does the same.
+struct WorkerOptions: ParsableArguments {
+    @Option(help: "Plan for this many hardware threads, 1 to \(WorkerPools.maximum): decode workers, sort threads (default: TESSERA_WORKERS, else the machine's).")
+    var workers: Int?
+
+    func validate() throws {
+        if let workers, case .failure(let error) = WorkerPools.parse(String(workers), name: "--workers") {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Makes the pools plan for `--workers` (before any pool starts).
+    func apply() {
+        if let workers { WorkerPools.override = workers }
+    }
+}
+
 /// "1280x800" as (1280, 800); nil unless both are positive and the area is at most 100
 /// megapixels (checked without overflow: "4294967296x4294967296" is nil, not a trap).
 func parseSize(_ text: String) -> (width: Int, height: Int)? {
@@ -98,12 +116,14 @@ struct Run: ParsableCommand {
     var folder: String?
 
     @OptionGroup var window: WindowOptions
+    @OptionGroup var pools: WorkerOptions
 
     func validate() throws {
         if let folder { try BrowserPage.checkFolder(folder) }
     }
 
     func run() throws {
+        pools.apply()
         try MainActor.assumeIsolated { () throws -> Void in
             let offscreen = window.resolvedOffscreen
             if offscreen { Log.info("no display: using the offscreen video driver") }

@@ -79,7 +79,7 @@ final class SampleGeneration: Sendable {
     var isDone: Bool { state.withLock { $0.published == count || $0.failure != nil } }
 
     /// Creates the folder and starts one worker per core (at most `workers`), niced below the UI.
-    func start(workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+    func start(workers: Int = WorkerPools.sampleThreads) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for _ in 0..<max(1, min(workers, count)) {
             Thread.start(named: "tessera-samples", nice: 10) { [self] in work() }

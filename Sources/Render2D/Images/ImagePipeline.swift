@@ -164,7 +164,7 @@ public final class ImagePipeline {
     /// visible cells' sharp ones.
     private static func embeddedPriority(_ priority: Double) -> Double { priority < 1 ? priority - 1 : priority - 1e-6 }
 
-    /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: one per core).
+    /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: `WorkerPools.decodeThreads`).
     public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
                 decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
         self.renderer = renderer

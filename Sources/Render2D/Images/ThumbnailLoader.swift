@@ -54,7 +54,7 @@ public struct ThumbnailLoaderStats: Sendable, Equatable {
     public var busyNs: UInt64 = 0
 }
 
-/// Decodes thumbnails on worker threads (one per core by default), most urgent first. Keys of
+/// Decodes thumbnails on worker threads (`WorkerPools.decodeThreads` by default), most urgent first. Keys of
 /// the embedded tier are read with `EmbeddedThumbnail`; the others with `decode`.
 ///
 /// Every frame the app says which thumbnails it wants and how urgently (`request`): lower
@@ -91,15 +91,16 @@ public final class ThumbnailLoader: @unchecked Sendable {
     public let workerCount: Int
     private let decode: @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError>
 
-    /// Starts `workers` threads; `decode` defaults to `ImageDecoder.thumbnail(path:spec:)`.
-    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    /// Starts `workers` threads (1 to `WorkerPools.maximum`; default `WorkerPools.decodeThreads`);
+    /// `decode` defaults to `ImageDecoder.thumbnail(path:spec:)`.
+    public init(workers: Int = WorkerPools.decodeThreads,
                 decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
-        workerCount = max(1, workers)
+        workerCount = min(WorkerPools.maximum, max(1, workers))
         self.decode = decode
         liveWorkers = workerCount
         for index in 0..<workerCount {
             // The workers keep the loader alive until `shutdown`.
-            threads.append(Thread.start(named: "tessera-decode\(index)") { self.work(index) })
+            threads.append(Thread.start(named: threadName("tessera-decode", index: index)) { self.work(index) })
         }
     }
 

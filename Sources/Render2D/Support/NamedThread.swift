@@ -3,7 +3,7 @@ import Foundation
 
 extension Thread {
     /// Starts a thread that shows as `name` in `top -H`, `perf` and debuggers (Linux keeps 15
-    /// characters). Foundation on Linux drops a name given before `start()`, so the thread
+    /// bytes: a longer name is cut to fit, never refused; see `threadName(_:index:)`). Foundation on Linux drops a name given before `start()`, so the thread
     /// names itself first, in the kernel: under ThreadSanitizer, Foundation's
     /// `Thread.current.name` sometimes gave the process's name instead. A `nice` above 0
     /// lowers its priority (Linux: per thread) before it runs `body`: background work then
@@ -14,7 +14,7 @@ extension Thread {
     /// ```
     @discardableResult
     package static func start(named name: String, nice: Int32 = 0, _ body: @escaping @Sendable () -> Void) -> Thread {
-        precondition(name.utf8.count <= 15, "Linux keeps 15 bytes of a thread name: \(name)")
+        let name = threadName(name)
         let thread = Thread {
             tessera_name_current_thread(name)
             if nice > 0 { tessera_nice_current_thread(nice) }
@@ -23,6 +23,24 @@ extension Thread {
         thread.start()
         return thread
     }
+}
+
+/// The longest thread name Linux keeps, in bytes.
+package let threadNameLimit = 15
+
+/// `base` followed by `index` (if any), cut to the 15 bytes Linux keeps: the number is kept
+/// whole and the base is shortened, at a character boundary, to make room for it, so the
+/// 11th decode worker is `tessera-decod10` and the 101st `tessera-deco100`.
+///
+/// ```swift
+/// threadName("tessera-decode", index: 10) // "tessera-decod10"
+/// ```
+package func threadName(_ base: String, index: Int? = nil) -> String {
+    let suffix = index.map(String.init) ?? ""
+    let room = max(0, threadNameLimit - suffix.utf8.count)
+    var kept = Substring(base)
+    while kept.utf8.count > room { kept.removeLast() }
+    return String((String(kept) + suffix).utf8.prefix(threadNameLimit)) ?? String(kept)
 }
 
 /// The calling thread's name as the kernel knows it (what `Thread.start(named:)` gave it).

@@ -79,6 +79,8 @@ struct Bench: ParsableCommand {
     @Flag(name: .customLong("no-scopes"), help: "Record no profiler scopes (to measure what they cost).")
     var noScopes = false
 
+    @OptionGroup var pools: WorkerOptions
+
     func validate() throws {
         guard Self.scenes.contains(scene) else {
             throw ValidationError("unknown scene '\(scene)'; available: \(Self.scenes.joined(separator: ", "))")
@@ -101,9 +103,10 @@ struct Bench: ParsableCommand {
     var sampleLayout: SampleLayout { samples == "synthetic" ? .synthetic : .camera(flat: false) }
 
     func run() throws {
+        pools.apply()
         if scene == "decode" {
             let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout)
-            print(try DecodeBench.run(folder: folder, side: 256, workers: ProcessInfo.processInfo.activeProcessorCount))
+            print(try DecodeBench.run(folder: folder, side: 256, workers: WorkerPools.decodeThreads))
             return
         }
         if scene == "scopes" {

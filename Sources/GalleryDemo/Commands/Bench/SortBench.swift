@@ -17,7 +17,7 @@ enum SortBench {
             ("size_name_kind", [KeyComparator(\FileRow.size, id: "Size"), KeyComparator(\FileRow.name, id: "Name", order: .reverse),
                                 KeyComparator(id: "Kind", key: .string { $0.kind })]),
         ]
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = WorkerPools.hardwareThreads
         var fields: [String] = []
         for threads in Array(Set([1, cores])).sorted() {
             let times = orders.map { name, order -> String in

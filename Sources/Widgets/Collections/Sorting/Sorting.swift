@@ -268,9 +268,10 @@ public enum IndexSorter {
         return reverse ? ~w : w
     }
 
-    /// Threads a sort of `n` rows uses: one per core, up to 16, each with at least 64K rows.
+    /// Threads a sort of `n` rows uses: `WorkerPools.sortThreads` (one per hardware thread, up
+    /// to 16), each with at least 64K rows.
     static func sortThreads(_ n: Int) -> Int {
-        min(16, ProcessInfo.processInfo.activeProcessorCount, max(1, n / 65_536))
+        min(WorkerPools.sortThreads, max(1, n / 65_536))
     }
 
     /// `0..<count` cut into `threads` (default `sortThreads`) contiguous parts of nearly equal size.
@@ -479,10 +480,10 @@ public final class TableSorter<Row: Sendable> {
     /// lands within `synchronousBudget` (20,000 rows by name take 4.5 ms on one core of the
     /// 2-core machine the benchmarks run on), and the wait would only lengthen the frame.
     public var waitedRowLimit = 50_000
-    /// Threads a background sort uses at most: by default every core but one, which the
-    /// frames keep (1 on a 2-core machine, 15 on 16). Sorts of under 128K rows use fewer
-    /// (`IndexSorter` gives each thread at least 64K rows).
-    public var backgroundThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// Threads a background sort uses at most: by default every hardware thread but one, which
+    /// the frames keep (`WorkerPools.backgroundSortThreads`: 1 on a 2-core machine, 15 on 16).
+    /// Sorts of under 128K rows use fewer (`IndexSorter` gives each thread at least 64K rows).
+    public var backgroundThreads = WorkerPools.backgroundSortThreads
     /// True while a requested order is being computed.
     public private(set) var isSorting = false
     /// Names the sorts in the frame profiler: a synchronous sort is a scope ("sort 'files'"),

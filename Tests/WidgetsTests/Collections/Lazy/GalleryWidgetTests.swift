@@ -8,7 +8,7 @@ import TestSupport
 /// Lazy grids and stacks with the real thumbnail pipeline in the offscreen renderer.
 final class GalleryWidgetTests: XCTestCase {
     /// `count` small 160×120 JPEGs in `dir`.
-    private static func photos(_ count: Int, in dir: ScratchFolder) throws -> [String] {
+    static func photos(_ count: Int, in dir: ScratchFolder) throws -> [String] {
         try (0..<count).map { i in
             let path = dir.file("p\(i).jpg")
             try SamplePhotos.writeJPEG(SamplePhotos.render(width: 160, height: 120, seed: UInt64(i)), to: path)
