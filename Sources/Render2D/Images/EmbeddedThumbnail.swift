@@ -38,7 +38,9 @@ public enum EmbeddedThumbnail {
     public static func decode(bytes head: [UInt8], name: String) throws(ImageError) -> DecodedThumbnail {
         let info = try ImageDecoder.inspect(head, name: name)
         guard info.format == .jpeg else { throw .unsupported("no embedded thumbnail: not a JPEG") }
-        try ImageDecoder.checkDimensions(info.width, info.height)
+        // The photo may be of any size (a 200-megapixel one is why its own thumbnail is read):
+        // only the embedded JPEG is decoded, and it is bounded by `maxSide`.
+        guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
         guard let range = range(inJPEG: head) else { throw .unsupported("no embedded thumbnail") }
         let jpeg = Array(head[range])
         guard let size = ImageDecoder.jpegSize(jpeg), size.width > 0, size.height > 0 else { throw .corrupt("embedded thumbnail: no frame header") }

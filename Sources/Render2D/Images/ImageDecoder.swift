@@ -32,7 +32,10 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAnImage(String)
     /// The file ends before its image does.
     case truncated
-    /// The image's dimensions are over `ImageDecoder.maxPixels`.
+    /// The image is too large to decode: its pixels at the smallest DCT scale a thumbnail
+    /// allows are over `ImageDecoder.maxPixels` (a JPEG over 65535 on a side, or any other
+    /// format over the cap at full size), or a progressive JPEG's coefficients are over
+    /// `ImageDecoder.maxCoefficientBytes`.
     case tooLarge(width: Int, height: Int)
     /// The file is larger than `ImageDecoder.maxFileBytes`.
     case fileTooLarge(bytes: Int)
@@ -47,7 +50,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty: "the file is empty"
         case .notAnImage(let name): "not an image (named \(name))"
         case .truncated: "the file is truncated"
-        case .tooLarge(let w, let h): "\(w)×\(h) is over the \(ImageDecoder.maxPixels / 1_000_000)-megapixel limit"
+        case .tooLarge(let w, let h): "\(w)×\(h) is too large to decode within the \(ImageDecoder.maxPixels / 1_000_000)-megapixel limit"
         case .fileTooLarge(let bytes): "the file is too large (\(bytes >> 20) MB; the limit is \(ImageDecoder.maxFileBytes >> 20) MB)"
         case .corrupt(let why): "corrupt image: \(why)"
         case .unsupported(let why): "unsupported image: \(why)"
@@ -124,44 +127,138 @@ public struct DecodedThumbnail: Sendable {
 /// Thumbnail decoding, safe to run on any thread: JPEG through TurboJPEG with DCT scaling to
 /// the smallest size that still covers the target, then an area-averaging downscale and the
 /// EXIF orientation; PNG, GIF (first frame), BMP, TGA and WebP through SDL2_image. Headers
-/// are checked before decoding: images over `maxPixels` are refused.
+/// are checked before decoding: what a decode would allocate is known before anything is, and
+/// decodes over `maxPixels` (counted after DCT scaling: a 200-megapixel JPEG's thumbnail decodes
+/// 3 megapixels) are refused. The file and the decode count against the memory every worker
+/// shares (`DecodeMemory`) before the file is read.
 ///
 /// ```swift
 /// let thumb = try ImageDecoder.thumbnail(path: "/photos/a.jpg", spec: ThumbnailSpec(side: 256))
 /// ```
 public enum ImageDecoder {
-    /// The largest image decoded, in pixels (width × height); larger ones fail with `tooLarge` before any allocation.
+    /// The most pixels a decode produces (width × height after DCT scaling); a decode that
+    /// would produce more fails with `tooLarge` before any allocation. Every JPEG, up to
+    /// 65535×65535, has thumbnails within it (at 1/8).
     public static let maxPixels = 100_000_000
+    /// The most memory a progressive JPEG's coefficients may take (libjpeg holds them all,
+    /// at full resolution, whatever the DCT scale): 1.2 GB covers a 200-megapixel 4:4:4 photo.
+    public static let maxCoefficientBytes = 1_300 << 20
     /// Files larger than this are not read to make a thumbnail.
     public static let maxFileBytes = 512 << 20
     /// How much of a file is read first: the header, checked before the rest is read.
     public static let headerBytes = 256 << 10
 
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path`. Its size (from `fstat`) and, once its header is
+    /// read, the decode's memory count against `memory` before the rest of it is read.
     public static func thumbnail(path: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
-        let bytes = try readFile(path)
-        return try thumbnail(bytes: bytes, name: path, spec: spec)
+        try thumbnail(path: path, spec: spec, memory: .shared)
+    }
+
+    static func thumbnail(path: String, spec: ThumbnailSpec, memory: DecodeMemory) throws(ImageError) -> DecodedThumbnail {
+        let (fd, size) = try openRegularFile(path)
+        defer { close(fd) }
+        guard size > 0 else { throw .empty }
+        guard size <= maxFileBytes else { throw .fileTooLarge(bytes: size) }
+        var bytes: [UInt8] = []
+        try read(fd, into: &bytes, upTo: min(size, headerBytes))
+        // What the header tells before the rest is read: a decode that cannot fit ends here, and
+        // the memory the read and the decode will take is reserved.
+        var held = size
+        if let info = try? inspect(bytes, name: path) {
+            try checkDecodable(info, bytes, spec: spec)
+            held += decodeMemory(info, bytes, spec: spec)
+        }
+        memory.acquire(held)
+        defer { memory.release(held) }
+        if size > bytes.count {
+            try read(fd, into: &bytes, upTo: maxFileBytes + 1)
+            guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
+        }
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count >= size else { throw .truncated } // shrank under us while read
+        let info = try inspect(bytes, name: path)
+        try checkDecodable(info, bytes, spec: spec)
+        let needed = bytes.count + decodeMemory(info, bytes, spec: spec)
+        if needed > held { // a header past the first read, or a file that grew: wait for the rest
+            memory.release(held)
+            held = needed
+            memory.acquire(held)
+        }
+        return try decode(bytes, info: info, spec: spec)
     }
 
     /// Decodes an image held in memory; `name` is used in errors (and for TGA, which has no signature).
     public static func thumbnail(bytes: [UInt8], name: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
         let info = try inspect(bytes, name: name)
-        try checkDimensions(info.width, info.height)
+        try checkDecodable(info, bytes, spec: spec)
         // Memory for the decode, shared by every worker: a many-core machine decoding 100 MP
         // images waits for memory instead of running out of it.
-        let scale = info.format == .jpeg ? jpegScale(width: info.width, height: info.height, spec: spec) : 1
-        // What the decoder allocates: a GIF's first frame may be larger than its screen.
-        let frame = info.format == .gif ? gifFirstFrameSize(bytes) : nil
-        let width = max(info.width, frame?.width ?? 0), height = max(info.height, frame?.height ?? 0)
-        let decodeBytes = bytes.count + 2 * 4 * (width / scale + 1) * (height / scale + 1) // decoded + resampled
-        DecodeMemory.shared.acquire(decodeBytes)
-        defer { DecodeMemory.shared.release(decodeBytes) }
+        let held = bytes.count + decodeMemory(info, bytes, spec: spec)
+        DecodeMemory.shared.acquire(held)
+        defer { DecodeMemory.shared.release(held) }
+        return try decode(bytes, info: info, spec: spec)
+    }
+
+    /// Throws `tooLarge` unless a thumbnail of `info` (read from `bytes`) fits the caps: the
+    /// pixels decoded at the DCT scale `spec` allows (for a JPEG) or at full size (the others;
+    /// a GIF's first frame), and a progressive JPEG's coefficients.
+    static func checkDecodable(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec) throws(ImageError) {
+        guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
+        switch info.format {
+        case .jpeg:
+            let scale = jpegScale(width: info.width, height: info.height, spec: spec)
+            try checkDecodedPixels(width: info.width, height: info.height, scale: scale)
+            if let frame = jpegFrame(bytes), frame.progressive, frame.coefficientBytes > maxCoefficientBytes {
+                throw .tooLarge(width: info.width, height: info.height)
+            }
+        case .gif:
+            if let frame = gifFirstFrameSize(bytes) { try checkDimensions(frame.width, frame.height) }
+        default:
+            try checkDimensions(info.width, info.height)
+        }
+    }
+
+    /// `width`×`height` decoded at 1/`scale` (rounded up, as libjpeg does) is at most `maxPixels`.
+    static func checkDecodedPixels(width: Int, height: Int, scale: Int) throws(ImageError) {
+        guard width > 0, height > 0 else { throw .corrupt("zero-sized image") }
+        let w = (width + scale - 1) / scale, h = (height + scale - 1) / scale
+        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+        guard !overflow, pixels <= maxPixels else { throw .tooLarge(width: width, height: height) }
+    }
+
+    /// The memory a decode of `info` (read from `bytes`) to `spec` holds at its peak, besides
+    /// the file's bytes: the pixels decoded (at DCT scale; a GIF's first frame at its own
+    /// size), the resampler's buffers, and a progressive JPEG's coefficients. `checkDecodable`
+    /// bounds each term.
+    static func decodeMemory(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec) -> Int {
+        var width = info.width, height = info.height, coefficients = 0
+        switch info.format {
+        case .jpeg:
+            let scale = jpegScale(width: width, height: height, spec: spec)
+            width = (width + scale - 1) / scale
+            height = (height + scale - 1) / scale
+            if let frame = jpegFrame(bytes), frame.progressive { coefficients = frame.coefficientBytes }
+        case .gif:
+            let frame = gifFirstFrameSize(bytes) ?? (0, 0) // the decoder allocates the first frame, not the screen
+            (width, height) = frame
+        default:
+            break
+        }
+        let target = targetSize(width: max(1, width), height: max(1, height), spec: spec)
+        // Decoded RGBA, the resampler's float rows (target width × source height) and its output.
+        return 4 * width * height + 16 * target.width * height + 4 * target.width * target.height + coefficients
+    }
+
+    /// Decodes `bytes`, whose header said `info` and has been checked.
+    private static func decode(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
         var decoded: (pixels: PixelBuffer, scale: Int)
         if info.format == .jpeg {
             do throws(ImageError) {
                 decoded = try decodeJPEG(bytes, info: info, spec: spec)
             } catch .unsupported {
-                decoded = (try decodeWithSDLImage(bytes, info: info), 1) // CMYK and other JPEGs TurboJPEG will not convert
+                // CMYK and other JPEGs TurboJPEG will not convert: SDL2_image decodes at full size.
+                try checkDimensions(info.width, info.height)
+                decoded = (try decodeWithSDLImage(bytes, info: info), 1)
             }
         } else if info.format == .gif {
             decoded = (try GIFDecoder.firstImage(bytes), 1)
@@ -206,8 +303,8 @@ public enum ImageDecoder {
         return bytes
     }
 
-    /// The whole file, read only once its header names a size this decoder will take: never
-    /// more than `maxFileBytes`, never a FIFO or device, never allocated up front.
+    /// The whole file, read only once its header names a size this decoder will take (a JPEG's
+    /// at 1/8): never more than `maxFileBytes`, never a FIFO or device, never allocated up front.
     static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
         let (fd, size) = try openRegularFile(path)
         defer { close(fd) }
@@ -217,7 +314,7 @@ public enum ImageDecoder {
         try read(fd, into: &bytes, upTo: min(size, headerBytes))
         if size > bytes.count {
             // A header that names an impossible size ends it here, before the rest is read.
-            if let info = try? inspect(bytes, name: path) { try checkDimensions(info.width, info.height) }
+            if let info = try? inspect(bytes, name: path) { try checkDecodable(info, bytes, spec: ThumbnailSpec(side: 1)) }
             try read(fd, into: &bytes, upTo: maxFileBytes + 1)
             guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
         }
@@ -303,6 +400,22 @@ public enum ImageDecoder {
 
     /// Width and height from the first SOF marker, walking the segments as libjpeg does.
     static func jpegSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
+        jpegFrame(b).map { ($0.width, $0.height) }
+    }
+
+    /// What a JPEG's frame header (its first SOF marker) says.
+    struct JPEGFrame: Equatable {
+        var width: Int
+        var height: Int
+        /// A progressive (or lossless) frame: libjpeg keeps every coefficient in memory.
+        var progressive: Bool
+        /// The memory the frame's coefficients take when all are kept: per component, its
+        /// blocks of 64 two-byte coefficients at its own sampling.
+        var coefficientBytes: Int
+    }
+
+    /// The first SOF marker's frame, walking the segments as libjpeg does.
+    static func jpegFrame(_ b: [UInt8]) -> JPEGFrame? {
         var i = 2
         while i + 9 < b.count {
             guard b[i] == 0xFF else { i += 1; continue }
@@ -312,7 +425,23 @@ public enum ImageDecoder {
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
             if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
-                return (Int(b[i + 7]) << 8 | Int(b[i + 8]), Int(b[i + 5]) << 8 | Int(b[i + 6]))
+                let width = Int(b[i + 7]) << 8 | Int(b[i + 8]), height = Int(b[i + 5]) << 8 | Int(b[i + 6])
+                // Components: id, sampling (horizontal << 4 | vertical), table; 3 assumed when cut off.
+                let count = Int(b[i + 9])
+                var sampling: [(h: Int, v: Int)] = []
+                for k in 0..<count where i + 11 + 3 * k < b.count {
+                    let factors = b[i + 11 + 3 * k]
+                    sampling.append((max(1, Int(factors >> 4)), max(1, Int(factors & 15))))
+                }
+                if sampling.isEmpty { sampling = Array(repeating: (1, 1), count: 3) }
+                let hMax = sampling.map(\.h).max()!, vMax = sampling.map(\.v).max()!
+                var coefficients = 0
+                for (h, v) in sampling {
+                    let blocksWide = ((width * h + hMax - 1) / hMax + 7) / 8, blocksHigh = ((height * v + vMax - 1) / vMax + 7) / 8
+                    coefficients += blocksWide * blocksHigh * 128
+                }
+                let progressive = [0xC2, 0xC3, 0xC6, 0xC7, 0xCA, 0xCB, 0xCE, 0xCF].contains(marker)
+                return JPEGFrame(width: width, height: height, progressive: progressive, coefficientBytes: coefficients)
             }
             i += 2 + length
         }
@@ -348,14 +477,14 @@ public enum ImageDecoder {
         }
         guard headerOK else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
         // TurboJPEG's own reading of the header decides the allocation, whatever our walk found.
-        try checkDimensions(Int(width), Int(height))
         let scale = jpegScale(width: Int(width), height: Int(height), spec: spec)
+        try checkDecodedPixels(width: Int(width), height: Int(height), scale: scale)
         let w = (Int(width) + scale - 1) / scale, h = (Int(height) + scale - 1) / scale
         var out = [UInt8](repeating: 0, count: w * h * 4)
         let status = bytes.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 tjDecompress2(handle, src.baseAddress, UInt(bytes.count), dst.baseAddress, Int32(w), Int32(w * 4), Int32(h),
-                              Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT)
+                              Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT | TJFLAG_LIMITSCANS)
             }
         }
         if status != 0 {
