@@ -90,6 +90,7 @@ public struct EventPump {
         if mod & UInt16(KMOD_CTRL.rawValue) != 0 { m.insert(.control) }
         if mod & UInt16(KMOD_ALT.rawValue) != 0 { m.insert(.alt) }
         if mod & UInt16(KMOD_GUI.rawValue) != 0 { m.insert(.gui) }
+        if mod & UInt16(KMOD_RALT.rawValue | KMOD_MODE.rawValue) != 0 { m.insert(.altGraph) }
         return m
     }
 }
@@ -167,6 +168,8 @@ public struct EventInjector {
         if modifiers.contains(.shift) { mod |= KMOD_LSHIFT.rawValue }
         if modifiers.contains(.control) { mod |= KMOD_LCTRL.rawValue }
         if modifiers.contains(.alt) { mod |= KMOD_LALT.rawValue }
+        if modifiers.contains(.altGraph) { mod |= KMOD_RALT.rawValue }
+        if modifiers.contains(.gui) { mod |= KMOD_LGUI.rawValue }
         e.key.keysym.mod = UInt16(mod)
         push(&e)
     }

@@ -12,6 +12,20 @@ public struct KeyModifiers: OptionSet, Sendable, Hashable, Codable {
     public static let alt = KeyModifiers(rawValue: 4)
     /// The Super (Windows) key.
     public static let gui = KeyModifiers(rawValue: 8)
+    /// AltGr, the right Alt key that types a layout's third characters ("@" on a German
+    /// keyboard): held alone with a key it types text, where Ctrl, Super and the left Alt don't.
+    public static let altGraph = KeyModifiers(rawValue: 16)
+
+    /// Whether text typed with these held is a shortcut's, not text: Ctrl or Super, or Alt
+    /// without AltGr. (Under X11, Ctrl+minus also delivers the text "-".)
+    ///
+    /// ```swift
+    /// KeyModifiers.control.suppressesText                  // true
+    /// ([.alt, .altGraph] as KeyModifiers).suppressesText   // false: AltGr types
+    /// ```
+    public var suppressesText: Bool {
+        !isDisjoint(with: [.control, .gui]) || (contains(.alt) && !contains(.altGraph))
+    }
     /// Ctrl on Linux: the modifier for shortcuts like copy and select-all.
     public static let command: KeyModifiers = .control
 }
@@ -307,6 +321,8 @@ public struct InputState: Sendable {
                 typing.append(.key(press))
             }
         case .text(let t):
+            // The text a shortcut's key press also delivers is not typed.
+            guard !modifiers.suppressesText else { break }
             text += t
             typing.append(.text(t))
             composition = ""

@@ -86,6 +86,31 @@ final class ControlTests: XCTestCase {
         XCTAssertEqual(text, "Xabcd ")
     } }
 
+    /// A shortcut's key press types nothing, though X11 also delivers its text (Ctrl+minus gave
+    /// "-"); AltGr, which types a layout's third characters, still types.
+    func testKeysPressedWithCtrlAltOrSuperTypeNothing() throws { try onMain {
+        let h = try Harness()
+        var text = "ab"
+        let build: (UI) -> Void = { ui in ui.textField("Name", text: &text, width: 200) }
+        h.frame(build)
+        h.click(at: Point(150, 21), build)
+        @MainActor func press(_ key: Key, typing typed: String, with modifiers: KeyModifiers) {
+            h.inject.key(key, down: true, modifiers: modifiers)
+            h.inject.text(typed) // as X11 delivers it: between the key's press and release
+            h.inject.key(key, down: false, modifiers: modifiers)
+            h.frames(2, build)
+        }
+        press(Key("-"), typing: "-", with: .control)
+        press(Key("f"), typing: "f", with: .alt)
+        press(Key("e"), typing: "e", with: .gui)
+        XCTAssertEqual(text, "ab", "shortcuts type nothing")
+        press(Key("q"), typing: "@", with: [.alt, .altGraph])
+        XCTAssertEqual(text, "ab@", "AltGr types")
+        h.inject.key(Key(rawValue: 0x400000E0), down: false, modifiers: []) // Ctrl released
+        h.type("c", build)
+        XCTAssertEqual(text, "ab@c", "once the modifiers are released, text is typed again")
+    } }
+
     func testAFieldEditsClustersUndoesWordsAndSelectsWordsAndLinesWithClicks() throws { try onMain {
         let h = try Harness()
         var text = ""
