@@ -49,15 +49,24 @@ struct ShapedLine {
     }
 }
 
+/// The symbol a line shows for a control character, as file managers show one in a name: a
+/// tab, a newline or U+0001 in a file name is `␉`, `␊` or `␁` (Unicode's Control Pictures,
+/// which DejaVu Sans has); DEL is `␡`. Every other scalar is itself.
+@inline(__always)
+func visibleControl(_ scalar: UInt32) -> UInt32 {
+    scalar < 0x20 ? 0x2400 + scalar : scalar == 0x7F ? 0x2421 : scalar
+}
+
 extension Font {
     /// Shapes `text` as one line: the Unicode bidirectional algorithm (FriBidi) gives each
     /// scalar its embedding level; the text is split into runs of one level, one face (the
     /// primary, else the fallback fontconfig picks) and one script; HarfBuzz shapes each
-    /// run; the runs are put in visual order (rule L2).
+    /// run; the runs are put in visual order (rule L2). Control characters, which fonts draw
+    /// as empty boxes or not at all, are shown as their symbols (`visibleControl`).
     func shape(_ text: String) -> ShapedLine {
         var scalars: [UInt32] = []
         scalars.reserveCapacity(text.utf8.count)
-        forEachScalar(text) { scalars.append($0) }
+        forEachScalar(text) { scalars.append(visibleControl($0)) }
         let count = scalars.count
         guard count > 0 else { return ShapedLine(scalars: [], glyphs: [], advance: 0) }
         let (levels, rightToLeft) = scalars.contains(where: BidiLevels.mayNeedReordering)

@@ -12,6 +12,21 @@ final class TextShapingTests: XCTestCase {
         line.glyphs.map { "\($0.glyph)=\($0.cluster)" }
     }
 
+    /// A tab, a newline or U+0001 in a file name shows as a symbol of its own, not an empty box.
+    func testControlCharactersShowAsTheirSymbols() { onMain {
+        let library = try! FontLibrary(atlas: GlyphAtlas())
+        let font = library.font(size: 15)
+        let notdef = font.layOut("a\u{10FFFD}b").glyphs[1]
+        for (control, symbol) in [("\t", 0x2409), ("\n", 0x240A), ("\u{1}", 0x2401), ("\u{7F}", 0x2421)] {
+            let line = font.layOut("a" + control + "b")
+            XCTAssertEqual(line.scalars, [0x61, UInt32(symbol), 0x62], "\(symbol)")
+            XCTAssertEqual(line.glyphs.count, 3)
+            XCTAssertNotEqual(line.glyphs[1].glyph, 0, "a glyph the font has")
+            XCTAssertNotEqual(line.glyphs[1].glyph, notdef.glyph)
+            XCTAssertGreaterThan(line.glyphs[1].advance, 3, "it takes room: it is seen")
+        }
+    }}
+
     func testShapingMatchesHarfBuzzForLigaturesArabicJoiningAndDevanagariConjuncts() { onMain {
         let library = try! FontLibrary(atlas: GlyphAtlas())
         let font = library.font(size: 15)
