@@ -55,9 +55,14 @@ struct LibraryWalk {
     private(set) var skipped: [String] = []
     private(set) var photoCount = 0
 
-    init(root: String, limit: Int = 1_000_000) {
+    /// Whether to trust the entry types `readdir` gives; false plays a file system that gives
+    /// none (`DT_UNKNOWN`, as some NFS, FUSE and XFS mounts do), so every entry is `lstat`ed.
+    let trustsEntryTypes: Bool
+
+    init(root: String, limit: Int = 1_000_000, trustsEntryTypes: Bool = true) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.limit = max(1, limit)
+        self.trustsEntryTypes = trustsEntryTypes
     }
 
     /// Walks the tree, handing each folder to `visit` (folders without photos too); `visit`
@@ -74,7 +79,7 @@ struct LibraryWalk {
         var stack = [root]
         while let folder = stack.popLast() {
             let listedAt = MonotonicClock.nanoseconds()
-            guard let listing = Self.list(folder) else {
+            guard let listing = Self.list(folder, trustingTypes: trustsEntryTypes) else {
                 let why = String(cString: strerror(errno))
                 if folder == root { throw .unreadable(root, why) }
                 problems.append((folder, why))
@@ -129,20 +134,29 @@ struct LibraryWalk {
     }
 
     /// The folder's visible entries sorted by name, and whether it has a sidecar; nil (errno
-    /// set) when it cannot be listed.
-    private static func list(_ folder: String) -> (entries: [Entry], hasSidecar: Bool)? {
+    /// set) when it cannot be listed. An entry whose type the file system does not give (or
+    /// that is not trusted) is `lstat`ed, so a link is always known as one.
+    private static func list(_ folder: String, trustingTypes: Bool) -> (entries: [Entry], hasSidecar: Bool)? {
         guard let dir = opendir(folder) else { return nil }
         defer { closedir(dir) }
         var entries: [Entry] = []
         var hasSidecar = false
         while let raw = readdir(dir) {
-            let type = raw.pointee.d_type
+            var type = trustingTypes ? raw.pointee.d_type : UInt8(DT_UNKNOWN)
             let name = withUnsafePointer(to: &raw.pointee.d_name) {
                 String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
             }
             if name.hasPrefix(".") {
                 if name == ".tessera.json" { hasSidecar = true }
                 continue
+            }
+            if type == UInt8(DT_UNKNOWN) {
+                var st = stat()
+                let path = folder == "/" ? "/" + name : folder + "/" + name
+                if lstat(path, &st) == 0 {
+                    let kind = st.st_mode & S_IFMT
+                    type = UInt8(kind == S_IFLNK ? DT_LNK : kind == S_IFDIR ? DT_DIR : kind == S_IFREG ? DT_REG : DT_UNKNOWN)
+                }
             }
             let isLink = type == UInt8(DT_LNK)
             let looksLikeImage = name.lastIndex(of: ".").map { ImageFormat.extensions.contains(name[name.index(after: $0)...].lowercased()) } ?? false

@@ -60,6 +60,22 @@ final class LibraryWalkTests: XCTestCase {
         XCTAssertEqual(loaded.map(\.name), ["top.jpg", "IMG_0001.jpg", "IMG_0002.jpg", "IMG_0003.jpg", "deep.png"])
     }
 
+    /// On a file system that gives no entry types (`DT_UNKNOWN`: some NFS, FUSE and XFS
+    /// mounts), links are still known as links: the link out of the library is not followed.
+    func testAFileSystemWithoutEntryTypesStillKeepsTheWalkInTheLibrary() throws {
+        let (tree, outside) = try Self.makeTree("walk-untyped")
+        defer { _ = outside }
+        var walk = LibraryWalk(root: tree.path, trustsEntryTypes: false)
+        var photos: [String] = []
+        try walk.run { folder in
+            photos += folder.photos.map { String($0.path.dropFirst(tree.path.count + 1)) }
+            return true
+        }
+        XCTAssertFalse(photos.contains { $0.hasPrefix("Out/") }, "the link out was followed: \(photos)")
+        XCTAssertEqual(photos.count, 5)
+        XCTAssertEqual(Set(walk.skipped.map { String($0.dropFirst(tree.path.count)) }), ["/2020/loop", "/Out"])
+    }
+
     func testAnUnreadableSubfolderIsReportedTheRestIsListedAndALimitStopsTheWalk() throws {
         let (tree, _) = try Self.makeTree("walk-hostile")
         chmod(tree.file("2019/05"), 0o000)
