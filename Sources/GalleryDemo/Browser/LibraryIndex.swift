@@ -71,7 +71,7 @@ final class LibraryIndex: Sendable {
 
     /// The standard index, or nil (with a warning) when even a fresh one cannot be made.
     static func standard() -> LibraryIndex? {
-        do { return try LibraryIndex(path: PhotoLibrary.cacheFolder("library-index.sqlite")) } catch {
+        do { return try LibraryIndex(path: try PhotoLibrary.cacheFolder("library-index.sqlite")) } catch {
             Log.warn("no library index: \(error)")
             return nil
         }

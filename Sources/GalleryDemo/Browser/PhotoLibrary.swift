@@ -75,8 +75,11 @@ enum PhotoMonth {
 enum PhotoLibrary {
     enum LoadError: Error, CustomStringConvertible {
         case missing(String), notAFolder(String), unreadable(String, String), empty(String)
+        /// No user cache folder to keep `name` in.
+        case noCacheFolder(String)
         var description: String {
             switch self {
+            case .noCacheFolder(let name): "no cache folder to keep \(name) in: \(UserFolders.unknownReason) (set HOME or XDG_CACHE_HOME)"
             case .missing(let p): "no such folder: \(p)"
             case .notAFolder(let p): "\(p) is a file, not a folder"
             case .unreadable(let p, let why): "cannot read \(p): \(why)"
@@ -117,9 +120,10 @@ enum PhotoLibrary {
         guard found || folders >= folderLimit else { throw .empty(folder) }
     }
 
-    /// `$XDG_CACHE_HOME/tessera/<name>` (or `~/.cache/tessera/<name>`).
-    static func cacheFolder(_ name: String) -> String {
-        let cache = ProcessEnvironment.value("XDG_CACHE_HOME") ?? ((ProcessEnvironment.value("HOME") ?? "/tmp") + "/.cache")
+    /// `$XDG_CACHE_HOME/tessera/<name>` (or `~/.cache/tessera/<name>`); throws when the user
+    /// has no cache folder (a shared one such as /tmp is never used instead).
+    static func cacheFolder(_ name: String) throws(LoadError) -> String {
+        guard let cache = UserFolders.cache else { throw .noCacheFolder(name) }
         return cache + "/tessera/" + name
     }
 
@@ -140,7 +144,7 @@ enum PhotoLibrary {
         case .synthetic: "samples"
         case .camera(let flat): flat ? "camera-flat" : "camera"
         }
-        let folder = cacheFolder("\(kind)-\(count)-\(width)x\(height)")
+        let folder = try cacheFolder("\(kind)-\(count)-\(width)x\(height)")
         // Complete: marked so (O(1)), or, for a folder from before there were marks, every file there.
         if access(SampleGeneration.completeMarker(in: folder), F_OK) == 0 || (try? load(folder))?.count == count { return (folder, nil) }
         Log.info("generating \(count) sample photos in \(folder) (once)")

@@ -179,7 +179,7 @@ struct Profile: ParsableCommand {
             return Self.report(results, images: images, profiler: host.profiler, renderer: host.window.renderer.name, library: library)
         }
         if let trace {
-            try report.trace.write(toFile: trace, atomically: true, encoding: .utf8)
+            try RegularFile.replace(Array(report.trace.utf8), at: trace, mode: 0o600) // private to the user
             Log.info("trace written to \(trace) (open it in https://ui.perfetto.dev)")
         }
         if let summary {

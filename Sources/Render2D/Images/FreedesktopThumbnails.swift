@@ -36,18 +36,7 @@ public struct FreedesktopThumbnails: Sendable {
         if self.root.isEmpty { Log.warn("no cache folder (XDG_CACHE_HOME and the home folder are unknown): thumbnails are not kept") }
     }
 
-    static func defaultRoot() -> String? {
-        if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") { return cache + "/thumbnails" }
-        return homeFolder().map { $0 + "/.cache/thumbnails" }
-    }
-
-    /// The user's home: `$HOME`, else the password database's entry; nil when neither says.
-    public static func homeFolder() -> String? {
-        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") { return home }
-        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
-        let home = String(cString: dir)
-        return home.hasPrefix("/") ? home : nil
-    }
+    static func defaultRoot() -> String? { UserFolders.cache.map { $0 + "/thumbnails" } }
 
     /// The file's URI as the standard hashes it, made by GLib's `g_filename_to_uri` (as GNOME's
     /// thumbnailers make it) from the file's absolute, canonical path.

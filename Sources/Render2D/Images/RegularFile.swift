@@ -81,6 +81,23 @@ public enum RegularFile {
         guard close(fd) == 0 else { unlink(path); throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
     }
 
+    /// Replaces the file at `path` with `bytes` atomically: written to a new file beside it
+    /// (`writeNew`, with `mode`) and renamed over it, so a reader sees the old file or the new,
+    /// never half of one, and the file never has looser permissions than `mode`, even for a moment.
+    ///
+    /// ```swift
+    /// try RegularFile.replace(Array(json.utf8), at: "trace.json", mode: 0o600)
+    /// ```
+    public static func replace(_ bytes: [UInt8], at path: String, mode: mode_t = 0o644) throws(ReadError) {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try writeNew(bytes, to: temporary, mode: mode)
+        guard rename(temporary, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .unreadable("\(path): \(why)")
+        }
+    }
+
     /// Appends up to `limit - bytes.count` bytes from `fd`, stopping at the end of the file:
     /// read into uninitialized buffers of 64 KB growing to 1 MB, so a small file costs a small
     /// buffer and nothing is zero-filled first (the frame inspector found a 437-byte state file

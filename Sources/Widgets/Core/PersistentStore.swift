@@ -27,7 +27,7 @@ public final class PersistentStore {
     /// The file could not be read: changes stay in memory and the file is left as it is.
     public private(set) var isReadOnly = false
     /// The largest state file read.
-    public static let maxBytes = 64 << 20
+    public nonisolated static let maxBytes = 64 << 20
     /// Seconds to wait after a change before writing.
     public var saveDelay = 0.5
 
@@ -38,15 +38,24 @@ public final class PersistentStore {
     }
 
     /// The store in SDL's per-user preference folder (e.g. `~/.local/share/Tessera/<app>/state.json`).
+    /// Without one (no `HOME` nor `XDG_DATA_HOME`) the state is kept in memory only, with a
+    /// warning: it is never written to a shared folder such as /tmp instead.
     public static func standard(app: String) -> PersistentStore {
-        var folder = FileManager.default.temporaryDirectory.path + "/"
-        if let raw = SDL_GetPrefPath("Tessera", app) {
-            folder = String(cString: raw)
-            SDL_free(raw)
-        } else {
-            Log.warn("no preference folder (\(String(cString: SDL_GetError()))); saving state to \(folder)")
+        guard let raw = SDL_GetPrefPath("Tessera", app) else { // SDL reads XDG_DATA_HOME, then HOME
+            let store = PersistentStore(inMemoryBecause: "no preference folder (\(UserFolders.unknownReason)): "
+                + "window sizes, splits and sort orders are not kept after this session")
+            return store
         }
-        return PersistentStore(path: folder + "state.json")
+        defer { SDL_free(raw) }
+        return PersistentStore(path: String(cString: raw) + "state.json")
+    }
+
+    /// A store that keeps its values in memory only, for `reason` (reported as `loadProblem`).
+    private init(inMemoryBecause reason: String) {
+        path = ""
+        isReadOnly = true
+        loadProblem = reason
+        Log.warn(reason)
     }
 
     private func load() {
@@ -120,18 +129,36 @@ public final class PersistentStore {
         return merged
     }
 
-    /// Writes now, under an advisory lock (`<file>.lock`), merged with what another instance
-    /// wrote since we read it (our changed keys win, the rest is theirs); atomically, with the
-    /// old file's permissions. A failed write is tried again `saveDelay` seconds later, and its
-    /// error logged once.
+    /// Why the last save did not write, if it did not: the file became unreadable after it was
+    /// read (it is then never written over, and the store keeps its values in memory), another
+    /// instance holds the lock (tried again), or the write failed (tried again).
+    public private(set) var saveProblem: String?
+
+    /// Writes now, under an advisory lock (`<file>.lock`, mode 0600, never waited for: when
+    /// another instance, or a stopped one, holds it, the save is tried again `saveDelay` seconds
+    /// later), merged with what another instance wrote since we read it (our changed keys win,
+    /// the rest is theirs); atomically, with the old file's permissions (0600 for a new one). A
+    /// file that became unreadable since it was read is not written over; one that became
+    /// corrupt is moved aside first. A failed write is tried again `saveDelay` seconds later.
     public func save() {
         guard !isReadOnly else { dirtySince = nil; return }
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let lock = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         defer { if lock >= 0 { close(lock) } }
-        if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
-        if let bytes = try? RegularFile.read(path, maxBytes: Self.maxBytes), let theirs = try? Self.decodeValues(bytes) {
-            values = Self.merge(base: base, ours: values, theirs: theirs)
+        if lock >= 0 {
+            var status: Int32
+            repeat { status = flock(lock, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
+            if status != 0 { return retryLater("another instance holds \(path).lock") }
+        }
+        switch Self.readForMerge(path) {
+        case .none: break
+        case .values(let theirs): values = Self.merge(base: base, ours: values, theirs: theirs)
+        case .corrupt(let why):
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard rename(path, aside) == 0 else { return keepInMemory("state file \(path) became corrupt (\(why)) and cannot be moved aside") }
+            Log.warn("state file \(path) became corrupt (\(why)); the old file is kept at \(aside)")
+        case .unreadable(let why):
+            return keepInMemory("state file \(path) can no longer be read (\(why))")
         }
         var object: [String: Any] = [:]
         for (key, data) in values {
@@ -139,19 +166,44 @@ public final class PersistentStore {
         }
         do {
             let data = try JSONSerialization.data(withJSONObject: ["version": 1, "values": object], options: [.sortedKeys, .prettyPrinted])
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             var old = stat()
-            let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : nil
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            if let mode { chmod(path, mode) }
+            let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : 0o600
+            try RegularFile.replace(Array(data), at: path, mode: mode)
+            chmod(path, mode) // as it was, whatever the umask
             base = values
             dirtySince = nil
+            saveProblem = nil
             saveFailureLogged = false
         } catch {
-            dirtySince = MonotonicClock.seconds() // stays dirty: tried again after `saveDelay`
-            if !saveFailureLogged { Log.error("could not save state to \(path): \(error); will try again") }
-            saveFailureLogged = true
+            retryLater("could not save state to \(path): \(error)")
         }
+    }
+
+    /// What a save finds in the file before merging.
+    private enum OnDisk { case none, values([String: Data]), corrupt(String), unreadable(String) }
+
+    nonisolated private static func readForMerge(_ path: String) -> OnDisk {
+        let bytes: [UInt8]
+        do throws(RegularFile.ReadError) { bytes = try RegularFile.read(path, maxBytes: maxBytes) } catch {
+            return access(path, F_OK) != 0 && errno == ENOENT ? .none : .unreadable(error.description)
+        }
+        do { return .values(try decodeValues(bytes)) } catch { return .corrupt("\(error)") }
+    }
+
+    /// Stays dirty: tried again after `saveDelay`; the reason is logged once.
+    private func retryLater(_ why: String) {
+        dirtySince = MonotonicClock.seconds()
+        saveProblem = why + "; will try again"
+        if !saveFailureLogged { Log.error(saveProblem!) }
+        saveFailureLogged = true
+    }
+
+    /// The file is not written over from now on: values stay in memory.
+    private func keepInMemory(_ why: String) {
+        isReadOnly = true
+        dirtySince = nil
+        saveProblem = why + "; it is left as it is, and changes are kept in memory only"
+        Log.warn(saveProblem!)
     }
     private var saveFailureLogged = false
 }

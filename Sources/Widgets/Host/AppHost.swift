@@ -115,7 +115,7 @@ public final class AppHost {
     public var replay: InputReplay? {
         didSet { if replay != nil { clock = { [unowned self] in 100 + Double(self.frameNumber) / 60 } } }
     }
-    /// Where the HUD's Record button saves traces.
+    /// Where the HUD's Record button saves traces (each a new file, mode 0600).
     public var traceFolder = NSTemporaryDirectory()
     /// The last saved trace (shown in the HUD).
     public private(set) var lastTracePath: String?
@@ -137,8 +137,10 @@ public final class AppHost {
         ui.images?.keepsTimelines = false
         let path = traceFolder + (traceFolder.hasSuffix("/") ? "" : "/") + "tessera-trace-\(Int(Date().timeIntervalSince1970)).json"
         let json = profiler.chromeTraceJSON(images: ui.images?.timelines ?? [], workers: ui.images?.loader.workerCount ?? 0)
-        do {
-            try json.write(toFile: path, atomically: true, encoding: .utf8)
+        do throws(RegularFile.ReadError) {
+            // Private to the user, and a new file: in a shared temporary folder, no file or link
+            // another user put there first is followed or written over.
+            try RegularFile.writeNew(Array(json.utf8), to: path, mode: 0o600)
             lastTracePath = path
             Log.info("trace of \(profiler.trace.count) frames saved to \(path) (open it in https://ui.perfetto.dev)")
         } catch {

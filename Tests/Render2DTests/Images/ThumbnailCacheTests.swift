@@ -105,7 +105,7 @@ final class ThumbnailCacheTests: XCTestCase {
         let root = FreedesktopThumbnails.defaultRoot()
         XCTAssertNotNil(root, "the password database knows this user's home")
         XCTAssertFalse(root?.hasPrefix("/tmp") ?? false, "never a shared folder: \(root ?? "")")
-        XCTAssertEqual(root, FreedesktopThumbnails.homeFolder().map { $0 + "/.cache/thumbnails" })
+        XCTAssertEqual(root, UserFolders.home.map { $0 + "/.cache/thumbnails" })
     }
 
     func testNewFilesNeverFollowALinkNorReplaceAFile() throws {

@@ -82,3 +82,16 @@ final class WorkerPoolsTests: XCTestCase {
         }
     }
 }
+
+/// Where the user's files go, and that nothing goes to a shared folder when that is unknown.
+final class UserFoldersTests: XCTestCase {
+    private func environment(_ values: [String: String]) -> (String) -> String? { { values[$0] } }
+
+    func testTheCacheFolderComesFromTheEnvironmentOrTheHomeAndIsNeverGuessed() {
+        XCTAssertEqual(UserFolders.cache(environment: environment(["XDG_CACHE_HOME": "/c", "HOME": "/h"]), passwordHome: "/p"), "/c")
+        XCTAssertEqual(UserFolders.cache(environment: environment(["XDG_CACHE_HOME": "relative", "HOME": "/h"]), passwordHome: "/p"), "/h/.cache")
+        XCTAssertEqual(UserFolders.cache(environment: environment([:]), passwordHome: "/p"), "/p/.cache")
+        XCTAssertNil(UserFolders.cache(environment: environment([:]), passwordHome: nil), "no home: no cache folder, and no /tmp instead")
+        XCTAssertNil(UserFolders.home(environment: environment(["HOME": ""]), passwordHome: "relative"))
+    }
+}
