@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import CSDL2
 import Render2D
@@ -10,6 +11,14 @@ struct GalleryDemo: ParsableCommand {
         abstract: "Tessera's showcase and frame-time profiling tool.",
         subcommands: [Run.self, Bench.self, Profile.self, GenerateSamples.self],
         defaultSubcommand: Run.self)
+
+    /// Parses the command line and runs the command. A write to a closed pipe (the progress of
+    /// `generate-samples | head`, a recording to a FIFO whose reader quit) fails with EPIPE,
+    /// handled where it happens, instead of killing the process with SIGPIPE.
+    static func main() {
+        signal(SIGPIPE, SIG_IGN)
+        main(nil)
+    }
 }
 
 /// Options shared by every command that opens a window.

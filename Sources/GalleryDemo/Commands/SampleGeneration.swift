@@ -158,12 +158,12 @@ final class SampleGeneration: Sendable {
                 shown = step
                 let width = 30, filled = count == 0 ? width : done * width / count
                 let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-                FileHandle.standardError.write(Data("\(terminal ? "\r" : "")[\(bar)] \(done)/\(count)\(terminal ? "" : "\n")".utf8))
+                Log.progress("\(terminal ? "\r" : "")[\(bar)] \(done)/\(count)\(terminal ? "" : "\n")") // never traps on a closed pipe
             }
             if done >= count { break }
             usleep(20_000)
         }
         let seconds = MonotonicClock.seconds() - start
-        FileHandle.standardError.write(Data(" done in \(FrameTimeSummary.format(seconds)) s\n".utf8))
+        Log.progress(" done in \(FrameTimeSummary.format(seconds)) s\n")
     }
 }

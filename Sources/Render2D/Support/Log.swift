@@ -43,6 +43,12 @@ public enum Log {
     /// Writes an error.
     public static func error(_ message: @autoclosure () -> String) { emit(.error, message) }
 
+    /// Writes `text` to standard error as it is (a progress bar's line); a closed or full
+    /// standard error loses it, and nothing else happens.
+    public static func progress(_ text: String) {
+        text.utf8CString.withUnsafeBufferPointer { _ = write(2, $0.baseAddress, $0.count - 1) }
+    }
+
     private static func emit(_ level: Level, _ message: () -> String) {
         guard level >= threshold else { return }
         let line = "[tessera \(level)] \(message())\n"

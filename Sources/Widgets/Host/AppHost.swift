@@ -158,6 +158,9 @@ public final class AppHost {
 
     /// Opens the window (SDL's offscreen driver when `options.offscreen`) and makes the UI.
     public init(options: Options) throws {
+        // A write to a closed pipe (a recording, a log read by a program that quit) fails with
+        // EPIPE and is handled where it happens, instead of killing the app with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         try SDLContext.initialize(offscreen: options.offscreen)
         waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)
         window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync)

@@ -26,7 +26,8 @@ public struct RecordedFrame: Codable, Sendable, Equatable {
 }
 
 /// Writes every frame's input events with timestamps as JSON lines (a header line first),
-/// for `InputReplay` to feed back.
+/// for `InputReplay` to feed back. A write that fails (a full disk, a closed pipe) ends the
+/// recording with its reason in `failure` and the log; the app goes on.
 ///
 /// ```swift
 /// host.recorder = try InputRecorder(path: "session.jsonl", header: RecordingHeader(width: 1280, height: 800, scale: 1))
@@ -34,32 +35,70 @@ public struct RecordedFrame: Codable, Sendable, Equatable {
 public final class InputRecorder {
     /// The file written.
     public let path: String
-    private let handle: FileHandle
+    /// Why the recording stopped early, if it did: what the last write could not do.
+    public private(set) var failure: String?
+    private var descriptor: Int32
     private let start = MonotonicClock.seconds()
     private let encoder = JSONEncoder()
 
-    /// Starts a recording at `path` (replacing it) with `header` as its first line.
-    public init(path: String, header: RecordingHeader) throws {
-        self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        self.handle = handle
-        try write(header)
+    /// Starts a recording at `path` (replacing it) with `header` as its first line; throws
+    /// when the file cannot be opened or the header written.
+    public convenience init(path: String, header: RecordingHeader) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RecordingError(path: path, why: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, path: path, header: header)
     }
 
-    private func write<T: Encodable>(_ value: T) throws {
-        handle.write(try encoder.encode(value) + Data("\n".utf8))
+    /// A recording written to `descriptor` (which it closes), named `path` in messages.
+    init(descriptor: Int32, path: String, header: RecordingHeader) throws {
+        self.path = path
+        self.descriptor = descriptor
+        write(header)
+        if let failure {
+            close()
+            throw RecordingError(path: path, why: failure)
+        }
+    }
+
+    deinit { close() }
+
+    private func write<T: Encodable>(_ value: T) {
+        guard descriptor >= 0, failure == nil else { return }
+        guard let data = try? encoder.encode(value) else { return }
+        let line = Array(data) + [UInt8(ascii: "\n")]
+        var written = 0
+        while written < line.count {
+            let n = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, line.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                failure = String(cString: strerror(errno))
+                Log.error("recording to \(path) stopped: \(failure!)")
+                return
+            }
+            written += n
+        }
     }
 
     /// Records `events` of frame `frame` (frames without input are skipped).
     public func record(frame: Int, events: [InputEvent]) {
         guard !events.isEmpty else { return }
-        try? write(RecordedFrame(frame: frame, time: MonotonicClock.seconds() - start, events: events))
+        write(RecordedFrame(frame: frame, time: MonotonicClock.seconds() - start, events: events))
     }
 
     /// Ends the recording.
-    public func close() { try? handle.close() }
+    public func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+}
+
+/// A recording that could not be started.
+public struct RecordingError: Error, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The system's reason.
+    public var why: String
+    public var description: String { "cannot record to \(path): \(why)" }
 }
 
 /// A recording read back: the events of each frame, in order.
