@@ -80,30 +80,12 @@ public struct FreedesktopThumbnails: Sendable {
         let mtime = String(st.st_mtim.tv_sec)
         let uri = Self.uri(forPath: path)
         if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size), spec: spec) { return .success(cached) }
-        if let failure = recordedFailure(for: path, uri: uri, mtime: mtime) { return .failure(failure) }
+        if let failure = recordedFailure(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size)) { return .failure(failure) }
         do throws(ImageError) {
-            let bytes = try ImageDecoder.readFile(path)
-            let info = try ImageDecoder.inspect(bytes, name: path)
-            // The standard size to write: the smallest whose thumbnail still covers `spec`.
-            let (w, h) = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
-            let needed = spec.fill ? Int((Double(spec.side) * Double(max(w, h)) / Double(max(1, min(w, h)))).rounded(.up)) : spec.side
-            guard let size = Self.sizes.first(where: { $0.side >= needed }) else {
-                return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
-            }
-            // The caller gets the fast decode for its own size now; the standard-size thumbnail is
-            // made later by the writer at idle priority, so caching never slows the screen that
-            // is waiting. The writer keeps the bytes read here (the file is read once, and the
-            // thumbnail is of the version whose mtime it records) while its byte budget allows;
-            // past it, it reads the file again.
-            let fileSize = Int(st.st_size), standardSpec = ThumbnailSpec(side: size.side, fill: false)
-            let save: @Sendable (DecodedThumbnail?) -> Void = { [self] standard in
-                guard let standard else { return }
-                write(standard.pixels, to: self.path(forFile: path, folder: size.folder), uri: uri, mtime: mtime, size: fileSize, info: info)
-            }
-            if !writer.enqueue(holding: bytes.count, { save(try? ImageDecoder.thumbnail(bytes: bytes, name: path, spec: standardSpec)) }) {
-                writer.enqueue { save(try? ImageDecoder.thumbnail(path: path, spec: standardSpec)) }
-            }
-            return .success(try ImageDecoder.thumbnail(bytes: bytes, name: path, spec: spec))
+            // The file and its decode count against the decode budget before it is read.
+            return .success(try ImageDecoder.reading(path, toDecodeAt: spec) { bytes, info throws(ImageError) in
+                try decodeAndCache(path: path, bytes: bytes, info: info, spec: spec, uri: uri, mtime: mtime, fileSize: Int(st.st_size))
+            })
         } catch {
             if Self.isLasting(error, modified: Double(st.st_mtim.tv_sec)) {
                 write(PixelBuffer(width: 1, height: 1), to: failurePath(forFile: path), uri: uri, mtime: mtime, size: Int(st.st_size),
@@ -111,6 +93,32 @@ public struct FreedesktopThumbnails: Sendable {
             }
             return .failure(error)
         }
+    }
+
+    /// The thumbnail of `bytes` (the file at `path`, read) at `spec`; the standard size that
+    /// covers it is queued for the cache.
+    private func decodeAndCache(path: String, bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec, uri: String, mtime: String,
+                                fileSize: Int) throws(ImageError) -> DecodedThumbnail {
+        // The standard size to write: the smallest whose thumbnail still covers `spec`.
+        let (w, h) = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
+        let needed = spec.fill ? Int((Double(spec.side) * Double(max(w, h)) / Double(max(1, min(w, h)))).rounded(.up)) : spec.side
+        guard let size = Self.sizes.first(where: { $0.side >= needed }) else {
+            return try ImageDecoder.decode(bytes, info: info, spec: spec)
+        }
+        // The caller gets the fast decode for its own size now; the standard-size thumbnail is
+        // made later by the writer at idle priority, so caching never slows the screen that
+        // is waiting. The writer keeps the bytes read here (the file is read once, and the
+        // thumbnail is of the version whose mtime it records) while its byte budget allows;
+        // past it, it reads the file again.
+        let standardSpec = ThumbnailSpec(side: size.side, fill: false)
+        let save: @Sendable (DecodedThumbnail?) -> Void = { [self] standard in
+            guard let standard else { return }
+            write(standard.pixels, to: self.path(forFile: path, folder: size.folder), uri: uri, mtime: mtime, size: fileSize, info: info)
+        }
+        if !writer.enqueue(holding: bytes.count, { save(try? ImageDecoder.thumbnail(bytes: bytes, name: path, spec: standardSpec)) }) {
+            writer.enqueue { save(try? ImageDecoder.thumbnail(path: path, spec: standardSpec)) }
+        }
+        return try ImageDecoder.decode(bytes, info: info, spec: spec)
     }
 
     /// Whether a failure says something about the file itself, to be recorded until it changes:
@@ -147,10 +155,14 @@ public struct FreedesktopThumbnails: Sendable {
         return nil
     }
 
-    func recordedFailure(for path: String, uri: String, mtime: String) -> ImageError? {
+    /// The failure recorded for the file at `path`, when it is recorded for this version of it:
+    /// its URI, modification time and, when the record gives one, size.
+    func recordedFailure(for path: String, uri: String, mtime: String, fileSize: Int) -> ImageError? {
         guard let bytes = try? ImageDecoder.readFile(failurePath(forFile: path)) else { return nil }
         let png = PNGText.read(bytes)
         guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { return nil }
+        // The same second can hold two versions: a size, when given, must be the file's too.
+        if let recorded = png.text["Thumb::Size"], recorded != String(fileSize) { return nil }
         return .corrupt(png.text["Tessera::Error"] ?? "failed before")
     }
 

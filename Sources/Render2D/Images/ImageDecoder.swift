@@ -155,6 +155,16 @@ public enum ImageDecoder {
     }
 
     static func thumbnail(path: String, spec: ThumbnailSpec, memory: DecodeMemory) throws(ImageError) -> DecodedThumbnail {
+        try reading(path, toDecodeAt: spec, memory: memory) { bytes, info throws(ImageError) in try decode(bytes, info: info, spec: spec) }
+    }
+
+    /// Reads the file at `path` and runs `body` with its bytes and header, holding in `memory`
+    /// what the bytes and a decode of them at `spec` take: the file's size (from `fstat`) and,
+    /// once its header is read, the decode's memory are reserved before the rest is read, and
+    /// held until `body` returns. `body` decodes with `decode(_:info:spec:)`, which reserves
+    /// nothing more: a thread never waits for memory while it holds some.
+    static func reading<T>(_ path: String, toDecodeAt spec: ThumbnailSpec, memory: DecodeMemory = .shared,
+                           _ body: ([UInt8], ImageInfo) throws(ImageError) -> T) throws(ImageError) -> T {
         let (fd, size) = try openRegularFile(path)
         defer { close(fd) }
         guard size > 0 else { throw .empty }
@@ -165,7 +175,7 @@ public enum ImageDecoder {
         // the memory the read and the decode will take is reserved.
         var held = size
         if let info = try? inspect(bytes, name: path) {
-            try checkDecodable(info, bytes, spec: spec)
+            try checkDecodable(info, bytes, spec: spec, fileSize: size)
             held += decodeMemory(info, bytes, spec: spec)
         }
         memory.acquire(held)
@@ -184,7 +194,7 @@ public enum ImageDecoder {
             held = needed
             memory.acquire(held)
         }
-        return try decode(bytes, info: info, spec: spec)
+        return try body(bytes, info)
     }
 
     /// Decodes an image held in memory; `name` is used in errors (and for TGA, which has no signature).
@@ -202,12 +212,18 @@ public enum ImageDecoder {
     /// Throws `tooLarge` unless a thumbnail of `info` (read from `bytes`) fits the caps: the
     /// pixels decoded at the DCT scale `spec` allows (for a JPEG) or at full size (the others;
     /// a GIF's first frame), and a progressive JPEG's coefficients.
-    static func checkDecodable(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec) throws(ImageError) {
+    /// `fileSize` is the whole file's, when `bytes` are its first bytes only.
+    static func checkDecodable(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec, fileSize: Int? = nil) throws(ImageError) {
         guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
         switch info.format {
         case .jpeg:
             let scale = jpegScale(width: info.width, height: info.height, spec: spec)
             try checkDecodedPixels(width: info.width, height: info.height, scale: scale)
+            // A few hundred bytes claiming 60000×60000 would have the decoder allocate its output
+            // before finding no data: a JPEG spends at least a few bits on each 8×8 block (a
+            // uniform 200 MP photo takes 1 MB), so one with under a bit per 128 pixels of its
+            // header's is cut short.
+            if (fileSize ?? bytes.count) < info.width / 128 * info.height / 8 { throw .truncated }
             if let frame = jpegFrame(bytes), frame.progressive, frame.coefficientBytes > maxCoefficientBytes {
                 throw .tooLarge(width: info.width, height: info.height)
             }
@@ -249,8 +265,9 @@ public enum ImageDecoder {
         return 4 * width * height + 16 * target.width * height + 4 * target.width * target.height + coefficients
     }
 
-    /// Decodes `bytes`, whose header said `info` and has been checked.
-    private static func decode(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
+    /// Decodes `bytes`, whose header said `info` and has been checked (`checkDecodable`), with
+    /// the memory it takes already reserved.
+    static func decode(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
         var decoded: (pixels: PixelBuffer, scale: Int)
         if info.format == .jpeg {
             do throws(ImageError) {
@@ -314,7 +331,7 @@ public enum ImageDecoder {
         try read(fd, into: &bytes, upTo: min(size, headerBytes))
         if size > bytes.count {
             // A header that names an impossible size ends it here, before the rest is read.
-            if let info = try? inspect(bytes, name: path) { try checkDecodable(info, bytes, spec: ThumbnailSpec(side: 1)) }
+            if let info = try? inspect(bytes, name: path) { try checkDecodable(info, bytes, spec: ThumbnailSpec(side: 1), fileSize: size) }
             try read(fd, into: &bytes, upTo: maxFileBytes + 1)
             guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
         }

@@ -295,4 +295,20 @@ final class FreedesktopThumbnailTests: XCTestCase {
         utimensat(AT_FDCWD, broken, &times, 0)
         XCTAssertNoThrow(try cache.thumbnail(path: broken, spec: ThumbnailSpec(side: 128)).get())
     }
+
+    /// A failure is recorded for one version of a file: a photo written over it within the
+    /// same second (the same MTime) but of another size is decoded, not refused as before.
+    func testARecordedFailureIsForTheSizeItWasRecordedFor() throws {
+        let dir = try ScratchFolder("fd-fail-size")
+        let cache = FreedesktopThumbnails(root: dir.file("thumbnails"), appName: "tessera-test")
+        let file = dir.file("photo.jpg")
+        var second = [timespec(tv_sec: 1_500_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
+        try SamplePhotos.write(Array("not a photo".utf8), to: file)
+        utimensat(AT_FDCWD, file, &second, 0)
+        guard case .failure = cache.thumbnail(path: file, spec: ThumbnailSpec(side: 128)) else { return XCTFail("an error") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.failurePath(forFile: file)))
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: file)
+        utimensat(AT_FDCWD, file, &second, 0) // the same second: only the size tells the versions apart
+        XCTAssertNoThrow(try cache.thumbnail(path: file, spec: ThumbnailSpec(side: 128)).get())
+    }
 }

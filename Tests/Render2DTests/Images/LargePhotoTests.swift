@@ -54,23 +54,30 @@ final class LargePhotoTests: XCTestCase {
         // The largest JPEG there is: a thumbnail decodes 8192×8192 at 1/8, within the cap...
         let largest = frameHeader(width: 65_535, height: 65_535)
         let info = try ImageDecoder.inspect(largest, name: "huge.jpg")
-        XCTAssertNoThrow(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 256)))
-        XCTAssertNoThrow(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 2560, fill: false)))
+        let full = 40 << 20 // a file of 40 MB
+        XCTAssertNoThrow(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 256), fileSize: full))
+        XCTAssertNoThrow(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 2560, fill: false), fileSize: full))
         // ...but not at full size, and a PNG of that size is refused as it is decoded at full size.
-        XCTAssertThrowsError(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 65_535))) {
+        XCTAssertThrowsError(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 65_535), fileSize: full)) {
             XCTAssertEqual($0 as? ImageError, .tooLarge(width: 65_535, height: 65_535))
         }
         let png = ImageInfo(format: .png, width: 12_000, height: 9_000, orientation: 1)
         XCTAssertThrowsError(try ImageDecoder.checkDecodable(png, [], spec: ThumbnailSpec(side: 256)))
+        // ...as long as the file could hold that many pixels: a header alone is cut short.
+        XCTAssertThrowsError(try ImageDecoder.checkDecodable(info, largest, spec: ThumbnailSpec(side: 256), fileSize: 40_000)) {
+            XCTAssertEqual($0 as? ImageError, .truncated)
+        }
         // A progressive one keeps every coefficient at full size: 200 MP fits, 65535² does not.
         let progressive200 = frameHeader(width: 16_384, height: 12_288, marker: 0xC2)
         XCTAssertEqual(ImageDecoder.jpegFrame(progressive200)?.progressive, true)
         XCTAssertEqual(ImageDecoder.jpegFrame(progressive200)?.coefficientBytes, 16_384 * 12_288 * 3)
         XCTAssertNoThrow(try ImageDecoder.checkDecodable(try ImageDecoder.inspect(progressive200, name: "p.jpg"), progressive200,
-                                                          spec: ThumbnailSpec(side: 256)))
+                                                          spec: ThumbnailSpec(side: 256), fileSize: full))
         let progressiveHuge = frameHeader(width: 65_535, height: 65_535, marker: 0xC2)
         XCTAssertThrowsError(try ImageDecoder.checkDecodable(try ImageDecoder.inspect(progressiveHuge, name: "p.jpg"), progressiveHuge,
-                                                              spec: ThumbnailSpec(side: 256)))
+                                                              spec: ThumbnailSpec(side: 256), fileSize: full)) {
+            XCTAssertEqual($0 as? ImageError, .tooLarge(width: 65_535, height: 65_535))
+        }
     }
 
     /// The embedded tier of a 200-megapixel photo is its small EXIF JPEG: the photo's size is no reason to refuse it.
