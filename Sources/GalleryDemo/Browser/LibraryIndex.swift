@@ -53,19 +53,50 @@ final class LibraryIndex: Sendable {
     let path: String
     private let database: DatabaseQueue
 
-    /// Opens (or creates) the index at `path`; a file that is not a sound index is moved aside
-    /// (`<path>.corrupt-<time>`) and a new one created.
-    init(path: String) throws {
+    /// Opens (or creates) the index at `path`. A file that is not a sound index (corrupt, or not
+    /// SQLite at all) is moved aside (`<path>.corrupt`, replacing any older one: one aside copy
+    /// at most) and a new one created. An index another instance holds is waited for 5 s
+    /// (SQLite's busy timeout, `busyTimeout` seconds), and that, a full disk, a read-only file system or a folder that
+    /// cannot be written are errors (`IndexError`): a live index is never moved aside for them.
+    init(path: String, busyTimeout: Double = 5) throws {
         self.path = path
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
-            database = try Self.open(path)
-        } catch {
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(UInt32.random(in: 0...UInt32.max))"
-            Log.warn("the library index \(path) cannot be used (\(error)); moved it to \(aside) and building it again")
-            _ = rename(path, aside)
+            database = try Self.open(path, busyTimeout: busyTimeout)
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            let aside = path + ".corrupt"
+            Log.warn("the library index \(path) is damaged (\(error)); moved it to \(aside) and building it again")
+            guard rename(path, aside) == 0 else { throw IndexError.cannotMoveAside(path, String(cString: strerror(errno))) }
             for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
-            database = try Self.open(path)
+            database = try Self.open(path, busyTimeout: busyTimeout)
+        } catch let error as DatabaseError {
+            throw IndexError.unavailable(path, Self.reason(error))
+        }
+    }
+
+    /// Why the index cannot be used now, when it is not damaged.
+    enum IndexError: Error, CustomStringConvertible {
+        case unavailable(String, String), cannotMoveAside(String, String)
+        var description: String {
+            switch self {
+            case .unavailable(let path, let why): "the library index \(path) cannot be used now (\(why)); dates are read from the photos"
+            case .cannotMoveAside(let path, let why): "the library index \(path) is damaged and cannot be moved aside (\(why))"
+            }
+        }
+    }
+
+    /// Whether `error` says the file is not a sound database (as opposed to busy, full, read-only…).
+    static func isDamage(_ error: DatabaseError) -> Bool {
+        [ResultCode.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT].contains(error.resultCode)
+    }
+
+    private static func reason(_ error: DatabaseError) -> String {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: "another instance holds it"
+        case .SQLITE_FULL: "the disk is full"
+        case .SQLITE_READONLY: "it is read-only"
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH: "it cannot be opened: \(error.message ?? "\(error)")"
+        default: "\(error)"
         }
     }
 
@@ -77,8 +108,9 @@ final class LibraryIndex: Sendable {
         }
     }
 
-    private static func open(_ path: String) throws -> DatabaseQueue {
+    private static func open(_ path: String, busyTimeout: Double) throws -> DatabaseQueue {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout) // another instance writing: wait, then say so
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
@@ -129,10 +161,7 @@ final class LibraryIndex: Sendable {
             var found: [String: IndexEntry] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo WHERE " + condition, arguments: arguments)
             while let row = try rows.next() {
-                let entry = IndexEntry(path: row["path"], size: row["size"], modified: row["modified"],
-                                       facts: PhotoFacts(taken: row["taken"], month: row["month"], width: row["width"], height: row["height"],
-                                                         orientation: row["orientation"]))
-                found[entry.path] = entry
+                if let entry = IndexEntry(row) { found[entry.path] = entry } // a row it cannot read is read from the file again
             }
             return found
         }
@@ -160,6 +189,28 @@ struct IndexEntry: Sendable, Equatable {
     var size: Int64
     var modified: Double
     var facts: PhotoFacts
+
+    init(path: String, size: Int64, modified: Double, facts: PhotoFacts) {
+        self.path = path; self.size = size; self.modified = modified; self.facts = facts
+    }
+
+    /// The entry in an index row; nil when a column is missing, NULL where it may not be, or of
+    /// another type (GRDB's typed subscripts trap on those: each value is converted on its own).
+    init?(_ row: Row) {
+        func value<T: DatabaseValueConvertible>(_ column: String) -> T? { T.fromDatabaseValue(row[column] as DatabaseValue? ?? .null) }
+        func optional<T: DatabaseValueConvertible>(_ column: String) -> T?? {
+            let raw = row[column] as DatabaseValue? ?? .null
+            if raw.isNull { return .some(nil) }
+            return T.fromDatabaseValue(raw).map { .some($0) }
+        }
+        guard let path: String = value("path"), let size: Int64 = value("size"), let modified: Double = value("modified"),
+              let taken: Double? = optional("taken"), let month: Int? = optional("month"),
+              let width: Int = value("width"), let height: Int = value("height"), let orientation: Int = value("orientation"),
+              (0...(1 << 20)).contains(width), (0...(1 << 20)).contains(height), (1...8).contains(orientation), modified.isFinite
+        else { return nil }
+        self.init(path: path, size: size, modified: modified,
+                  facts: PhotoFacts(taken: taken, month: month, width: width, height: height, orientation: orientation))
+    }
 
     /// Whether it still describes `photo` (the same size and modification time).
     func describes(_ photo: Photo) -> Bool { size == photo.size && modified == photo.modified }

@@ -5,6 +5,8 @@ import TestSupport
 @testable import GalleryDemo
 @testable import Widgets
 @testable import Render2D
+import GRDB
+import CSDL2
 
 /// The library index: photos' dates and sizes read once, kept in SQLite, read again only for
 /// files that changed; a corrupt index is rebuilt; the browser groups photos by the month
@@ -81,11 +83,74 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try rebuilt.entries(under: lib.path).count, 0, "empty, then filled again")
         XCTAssertEqual(try scan(lib.path, index: rebuilt).readFromFiles, 1)
         XCTAssertEqual(try rebuilt.entries(under: lib.path).count, 1)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("index.sqlite.corrupt-") }
-        XCTAssertEqual(aside.count, 1, "the damaged file is kept aside, not written over")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("index.sqlite.corrupt") }
+        XCTAssertEqual(aside, ["index.sqlite.corrupt"], "the damaged file is kept aside, not written over")
 
         try SamplePhotos.write(Array("not a database at all".utf8), to: path) // not SQLite at all
         XCTAssertNoThrow(try LibraryIndex(path: path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("index.sqlite.corrupt") },
+                       ["index.sqlite.corrupt"], "one aside copy at most: they do not pile up")
+    }
+
+    /// An index another instance holds, or one on a read-only file system, is not damaged: it
+    /// is an error (the dates are read from the photos), and the file is left where it is.
+    func testABusyOrReadOnlyIndexIsNotMovedAside() throws {
+        let dir = try ScratchFolder("index-busy"), lib = try ScratchFolder("index-busy-library")
+        _ = try Self.photos(["2021:07:04 18:30:05"], in: lib)
+        let path = dir.file("index.sqlite")
+        _ = try scan(lib.path, index: LibraryIndex(path: path))
+        // Another program holds a database there, in its own journal mode, and does not let go
+        // (a stopped process, a long transaction): switching it to WAL needs its lock.
+        let busy = dir.file("busy.sqlite")
+        let other = try DatabaseQueue(path: busy)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? other.inTransaction(.exclusive) { db in
+                try db.execute(sql: "CREATE TABLE theirs (x)")
+                holding.signal()
+                release.wait()
+                return .commit
+            }
+            done.signal()
+        }
+        holding.wait()
+        XCTAssertThrowsError(try LibraryIndex(path: busy, busyTimeout: 0.2)) {
+            XCTAssertTrue("\($0)".contains("another instance holds it"), "\($0)")
+        }
+        release.signal()
+        done.wait()
+        var entries = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertFalse(entries.contains { $0.contains("corrupt") }, "a busy database is not moved aside: \(entries)")
+        XCTAssertNoThrow(try LibraryIndex(path: busy), "once let go, it opens")
+
+        // Read-only: a file and folder this user may not write.
+        chmod(dir.path, 0o555)
+        chmod(path, 0o444)
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+        defer { chmod(dir.path, 0o755); chmod(path, 0o644) }
+        let previous = tessera_set_filesystem_uid(65534)
+        let outcome = Result { try LibraryIndex(path: path) }
+        _ = tessera_set_filesystem_uid(previous)
+        if case .failure(let error) = outcome { XCTAssertTrue("\(error)".contains("cannot be used now"), "\(error)") }
+        entries = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertFalse(entries.contains { $0.contains("corrupt") }, "\(entries)")
+    }
+
+    /// A row whose columns have unexpected types (another version, a hand edit) is read from
+    /// the file again; it never traps.
+    func testARowOfTheWrongTypesIsSkipped() throws {
+        let dir = try ScratchFolder("index-types"), lib = try ScratchFolder("index-types-library")
+        _ = try Self.photos(["2021:07:04 18:30:05", "2020:01:02 03:04:05"], in: lib)
+        let path = dir.file("index.sqlite")
+        _ = try scan(lib.path, index: LibraryIndex(path: path))
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in
+            try db.execute(sql: "UPDATE photo SET size = 'large', orientation = 99 WHERE path LIKE '%IMG_0001%'")
+        }
+        let index = try LibraryIndex(path: path)
+        let entries = try index.entries(under: lib.path)
+        XCTAssertEqual(entries.count, 1, "the bad row is left out: \(entries.keys)")
+        XCTAssertEqual(try scan(lib.path, index: index).readFromFiles, 1, "and read from its file again")
     }
 
     func testTheBrowserGroupsPhotosByTheMonthTheyWereTakenUnderPinnedHeaders() throws { try onMain {
