@@ -153,9 +153,12 @@ struct Run: ParsableCommand {
             host.ui.persistentStore = store
             let thumbnails = FreedesktopThumbnails()
             host.ui.images = ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
-            defer {
-                host.ui.images?.shutdown()
-                thumbnails.flush() // the thumbnails made this session are on disk before exit
+            defer { // quitting waits 2 s at most for decodes and thumbnail writes
+                let deadline = MonotonicClock.seconds() + 2
+                if host.ui.images?.shutdown(within: 2) == false { Log.info("quitting with decodes still running") }
+                if !thumbnails.flush(within: max(0, deadline - MonotonicClock.seconds())) {
+                    Log.info("quitting with thumbnails not yet written: they are made again next time")
+                }
             }
             let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
                               appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())

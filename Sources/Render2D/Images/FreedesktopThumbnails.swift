@@ -179,8 +179,14 @@ public struct FreedesktopThumbnails: Sendable {
         if rename(temporary, file) != 0 { unlink(temporary) }
     }
 
-    /// Waits until every queued thumbnail is on disk (tests, and before exiting).
-    public func flush() { writer.flush() }
+    /// Waits until every queued thumbnail is on disk, `seconds` at most (at quit: the ones not
+    /// written yet are made again next time); returns whether they all are.
+    ///
+    /// ```swift
+    /// thumbnails.flush(within: 2) // before exiting
+    /// ```
+    @discardableResult
+    public func flush(within seconds: Double = .infinity) -> Bool { writer.flush(within: seconds) }
 
     static func makeFolders(_ path: String) -> Bool {
         var built = ""
@@ -281,10 +287,18 @@ final class BackgroundWriter: @unchecked Sendable {
         return true
     }
 
-    func flush() {
+    /// Waits until every queued job has run, `seconds` at most; returns whether they all did.
+    @discardableResult
+    func flush(within seconds: Double = .infinity) -> Bool {
+        // (Foundation's NSCondition.wait(until: .distantFuture) traps on Linux: no deadline then.)
+        let deadline = seconds.isFinite ? Date().addingTimeInterval(max(0, seconds)) : nil
         condition.lock()
-        while !jobs.isEmpty || busy { condition.wait() }
-        condition.unlock()
+        defer { condition.unlock() }
+        while !jobs.isEmpty || busy {
+            guard let deadline else { condition.wait(); continue }
+            if !condition.wait(until: deadline) { return jobs.isEmpty && !busy }
+        }
+        return true
     }
 
     private func run() {

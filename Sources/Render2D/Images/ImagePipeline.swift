@@ -172,10 +172,12 @@ public final class ImagePipeline {
         cache = TextureCache(budgetBytes: budgetBytes) { [unowned renderer] in renderer.destroyTexture($0) }
     }
 
-    /// Stops the decode workers and frees the textures.
-    public func shutdown() {
-        loader.shutdown()
-        cache.removeAll()
+    /// Stops the decode workers (waiting `seconds` at most: see `ThumbnailLoader.shutdown(within:)`)
+    /// and frees the textures; returns whether every worker stopped.
+    @discardableResult
+    public func shutdown(within seconds: Double = 2) -> Bool {
+        defer { cache.removeAll() }
+        return loader.shutdown(within: seconds)
     }
 
     /// Starts a frame: the cells of this frame will ask for their images.

@@ -167,15 +167,27 @@ public final class ThumbnailLoader: @unchecked Sendable {
     }
 
     /// Cancels what is queued, and returns once every worker has finished its current job and
-    /// stopped (5 s at most: a decode stuck in a dead disk is not waited for).
-    public func shutdown() {
+    /// stopped, or after `seconds` (a decode of a 200-megapixel photo, or one stuck on a dead
+    /// disk, is not waited for at quit). Returns whether every worker stopped; one still in a
+    /// decode stops as soon as the decode returns, its result dropped.
+    @discardableResult
+    public func shutdown(within seconds: Double = 2) -> Bool {
         condition.lock()
+        defer { condition.unlock() }
         stopping = true
         queued.removeAll()
         condition.broadcast()
-        let deadline = Date().addingTimeInterval(5)
+        // A year stands for "for ever": NSCondition.wait(until:) traps on Linux past a far date.
+        let deadline = Date().addingTimeInterval(min(max(0, seconds), 365 * 86_400))
         while liveWorkers > 0 && condition.wait(until: deadline) {}
-        condition.unlock()
+        return liveWorkers == 0
+    }
+
+    /// Worker threads still running (0 once `shutdown` has seen them all stop).
+    public var runningWorkers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return liveWorkers
     }
 
     /// Decoding never delays a frame. Every worker but the first runs in the idle scheduling
@@ -217,6 +229,10 @@ public final class ThumbnailLoader: @unchecked Sendable {
 
             condition.lock()
             running.remove(key)
+            if stopping { // shut down while decoding: the result is not wanted
+                condition.unlock()
+                continue
+            }
             finished.append(ThumbnailResult(key: key, outcome: outcome, requestedNs: job.requestedNs, startedNs: started,
                                             decodedNs: done, worker: index))
             stats.finished += 1

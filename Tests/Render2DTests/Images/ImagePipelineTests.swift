@@ -178,6 +178,32 @@ final class ThumbnailLoaderTests: XCTestCase {
         XCTAssertEqual(gate.started.withLock { $0.filter { $0 == "again" }.count }, 1)
     }
 
+    /// Quitting waits a bounded time for a worker stuck in a decode; the worker stops as soon
+    /// as its decode returns, and its result is dropped.
+    func testShutdownWaitsABoundedTimeAndAWorkerInADecodeStopsWhenItReturns() {
+        let gate = GatedDecoder()
+        let loader = ThumbnailLoader(workers: 1) { gate.decode($0) }
+        loader.request([(key("slow"), 0), (key("queued"), 1)])
+        waitUntil { gate.started.withLock { $0.count } == 1 }
+        XCTAssertFalse(loader.shutdown(within: 0.2), "the decode is still running")
+        XCTAssertEqual(loader.runningWorkers, 1)
+        gate.open.withLock { $0 = true }
+        waitUntil { loader.runningWorkers == 0 }
+        XCTAssertEqual(loader.runningWorkers, 0, "it stopped once its decode returned")
+        XCTAssertTrue(loader.takeFinished().isEmpty, "its result is dropped")
+        XCTAssertEqual(gate.started.withLock { $0 }, ["slow"], "the queued job never started")
+    }
+
+    /// The thumbnail writer is waited for a bounded time at quit.
+    func testTheThumbnailWriterIsWaitedForABoundedTime() {
+        let writer = BackgroundWriter()
+        let open = Locked(false)
+        writer.enqueue { while !open.withLock({ $0 }) { usleep(1000) } }
+        XCTAssertFalse(writer.flush(within: 0.2))
+        open.withLock { $0 = true }
+        XCTAssertTrue(writer.flush())
+    }
+
     func testWorkersDecodeBelowEveryOtherThread() {
         // Each decode notes its worker's scheduling: (thread name, idle class, nice).
         let seen = Locked<[String: (idle: Bool, nice: Int32)]>([:])
