@@ -567,7 +567,7 @@ final class BrowserPage {
         let generated = sampleGeneration.map { $0.folder == scanRoot ? $0.published : -1 } ?? -1
         if watcher?.takeChange() == true || generated != samplesSeen {
             samplesSeen = generated
-            ui.images?.clearFailures() // a file that changed may read now
+            ui.images?.filesMayHaveChanged() // an edited photo is decoded again; a file that changed may read now
             list()
         }
         absorbScan(time: ui.time) { ui.requestRedraw(after: $0) }

@@ -190,7 +190,7 @@ public final class ImagePipeline {
     /// What a visible cell should draw for `path`: the sharp thumbnail when it is there, else
     /// the embedded one, else a placeholder; asks for what is missing (at `priority`, lower first).
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
-        let key = ThumbnailKey(path: path, spec: spec)
+        let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
         counters.visibleCells += 1
         if let entry = cache.lookup(key, frame: frame) {
             if var timeline = pending.removeValue(forKey: key) {
@@ -224,7 +224,7 @@ public final class ImagePipeline {
 
     /// Asks for a thumbnail that is not on screen yet (the prefetch window).
     public func prefetch(_ path: String, spec: ThumbnailSpec, priority: Double) {
-        let key = ThumbnailKey(path: path, spec: spec)
+        let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
         guard !cache.contains(key), failures[key] == nil else { return }
         if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: MonotonicClock.nanoseconds()) }
         let embedded = embeddedKey(for: key)
@@ -237,7 +237,7 @@ public final class ImagePipeline {
         guard usesEmbeddedThumbnails, !withoutEmbedded.contains(key.path) else { return nil }
         let dot = key.path.utf8.lastIndex(of: UInt8(ascii: "."))
         guard let dot, ["jpg", "jpeg", "jpe"].contains(key.path[key.path.index(after: dot)...].lowercased()) else { return nil }
-        return ThumbnailKey(path: key.path, spec: key.spec, tier: .embedded)
+        return ThumbnailKey(path: key.path, spec: key.spec, tier: .embedded, version: key.version)
     }
 
     private func want(_ key: ThumbnailKey, _ priority: Double) {
@@ -359,6 +359,34 @@ public final class ImagePipeline {
 
     /// Forgets the kept timelines (a new recording starts empty).
     public func clearTimelines() { timelines.removeAll() }
+
+    /// Each file's version as last seen (`stat`, once a file is first asked for and once after
+    /// each `filesMayHaveChanged`), with the check it was seen in.
+    private var versions: [String: (version: FileVersion, check: Int)] = [:]
+    /// Bumped by `filesMayHaveChanged`: versions seen before it are checked again when asked for.
+    private var versionCheck = 0
+
+    /// The version of `path`'s file that its thumbnails are of.
+    private func version(of path: String) -> FileVersion {
+        if let known = versions[path], known.check == versionCheck { return known.version }
+        let version = FileVersion.of(path)
+        versions[path] = (version, versionCheck)
+        return version
+    }
+
+    /// Files may have been changed by another program (a folder watcher said so): each file is
+    /// checked again (`stat`) when next asked for, and one whose modification time or size
+    /// changed is decoded again (its old thumbnail shown until the new one is ready); failures
+    /// are forgotten, so a file that reads now is tried again.
+    ///
+    /// ```swift
+    /// if watcher.takeChange() { ui.images?.filesMayHaveChanged() }
+    /// ```
+    public func filesMayHaveChanged() {
+        versionCheck += 1
+        if versions.count > 200_000 { versions.removeAll() } // bounded: a version is read again when needed
+        clearFailures()
+    }
 
     /// Forgets failures (to retry after files changed).
     public func clearFailures() {

@@ -10,7 +10,32 @@ public enum ThumbnailTier: Hashable, Sendable {
     case sharp
 }
 
-/// One thumbnail to make: a file at a size, from one tier.
+/// Which version of a file: its modification time and size, as `stat` gives them. A photo
+/// edited by another program is a new version, with thumbnails of its own.
+public struct FileVersion: Hashable, Sendable {
+    /// The modification time, in nanoseconds since 1970.
+    public var modifiedNs: Int64
+    /// The size in bytes.
+    public var size: Int64
+    /// No version known (the file could not be read, or its version is not asked).
+    public static let unknown = FileVersion(modifiedNs: 0, size: -1)
+
+    /// A version of `size` bytes modified at `modifiedNs`.
+    public init(modifiedNs: Int64, size: Int64) { self.modifiedNs = modifiedNs; self.size = size }
+
+    /// The version of the file at `path` now (`.unknown` when it cannot be read).
+    ///
+    /// ```swift
+    /// let before = FileVersion.of("/photos/a.jpg")
+    /// ```
+    public static func of(_ path: String) -> FileVersion {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .unknown }
+        return FileVersion(modifiedNs: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec), size: Int64(st.st_size))
+    }
+}
+
+/// One thumbnail to make: a version of a file at a size, from one tier.
 public struct ThumbnailKey: Hashable, Sendable {
     /// The image file.
     public var path: String
@@ -18,8 +43,13 @@ public struct ThumbnailKey: Hashable, Sendable {
     public var spec: ThumbnailSpec
     /// Where it comes from.
     public var tier: ThumbnailTier
-    /// The thumbnail of `path` at `spec`, from `tier`.
-    public init(path: String, spec: ThumbnailSpec, tier: ThumbnailTier = .sharp) { self.path = path; self.spec = spec; self.tier = tier }
+    /// The version of the file it is of: another version is another key, so an edited photo
+    /// never shows the thumbnail of what it was.
+    public var version: FileVersion
+    /// The thumbnail of `path` (at `version`) at `spec`, from `tier`.
+    public init(path: String, spec: ThumbnailSpec, tier: ThumbnailTier = .sharp, version: FileVersion = .unknown) {
+        self.path = path; self.spec = spec; self.tier = tier; self.version = version
+    }
 }
 
 /// A finished decode job, with its timeline (monotonic nanoseconds).

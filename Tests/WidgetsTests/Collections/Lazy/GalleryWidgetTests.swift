@@ -431,4 +431,32 @@ final class GalleryWidgetTests: XCTestCase {
         XCTAssertEqual(h.pixels.pixel(x: 319 + 311 - 5, y: 10), .red)
         XCTAssertNotEqual(h.pixels.pixel(x: 319 + 5, y: 10), .red)
     }}
+
+    /// A photo another program edits is drawn anew once the app hears files may have changed
+    /// (its watcher): textures are keyed by path, modification time and size, not path alone.
+    func testAnEditedPhotoIsDecodedAgain() throws { try onMain {
+        let dir = try ScratchFolder("grid-edited")
+        let path = dir.file("photo.jpg")
+        try SamplePhotos.writeJPEG(PixelBuffer(width: 160, height: 120, color: .red), to: path, quality: 95)
+        let h = try Harness()
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 1)
+        defer { images.shutdown() }
+        h.ui.images = images
+        let cell = Rect(x: 10, y: 10, width: 100, height: 100)
+        let build: (UI) -> Void = { ui in ui.asyncImage(path, in: cell) }
+        @MainActor func reds() -> Int { h.countPixels(in: cell) { $0.r > 200 && $0.g < 60 && $0.b < 60 } }
+        @MainActor func blues() -> Int { h.countPixels(in: cell) { $0.b > 200 && $0.r < 60 && $0.g < 60 } }
+        h.frames(until: { reds() > 9000 }, build)
+        XCTAssertGreaterThan(reds(), 9000)
+        // Another program writes a blue photo over it (a new size and time).
+        try SamplePhotos.writeJPEG(PixelBuffer(width: 200, height: 150, color: Color(hex: 0x0000FF)), to: dir.file("edited.jpg"), quality: 95)
+        XCTAssertEqual(rename(dir.file("edited.jpg"), path), 0)
+        var later = [timespec(tv_sec: 1_900_000_000, tv_nsec: 0), timespec(tv_sec: 1_900_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, path, &later, 0)
+        h.frames(5, build)
+        XCTAssertGreaterThan(reds(), 9000, "until told, the pipeline does not look at the file again")
+        images.filesMayHaveChanged()
+        h.frames(until: { blues() > 9000 }, build)
+        XCTAssertGreaterThan(blues(), 9000, "the edited photo is shown")
+    }}
 }
