@@ -7,7 +7,11 @@ import PackageDescription
 
 let package = Package(
     name: "TesseraFuzz",
-    dependencies: [.package(path: "Tessera")],
+    dependencies: [
+        .package(path: "Tessera"),
+        // The library index's rows (FuzzIndexRow) are GRDB rows.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzImageHeader", dependencies: ["FuzzDriver", .product(name: "Render2D", package: "Tessera")]),
@@ -15,5 +19,9 @@ let package = Package(
         .executableTarget(name: "FuzzReplay", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
         .executableTarget(name: "FuzzStateFile", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
         .executableTarget(name: "FuzzSidecar", dependencies: ["FuzzDriver", .product(name: "Render2D", package: "Tessera")]),
+        .executableTarget(name: "FuzzThumbnailCache", dependencies: ["FuzzDriver", .product(name: "Render2D", package: "Tessera")]),
+        .executableTarget(name: "FuzzSavedState", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
+        .executableTarget(name: "FuzzIndexRow", dependencies: ["FuzzDriver", .product(name: "Render2D", package: "Tessera"),
+                                                               .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for SECONDS (default 60) under AddressSanitizer:
 #   scripts/fuzz.sh FuzzImageHeader 900
-# Targets: FuzzImageHeader, FuzzThumbnail, FuzzReplay, FuzzStateFile, FuzzSidecar (Fuzz/Sources). Each
+# Targets: FuzzImageHeader, FuzzThumbnail, FuzzThumbnailCache, FuzzReplay, FuzzStateFile, FuzzSavedState,
+# FuzzSidecar, FuzzIndexRow (Fuzz/Sources). An input that takes over 10 s is a finding. Each
 # starts from its seed corpus in Fuzz/Corpus/<target> (copied: the repository's corpus is not
 # changed) and keeps what it learns in .fuzz/<target>/corpus. A finding is written to
 # .fuzz/<target>/ and the script exits non-zero: add the file to the regression tests.
@@ -22,5 +23,5 @@ mkdir -p "$work/corpus"
 cp -n Fuzz/Corpus/"$target"/* "$work/corpus/" 2>/dev/null || true
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export SDL_VIDEODRIVER=offscreen
-".build-fuzz/release/$target" "$work/corpus" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2560 \
+".build-fuzz/release/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
   -artifact_prefix="$work/" -print_final_stats=1

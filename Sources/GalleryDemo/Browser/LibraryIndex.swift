@@ -2,41 +2,6 @@ import Foundation
 import GRDB
 import Render2D
 
-/// What the library index knows of a photo, read from its header: when it was taken and
-/// its upright size.
-struct PhotoFacts: Sendable, Equatable {
-    /// EXIF `DateTimeOriginal` as seconds since 1970, reading the camera's local time as UTC (nil: none).
-    var taken: Double?
-    /// The month it was taken (`PhotoMonth`), from the same date (nil: none).
-    var month: Int?
-    /// The upright size (0 × 0 when the header could not be read).
-    var width: Int
-    var height: Int
-    /// EXIF orientation, 1...8.
-    var orientation: Int
-
-    /// The facts of the image whose first bytes are `head` (nil when they are no image).
-    static func read(head: [UInt8], name: String) -> PhotoFacts? {
-        guard let info = try? ImageDecoder.inspect(head, name: name) else { return nil }
-        let upright = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
-        var facts = PhotoFacts(taken: nil, month: nil, width: upright.0, height: upright.1, orientation: info.orientation)
-        if info.format == .jpeg, let text = EXIF.dateTimeOriginal(inJPEG: head), let d = EXIF.dateParts(text) {
-            var parts = tm(tm_sec: Int32(d.second), tm_min: Int32(d.minute), tm_hour: Int32(d.hour), tm_mday: Int32(d.day),
-                           tm_mon: Int32(d.month - 1), tm_year: Int32(d.year - 1900), tm_wday: 0, tm_yday: 0, tm_isdst: 0,
-                           tm_gmtoff: 0, tm_zone: nil)
-            facts.taken = Double(timegm(&parts))
-            facts.month = d.year * 12 + d.month - 1
-        }
-        return facts
-    }
-
-    /// The facts of the file at `path` (its first 64 KB: EXIF and the frame header), or nil.
-    static func read(path: String) -> PhotoFacts? {
-        guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10) else { return nil }
-        return read(head: head, name: path)
-    }
-}
-
 /// The library index: each photo's facts (`PhotoFacts`), cached in SQLite through GRDB (WAL
 /// mode) under `$XDG_CACHE_HOME/tessera/`, keyed by path and checked against the file's size
 /// and modification time, so a second start reads the index instead of every photo. It holds
@@ -183,35 +148,7 @@ final class LibraryIndex: Sendable {
     }
 }
 
-/// A photo's row in the index.
-struct IndexEntry: Sendable, Equatable {
-    var path: String
-    var size: Int64
-    var modified: Double
-    var facts: PhotoFacts
-
-    init(path: String, size: Int64, modified: Double, facts: PhotoFacts) {
-        self.path = path; self.size = size; self.modified = modified; self.facts = facts
-    }
-
-    /// The entry in an index row; nil when a column is missing, NULL where it may not be, or of
-    /// another type (GRDB's typed subscripts trap on those: each value is converted on its own).
-    init?(_ row: Row) {
-        func value<T: DatabaseValueConvertible>(_ column: String) -> T? { T.fromDatabaseValue(row[column] as DatabaseValue? ?? .null) }
-        func optional<T: DatabaseValueConvertible>(_ column: String) -> T?? {
-            let raw = row[column] as DatabaseValue? ?? .null
-            if raw.isNull { return .some(nil) }
-            return T.fromDatabaseValue(raw).map { .some($0) }
-        }
-        guard let path: String = value("path"), let size: Int64 = value("size"), let modified: Double = value("modified"),
-              let taken: Double? = optional("taken"), let month: Int? = optional("month"),
-              let width: Int = value("width"), let height: Int = value("height"), let orientation: Int = value("orientation"),
-              (0...(1 << 20)).contains(width), (0...(1 << 20)).contains(height), (1...8).contains(orientation), modified.isFinite
-        else { return nil }
-        self.init(path: path, size: size, modified: modified,
-                  facts: PhotoFacts(taken: taken, month: month, width: width, height: height, orientation: orientation))
-    }
-
+extension IndexEntry {
     /// Whether it still describes `photo` (the same size and modification time).
     func describes(_ photo: Photo) -> Bool { size == photo.size && modified == photo.modified }
 }

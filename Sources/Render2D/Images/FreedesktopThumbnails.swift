@@ -135,24 +135,38 @@ public struct FreedesktopThumbnails: Sendable {
     func cachedThumbnail(for path: String, uri: String, mtime: String, fileSize: Int, spec: ThumbnailSpec) -> DecodedThumbnail? {
         for size in Self.sizes {
             let file = self.path(forFile: path, folder: size.folder)
-            guard let bytes = try? ImageDecoder.readFile(file) else { continue }
-            let png = PNGText.read(bytes)
-            guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { continue }
-            // A size, when given, must be the file's too (the same second can hold two versions).
-            if let recorded = png.text["Thumb::Size"], recorded != String(fileSize) { continue }
-            // The original's size tells whether this thumbnail is the whole image. Another app's
-            // entry without it counts only as what its folder promises.
-            let original = (Int(png.text["Thumb::Image::Width"] ?? "") ?? .max, Int(png.text["Thumb::Image::Height"] ?? "") ?? .max)
-            let isWhole = png.width >= original.0 && png.height >= original.1
-            let edge = spec.fill ? min(png.width, png.height) : max(png.width, png.height)
-            guard edge >= spec.side || isWhole else { continue }
-            guard var thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: file, spec: spec) else { continue }
-            thumb.info = ImageInfo(format: thumb.info.format, width: original.0 == .max ? png.width : original.0,
-                                   height: original.1 == .max ? png.height : original.1, orientation: 1)
-            thumb.dctScale = 0
+            guard let bytes = try? ImageDecoder.readFile(file),
+                  let thumb = Self.cachedThumbnail(fromPNG: bytes, uri: uri, mtime: mtime, fileSize: fileSize, spec: spec) else { continue }
             return thumb
         }
         return nil
+    }
+
+    /// The thumbnail in a cache file's bytes, decoded and scaled to `spec`, when the file is a
+    /// valid entry for the file of `uri`, `mtime` and `fileSize` (its `Thumb::` keys) and
+    /// covers `spec`; nil for anything else, whatever the bytes (fuzzed by FuzzThumbnailCache).
+    ///
+    /// ```swift
+    /// let thumb = FreedesktopThumbnails.cachedThumbnail(fromPNG: bytes, uri: "file:///photos/a.jpg", mtime: "1700000000",
+    ///                                                    fileSize: 123_456, spec: ThumbnailSpec(side: 256))
+    /// ```
+    public static func cachedThumbnail(fromPNG bytes: [UInt8], uri: String, mtime: String, fileSize: Int,
+                                       spec: ThumbnailSpec) -> DecodedThumbnail? {
+        let png = PNGText.read(bytes)
+        guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { return nil }
+        // A size, when given, must be the file's too (the same second can hold two versions).
+        if let recorded = png.text["Thumb::Size"], recorded != String(fileSize) { return nil }
+        // The original's size tells whether this thumbnail is the whole image. Another app's
+        // entry without it counts only as what its folder promises.
+        let original = (Int(png.text["Thumb::Image::Width"] ?? "") ?? .max, Int(png.text["Thumb::Image::Height"] ?? "") ?? .max)
+        let isWhole = png.width >= original.0 && png.height >= original.1
+        let edge = spec.fill ? min(png.width, png.height) : max(png.width, png.height)
+        guard edge >= spec.side || isWhole else { return nil }
+        guard var thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: "thumbnail.png", spec: spec) else { return nil }
+        thumb.info = ImageInfo(format: thumb.info.format, width: original.0 == .max || original.0 <= 0 ? png.width : original.0,
+                               height: original.1 == .max || original.1 <= 0 ? png.height : original.1, orientation: 1)
+        thumb.dctScale = 0
+        return thumb
     }
 
     /// The failure recorded for the file at `path`, when it is recorded for this version of it:

@@ -120,4 +120,28 @@ final class ThumbnailCacheTests: XCTestCase {
         stat(dir.file("new"), &st)
         XCTAssertEqual(st.st_mode & 0o777, 0o600)
     }
+
+    /// FuzzThumbnailCache's corpus (Fuzz/Corpus): each cache file gives a thumbnail of the size
+    /// asked for, or nothing; our own entry and another app's without an original size both read.
+    func testEveryCacheFileInputGivesAThumbnailOrNothing() throws {
+        let folder = (#filePath as NSString).deletingLastPathComponent + "/../../../Fuzz/Corpus/FuzzThumbnailCache"
+        var read: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+            let input = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+            guard input.count > 1 else { continue }
+            let spec = ThumbnailSpec(side: 16 + Int(input[0] & 63) * 4, fill: input[0] & 64 != 0)
+            guard let thumb = FreedesktopThumbnails.cachedThumbnail(fromPNG: Array(input.dropFirst()), uri: "file:///x.jpg", mtime: "1",
+                                                                     fileSize: 1000, spec: spec) else { continue }
+            read.append(name)
+            XCTAssertEqual(thumb.pixels.bytes.count, thumb.pixels.width * thumb.pixels.height * 4, name)
+            XCTAssertEqual(thumb.dctScale, 0, "from the cache")
+        }
+        XCTAssertEqual(read, ["entry.png", "other-app.png"])
+        // The same entry for another file, time or size is not used.
+        let entry = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/entry.png")).dropFirst())
+        XCTAssertNil(FreedesktopThumbnails.cachedThumbnail(fromPNG: entry, uri: "file:///y.jpg", mtime: "1", fileSize: 1000,
+                                                           spec: ThumbnailSpec(side: 64)))
+        XCTAssertNil(FreedesktopThumbnails.cachedThumbnail(fromPNG: entry, uri: "file:///x.jpg", mtime: "1", fileSize: 999,
+                                                           spec: ThumbnailSpec(side: 64)))
+    }
 }

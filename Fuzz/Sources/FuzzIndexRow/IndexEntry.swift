@@ -1,0 +1,1 @@
+../../../Sources/GalleryDemo/Browser/IndexEntry.swift
