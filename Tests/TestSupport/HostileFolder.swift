@@ -95,7 +95,8 @@ public final class HostileFolder {
         try add("bmp-top-down-min.bmp", "dimensions", .errorTile(""), Self.bmpHeader(width: 100_000, height: .min) + [UInt8](repeating: 0, count: 64))
         for (label, w, h) in [("max", UInt16.max, UInt16.max), ("60k", 60_000, 60_000), ("wide", 65_000, 2_000)] as [(String, UInt16, UInt16)] {
             for (marker, kind) in [(0xC0, "baseline"), (0xC2, "progressive")] as [(UInt8, String)] {
-                try add("jpeg-\(kind)-\(label).jpg", "dimensions", .errorTile(Self.overLimit), Self.jpegHeader(marker: marker, width: w, height: h))
+                // Sizes a JPEG may have (its thumbnail decodes at 1/8): a header without the data for them is cut short.
+                try add("jpeg-\(kind)-\(label).jpg", "dimensions", .errorTile("truncated"), Self.jpegHeader(marker: marker, width: w, height: h))
             }
             try add("gif-screen-\(label).gif", "dimensions", .errorTile(Self.overLimit), Self.gif(screen: (w, h), frame: (w, h)))
             try add("gif-frame-\(label).gif", "dimensions", .errorTile(Self.overLimit), Self.gif(screen: (1, 1), frame: (w, h)))

@@ -21,14 +21,30 @@ struct FolderSidecar: Codable, Equatable {
     }
 
     /// Lenient: a missing key is empty, and a rating of any size or sign is clamped to 0...5
-    /// rather than the whole file declared corrupt.
+    /// rather than the whole file declared corrupt. Each key is read on its own: one of another
+    /// shape (a newer version's, a hand edit) costs only that key, which `decode` keeps as it
+    /// was read, and the sidecar is then not written over.
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let raw = try c.decodeIfPresent([String: Double].self, forKey: .ratings) ?? [:]
+        var unreadable: [CodingKeys] = []
+        func read<T: Decodable>(_ key: CodingKeys, as type: T.Type) -> T? {
+            guard c.contains(key), (try? c.decodeNil(forKey: key)) != true else { return nil } // absent or null: empty
+            guard let value = try? c.decode(T.self, forKey: key) else {
+                unreadable.append(key)
+                return nil
+            }
+            return value
+        }
+        let raw = read(.ratings, as: [String: Double].self) ?? [:]
         ratings = raw.mapValues { $0.isFinite ? Int(min(max($0, 0), 5)) : 0 }.filter { $0.value > 0 }
-        favorites = try c.decodeIfPresent(Set<String>.self, forKey: .favorites) ?? []
-        tags = try c.decodeIfPresent([String: String].self, forKey: .tags) ?? [:]
+        favorites = read(.favorites, as: Set<String>.self) ?? []
+        tags = read(.tags, as: [String: String].self) ?? [:]
+        unreadableKeys = Set(unreadable.map(\.rawValue))
+        isReadOnly = !unreadable.isEmpty
     }
+
+    /// Known keys of a shape this version cannot read (kept as they were in `unknown`).
+    var unreadableKeys: Set<String> = []
 
     static func path(for folder: String) -> String { folder + "/.tessera.json" }
 
@@ -38,7 +54,7 @@ struct FolderSidecar: Codable, Equatable {
         let data = Data(bytes)
         var sidecar = try JSONDecoder().decode(FolderSidecar.self, from: data)
         if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            let known = Set(CodingKeys.allCases.map(\.rawValue))
+            let known = Set(CodingKeys.allCases.map(\.rawValue)).subtracting(sidecar.unreadableKeys)
             for (key, value) in object where !known.contains(key) {
                 sidecar.unknown[key] = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
             }
@@ -54,27 +70,76 @@ struct FolderSidecar: Codable, Equatable {
     }
 
     /// The sidecar of `folder`: empty when there is none, read-only when it exists but cannot
-    /// be read, and empty after moving a corrupt one aside.
-    static func load(folder: String) -> FolderSidecar {
+    /// be read, and empty after moving a corrupt one aside. A corrupt file is moved aside only
+    /// under the folder's lock (taken here unless `lockHeld`) and only if it is still the file
+    /// that was read (the same inode): another instance's repaired file is never renamed away.
+    static func load(folder: String, lockHeld: Bool = false) -> FolderSidecar {
         let file = path(for: folder)
-        let data: [UInt8]
-        do throws(RegularFile.ReadError) { data = try RegularFile.read(file, maxBytes: 64 << 20) } catch {
+        let data: [UInt8], identity: (device: UInt64, inode: UInt64)
+        do throws(RegularFile.ReadError) {
+            let (fd, size) = try RegularFile.open(file)
+            defer { close(fd) }
+            guard size <= 64 << 20 else { throw .tooLarge(bytes: size, limit: 64 << 20) }
+            var st = stat()
+            fstat(fd, &st)
+            identity = (UInt64(st.st_dev), UInt64(st.st_ino))
+            var bytes: [UInt8] = []
+            try RegularFile.read(fd, into: &bytes, upTo: (64 << 20) + 1)
+            data = bytes
+        } catch {
             if case .unreadable = error, access(file, F_OK) != 0 && errno == ENOENT { return FolderSidecar() } // none yet
             Log.warn("cannot read \(file) (\(error)): this folder's ratings are read-only")
             return FolderSidecar(isReadOnly: true)
         }
-        do {
-            return try decode(data)
-        } catch {
-            // Kept aside under a name no other file has; if that fails, it is not written over.
-            let aside = file + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            guard rename(file, aside) == 0 else {
-                Log.warn("\(file) is corrupt (\(error)) and cannot be moved aside: this folder's ratings are read-only")
+        let decoded: FolderSidecar
+        do { decoded = try decode(data) } catch { return moveAside(folder: folder, identity: identity, lockHeld: lockHeld, why: "\(error)") }
+        if !decoded.unreadableKeys.isEmpty {
+            Log.warn("\(file): \(decoded.unreadableKeys.sorted().joined(separator: ", ")) of a shape this version cannot read; "
+                     + "kept as they are, and this folder's ratings are read-only")
+        }
+        return decoded
+    }
+
+    /// Moves the corrupt sidecar of `folder` aside, if it is still the file read (`identity`)
+    /// and the folder's lock can be had; else it is left alone and the folder is read-only.
+    static func moveAside(folder: String, identity: (device: UInt64, inode: UInt64), lockHeld: Bool, why: String) -> FolderSidecar {
+        let file = path(for: folder)
+        var lock: Int32 = -1
+        if !lockHeld {
+            lock = lockFolder(folder)
+            guard lock >= 0 else {
+                Log.warn("\(file) is corrupt (\(why)) and another instance holds its lock: left alone, this folder's ratings are read-only")
                 return FolderSidecar(isReadOnly: true)
             }
-            Log.warn("\(file) is corrupt (\(error)); moved it to \(aside) and started with no ratings")
-            return FolderSidecar()
         }
+        defer { if lock >= 0 { close(lock) } }
+        var st = stat()
+        guard lstat(file, &st) == 0, UInt64(st.st_dev) == identity.device, UInt64(st.st_ino) == identity.inode else {
+            Log.warn("\(file) changed while it was read: left alone, this folder's ratings are read-only until it is read again")
+            return FolderSidecar(isReadOnly: true)
+        }
+        // Kept aside under a name no other file has; if that fails, it is not written over.
+        let aside = file + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard rename(file, aside) == 0 else {
+            Log.warn("\(file) is corrupt (\(why)) and cannot be moved aside: this folder's ratings are read-only")
+            return FolderSidecar(isReadOnly: true)
+        }
+        Log.warn("\(file) is corrupt (\(why)); moved it to \(aside) and started with no ratings")
+        return FolderSidecar()
+    }
+
+    /// The folder's lock (`.tessera.lock`, mode 0600), taken without waiting: its descriptor
+    /// (closing it lets go), or -1 when it cannot be made or another instance holds it.
+    static func lockFolder(_ folder: String) -> Int32 {
+        let lock = Glibc.open(folder + "/.tessera.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else { return -1 }
+        var status: Int32
+        repeat { status = flock(lock, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
+        guard status == 0 else {
+            close(lock)
+            return -1
+        }
+        return lock
     }
 
     /// Our changes since `base` (what was read) laid over `theirs` (what is in the file now,
@@ -94,29 +159,30 @@ struct FolderSidecar: Codable, Equatable {
         return merged
     }
 
-    /// Saves our changes since `base` under an advisory lock (`.tessera.lock`): the file is
-    /// read again and merged (`merge`), so two instances editing one folder keep each other's
-    /// edits; unknown keys are written back; the file keeps its permissions. Returns what is on
-    /// disk now (the next save's base), or nil when nothing could be written (then try again).
+    /// Saves our changes since `base` under an advisory lock (`.tessera.lock`, mode 0600, never
+    /// waited for: when another instance holds it, nothing is written and the caller tries
+    /// again): the file is read again and merged (`merge`), so two instances editing one folder
+    /// keep each other's edits; unknown keys are written back; the file keeps its permissions.
+    /// Returns what is on disk now (the next save's base), or nil when nothing could be written
+    /// (then try again).
     func save(folder: String, base: FolderSidecar) -> FolderSidecar? {
         guard !isReadOnly else { return nil }
         let file = Self.path(for: folder)
-        let lock = Glibc.open(folder + "/.tessera.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let lock = Self.lockFolder(folder)
         guard lock >= 0 else {
-            Log.warn("cannot lock \(folder)/.tessera.lock: \(String(cString: strerror(errno)))")
+            Log.warn("cannot lock \(folder)/.tessera.lock (\(String(cString: strerror(errno)))): tried again later")
             return nil
         }
         defer { close(lock) } // releases the lock
-        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
-        let theirs = Self.load(folder: folder)
+        let theirs = Self.load(folder: folder, lockHeld: true)
         guard !theirs.isReadOnly else { return nil } // changed into something unreadable meanwhile: not written over
         let merged = Self.merge(base: base, ours: self, theirs: theirs)
         do {
             let data = try merged.encoded()
             var old = stat()
-            let mode = stat(file, &old) == 0 ? old.st_mode & 0o7777 : nil
-            try data.write(to: URL(fileURLWithPath: file), options: .atomic)
-            if let mode { chmod(file, mode) }
+            let mode = stat(file, &old) == 0 ? old.st_mode & 0o7777 : 0o644
+            try RegularFile.replace(Array(data), at: file, mode: mode)
+            chmod(file, mode) // as it was, whatever the umask
             return merged
         } catch {
             Log.warn("cannot save ratings in \(folder): \(error)")

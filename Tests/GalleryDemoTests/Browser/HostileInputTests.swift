@@ -279,3 +279,64 @@ final class HostileFolderTests: XCTestCase {
         images.shutdown()
     } }
 }
+
+/// Sidecars shared with other instances and other versions: nothing is moved aside without the
+/// folder's lock and the same file, one bad key costs that key, and no save waits for a lock.
+final class SidecarSafetyTests: XCTestCase {
+    private func folder(_ name: String, sidecar: String) throws -> ScratchFolder {
+        let dir = try ScratchFolder(name)
+        try sidecar.write(toFile: FolderSidecar.path(for: dir.path), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    private func asideCopies(_ dir: ScratchFolder) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".corrupt-") }
+    }
+
+    func testAKeyOfAnotherShapeCostsOnlyThatKeyAndIsKeptAsItWas() throws {
+        let dir = try folder("sidecar-key", sidecar: #"{"ratings":{"a.jpg":3},"favorites":{"newer":"format"},"tags":{"a.jpg":"sea"}}"#)
+        let sidecar = FolderSidecar.load(folder: dir.path)
+        XCTAssertEqual(sidecar.ratings, ["a.jpg": 3], "the other keys are read")
+        XCTAssertEqual(sidecar.tags, ["a.jpg": "sea"])
+        XCTAssertEqual(sidecar.unreadableKeys, ["favorites"])
+        XCTAssertTrue(sidecar.isReadOnly, "not written over: a newer version's favorites would be lost")
+        XCTAssertEqual(try asideCopies(dir), [], "not moved aside as corrupt")
+        var edited = sidecar
+        edited.ratings["a.jpg"] = 5
+        XCTAssertNil(edited.save(folder: dir.path, base: sidecar))
+        XCTAssertTrue(try String(contentsOfFile: FolderSidecar.path(for: dir.path), encoding: .utf8).contains("newer"))
+    }
+
+    func testACorruptSidecarIsMovedAsideOnlyUnderTheLockAndIfItIsTheFileRead() throws {
+        let dir = try folder("sidecar-lock", sidecar: "{ not json")
+        // Another instance holds the folder's lock (it may be repairing the file right now).
+        let holder = FolderSidecar.lockFolder(dir.path)
+        XCTAssertGreaterThanOrEqual(holder, 0)
+        XCTAssertTrue(FolderSidecar.load(folder: dir.path).isReadOnly)
+        XCTAssertEqual(try asideCopies(dir), [], "left alone while another instance holds the lock")
+        close(holder)
+        // The file read is not the one there now (another instance replaced it): left alone.
+        var st = stat()
+        stat(FolderSidecar.path(for: dir.path), &st)
+        let stale = (device: UInt64(st.st_dev), inode: UInt64(st.st_ino) &+ 1)
+        XCTAssertTrue(FolderSidecar.moveAside(folder: dir.path, identity: stale, lockHeld: false, why: "test").isReadOnly)
+        XCTAssertEqual(try asideCopies(dir), [], "another file is never renamed away")
+        // The same file, with the lock: moved aside, and the folder starts fresh.
+        XCTAssertFalse(FolderSidecar.load(folder: dir.path).isReadOnly)
+        XCTAssertEqual(try asideCopies(dir).count, 1)
+    }
+
+    func testASaveNeverWaitsForTheFoldersLockAndLockFilesArePrivate() throws {
+        let dir = try folder("sidecar-nb", sidecar: #"{"ratings":{}}"#)
+        let holder = FolderSidecar.lockFolder(dir.path)
+        let base = FolderSidecar.load(folder: dir.path)
+        var ours = base
+        ours.ratings["a.jpg"] = 4
+        XCTAssertNil(ours.save(folder: dir.path, base: base), "another instance holds the lock: tried again later")
+        close(holder)
+        XCTAssertEqual(ours.save(folder: dir.path, base: base)?.ratings, ["a.jpg": 4])
+        var st = stat()
+        XCTAssertEqual(stat(dir.file(".tessera.lock"), &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600)
+    }
+}
