@@ -660,6 +660,9 @@ final class BrowserPage {
                 }
             }
             ui.divider()
+            if let incomplete = watcher?.incomplete { // the user sees what will not update by itself
+                ui.padding(8) { ui.text(incomplete, color: ui.theme.secondaryText) }
+            }
             if let problem = folderProblem {
                 ui.padding(16) { ui.text(problem, color: ui.theme.destructive) }
                 return

@@ -18,28 +18,63 @@ import Glibc
 /// if watcher?.takeChange() == true { relist() }
 /// ```
 final class FolderWatcher: Sendable {
+    private struct State {
+        /// Watch descriptors by folder.
+        var watches: [String: Int32] = [:]
+        var changed = false
+        /// Why some folders are not watched (nil: all are).
+        var incomplete: String?
+    }
     private let fd: Int32
-    private let current = Locked<(watches: Set<Int32>, changed: Bool)>(([], false))
+    private let current = Locked(State())
     /// Folders watched at most.
     static let maxFolders = 8_192
 
+    /// Adds a watch (`inotify_add_watch`; tests play a machine whose watches are used up).
+    private let addWatch: @Sendable (Int32, String, UInt32) -> Int32
+
     /// nil when inotify is unavailable (the browser then lists folders only when opened).
-    init?() {
+    init?(addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { inotify_add_watch($0, $1, $2) }) {
+        self.addWatch = addWatch
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         Thread.start(named: "tessera-watcher") { [self] in readEvents() } // lives as long as the process
     }
 
-    /// Watches `folders` (the first `maxFolders` of them) instead of the folders watched so far.
+    /// Watches `folders` (the first `maxFolders` of them) instead of the folders watched so far:
+    /// folders still listed keep their watch, so no change to them is missed meanwhile, and a
+    /// change seen before this call is still reported. Folders that cannot be watched (the
+    /// user's inotify watches used up: `ENOSPC`) are reported through `incomplete`.
     func watch(_ folders: [String]) {
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_CREATE)
-        if folders.count > Self.maxFolders { Log.info("watching the first \(Self.maxFolders) of \(folders.count) folders for changes") }
+        let wanted = Array(folders.prefix(Self.maxFolders))
+        let keep = Set(wanted)
         current.withLock { state in
-            for watch in state.watches { inotify_rm_watch(fd, watch) }
-            state.watches = Set(folders.prefix(Self.maxFolders).map { inotify_add_watch(fd, $0, mask | UInt32(IN_ONLYDIR)) }.filter { $0 >= 0 })
-            state.changed = false
+            for (folder, watch) in state.watches where !keep.contains(folder) {
+                inotify_rm_watch(fd, watch)
+                state.watches[folder] = nil
+            }
+            var failures: [Int32: Int] = [:]
+            for folder in wanted where state.watches[folder] == nil {
+                let watch = addWatch(fd, folder, mask | UInt32(IN_ONLYDIR))
+                if watch >= 0 { state.watches[folder] = watch } else { failures[errno, default: 0] += 1 }
+            }
+            state.incomplete = nil
+            if let spent = failures[ENOSPC] {
+                state.incomplete = "\(spent) folders are not watched for changes: the system's inotify watches are used up "
+                    + "(raise fs.inotify.max_user_watches); reopen the library to see their changes"
+            } else if folders.count > Self.maxFolders {
+                state.incomplete = "only the first \(Self.maxFolders) of \(folders.count) folders are watched for changes"
+            }
         }
+        if let incomplete { Log.warn(incomplete) }
     }
+
+    /// Why some folders are not watched, for the user (nil: every folder is).
+    var incomplete: String? { current.withLock { $0.incomplete } }
+
+    /// Whether a change waits to be taken, without taking it.
+    var hasChange: Bool { current.withLock { $0.changed } }
 
     /// Whether the folder changed since the last call.
     func takeChange() -> Bool {
@@ -49,33 +84,48 @@ final class FolderWatcher: Sendable {
         }
     }
 
+    /// Records that the folders watched by `watches` changed (`overflowed`: events were lost,
+    /// so anything may have), and says whether that is news to the browser.
+    private func noteChange(in watches: Set<Int32>, overflowed: Bool) -> Bool {
+        current.withLock { state in
+            // Folders no longer watched are not news; a lost event may be anywhere.
+            guard overflowed || !Set(state.watches.values).isDisjoint(with: watches) else { return false }
+            state.changed = true
+            return true
+        }
+    }
+
     private func readEvents() {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
-        let header = MemoryLayout<inotify_event>.size
         while true {
             let n = read(fd, buffer, capacity)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
-            var offset = 0
-            var watches: Set<Int32> = []
-            while offset + header <= n {
-                let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-                let nameLength = Int(event.len)
-                let first = nameLength > 0 ? buffer.load(fromByteOffset: offset + header, as: UInt8.self) : 0
-                // A file being made is not news until it is closed; a folder being made is.
-                let isFileCreated = event.mask & UInt32(IN_CREATE) != 0 && event.mask & UInt32(IN_ISDIR) == 0
-                if first != UInt8(ascii: "."), !isFileCreated { watches.insert(event.wd) }
-                offset += header + nameLength
-            }
-            guard !watches.isEmpty else { continue }
-            let woke = current.withLock { state -> Bool in
-                guard !state.watches.isDisjoint(with: watches) else { return false } // folders no longer watched
-                state.changed = true
-                return true
-            }
-            if woke { FrameWaker.wake() }
+            let (watches, overflowed) = Self.changes(in: UnsafeRawBufferPointer(start: buffer, count: n))
+            guard !watches.isEmpty || overflowed else { continue }
+            if noteChange(in: watches, overflowed: overflowed) { FrameWaker.wake() }
         }
+    }
+
+    /// The watches whose folders changed in a read of inotify events, and whether the kernel's
+    /// queue overflowed (events were dropped: anything may have changed). Hidden files
+    /// (temporary names) are not news, nor is a file being made until it is closed.
+    static func changes(in events: UnsafeRawBufferPointer) -> (watches: Set<Int32>, overflowed: Bool) {
+        let header = MemoryLayout<inotify_event>.size
+        var offset = 0
+        var watches: Set<Int32> = []
+        var overflowed = false
+        while offset + header <= events.count {
+            let event = events.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { overflowed = true }
+            let nameLength = Int(event.len)
+            let first = nameLength > 0 && offset + header < events.count ? events[offset + header] : 0
+            let isFileCreated = event.mask & UInt32(IN_CREATE) != 0 && event.mask & UInt32(IN_ISDIR) == 0
+            if first != UInt8(ascii: "."), !isFileCreated, event.wd >= 0 { watches.insert(event.wd) }
+            offset += header + nameLength
+        }
+        return (watches, overflowed)
     }
 }
