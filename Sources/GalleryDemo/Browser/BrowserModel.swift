@@ -146,18 +146,6 @@ final class DimensionCache: Sendable {
         }
     }
 
-    /// Reads them now when not known yet (the viewer, which needs them to lay out 1:1).
-    func dimensionsNow(of path: String) -> (width: Int, height: Int)? {
-        switch entries.withLock({ $0[path] }) {
-        case .known(let w, let h)?: return (w, h)
-        case .unreadable?: return nil
-        case .reading?, nil: break
-        }
-        let result = Self.read(path)
-        entries.withLock { $0[path] = result.map { .known(width: $0.width, height: $0.height) } ?? .unreadable }
-        return result
-    }
-
     private static func read(_ path: String) -> (width: Int, height: Int)? {
         guard let head = try? ImageDecoder.readHeader(path, bytes: 64 * 1024),
               let info = try? ImageDecoder.inspect(head, name: path) else { return nil }

@@ -49,7 +49,9 @@ final class PhotoViewer {
         let area = rect.insetBy(dx: 12, dy: 12), fitted = area.insetBy(dx: 0, dy: 24)
         let r = ui.interact(ui.id("viewer.pan"), rect: rect, sense: [.click, .drag])
         if r.doubleClicked { actualSize.toggle(); pan = .zero }
-        if actualSize, let size = dimensions.dimensionsNow(of: photo.path) {
+        // The size is read from the header on a background queue: until it is known (a frame or
+        // two; a cold disk may take longer), the photo stays fitted.
+        if actualSize, let size = dimensions.dimensions(of: photo.path) {
             // 1:1: one image pixel per physical pixel, centred, dragged to pan within the image.
             let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale
             if r.isActive { pan = pan + r.dragDelta }

@@ -192,7 +192,11 @@ public struct OutlineFlattening<Node: Identifiable> {
         }
         guard let kids = children(node), !kids.isEmpty else { isBranchCache[node.id] = false; return }
         if recursive {
-            if expand { markSubtree(kids, into: &expanded) } else { unmarkSubtree(kids, from: &expanded) }
+            if expand {
+                expanded.formUnion(Self.allBranchIDs(of: kids, children: children, limit: Self.recursiveExpansionLimit))
+            } else {
+                unmarkSubtree(kids, from: &expanded)
+            }
         }
         if expand { expanded.insert(node.id) } else { expanded.remove(node.id) }
         if isExpanded(segment: s, index: i) { collapseRuns(after: s) }
@@ -241,15 +245,10 @@ public struct OutlineFlattening<Node: Identifiable> {
         rowCount = row
     }
 
-    @inlinable
-    func markSubtree(_ nodes: [Node], into expanded: inout Set<Node.ID>) {
-        for node in nodes {
-            if let kids = children(node), !kids.isEmpty {
-                expanded.insert(node.id)
-                markSubtree(kids, into: &expanded)
-            }
-        }
-    }
+    /// The most nodes whose children one alt-click expansion reads, level by level: a huge tree
+    /// (a file system) opens its upper levels in bounded time instead of holding the frame
+    /// while every folder below is listed.
+    public static var recursiveExpansionLimit: Int { 2_000 }
 
     /// Forgets the expansion of every node below `nodes` whose parent chain is expanded
     /// (the outline reads only expanded subtrees).

@@ -181,4 +181,20 @@ final class ExpandAllBoundTests: XCTestCase {
         XCTAssertTrue(ids.contains(0) && ids.contains(1) && ids.contains(11), "the upper levels are open")
         XCTAssertFalse(ids.contains(11_111), "not a deep path before the shallow ones")
     }
+
+    /// Alt-click on a huge tree (a file system's) reads a bounded number of nodes' children in
+    /// the frame, instead of listing every folder below: an endless tree used to hang it.
+    func testAltClickOnAnEndlessTreeReadsABoundedNumberOfNodes() {
+        var reads = 0
+        var expanded: Set<Int> = []
+        var flat = OutlineFlattening<Endless>(roots: [Endless(id: 0)], children: { node in
+            reads += 1
+            return (1...10).map { Endless(id: node.id &* 10 &+ $0) }
+        }, expanded: expanded)
+        flat.setExpanded(at: 0, true, recursive: true, expanded: &expanded)
+        // Each read once to find it has children, and the open ones once more to lay them out.
+        XCTAssertLessThanOrEqual(reads, 2 * OutlineFlattening<Endless>.recursiveExpansionLimit + 10, "bounded")
+        XCTAssertGreaterThan(expanded.count, 100, "and what was read is open")
+        XCTAssertGreaterThan(flat.count, 100)
+    }
 }
