@@ -136,7 +136,7 @@ final class ThumbnailCacheTests: XCTestCase {
             XCTAssertEqual(thumb.pixels.bytes.count, thumb.pixels.width * thumb.pixels.height * 4, name)
             XCTAssertEqual(thumb.dctScale, 0, "from the cache")
         }
-        XCTAssertEqual(read, ["entry.png", "other-app.png"])
+        XCTAssertEqual(read, ["entry.png", "other-app.png"], "timeout-text-chunk-past-the-end.png is refused, at once")
         // The same entry for another file, time or size is not used.
         let entry = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/entry.png")).dropFirst())
         XCTAssertNil(FreedesktopThumbnails.cachedThumbnail(fromPNG: entry, uri: "file:///y.jpg", mtime: "1", fileSize: 1000,
