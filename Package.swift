@@ -23,7 +23,7 @@ let package = Package(
         .systemLibrary(
             name: "CSDL2",
             pkgConfig: "harfbuzz", // its cflags bring FreeType's and GLib's include paths too
-            providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
+            providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "libjpeg62-turbo-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
         // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
         // fonts into a resource bundle next to every built binary.
@@ -74,7 +74,7 @@ let package = Package(
         // Fixtures of this repository's own tests: hostile and scratch folders, trace nesting, the docs check, a TIFF reader.
         .target(
             name: "TestSupport",
-            dependencies: ["Render2D"],
+            dependencies: ["Render2D", "CSDL2"],
             path: "Tests/TestSupport"
         ),
         // Images/Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;

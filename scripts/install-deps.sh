@@ -2,7 +2,7 @@
 # Installs the Debian packages Tessera needs (SDL2, SDL2_image, TurboJPEG, zlib,
 # GLib, FreeType, HarfBuzz, FriBidi, fontconfig, SQLite, Xvfb, DejaVu fonts; Noto fonts for the demo's scripts) when any is missing. Non-interactive; uses sudo if not root.
 set -euo pipefail
-packages=(libsdl2-dev libsdl2-image-dev libturbojpeg0-dev zlib1g-dev libglib2.0-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libsqlite3-dev
+packages=(libsdl2-dev libsdl2-image-dev libturbojpeg0-dev libjpeg62-turbo-dev zlib1g-dev libglib2.0-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libsqlite3-dev
           xvfb xauth fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 missing=()
 for p in "${packages[@]}"; do

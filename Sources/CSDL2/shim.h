@@ -5,6 +5,11 @@
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_image.h>
 #include <turbojpeg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <jpeglib.h>
 #include <fontconfig/fontconfig.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
@@ -72,6 +77,80 @@ static inline int tessera_current_thread_is_idle_class(void) { return sched_gets
 /// Sets the calling thread's filesystem user ID (tests use it to see folders as an ordinary
 /// user would); returns the previous one.
 static inline int tessera_set_filesystem_uid(int uid) { return setfsuid((uid_t)uid); }
+
+// A region of a JPEG, decoded with libjpeg-turbo's cropping and scanline skipping: the 1:1
+// viewer of a 200-megapixel photo decodes the part in view, not the photo. (TurboJPEG 3 has
+// tj3SetCroppingRegion; Debian 12 ships 2.1, so libjpeg's own API is used, with its errors
+// caught by setjmp here, where Swift cannot.)
+struct tessera_jpeg_error {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+static void tessera_jpeg_error_exit(j_common_ptr info) {
+    struct tessera_jpeg_error *error = (struct tessera_jpeg_error *)info->err;
+    (*info->err->format_message)(info, error->message);
+    longjmp(error->jump, 1);
+}
+static void tessera_jpeg_no_output(j_common_ptr info, int level) { (void)info; (void)level; }
+/// Stops a progressive JPEG past 500 scans, as TurboJPEG's TJFLAG_LIMITSCANS does.
+static void tessera_jpeg_limit_scans(j_common_ptr info) {
+    if (info->is_decompressor && ((j_decompress_ptr)info)->input_scan_number > 500) {
+        struct tessera_jpeg_error *error = (struct tessera_jpeg_error *)info->err;
+        snprintf(error->message, sizeof error->message, "more than 500 scans");
+        longjmp(error->jump, 1);
+    }
+}
+/// Decodes the `width`×`height` region at (`x`, `y`) of the JPEG in `data`, in pixels of the
+/// image scaled by 1/`scale` (1, 2, 4 or 8), into `out` as RGBA (`width`×`height`×4 bytes).
+/// The region must lie within the scaled image. Returns 0, or -1 with the reason in `message`.
+static inline int tessera_jpeg_decode_region(const unsigned char *data, unsigned long size, int scale, int x, int y,
+                                             int width, int height, unsigned char *out, char message[JMSG_LENGTH_MAX]) {
+    struct jpeg_decompress_struct info;
+    struct tessera_jpeg_error error;
+    struct jpeg_progress_mgr progress;
+    unsigned char *volatile row = NULL;
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = tessera_jpeg_error_exit;
+    error.manager.output_message = tessera_jpeg_no_output;
+    error.message[0] = 0;
+    if (setjmp(error.jump)) {
+        memcpy(message, error.message, JMSG_LENGTH_MAX);
+        free(row);
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    progress.progress_monitor = tessera_jpeg_limit_scans;
+    info.progress = &progress;
+    jpeg_mem_src(&info, data, size);
+    jpeg_read_header(&info, TRUE);
+    info.scale_num = 1;
+    info.scale_denom = (unsigned int)scale;
+    info.out_color_space = JCS_EXT_RGBA;
+    info.dct_method = JDCT_IFAST;
+    jpeg_start_decompress(&info);
+    if (x < 0 || y < 0 || width <= 0 || height <= 0 || (JDIMENSION)(x + width) > info.output_width ||
+        (JDIMENSION)(y + height) > info.output_height) {
+        snprintf(error.message, sizeof error.message, "the region is outside the %ux%u image", info.output_width, info.output_height);
+        longjmp(error.jump, 1);
+    }
+    JDIMENSION left = (JDIMENSION)x, columns = (JDIMENSION)width;
+    jpeg_crop_scanline(&info, &left, &columns); // widened to whole blocks: `left` <= x
+    row = (unsigned char *)malloc((size_t)info.output_width * 4);
+    if (!row) { snprintf(error.message, sizeof error.message, "out of memory"); longjmp(error.jump, 1); }
+    if (y > 0) jpeg_skip_scanlines(&info, (JDIMENSION)y);
+    for (int r = 0; r < height; r++) {
+        JSAMPROW rows[1] = { row };
+        if (jpeg_read_scanlines(&info, rows, 1) != 1) { snprintf(error.message, sizeof error.message, "premature end of data"); longjmp(error.jump, 1); }
+        memcpy(out + (size_t)r * (size_t)width * 4, row + (size_t)(x - (int)left) * 4, (size_t)width * 4);
+    }
+    free(row);
+    row = NULL;
+    jpeg_abort_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
 
 // GLib's checksums (MD5 of thumbnail URIs, as GNOME computes them). GLib comes with SDL2's
 // dependencies (libglib2.0-dev through IBus); its few prototypes are declared here rather

@@ -1,3 +1,4 @@
+import Foundation
 import Render2D
 import Widgets
 
@@ -58,8 +59,13 @@ final class PhotoViewer {
             let slackX = max(0, (w - area.width) / 2), slackY = max(0, (h - area.height) / 2)
             pan = Point(min(max(pan.x, -slackX), slackX), min(max(pan.y, -slackY), slackY))
             if w > area.width || h > area.height { ui.setCursor(.resizeAll) }
-            ui.asyncImage(photo.path, in: Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h), mode: .fit,
-                          placeholder: Color(hex: 0x1C1C1E))
+            let frame = Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h)
+            if ["jpg", "jpeg", "jpe"].contains((photo.name as NSString).pathExtension.lowercased()) {
+                // Decoded a tile at a time, only where in view: a 200-megapixel photo at 1:1 costs a screenful.
+                ui.tiledImage(photo.path, imageWidth: size.width, imageHeight: size.height, in: frame, visible: area)
+            } else {
+                ui.asyncImage(photo.path, in: frame, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+            }
         } else {
             ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
         }

@@ -303,7 +303,7 @@ public enum ImageDecoder {
     // MARK: Files and headers
 
     /// Opens `path` safely (see `RegularFile`), with its errors as image errors.
-    private static func openRegularFile(_ path: String) throws(ImageError) -> (fd: Int32, size: Int) {
+    static func openRegularFile(_ path: String) throws(ImageError) -> (fd: Int32, size: Int) {
         do throws(RegularFile.ReadError) { return try RegularFile.open(path) } catch { throw ImageError(error) }
     }
 

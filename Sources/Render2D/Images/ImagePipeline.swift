@@ -222,6 +222,21 @@ public final class ImagePipeline {
         return .loading
     }
 
+    /// What a visible tile of a large image should draw: `region` of the file at `path`
+    /// (`ImageDecoder.region`) when decoded, else `.loading` (asking for it at `priority`).
+    ///
+    /// ```swift
+    /// if case .ready(let texture, _, _) = images.tile("/photos/200mp.jpg", region: tile, priority: 0) { … }
+    /// ```
+    public func tile(_ path: String, region: ImageRegion, priority: Double) -> ThumbnailState {
+        let key = ThumbnailKey(path: path, spec: ThumbnailSpec(side: max(region.width, region.height)), tier: .region(region),
+                               version: version(of: path))
+        if let entry = cache.lookup(key, frame: frame) { return .ready(entry.texture, width: entry.width, height: entry.height) }
+        if let failure = failures[key] { return .failed(failure) }
+        want(key, priority)
+        return .loading
+    }
+
     /// Asks for a thumbnail that is not on screen yet (the prefetch window).
     public func prefetch(_ path: String, spec: ThumbnailSpec, priority: Double) {
         let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))

@@ -8,6 +8,9 @@ public enum ThumbnailTier: Hashable, Sendable {
     case embedded
     /// Decoded from the image at the size asked for.
     case sharp
+    /// A rectangle of the image at full size or a DCT scale (`ImageDecoder.region`), for a
+    /// viewer of photos too large to decode whole.
+    case region(ImageRegion)
 }
 
 /// Which version of a file: its modification time and size, as `stat` gives them. A photo
@@ -139,6 +142,15 @@ public final class ThumbnailLoader: @unchecked Sendable {
         Result { () throws(ImageError) in try ImageDecoder.thumbnail(path: key.path, spec: key.spec) }
     }
 
+    /// A region of the file at `path`, as a thumbnail (its `info` is the header's).
+    static func decodeRegion(_ path: String, _ region: ImageRegion) -> Result<DecodedThumbnail, ImageError> {
+        Result { () throws(ImageError) in
+            let pixels = try ImageDecoder.region(path: path, region)
+            let info = try ImageDecoder.inspect(try ImageDecoder.readHeader(path), name: path)
+            return DecodedThumbnail(pixels: pixels, info: info, dctScale: region.scale)
+        }
+    }
+
     /// Replaces the wanted set: new keys are queued, queued keys get their new priority, and
     /// queued keys not listed are cancelled. Returns how many were cancelled.
     @discardableResult
@@ -254,7 +266,11 @@ public final class ThumbnailLoader: @unchecked Sendable {
 
             let started = MonotonicClock.nanoseconds()
             // The embedded tier is always the file's own thumbnail; `decode` makes the sharp one.
-            let outcome = key.tier == .embedded ? Result { () throws(ImageError) in try EmbeddedThumbnail.decode(path: key.path) } : decode(key)
+            let outcome: Result<DecodedThumbnail, ImageError> = switch key.tier {
+            case .embedded: Result { () throws(ImageError) in try EmbeddedThumbnail.decode(path: key.path) }
+            case .region(let region): Self.decodeRegion(key.path, region)
+            case .sharp: decode(key)
+            }
             let done = MonotonicClock.nanoseconds()
 
             condition.lock()

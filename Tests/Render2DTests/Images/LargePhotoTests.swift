@@ -7,24 +7,6 @@ import XCTest
 /// Photos as large as phones and cameras write them (108 and 200 megapixels), and the limits that
 /// keep decoding them bounded: the pixel cap counts what is decoded, after DCT scaling.
 final class LargePhotoTests: XCTestCase {
-    /// A `width`×`height` grayscale JPEG of one gray with a darker left half: TurboJPEG writes
-    /// it in about a second, and its file is small.
-    private func grayJPEG(width: Int, height: Int) throws -> [UInt8] {
-        var pixels = [UInt8](repeating: 180, count: width * height)
-        pixels.withUnsafeMutableBufferPointer { p in
-            for y in 0..<height { memset(p.baseAddress! + y * width, 60, width / 2) }
-        }
-        let handle = try XCTUnwrap(tjInitCompress())
-        defer { tjDestroy(handle) }
-        var out: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        let status = tjCompress2(handle, pixels, Int32(width), 0, Int32(height), Int32(TJPF_GRAY.rawValue), &out, &size,
-                                 Int32(TJSAMP_GRAY.rawValue), 50, TJFLAG_FASTDCT)
-        defer { tjFree(out) }
-        XCTAssertEqual(status, 0)
-        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
-    }
-
     /// A JPEG header alone: SOI, then a frame header for `width`×`height` with three 4:2:0
     /// components, of the kind `marker` (0xC0 baseline, 0xC2 progressive).
     private func frameHeader(width: Int, height: Int, marker: UInt8 = 0xC0) -> [UInt8] {
@@ -36,7 +18,7 @@ final class LargePhotoTests: XCTestCase {
         let dir = try ScratchFolder("large-photos")
         for (width, height) in [(12_000, 9_000), (16_384, 12_288)] {
             let path = dir.file("\(width).jpg")
-            try SamplePhotos.write(try grayJPEG(width: width, height: height), to: path)
+            try SamplePhotos.write(try LargeJPEG.gray(width: width, height: height), to: path)
             let thumb = try ImageDecoder.thumbnail(path: path, spec: ThumbnailSpec(side: 256))
             XCTAssertEqual(thumb.dctScale, 8, "\(width)×\(height): decoded at 1/8, not refused by its header")
             XCTAssertEqual(thumb.pixels.height, 256)
@@ -158,5 +140,31 @@ final class LargePhotoTests: XCTestCase {
         let deadline = MonotonicClock.seconds() + 60
         while order.withLock({ $0.count }) < 2 && MonotonicClock.seconds() < deadline { usleep(1000) }
         XCTAssertEqual(order.withLock { $0 }, ["large", "small"])
+    }
+
+    /// A region of a photo decodes to the same pixels as that part of the whole decode, upright
+    /// whatever the EXIF orientation: the decoder crops the stored image where the upright
+    /// rectangle lies.
+    func testARegionIsThatPartOfTheWholePhotoUprightInEveryOrientation() throws {
+        let dir = try ScratchFolder("regions")
+        let source = SamplePhotos.render(width: 320, height: 200, seed: 9)
+        for orientation in 1...8 {
+            let jpeg = try SamplePhotos.jpegData(source, quality: 95)
+            let path = dir.file("o\(orientation).jpg")
+            try SamplePhotos.write(try EXIFWriter.inserting(CameraMetadata(make: "a", model: "b", dateTimeOriginal: "2024:01:01 00:00:00",
+                                                                            orientation: orientation), into: jpeg), to: path)
+            let whole = try ImageDecoder.thumbnail(path: path, spec: ThumbnailSpec(side: 4000)).pixels // upright, at 1:1
+            let region = ImageRegion(x: 40, y: 24, width: 64, height: 48)
+            let part = try ImageDecoder.region(path: path, region)
+            XCTAssertEqual([part.width, part.height], [64, 48], "orientation \(orientation)")
+            var crop = [UInt8](repeating: 0, count: 64 * 48 * 4)
+            for y in 0..<48 {
+                let from = ((24 + y) * whole.width + 40) * 4
+                crop.replaceSubrange((y * 64 * 4)..<((y + 1) * 64 * 4), with: whole.bytes[from..<(from + 64 * 4)])
+            }
+            XCTAssertLessThan(meanDifference(part, PixelBuffer(width: 64, height: 48, bytes: crop)), 3, "orientation \(orientation)")
+        }
+        XCTAssertThrowsError(try ImageDecoder.region(path: dir.file("o1.jpg"), ImageRegion(x: 300, y: 0, width: 64, height: 64)),
+                             "a region past the edge is refused")
     }
 }

@@ -459,4 +459,32 @@ final class GalleryWidgetTests: XCTestCase {
         h.frames(until: { blues() > 9000 }, build)
         XCTAssertGreaterThan(blues(), 9000, "the edited photo is shown")
     }}
+
+    /// At 1:1 a 108-megapixel photo is drawn from the tiles in view: the view shows the photo's
+    /// pixels (its dark left half and bright right half meet in the middle), and only the tiles
+    /// that meet the view are decoded, not the photo.
+    func testAHugePhotoAtActualSizeDecodesOnlyTheTilesInView() throws { try onMain {
+        let dir = try ScratchFolder("tiles")
+        let path = dir.file("108mp.jpg")
+        try SamplePhotos.write(try LargeJPEG.gray(width: 12_000, height: 9_000), to: path)
+        let h = try Harness(width: 800, height: 600)
+        let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2)
+        defer { images.shutdown() }
+        h.ui.images = images
+        let view = Rect(x: 0, y: 0, width: 800, height: 600)
+        // The photo's centre in the view's centre, one pixel per point.
+        let frame = Rect(x: 400 - 6_000, y: 300 - 4_500, width: 12_000, height: 9_000)
+        var loading = 1
+        let build: (UI) -> Void = { ui in loading = ui.tiledImage(path, imageWidth: 12_000, imageHeight: 9_000, in: frame, visible: view) }
+        h.frames(until: { loading == 0 }, build)
+        XCTAssertEqual(loading, 0)
+        h.shot("tiled-108mp", build)
+        let dark = h.countPixels(in: Rect(x: 100, y: 100, width: 200, height: 400)) { $0.r < 100 }
+        let bright = h.countPixels(in: Rect(x: 500, y: 100, width: 200, height: 400)) { $0.r > 150 }
+        XCTAssertGreaterThan(dark, 70_000, "the left half is dark")
+        XCTAssertGreaterThan(bright, 70_000, "the right half is bright")
+        // The view (rows 4200-4800, columns 5600-6400 of the photo) meets tiles 5 and 6 of row 4.
+        XCTAssertGreaterThanOrEqual(images.decodedTotal, 2)
+        XCTAssertLessThanOrEqual(images.decodedTotal, 2 + 1, "the two tiles in view (and the stand-in), of the photo's 108")
+    }}
 }
