@@ -228,6 +228,9 @@ public struct InputState: Sendable {
     public var typing: [TypedInput] = []
     /// The modifiers held now.
     public var modifiers: KeyModifiers = []
+    /// The last key went down with Ctrl, Super or the left Alt: the text it delivers (X11
+    /// delivers some, between the key's press and release) is a shortcut's, not typed.
+    var textFollowsShortcut = false
     /// Text typed this frame (already composed by the IME).
     public var text = ""
     /// The input method's pre-edit text (composition in progress), or "".
@@ -315,6 +318,7 @@ public struct InputState: Sendable {
             wheel.y += dy
         case .key(let key, let isDown, let mods, let isRepeat):
             modifiers = mods
+            textFollowsShortcut = isDown && mods.suppressesText
             if isDown {
                 let press = KeyPress(key: key, modifiers: mods, isRepeat: isRepeat)
                 keys.append(press)
@@ -322,7 +326,7 @@ public struct InputState: Sendable {
             }
         case .text(let t):
             // The text a shortcut's key press also delivers is not typed.
-            guard !modifiers.suppressesText else { break }
+            guard !textFollowsShortcut else { textFollowsShortcut = false; break }
             text += t
             typing.append(.text(t))
             composition = ""
