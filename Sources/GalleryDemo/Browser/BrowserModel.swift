@@ -48,7 +48,7 @@ struct FolderNode: Identifiable, Sendable {
 
     static func identity(_ path: String) -> FileIdentity? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return nil }
         return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
@@ -63,13 +63,13 @@ struct FolderNode: Identifiable, Sendable {
     /// unreadable or a loop.
     var subfolders: [FolderNode]? {
         guard case .readable = status else { return nil }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+        guard let names = Self.names(in: path) else { return nil }
         var nodes: [FolderNode] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let child = path + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            guard let identity = Self.identity(child) else { continue }
+            var st = stat()
+            guard FileName.withCString(child, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR else { continue }
+            let identity = FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
             let first = walk.claim(identity, at: child)
             if lineage.contains(identity) {
                 nodes.append(FolderNode(path: child, name: name, status: .loop, lineage: lineage, walk: walk))
@@ -84,9 +84,23 @@ struct FolderNode: Identifiable, Sendable {
         return nodes.isEmpty ? nil : nodes
     }
 
+    /// The names in the folder at `path`, every byte of each kept (see `FileName`); nil when it cannot be listed.
+    static func names(in path: String) -> [String]? {
+        guard let dir = FileName.withCString(path, { opendir($0) }) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                FileName.string(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Why `path` cannot be listed (nil when it can).
     static func listingProblem(_ path: String) -> String? {
-        guard let dir = opendir(path) else { return String(cString: strerror(errno)) }
+        guard let dir = FileName.withCString(path, { opendir($0) }) else { return String(cString: strerror(errno)) }
         closedir(dir)
         return nil
     }

@@ -447,12 +447,7 @@ final class BrowserPage {
     /// Whether `folder`, links resolved, lies inside `root` (links resolved): sidecars are
     /// written only there, never through a link that leaves the library.
     static func isInside(_ folder: String, _ root: String) -> Bool {
-        func canonical(_ path: String) -> String? {
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        guard let folder = canonical(folder), let root = canonical(root) else { return false }
+        guard let folder = LibraryWalk.canonical(folder), let root = LibraryWalk.canonical(root) else { return false }
         return folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 

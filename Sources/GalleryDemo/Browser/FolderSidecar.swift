@@ -87,7 +87,7 @@ struct FolderSidecar: Codable, Equatable {
             try RegularFile.read(fd, into: &bytes, upTo: (64 << 20) + 1)
             data = bytes
         } catch {
-            if case .unreadable = error, access(file, F_OK) != 0 && errno == ENOENT { return FolderSidecar() } // none yet
+            if case .unreadable = error, FileName.withCString(file, { access($0, F_OK) }) != 0 && errno == ENOENT { return FolderSidecar() } // none yet
             Log.warn("cannot read \(file) (\(error)): this folder's ratings are read-only")
             return FolderSidecar(isReadOnly: true)
         }
@@ -114,13 +114,13 @@ struct FolderSidecar: Codable, Equatable {
         }
         defer { if lock >= 0 { close(lock) } }
         var st = stat()
-        guard lstat(file, &st) == 0, UInt64(st.st_dev) == identity.device, UInt64(st.st_ino) == identity.inode else {
+        guard FileName.withCString(file, { lstat($0, &st) }) == 0, UInt64(st.st_dev) == identity.device, UInt64(st.st_ino) == identity.inode else {
             Log.warn("\(file) changed while it was read: left alone, this folder's ratings are read-only until it is read again")
             return FolderSidecar(isReadOnly: true)
         }
         // Kept aside under a name no other file has; if that fails, it is not written over.
         let aside = file + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard rename(file, aside) == 0 else {
+        guard FileName.withCString(file, { from in FileName.withCString(aside) { rename(from, $0) } }) == 0 else {
             Log.warn("\(file) is corrupt (\(why)) and cannot be moved aside: this folder's ratings are read-only")
             return FolderSidecar(isReadOnly: true)
         }
@@ -131,7 +131,7 @@ struct FolderSidecar: Codable, Equatable {
     /// The folder's lock (`.tessera.lock`, mode 0600), taken without waiting: its descriptor
     /// (closing it lets go), or -1 when it cannot be made or another instance holds it.
     static func lockFolder(_ folder: String) -> Int32 {
-        let lock = Glibc.open(folder + "/.tessera.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let lock = FileName.withCString(folder + "/.tessera.lock") { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard lock >= 0 else { return -1 }
         var status: Int32
         repeat { status = flock(lock, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
@@ -180,9 +180,9 @@ struct FolderSidecar: Codable, Equatable {
         do {
             let data = try merged.encoded()
             var old = stat()
-            let mode = stat(file, &old) == 0 ? old.st_mode & 0o7777 : 0o644
+            let mode = FileName.withCString(file, { stat($0, &old) }) == 0 ? old.st_mode & 0o7777 : 0o644
             try RegularFile.replace(Array(data), at: file, mode: mode)
-            chmod(file, mode) // as it was, whatever the umask
+            FileName.withCString(file) { _ = chmod($0, mode) } // as it was, whatever the umask
             return merged
         } catch {
             Log.warn("cannot save ratings in \(folder): \(error)")

@@ -34,7 +34,7 @@ final class FolderWatcher: Sendable {
     private let addWatch: @Sendable (Int32, String, UInt32) -> Int32
 
     /// nil when inotify is unavailable (the browser then lists folders only when opened).
-    init?(addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { inotify_add_watch($0, $1, $2) }) {
+    init?(addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { fd, path, mask in FileName.withCString(path) { inotify_add_watch(fd, $0, mask) } }) {
         self.addWatch = addWatch
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }

@@ -69,7 +69,7 @@ struct LibraryWalk {
     /// returns false to stop. Throws when the root itself is missing, a file, or unreadable.
     mutating func run(_ visit: (FoundFolder) -> Bool) throws(PhotoLibrary.LoadError) {
         var st = stat()
-        guard stat(root, &st) == 0 else {
+        guard FileName.withCString(root, { stat($0, &st) }) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .missing(root) }
             throw .unreadable(root, String(cString: strerror(errno)))
         }
@@ -91,12 +91,12 @@ struct LibraryWalk {
                 let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
                 var st = stat()
                 if entry.looksLikeImage {
-                    guard photoCount < limit, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                    guard photoCount < limit, FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
                     photoCount += 1
                     let modified = Double(st.st_mtim.tv_sec)
                     photos.append(Photo(id: -1, path: path, name: entry.name, folder: folder, rating: Self.pseudoRating(entry.name),
                                         size: Int64(st.st_size), modified: modified, month: PhotoMonth.key(of: modified)))
-                } else if entry.mayBeFolder, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                } else if entry.mayBeFolder, FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR {
                     let identity = FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
                     if entry.isLink, let real = Self.canonical(path), real != rootReal, !real.hasPrefix(rootReal == "/" ? "/" : rootReal + "/") {
                         skipped.append(path) // a link out of the library
@@ -137,14 +137,15 @@ struct LibraryWalk {
     /// set) when it cannot be listed. An entry whose type the file system does not give (or
     /// that is not trusted) is `lstat`ed, so a link is always known as one.
     private static func list(_ folder: String, trustingTypes: Bool) -> (entries: [Entry], hasSidecar: Bool)? {
-        guard let dir = opendir(folder) else { return nil }
+        guard let dir = FileName.withCString(folder, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var entries: [Entry] = []
         var hasSidecar = false
         while let raw = readdir(dir) {
             var type = trustingTypes ? raw.pointee.d_type : UInt8(DT_UNKNOWN)
+            // Every byte kept, UTF-8 or not: a Latin-1 name is listed (and shown with U+FFFD), not lost.
             let name = withUnsafePointer(to: &raw.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                FileName.string(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
             }
             if name.hasPrefix(".") {
                 if name == ".tessera.json" { hasSidecar = true }
@@ -153,7 +154,7 @@ struct LibraryWalk {
             if type == UInt8(DT_UNKNOWN) {
                 var st = stat()
                 let path = folder == "/" ? "/" + name : folder + "/" + name
-                if lstat(path, &st) == 0 {
+                if FileName.withCString(path, { lstat($0, &st) }) == 0 {
                     let kind = st.st_mode & S_IFMT
                     type = UInt8(kind == S_IFLNK ? DT_LNK : kind == S_IFDIR ? DT_DIR : kind == S_IFREG ? DT_REG : DT_UNKNOWN)
                 }
@@ -169,9 +170,9 @@ struct LibraryWalk {
 
     /// `path` with links resolved (nil when it cannot be).
     static func canonical(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = FileName.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return FileName.string(cString: resolved)
     }
 }
 

@@ -42,13 +42,13 @@ public struct FreedesktopThumbnails: Sendable {
     /// thumbnailers make it) from the file's absolute, canonical path.
     public static func uri(forPath path: String) -> String {
         var absolute = path
-        if let resolved = realpath(path, nil) {
-            absolute = String(cString: resolved)
+        if let resolved = FileName.withCString(path, { realpath($0, nil) }) {
+            absolute = FileName.string(cString: resolved)
             free(resolved)
         } else if !path.hasPrefix("/") {
             absolute = FileManager.default.currentDirectoryPath + "/" + path
         }
-        guard let raw = g_filename_to_uri(absolute, nil, nil) else { return "file://" + absolute }
+        guard let raw = FileName.withCString(absolute, { g_filename_to_uri($0, nil, nil) }) else { return "file://" + absolute }
         defer { g_free(raw) }
         return String(cString: raw)
     }
@@ -76,7 +76,7 @@ public struct FreedesktopThumbnails: Sendable {
     public func thumbnail(path: String, spec: ThumbnailSpec) -> Result<DecodedThumbnail, ImageError> {
         guard isEnabled else { return ThumbnailLoader.decodeFile(ThumbnailKey(path: path, spec: spec)) }
         var st = stat()
-        guard stat(path, &st) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         let mtime = String(st.st_mtim.tv_sec)
         let uri = Self.uri(forPath: path)
         if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size), spec: spec) { return .success(cached) }

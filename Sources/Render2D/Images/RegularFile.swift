@@ -32,7 +32,7 @@ public enum RegularFile {
     /// Opens `path` read-only, non-blocking and close-on-exec; returns the descriptor (the
     /// caller closes it) and the size `fstat` reports.
     public static func open(_ path: String) throws(ReadError) -> (fd: Int32, size: Int) {
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
@@ -64,7 +64,7 @@ public enum RegularFile {
     /// Writes `bytes` to a file that must not exist yet (`O_EXCL`: no file or link is ever
     /// followed or written over) with `mode`; a failed write removes what it created.
     public static func writeNew(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ReadError) {
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        let fd = FileName.withCString(path) { Glibc.open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
         var written = 0
         while written < bytes.count {
@@ -73,12 +73,12 @@ public enum RegularFile {
             guard n > 0 else {
                 let why = String(cString: strerror(errno))
                 close(fd)
-                unlink(path)
+                FileName.withCString(path) { _ = unlink($0) }
                 throw .unreadable("\(path): \(why)")
             }
             written += n
         }
-        guard close(fd) == 0 else { unlink(path); throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
+        guard close(fd) == 0 else { FileName.withCString(path) { _ = unlink($0) }; throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
     }
 
     /// Replaces the file at `path` with `bytes` atomically: written to a new file beside it
@@ -91,9 +91,9 @@ public enum RegularFile {
     public static func replace(_ bytes: [UInt8], at path: String, mode: mode_t = 0o644) throws(ReadError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try writeNew(bytes, to: temporary, mode: mode)
-        guard rename(temporary, path) == 0 else {
+        guard FileName.withCString(temporary, { from in FileName.withCString(path) { rename(from, $0) } }) == 0 else {
             let why = String(cString: strerror(errno))
-            unlink(temporary)
+            FileName.withCString(temporary) { _ = unlink($0) }
             throw .unreadable("\(path): \(why)")
         }
     }

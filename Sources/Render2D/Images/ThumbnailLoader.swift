@@ -33,7 +33,7 @@ public struct FileVersion: Hashable, Sendable {
     /// ```
     public static func of(_ path: String) -> FileVersion {
         var st = stat()
-        guard stat(path, &st) == 0 else { return .unknown }
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return .unknown }
         return FileVersion(modifiedNs: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec), size: Int64(st.st_size))
     }
 }

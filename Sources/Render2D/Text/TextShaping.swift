@@ -51,10 +51,11 @@ struct ShapedLine {
 
 /// The symbol a line shows for a control character, as file managers show one in a name: a
 /// tab, a newline or U+0001 in a file name is `␉`, `␊` or `␁` (Unicode's Control Pictures,
-/// which DejaVu Sans has); DEL is `␡`. Every other scalar is itself.
+/// which DejaVu Sans has); DEL is `␡`; a byte of a file name that is not UTF-8 (`FileName`
+/// keeps it as U+10FF00 + byte) is U+FFFD, the replacement character. Every other scalar is itself.
 @inline(__always)
 func visibleControl(_ scalar: UInt32) -> UInt32 {
-    scalar < 0x20 ? 0x2400 + scalar : scalar == 0x7F ? 0x2421 : scalar
+    scalar < 0x20 ? 0x2400 + scalar : scalar == 0x7F ? 0x2421 : scalar >= FileName.escapeBase ? 0xFFFD : scalar
 }
 
 extension Font {

@@ -76,6 +76,26 @@ final class LibraryWalkTests: XCTestCase {
         XCTAssertEqual(Set(walk.skipped.map { String($0.dropFirst(tree.path.count)) }), ["/2020/loop", "/Out"])
     }
 
+    /// A folder and photos named in Latin-1 (not UTF-8) are walked, opened and their sidecar
+    /// saved, through the names' own bytes: the whole subtree vanished before.
+    func testNamesThatAreNotUTF8AreWalkedOpenedAndSaved() throws {
+        let tree = try ScratchFolder("walk-latin1")
+        let folder = tree.path + "/Caf\u{10FFE9}", photo = folder + "/\u{10FFE9}t\u{10FFE9}.jpg"
+        XCTAssertEqual(FileName.withCString(folder) { mkdir($0, 0o755) }, 0)
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 3), to: tree.file("tmp.jpg"))
+        XCTAssertEqual(FileName.withCString(tree.file("tmp.jpg")) { from in FileName.withCString(photo) { rename(from, $0) } }, 0)
+        var walk = LibraryWalk(root: tree.path)
+        var photos: [Photo] = []
+        try walk.run { photos += $0.photos; return true }
+        XCTAssertEqual(photos.map(\.path), [photo], "the Latin-1 folder and photo are listed with their own bytes")
+        XCTAssertNoThrow(try ImageDecoder.thumbnail(path: photos[0].path, spec: ThumbnailSpec(side: 32)))
+        var sidecar = FolderSidecar.load(folder: folder)
+        let base = sidecar
+        sidecar.ratings[photos[0].name] = 4
+        XCTAssertNotNil(sidecar.save(folder: folder, base: base))
+        XCTAssertEqual(FolderSidecar.load(folder: folder).ratings[photos[0].name], 4, "saved beside the photo")
+    }
+
     func testAnUnreadableSubfolderIsReportedTheRestIsListedAndALimitStopsTheWalk() throws {
         let (tree, _) = try Self.makeTree("walk-hostile")
         chmod(tree.file("2019/05"), 0o000)
