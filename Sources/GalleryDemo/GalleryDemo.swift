@@ -163,6 +163,9 @@ struct Run: ParsableCommand {
             let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
                               appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())
             app.browser.sampleGeneration = generation
+            defer { // ratings and tags still being written land before the process ends (2 s at most)
+                if !app.browser.finishSaves(within: 2) { Log.error("quitting with ratings not yet saved: the disk did not answer in 2 s") }
+            }
             host.showsHUD = window.hud
             if let replay {
                 host.replay = replay

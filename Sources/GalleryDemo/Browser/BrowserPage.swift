@@ -108,6 +108,8 @@ final class BrowserPage {
     private var samplesSeen = -1
     /// Tells when files land in the library's folders (another program writing into them).
     private let watcher = FolderWatcher()
+    /// Writes sidecars off the main thread.
+    private let saver: SidecarSaver
     private var listed = false
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
@@ -118,7 +120,8 @@ final class BrowserPage {
                            LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
                            LibraryEntry(id: .recent, title: "Recent", icon: .magnifyingGlass)]
 
-    init(root: String, folder: String? = nil, index: LibraryIndex? = nil) {
+    init(root: String, folder: String? = nil, index: LibraryIndex? = nil, saver: SidecarSaver = SidecarSaver()) {
+        self.saver = saver
         self.root = root
         self.folder = folder ?? root
         self.index = index
@@ -422,26 +425,58 @@ final class BrowserPage {
 
     /// Why the last edit could not be kept on disk (nil when it was).
     private(set) var saveProblem: String?
+    /// Folders whose save failed: tried again every 3 s (UI time) until it lands.
+    private var owedSaves: Set<String> = []
     /// A save failed and is tried again every 3 s (UI time) until it succeeds.
-    var sidecarPending: Bool { sidecars.values.contains(where: \.pending) }
+    var sidecarPending: Bool { !owedSaves.isEmpty }
     /// When the next try is due (nil: 3 s after the next frame starts).
     private var sidecarRetryTime: Double?
 
-    /// Saves `folder`'s sidecar; returns why it was not, if it was not.
+    /// Queues a save of `folder`'s sidecar (`SidecarSaver`: off the main thread); returns why
+    /// it cannot be saved at all, if it cannot.
     private func saveSidecar(_ folder: String) -> String? {
         guard Self.isInside(folder, root) else { return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library" }
         guard var book = sidecars[folder] else { return nil }
         guard !book.current.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
-        guard let written = book.current.save(folder: folder, base: book.base) else {
-            book.pending = true
-            sidecars[folder] = book
-            sidecarRetryTime = nil
-            return "not saved yet: tried again every few seconds (see the log)"
-        }
-        // Another instance's edits, merged in, show too.
-        sidecars[folder] = SidecarBook(current: written, base: written, pending: false, savedAt: MonotonicClock.nanoseconds())
-        applySidecars([folder])
+        book.pending = true
+        sidecars[folder] = book
+        saver.save(folder, current: book.current, base: book.base)
         return nil
+    }
+
+    /// Takes the saves that landed: what is on disk now becomes each folder's base, our edits
+    /// made meanwhile stay on top, and another instance's edits merged in show; a save that
+    /// failed is owed and tried again.
+    private func takeLandedSaves() {
+        var applied: Set<String> = []
+        for landed in saver.takeLanded() {
+            guard var book = sidecars[landed.folder] else { continue }
+            if let written = landed.written {
+                book.current = FolderSidecar.merge(base: landed.sent, ours: book.current, theirs: written)
+                book.base = written
+                book.savedAt = MonotonicClock.nanoseconds()
+                book.pending = book.current != written // edits made meanwhile: their own save is queued
+                owedSaves.remove(landed.folder)
+                applied.insert(landed.folder)
+            } else {
+                book.pending = true
+                owedSaves.insert(landed.folder)
+                sidecarRetryTime = nil
+                saveProblem = "not saved yet: tried again every few seconds (see the log)"
+                lastAction = "Ratings not saved yet: tried again every few seconds"
+            }
+            sidecars[landed.folder] = book
+        }
+        applySidecars(applied) // another instance's edits, merged in, show too
+    }
+
+    /// Waits for the sidecar saves under way (`seconds` at most) and takes them: for tests, and
+    /// before quitting. Returns whether they all landed.
+    @discardableResult
+    func finishSaves(within seconds: Double = 60) -> Bool {
+        let done = saver.waitUntilDone(within: seconds)
+        takeLandedSaves()
+        return done
     }
 
     /// Whether `folder`, links resolved, lies inside `root` (links resolved): sidecars are
@@ -549,15 +584,20 @@ final class BrowserPage {
 
     func build(_ ui: UI) {
         if !listed { open(folder: folder) }
+        let owedBefore = !owedSaves.isEmpty
+        takeLandedSaves()
+        if owedBefore && owedSaves.isEmpty {
+            saveProblem = nil
+            lastAction = "Saved the ratings"
+        }
         if sidecarPending {
             let due = sidecarRetryTime ?? ui.time + 3
             sidecarRetryTime = due
             if ui.time >= due {
-                let owed = sidecars.filter(\.value.pending).keys.sorted()
-                saveProblem = owed.compactMap { saveSidecar($0) }.first
-                if saveProblem == nil { lastAction = "Saved the ratings" } else { sidecarRetryTime = ui.time + 3 }
+                for folder in owedSaves.sorted() { _ = saveSidecar(folder) }
+                sidecarRetryTime = ui.time + 3
             }
-            if sidecarPending, let next = sidecarRetryTime { ui.requestRedraw(after: next - ui.time) }
+            if let next = sidecarRetryTime { ui.requestRedraw(after: next - ui.time) }
         }
         let generated = sampleGeneration.map { $0.folder == scanRoot ? $0.published : -1 } ?? -1
         if watcher?.takeChange() == true || generated != samplesSeen {

@@ -116,10 +116,44 @@ public final class PersistentStore {
     /// Whether a change has not been written yet.
     public var hasUnsavedChanges: Bool { dirtySince != nil }
 
-    /// Writes when a change is older than `saveDelay`; call once a frame.
+    /// Writes when a change is older than `saveDelay`, on a background queue (no frame waits
+    /// for a lock, a write or an fsync); call once a frame. What the last write did is taken
+    /// here too.
     public func saveIfNeeded() {
-        guard let since = dirtySince, MonotonicClock.seconds() - since >= saveDelay else { return }
-        save()
+        takeWritten()
+        guard !writing, let since = dirtySince, MonotonicClock.seconds() - since >= saveDelay else { return }
+        guard !isReadOnly else { dirtySince = nil; return }
+        let sent = values, base = self.base, path = self.path, outcomes = self.outcomes
+        writing = true
+        dirtySince = nil // a change made while it is written sets it again
+        writer.async {
+            let outcome = Self.write(path: path, ours: sent, base: base)
+            outcomes.withLock { $0.append(Written(sent: sent, outcome: outcome)) }
+            FrameWaker.wake()
+        }
+    }
+
+    /// Writes in flight on `writer`, and what those that ran did (values sent, outcome).
+    private var writing = false
+    private let writer = DispatchQueue(label: "tessera.state", qos: .utility)
+    private let outcomes = Locked<[Written]>([])
+    /// A background write: the values sent, and what it did.
+    private struct Written: Sendable {
+        let sent: [String: Data]
+        let outcome: WriteOutcome
+    }
+
+    /// Applies what the background writes did.
+    private func takeWritten() {
+        let taken = outcomes.withLock { (list: inout [Written]) -> [Written] in
+            let taken = list
+            list.removeAll()
+            return taken
+        }
+        for written in taken {
+            writing = false
+            apply(written.outcome, sent: written.sent)
+        }
     }
 
     /// Our changes since `base` laid over `theirs` (the file as it is now), key by key.
@@ -140,28 +174,44 @@ public final class PersistentStore {
     /// the rest is theirs); atomically, with the old file's permissions (0600 for a new one). A
     /// file that became unreadable since it was read is not written over; one that became
     /// corrupt is moved aside first. A failed write is tried again `saveDelay` seconds later.
+    /// Waits for a write `saveIfNeeded` started (quitting calls this).
     public func save() {
+        writer.sync {}
+        takeWritten()
         guard !isReadOnly else { dirtySince = nil; return }
+        let sent = values
+        apply(Self.write(path: path, ours: sent, base: base), sent: sent)
+    }
+
+    /// What a write did: the values now on disk, or why it will be tried again, or why the file
+    /// is left alone from now on.
+    enum WriteOutcome: Sendable {
+        case written([String: Data]), retry(String), keepInMemory(String)
+    }
+
+    /// Our values written to `path`: under the lock, merged with the file as it is now.
+    nonisolated static func write(path: String, ours: [String: Data], base: [String: Data]) -> WriteOutcome {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let lock = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         defer { if lock >= 0 { close(lock) } }
         if lock >= 0 {
             var status: Int32
             repeat { status = flock(lock, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
-            if status != 0 { return retryLater("another instance holds \(path).lock") }
+            if status != 0 { return .retry("another instance holds \(path).lock") }
         }
-        switch Self.readForMerge(path) {
+        var merged = ours
+        switch readForMerge(path) {
         case .none: break
-        case .values(let theirs): values = Self.merge(base: base, ours: values, theirs: theirs)
+        case .values(let theirs): merged = merge(base: base, ours: ours, theirs: theirs)
         case .corrupt(let why):
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            guard rename(path, aside) == 0 else { return keepInMemory("state file \(path) became corrupt (\(why)) and cannot be moved aside") }
+            guard rename(path, aside) == 0 else { return .keepInMemory("state file \(path) became corrupt (\(why)) and cannot be moved aside") }
             Log.warn("state file \(path) became corrupt (\(why)); the old file is kept at \(aside)")
         case .unreadable(let why):
-            return keepInMemory("state file \(path) can no longer be read (\(why))")
+            return .keepInMemory("state file \(path) can no longer be read (\(why))")
         }
         var object: [String: Any] = [:]
-        for (key, data) in values {
+        for (key, data) in merged {
             if let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) { object[key] = value }
         }
         do {
@@ -170,12 +220,25 @@ public final class PersistentStore {
             let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : 0o600
             try RegularFile.replace(Array(data), at: path, mode: mode)
             chmod(path, mode) // as it was, whatever the umask
-            base = values
-            dirtySince = nil
+            return .written(merged)
+        } catch {
+            return .retry("could not save state to \(path): \(error)")
+        }
+    }
+
+    /// Takes what a write of `sent` did: on disk now is the base, and changes made meanwhile stay on top.
+    private func apply(_ outcome: WriteOutcome, sent: [String: Data]) {
+        switch outcome {
+        case .written(let merged):
+            values = Self.merge(base: sent, ours: values, theirs: merged)
+            base = merged
+            if values == merged { dirtySince = nil }
             saveProblem = nil
             saveFailureLogged = false
-        } catch {
-            retryLater("could not save state to \(path): \(error)")
+        case .retry(let why):
+            retryLater(why)
+        case .keepInMemory(let why):
+            keepInMemory(why)
         }
     }
 

@@ -246,6 +246,7 @@ final class BrowserEndToEndTests: XCTestCase {
         let b10 = try XCTUnwrap(page.shown.first { $0.name == "b10.jpg" }).id
         let before = try names()
         page.rate([b10], 5)
+        page.finishSaves() // saves are written off the main thread
         h.frames(2, build)
         XCTAssertEqual(try names().first, "b10.jpg", "the new five stars sort first")
         XCTAssertEqual(try names().count, before.count)

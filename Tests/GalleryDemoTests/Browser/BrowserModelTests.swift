@@ -14,7 +14,9 @@ final class BrowserModelTests: XCTestCase {
         page.waitForScan()
         let ids = RowSelection(page.photos.prefix(2).map(\.id))
         page.rate(ids, 4)
+        page.finishSaves() // saves are written off the main thread
         page.setFavorite(ids)
+        page.finishSaves() // saves are written off the main thread
         let again = BrowserPage(root: lib.path)
         again.open(folder: lib.path)
         again.waitForScan()
@@ -42,11 +44,13 @@ final class BrowserModelTests: XCTestCase {
         XCTAssertEqual(page.shown.count, 6, "case-insensitive")
         page.filter = ""
         page.setFavorite([page.photos[11].id])
+        page.finishSaves() // saves are written off the main thread
         page.open(folder: lib.file("Sub")) // as a click on it in the sidebar does
         h.frame { page.build($0) }
         XCTAssertEqual(page.shown.map(\.name), ["s0.jpg", "s1.jpg", "s2.jpg"], "a folder narrows to it and its subfolders")
         XCTAssertEqual(page.sidebarSelection, .folder(lib.file("Sub")))
         page.setFavorite([page.shown[1].id])
+        page.finishSaves() // saves are written off the main thread
         XCTAssertEqual(FolderSidecar.load(folder: lib.file("Sub")).favorites, ["s1.jpg"], "kept in its own folder's sidecar")
         XCTAssertEqual(FolderSidecar.load(folder: lib.path).favorites, ["b12.jpg"])
         page.sidebarSelection = .favorites
@@ -64,11 +68,13 @@ final class BrowserModelTests: XCTestCase {
         let a01 = try XCTUnwrap(page.photos.first { $0.name == "a01.jpg" })
         XCTAssertEqual(a01.rating, 0)
         page.rate([a01.id], 5)
+        page.finishSaves() // saves are written off the main thread
         XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings["a01.jpg"], 5, "saved")
         Self.takeTheWalk(walk, page, h)
         XCTAssertEqual(page.photos.count, 20, "the walk landed, with the new photo")
         XCTAssertEqual(page.photos.first { $0.name == "a01.jpg" }?.rating, 5, "and the rating stayed")
         page.rate([a01.id], 5) // no change: nothing reverted in the book either
+        page.finishSaves() // saves are written off the main thread
         XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings["a01.jpg"], 5)
     }}
 
@@ -87,6 +93,7 @@ final class BrowserModelTests: XCTestCase {
         XCTAssertTrue(holding, "Broken and Sub are still to take")
         let b07 = try XCTUnwrap(page.photos.first { $0.name == "b07.jpg" })
         page.setFavorite([b07.id])
+        page.finishSaves() // saves are written off the main thread
         Self.takeTheWalk(walk, page, h)
         XCTAssertEqual(page.photos.count, 20 + BrowserPage.photosPerFrame)
         XCTAssertEqual(page.photos.filter(\.isFavorite).map(\.name), ["b07.jpg"], "the favorite made meanwhile shows")

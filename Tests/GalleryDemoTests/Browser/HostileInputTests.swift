@@ -92,6 +92,7 @@ final class HostileInputTests: XCTestCase {
         page.waitForScan()
         XCTAssertTrue(page.sidecar.isReadOnly)
         page.rate([page.photos[0].id], 4)
+        page.finishSaves() // saves are written off the main thread
         XCTAssertTrue(page.lastAction.contains("could not be read"), "the user is told: \(page.lastAction)")
         XCTAssertEqual(page.photos[0].rating, 4, "the edit holds in memory")
         var isFolder: ObjCBool = false
@@ -166,12 +167,14 @@ final class SidecarPlacementTests: XCTestCase {
         page.waitForScan()
         XCTAssertEqual(page.photos.count, 1, "browsed like any folder")
         page.rate([page.photos[0].id], 3)
+        page.finishSaves() // saves are written off the main thread
         XCTAssertEqual(page.photos[0].rating, 3)
         XCTAssertFalse(FileManager.default.fileExists(atPath: outside.file(".tessera.json")), "nothing written outside")
         XCTAssertTrue(page.lastAction.contains("not saved: Out is a link out of the library"), page.lastAction)
         page.open(folder: lib.path)
         page.waitForScan()
         page.rate([page.photos[0].id], 2)
+        page.finishSaves() // saves are written off the main thread
         XCTAssertTrue(FileManager.default.fileExists(atPath: lib.file(".tessera.json")), "inside the library it is saved")
     } }
 }
@@ -200,7 +203,9 @@ final class SidecarMergeTests: XCTestCase {
         second.open(folder: lib.path)
         second.waitForScan()
         first.rate([first.photos[0].id], 5) // a01
+        first.finishSaves() // saves are written off the main thread
         second.rate([second.photos[1].id], 3) // a02, from a sidecar read before the first's save
+        second.finishSaves() // saves are written off the main thread
         let onDisk = FolderSidecar.load(folder: lib.path)
         XCTAssertEqual(onDisk.ratings, ["a01.jpg": 5, "a02.jpg": 3], "neither edit lost")
         XCTAssertEqual(second.photos[0].rating, 5, "the other instance's edit shows after the save")
@@ -220,18 +225,19 @@ final class SidecarRetryTests: XCTestCase {
         page.waitForScan()
         let build: (UI) -> Void = { page.build($0) }
         h.frames(2, build)
-        chmod(lib.path, 0o555) // not writable, for an ordinary user
-        let previous = tessera_set_filesystem_uid(65534) // this thread sees files as that user
+        let holder = FolderSidecar.lockFolder(lib.path) // another instance holds the folder's lock
+        XCTAssertGreaterThanOrEqual(holder, 0)
         page.rate([page.photos[0].id], 4)
-        _ = tessera_set_filesystem_uid(previous)
+        page.finishSaves() // saves are written off the main thread
         XCTAssertTrue(page.sidecarPending)
         XCTAssertTrue(page.lastAction.contains("not saved yet"), page.lastAction)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib.file(".tessera.json")))
         h.frame(build) // the frame after the click schedules the retry
         XCTAssertFalse(h.host.runOnce(timeout: 0, build), "nothing before the retry is due")
-        chmod(lib.path, 0o755) // the disk is writable again
+        close(holder) // let go
         h.wait(3.5)
         XCTAssertTrue(h.host.runOnce(timeout: 0, build), "the retry's timer frame")
+        page.finishSaves()
         XCTAssertFalse(page.sidecarPending)
         XCTAssertEqual(FolderSidecar.load(folder: lib.path).ratings[page.photos[0].name], 4, "the edit landed")
     } }
@@ -343,4 +349,37 @@ final class SidecarSafetyTests: XCTestCase {
         XCTAssertEqual(stat(dir.file(".tessera.lock"), &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o600)
     }
+}
+
+/// Sidecars are written off the main thread: rating a thousand photos in a thousand folders
+/// queues a thousand saves and returns; none is written by the frame.
+final class SidecarSaverTests: XCTestCase {
+    func testRatingAThousandPhotosInAThousandFoldersWritesNothingOnTheMainThread() throws { try onMain {
+        let lib = try ScratchFolder("saver-thousand")
+        let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 16, height: 12, seed: 1))
+        for i in 0..<1_000 {
+            let folder = lib.path + String(format: "/%04d", i)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try SamplePhotos.write(jpeg, to: folder + "/p.jpg")
+        }
+        let open = Locked(false), onMain = Locked(0), written = Locked(0)
+        let saver = SidecarSaver { folder, current, base in
+            if Thread.isMainThread { onMain.withLock { $0 += 1 } }
+            while !open.withLock({ $0 }) { usleep(500) } // held until the test has looked
+            written.withLock { $0 += 1 }
+            return current.save(folder: folder, base: base)
+        }
+        let page = BrowserPage(root: lib.path, saver: saver)
+        page.waitForScan()
+        XCTAssertEqual(page.photos.count, 1_000)
+        page.rate(RowSelection(page.photos.map(\.id)), 3) // returns: nothing is written in the frame
+        XCTAssertEqual(written.withLock { $0 }, 0)
+        XCTAssertEqual(page.photos.filter { $0.rating == 3 }.count, 1_000, "shown at once")
+        open.withLock { $0 = true }
+        XCTAssertTrue(page.finishSaves(within: 120))
+        XCTAssertEqual(onMain.withLock { $0 }, 0, "no save ran on the main thread")
+        XCTAssertEqual(written.withLock { $0 }, 1_000, "one save a folder")
+        XCTAssertEqual(FolderSidecar.load(folder: lib.path + "/0999").ratings["p.jpg"], 3)
+        XCTAssertFalse(page.sidecarPending)
+    }}
 }

@@ -123,4 +123,30 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(store.value("a", as: Int.self), 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "state.json"))
     } }
+
+    /// The frame's save writes on a background queue; a change made while it is written is
+    /// kept, and written by the next save.
+    func testAChangeMadeWhileAFramesSaveIsWrittenIsKept() throws { try onMain {
+        let dir = try ScratchFolder("state-async")
+        let path = dir.file("state.json")
+        let store = PersistentStore(path: path)
+        store.saveDelay = 0
+        store.set(1, for: "a")
+        store.saveIfNeeded() // queued: the frame goes on
+        store.set(2, for: "b")
+        XCTAssertTrue(store.hasUnsavedChanges, "b is not written yet")
+        store.save() // waits for the queued write, then writes b
+        XCTAssertFalse(store.hasUnsavedChanges)
+        let reread = PersistentStore(path: path)
+        XCTAssertEqual(reread.value("a", as: Int.self), 1)
+        XCTAssertEqual(reread.value("b", as: Int.self), 2)
+        // Frames alone get it there too.
+        store.set(3, for: "c")
+        let deadline = MonotonicClock.seconds() + 60
+        while (store.hasUnsavedChanges || PersistentStore(path: path).value("c", as: Int.self) != 3) && MonotonicClock.seconds() < deadline {
+            store.saveIfNeeded()
+            usleep(1_000)
+        }
+        XCTAssertEqual(PersistentStore(path: path).value("c", as: Int.self), 3)
+    } }
 }
