@@ -165,27 +165,19 @@ public enum ImageDecoder {
     /// nothing more: a thread never waits for memory while it holds some.
     static func reading<T>(_ path: String, toDecodeAt spec: ThumbnailSpec, memory: DecodeMemory = .shared,
                            _ body: ([UInt8], ImageInfo) throws(ImageError) -> T) throws(ImageError) -> T {
-        let (fd, size) = try openRegularFile(path)
-        defer { close(fd) }
-        guard size > 0 else { throw .empty }
-        guard size <= maxFileBytes else { throw .fileTooLarge(bytes: size) }
-        var bytes: [UInt8] = []
-        try read(fd, into: &bytes, upTo: min(size, headerBytes))
-        // What the header tells before the rest is read: a decode that cannot fit ends here, and
-        // the memory the read and the decode will take is reserved.
-        var held = size
-        if let info = try? inspect(bytes, name: path) {
-            try checkDecodable(info, bytes, spec: spec, fileSize: size)
-            held += decodeMemory(info, bytes, spec: spec)
-        }
-        memory.acquire(held)
+        var held = 0
         defer { memory.release(held) }
-        if size > bytes.count {
-            try read(fd, into: &bytes, upTo: maxFileBytes + 1)
-            guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
+        let bytes = try readWhole(path) { header, size throws(ImageError) in
+            // What the header tells before the rest is read: a decode that cannot fit ends here,
+            // and the memory the read and the decode will take is reserved.
+            var needed = size
+            if let info = try? inspect(header, name: path) {
+                try checkDecodable(info, header, spec: spec, fileSize: size)
+                needed += decodeMemory(info, header, spec: spec)
+            }
+            memory.acquire(needed)
+            held = needed
         }
-        guard !bytes.isEmpty else { throw .empty }
-        guard bytes.count >= size else { throw .truncated } // shrank under us while read
         let info = try inspect(bytes, name: path)
         try checkDecodable(info, bytes, spec: spec)
         let needed = bytes.count + decodeMemory(info, bytes, spec: spec)
@@ -324,15 +316,23 @@ public enum ImageDecoder {
     /// The whole file, read only once its header names a size this decoder will take (a JPEG's
     /// at 1/8): never more than `maxFileBytes`, never a FIFO or device, never allocated up front.
     static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+        try readWhole(path) { header, size throws(ImageError) in
+            // A header that names an impossible size ends it here, before the rest is read.
+            if let info = try? inspect(header, name: path) { try checkDecodable(info, header, spec: ThumbnailSpec(side: 1), fileSize: size) }
+        }
+    }
+
+    /// The file at `path` (opened safely, at most `maxFileBytes`), with `beforeTheRest` run on
+    /// its first `headerBytes` and its size before the rest is read.
+    private static func readWhole(_ path: String, beforeTheRest: ([UInt8], Int) throws(ImageError) -> Void) throws(ImageError) -> [UInt8] {
         let (fd, size) = try openRegularFile(path)
         defer { close(fd) }
         guard size > 0 else { throw .empty }
         guard size <= maxFileBytes else { throw .fileTooLarge(bytes: size) }
         var bytes: [UInt8] = []
         try read(fd, into: &bytes, upTo: min(size, headerBytes))
+        try beforeTheRest(bytes, size)
         if size > bytes.count {
-            // A header that names an impossible size ends it here, before the rest is read.
-            if let info = try? inspect(bytes, name: path) { try checkDecodable(info, bytes, spec: ThumbnailSpec(side: 1), fileSize: size) }
             try read(fd, into: &bytes, upTo: maxFileBytes + 1)
             guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
         }
