@@ -110,6 +110,8 @@ final class BrowserPage {
     private let watcher = FolderWatcher()
     /// Writes sidecars off the main thread.
     private let saver: SidecarSaver
+    /// Lists the folder tree, and expands all of a subtree, off the main thread.
+    private let folderLister = FolderLister()
     private var listed = false
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
@@ -603,6 +605,7 @@ final class BrowserPage {
         if watcher?.takeChange() == true || generated != samplesSeen {
             samplesSeen = generated
             ui.images?.filesMayHaveChanged() // an edited photo is decoded again; a file that changed may read now
+            folderLister.forget() // folders made or removed are listed again
             list()
         }
         absorbScan(time: ui.time) { ui.requestRedraw(after: $0) }
@@ -627,6 +630,8 @@ final class BrowserPage {
 
     private func sidebar(_ ui: UI) {
         let before = sidebarSelection
+        if let opened = folderLister.takeOpened() { expandedFolders.formUnion(opened) } // an expand-all's next level
+        let expandedBefore = expandedFolders
         sidebarInfo = ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
             ui.section("Library") {
                 ui.forEach(library) { entry in
@@ -637,9 +642,11 @@ final class BrowserPage {
             ui.section("Folders") {
                 // Subfolders are listed only when a folder is expanded: every readable folder gets a
                 // chevron, which goes away if it turns out to have none.
-                ui.outlineGroup([rootNode], childrenOf: { $0.subfolders }, isExpandable: { node in
+                // Alt-click expands the folder at once and lists what is below it in the background
+                // (FolderLister), opening it level by level as it lands.
+                ui.outlineGroup([rootNode], childrenOf: { [folderLister] in folderLister.subfolders(of: $0) }, isExpandable: { node in
                     if case .readable = node.status { return true } else { return false }
-                }, expanded: Binding(self, \.expandedFolders)) { node in
+                }, expanded: Binding(self, \.expandedFolders), expandAllLimit: 0) { node in
                     switch node.status {
                     case .readable: ListRowContent(node.name, icon: .folder)
                     case .unreadable(let why): ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
@@ -648,6 +655,15 @@ final class BrowserPage {
                     }
                 }
             }
+        }
+        if ui.input.modifiers.contains(.alt) { // alt-click or alt-Right: the rest of the subtree, in the background
+            for case .folder(let path) in expandedFolders.subtracting(expandedBefore) {
+                if let node = path == rootNode.path ? rootNode : folderLister.node(at: path) { folderLister.expandAll(from: node) }
+            }
+        }
+        if let progress = folderLister.progress {
+            ui.padding(8) { ui.text(progress, color: ui.theme.secondaryText) }
+            ui.requestRedraw(after: 0.25)
         }
         guard sidebarSelection != before else { return }
         switch sidebarSelection {

@@ -201,3 +201,34 @@ final class LibraryWalkTests: XCTestCase {
         XCTAssertEqual(scan.take().folders.count, 0, "each folder is handed over once")
     }
 }
+
+/// Expand-all in the sidebar's folder tree (alt-click, alt-Right) lists the subtree off the
+/// main thread and opens it level by level.
+final class FolderListerTests: XCTestCase {
+    func testAltRightOpensTheWholeSubtreeFromTheBackground() throws { try onMain {
+        let tree = try ScratchFolder("lister")
+        var branches = 1
+        func make(_ path: String, depth: Int) throws {
+            guard depth < 3 else { return }
+            for i in 0..<5 {
+                let child = path + "/f\(depth)\(i)"
+                try FileManager.default.createDirectory(atPath: child, withIntermediateDirectories: false)
+                if depth < 2 { branches += 1 }
+                try make(child, depth: depth + 1)
+            }
+        }
+        try make(tree.path, depth: 0)
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 32, height: 24, seed: 1), to: tree.file("p.jpg"))
+        let h = try Harness(width: 1280, height: 800)
+        let page = BrowserPage(root: tree.path)
+        page.waitForScan()
+        let build: (UI) -> Void = { page.build($0) }
+        h.frames(2, build)
+        let name = (tree.path as NSString).lastPathComponent
+        try h.click(on: name, build) // the root folder's row in the sidebar
+        h.press(.right, modifiers: .alt, build)
+        XCTAssertTrue(page.expandedFolders.contains(.folder(tree.path)), "the folder opens at once")
+        XCTAssertTrue(h.frames(until: { page.expandedFolders.count == branches }, build), "then its whole subtree, as it is listed")
+        XCTAssertEqual(page.expandedFolders.count, 1 + 5 + 25)
+    }}
+}

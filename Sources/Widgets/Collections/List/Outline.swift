@@ -47,28 +47,30 @@ extension UI {
     /// An outline whose children come from a closure (a file system, a database): it is
     /// called only for nodes that are drawn or expanded, or, with `isExpandable` (which says
     /// whether a node may have children without reading them), only for expanded ones.
+    /// `expandAllLimit` bounds the nodes one alt-click reads in the frame (0: it expands only
+    /// the node, and an app whose children are slow to read opens the rest in the background).
     @inlinable
     public func outlineGroup<Node: Identifiable>(
         _ roots: [Node], childrenOf children: @escaping (Node) -> [Node]?, isExpandable: ((Node) -> Bool)? = nil,
-        expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0, swipeActions: ((Node) -> [SwipeAction])? = nil,
-        row: @escaping (Node) -> ListRowContent
+        expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0, expandAllLimit: Int = 2_000,
+        swipeActions: ((Node) -> [SwipeAction])? = nil, row: @escaping (Node) -> ListRowContent
     ) {
         outlineRows(roots, children: children, isExpandable: isExpandable, expanded: expanded, revision: revision,
-                    swipeActions: swipeActions) { .content(row($0)) }
+                    expandAllLimit: expandAllLimit, swipeActions: swipeActions) { .content(row($0)) }
     }
 
     @inlinable
     func outlineRows<Node: Identifiable>(
         _ roots: [Node], children: @escaping (Node) -> [Node]?, isExpandable: ((Node) -> Bool)? = nil,
-        expanded binding: Binding<Set<Node.ID>>?, revision: Int, swipeActions: ((Node) -> [SwipeAction])?,
-        body: @escaping (Node) -> ListRowBody
+        expanded binding: Binding<Set<Node.ID>>?, revision: Int, expandAllLimit: Int = 2_000,
+        swipeActions: ((Node) -> [SwipeAction])?, body: @escaping (Node) -> ListRowBody
     ) {
         profiler?.beginScope("outline", "")
         defer { profiler?.endScope() }
         guard !listStack.isEmpty else {
             list("outline") {
                 outlineRows(roots, children: children, isExpandable: isExpandable, expanded: binding, revision: revision,
-                            swipeActions: swipeActions, body: body)
+                            expandAllLimit: expandAllLimit, swipeActions: swipeActions, body: body)
             }
             return
         }
@@ -83,6 +85,7 @@ extension UI {
         if box.value.flattening == nil || box.value.revision != revision || box.value.flattening!.rootsDiffer(from: roots) {
             box.value.flattening = OutlineFlattening(roots: roots, children: children, expanded: wanted)
             box.value.flattening!.isExpandable = isExpandable
+            box.value.flattening!.recursiveExpansionLimit = expandAllLimit
         } else {
             box.value.flattening!.children = children
             // The app (or expand/collapse all) edited the set: re-flatten, reading only expanded nodes.

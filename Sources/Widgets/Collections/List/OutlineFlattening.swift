@@ -60,6 +60,11 @@ public struct OutlineFlattening<Node: Identifiable> {
     /// Answers "may it have children?" without reading them (a folder: yes), so drawn rows
     /// are not read at all; a node found empty on expansion loses its chevron.
     @usableFromInline var isExpandable: ((Node) -> Bool)?
+    /// The most nodes whose children one alt-click expansion reads, level by level: a huge tree
+    /// (a file system) opens its upper levels in bounded time instead of holding the frame
+    /// while every folder below is listed. 0 expands only the node (the app then opens the
+    /// rest itself, off the frame: see `outlineGroup(_:childrenOf:...)`).
+    public var recursiveExpansionLimit = 2_000
     /// Whether drawn nodes have children (so each is asked once).
     @usableFromInline var isBranchCache: [Node.ID: Bool] = [:]
     /// The number of rows shown.
@@ -193,7 +198,9 @@ public struct OutlineFlattening<Node: Identifiable> {
         guard let kids = children(node), !kids.isEmpty else { isBranchCache[node.id] = false; return }
         if recursive {
             if expand {
-                expanded.formUnion(Self.allBranchIDs(of: kids, children: children, limit: Self.recursiveExpansionLimit))
+                if recursiveExpansionLimit > 0 {
+                    expanded.formUnion(Self.allBranchIDs(of: kids, children: children, limit: recursiveExpansionLimit))
+                }
             } else {
                 unmarkSubtree(kids, from: &expanded)
             }
@@ -244,11 +251,6 @@ public struct OutlineFlattening<Node: Identifiable> {
         }
         rowCount = row
     }
-
-    /// The most nodes whose children one alt-click expansion reads, level by level: a huge tree
-    /// (a file system) opens its upper levels in bounded time instead of holding the frame
-    /// while every folder below is listed.
-    public static var recursiveExpansionLimit: Int { 2_000 }
 
     /// Forgets the expansion of every node below `nodes` whose parent chain is expanded
     /// (the outline reads only expanded subtrees).

@@ -193,7 +193,7 @@ final class ExpandAllBoundTests: XCTestCase {
         }, expanded: expanded)
         flat.setExpanded(at: 0, true, recursive: true, expanded: &expanded)
         // Each read once to find it has children, and the open ones once more to lay them out.
-        XCTAssertLessThanOrEqual(reads, 2 * OutlineFlattening<Endless>.recursiveExpansionLimit + 10, "bounded")
+        XCTAssertLessThanOrEqual(reads, 2 * flat.recursiveExpansionLimit + 10, "bounded")
         XCTAssertGreaterThan(expanded.count, 100, "and what was read is open")
         XCTAssertGreaterThan(flat.count, 100)
     }
