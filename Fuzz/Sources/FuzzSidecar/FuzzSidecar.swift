@@ -3,8 +3,8 @@ import Foundation
 import Render2D
 
 /// A folder's sidecar (`.tessera.json`): any bytes decode to a sidecar or a clear error. What
-/// decodes has ratings in 0...5, writes back, reads back the same, and merges with itself
-/// unchanged. `FolderSidecar.swift` is the app's own file, linked here: the sidecar belongs to
+/// decodes has ratings in 0...5 and, unless a key of another shape makes it read-only, writes
+/// back, reads back the same, and merges with itself unchanged. `FolderSidecar.swift` is the app's own file, linked here: the sidecar belongs to
 /// the GalleryDemo executable, which another package cannot import.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSidecarInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
@@ -19,6 +19,8 @@ public func fuzzSidecarMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMu
 func fuzzSidecar(_ bytes: [UInt8]) -> Int32 {
     guard let sidecar = try? FolderSidecar.decode(bytes) else { return 0 }
     precondition(sidecar.ratings.values.allSatisfy { (1...5).contains($0) }, "rating out of range")
+    // A key of another shape makes the folder read-only: it is never written, so not written back.
+    guard !sidecar.isReadOnly else { return 0 }
     guard let written = try? sidecar.encoded() else { return 0 }
     let reread = try! FolderSidecar.decode(Array(written)) // what we wrote must read back
     precondition(reread.ratings == sidecar.ratings && reread.favorites == sidecar.favorites && reread.tags == sidecar.tags,

@@ -45,4 +45,23 @@ final class FuzzCorpusTests: XCTestCase {
         }
         XCTAssertEqual(decoded, 3, "a key of the wrong type costs only that key (wrong-types.json decodes, empty)")
     }
+
+    /// FuzzSidecar's corpus and findings: each decodes to a sidecar or an error; one that is not
+    /// read-only writes back and reads back the same. (A JSON object with a key twice, once of
+    /// another shape, read differently by Foundation's two JSON readers, is read-only.)
+    func testEverySidecarInputReadsBackWhatItWrote() throws {
+        let inputs = try corpus("FuzzSidecar")
+        XCTAssertGreaterThanOrEqual(inputs.count, 3)
+        let duplicate = try XCTUnwrap(inputs.first { $0.name.hasPrefix("duplicate-keys") })
+        XCTAssertTrue(try FolderSidecar.decode(duplicate.bytes).isReadOnly, "found by FuzzSidecar: read-only, never written")
+        for (name, bytes) in inputs {
+            guard let sidecar = try? FolderSidecar.decode(bytes) else { continue }
+            XCTAssertTrue(sidecar.ratings.values.allSatisfy { (1...5).contains($0) }, name)
+            guard !sidecar.isReadOnly else { continue }
+            let reread = try FolderSidecar.decode(Array(try sidecar.encoded()))
+            XCTAssertEqual(reread.ratings, sidecar.ratings, name)
+            XCTAssertEqual(reread.tags, sidecar.tags, name)
+            XCTAssertEqual(Set(reread.unknown.keys), Set(sidecar.unknown.keys), name)
+        }
+    }
 }
