@@ -130,14 +130,14 @@ final class LargePhotoTests: XCTestCase {
         let order = Locked<[String]>([])
         let large = Thread { budget.acquire(80); order.withLock { $0.append("large") }; usleep(50_000); budget.release(80) }
         large.start()
-        while budget.waitingBytes.count < 1 { usleep(1000) }
+        let deadline = MonotonicClock.seconds() + 60
+        while budget.waitingBytes.count < 1 && MonotonicClock.seconds() < deadline { usleep(1000) }
         let small = Thread { budget.acquire(30); order.withLock { $0.append("small") }; budget.release(30) }
         small.start()
-        while budget.waitingBytes.count < 2 { usleep(1000) }
+        while budget.waitingBytes.count < 2 && order.withLock({ $0.isEmpty }) && MonotonicClock.seconds() < deadline { usleep(1000) }
         usleep(50_000)
         XCTAssertEqual(order.withLock { $0 }, [], "30 fits beside 60, but the 80 asked first")
         budget.release(60)
-        let deadline = MonotonicClock.seconds() + 60
         while order.withLock({ $0.count }) < 2 && MonotonicClock.seconds() < deadline { usleep(1000) }
         XCTAssertEqual(order.withLock { $0 }, ["large", "small"])
     }
