@@ -67,6 +67,11 @@ struct LayoutFrame {
 
     var cursor = 0.0
     var count = 0
+    /// The ID scope (`UI.withID`) of the last child frame opened here with no ID given, and how
+    /// many were opened in a row under it: such frames (regions, padding, a list's row cells)
+    /// are named by their scope and that count (`UI.child(at:...)`).
+    var childScope = WidgetID.root
+    var childrenInScope = 0
     var crossExtent = 0.0
     var fixedExtent = 0.0
     var flexCount = 0
@@ -231,11 +236,27 @@ extension UI {
     }
 
     /// Runs `content` in a new layout frame over `rect`; returns the size it used.
+    ///
+    /// A frame opened with no `id` is named by its parent, the ID scope it is opened in
+    /// (`withID`) and its place among the frames opened in a row under that scope: it is not
+    /// placed in its parent first, so the parent's child count would give two of them the same
+    /// name (the two panes of a split, every row of a list), and the stacks inside them would
+    /// read and write each other's measurements. A lazy list's rows, each in a scope of its own,
+    /// keep their names as they scroll.
     @discardableResult
     func child(at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
                memo: StackMemo? = nil, _ content: () -> Void) -> Size {
-        let parent = layoutStack[layoutStack.count - 1]
-        let frameID = id ?? WidgetID(parent: parent.id, index: parent.count)
+        let top = layoutStack.count - 1
+        let scope = idStack[idStack.count - 1]
+        if id == nil {
+            if layoutStack[top].childScope == scope { layoutStack[top].childrenInScope += 1 } else {
+                layoutStack[top].childScope = scope
+                layoutStack[top].childrenInScope = 0
+            }
+        }
+        let parent = layoutStack[top]
+        let frameID = id ?? WidgetID(parent: WidgetID(parent: parent.id, index: Int(truncatingIfNeeded: scope.raw)),
+                                     index: -1 - parent.childrenInScope)
         let memo = memo ?? state(frameID, default: StackMemo())
         layoutStack.append(LayoutFrame(axis: axis, rect: rect, spacing: spacing, alignment: alignment, id: frameID, memo: memo))
         content()

@@ -12,6 +12,35 @@ final class Model<Value> {
 
 /// Split views and the navigation split view in the real renderer, driven by SDL events.
 final class SplitWidgetTests: XCTestCase {
+    /// Padding one pane does not change the other's layout: the panes' layout frames had the
+    /// same IDs (a region is not placed in its parent, so sibling regions shared an index), so
+    /// the right pane's padded stack read and wrote the left pane's toolbar row's measurements.
+    func testPaddingOnePaneLeavesTheOtherPanesLayoutAlone() throws { try onMain {
+        for padded in [false, true] {
+            let h = try Harness(width: 1000, height: 500)
+            var text = ""
+            var button = Rect.zero, line = Rect.zero
+            let build: (UI) -> Void = { ui in
+                ui.hSplit("main", fraction: 0.7) {
+                    ui.vstack {
+                        ui.hstack {
+                            ui.textField("Filter", text: &text, width: 200)
+                            ui.spacer()
+                            button = ui.allocate(Size(110, 24))
+                        }
+                        line = ui.allocate(Size(100, 18))
+                    }
+                } right: {
+                    let right = { ui.vstack { ui.text("One"); ui.text("Two") } }
+                    if padded { ui.padding(8) { right() } } else { right() }
+                }
+            }
+            h.frames(4, build)
+            XCTAssertGreaterThan(button.maxX, 650, "padded: \(padded): the button ends at the pane's trailing edge, \(button)")
+            XCTAssertLessThan(line.minY, 45, "padded: \(padded): the line sits just below the row, \(line)")
+        }
+    }}
+
     func testTabReachesTheSplitterAndTheArrowsMoveIt() throws { try onMain {
         let h = try Harness()
         let state = Model(SplitState(fraction: 0.5))

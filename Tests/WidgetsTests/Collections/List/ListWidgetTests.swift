@@ -80,6 +80,35 @@ final class ListWidgetTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(top[row]), before, accuracy: 0.5)
     }}
 
+    /// Nested rows of widgets keep their trailing text: every row's cell frame had the same
+    /// name, so a child row (a narrower cell) laid out its spacer from another row's measurements
+    /// and cut its value to "…".
+    func testNestedOutlineRowsOfWidgetsShowTheirTrailingText() throws { try onMain {
+        struct Stat: Identifiable { let id: String; let value: String; var children: [Stat]? }
+        let tree = [Stat(id: "Minimum population", value: "City 1234", children: [
+            Stat(id: "selected", value: "1500", children: nil), Stat(id: "count", value: "6", children: nil)]),
+                    Stat(id: "Other", value: "9", children: nil)]
+        let h = try Harness(width: 300, height: 300)
+        var expanded: Set<String> = ["Minimum population"]
+        let build: (UI) -> Void = { ui in
+            ui.list("stats", style: .sidebar) {
+                ui.outlineGroup(tree, children: \.children, expanded: Binding(get: { expanded }, set: { expanded = $0 })) { ui, stat in
+                    ui.hstack {
+                        ui.text(stat.id)
+                        ui.spacer()
+                        ui.text(stat.value)
+                    }
+                }
+            }
+        }
+        h.frames(4, build)
+        for text in ["Minimum population", "City 1234", "selected", "1500", "count", "6", "Other", "9"] {
+            XCTAssertNotNil(h.rect(ofText: text), "\(text) is drawn whole: \(h.drawnText)")
+        }
+        let value = try XCTUnwrap(h.rect(ofText: "1500")), name = try XCTUnwrap(h.rect(ofText: "selected"))
+        XCTAssertGreaterThan(value.minX, name.maxX + 20, "the value stands at the trailing edge")
+    }}
+
     func testAnOutlineOfWidgetRowsLaysOutChildrenAfterATallParent() throws { try onMain {
         let h = try Harness()
         let m = Model()
