@@ -43,9 +43,9 @@ package enum SDLContext {
     private static func noDisplay(_ reason: String) -> WindowError {
         WindowError(description: """
             No display available (\(reason)).
-            Run with a display, under Xvfb (`Xvfb :99 & DISPLAY=:99 swift run GalleryDemo`), \
-            or offscreen (`swift run GalleryDemo --offscreen --screenshot out.png`, \
-            i.e. SDL_VIDEODRIVER=offscreen).
+            Run with a display, under Xvfb (`Xvfb :99 &` then `DISPLAY=:99` for the app), \
+            or offscreen: SDL_VIDEODRIVER=offscreen in the environment, or \
+            `AppHost.Options(offscreen: true)` in the app.
             """)
     }
 

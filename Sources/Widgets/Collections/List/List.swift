@@ -35,7 +35,8 @@ public struct ListRowContent: Sendable {
     public var icon: Icon?
     /// The icon's color (nil: the accent).
     public var iconColor: Color?
-    /// A second line, in the secondary color.
+    /// A value at the row's trailing edge, on the title's line, in the secondary color (the
+    /// standard inspector row's value; at most 45 % of the row's width, truncated past it).
     public var secondaryText: String?
     /// What sits at the trailing edge.
     public var accessory: ListAccessory

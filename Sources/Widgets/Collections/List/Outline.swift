@@ -17,8 +17,9 @@ extension UI {
     ///
     /// Expansion is kept by the UI, or by the app when it passes `expanded` (a set of node
     /// IDs it may edit: the outline applies the difference incrementally). Children are read
-    /// only for expanded and drawn nodes. Bump `revision` when the tree's content changes
-    /// below the roots.
+    /// only for expanded and drawn nodes. Nodes are kept by ID between frames: bump `revision`
+    /// whenever a node's content changes (its title, its children), a root's included; a change
+    /// in the roots' IDs (one added, removed or moved) is noticed without it.
     ///
     /// ```swift
     /// ui.outlineGroup(canvases, children: \.children) { ListRowContent($0.name, icon: .folder) }
