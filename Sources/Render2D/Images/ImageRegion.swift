@@ -51,6 +51,11 @@ extension ImageDecoder {
     /// a progressive JPEG's coefficients, which libjpeg keeps whole) are reserved in the decode
     /// budget before the file is read. Other formats, and regions outside the image, throw.
     public static func region(path: String, _ region: ImageRegion) throws(ImageError) -> PixelBuffer {
+        try regionThumbnail(path: path, region).pixels
+    }
+
+    /// `region(path:_:)`, with what the file's header said (the loader's result carries it).
+    static func regionThumbnail(path: String, _ region: ImageRegion) throws(ImageError) -> DecodedThumbnail {
         let head = try readHeader(path)
         let info = try inspect(head, name: path)
         guard info.format == .jpeg else { throw .unsupported("regions are decoded from JPEGs only") }
@@ -63,7 +68,7 @@ extension ImageDecoder {
         let storedWidth = (info.width + region.scale - 1) / region.scale, storedHeight = (info.height + region.scale - 1) / region.scale
         let uprightWidth = info.orientation >= 5 ? storedHeight : storedWidth
         let uprightHeight = info.orientation >= 5 ? storedWidth : storedHeight
-        guard region.x >= 0, region.y >= 0, region.x + region.width <= uprightWidth, region.y + region.height <= uprightHeight else {
+        guard region.x >= 0, region.y >= 0, region.x <= uprightWidth - region.width, region.y <= uprightHeight - region.height else {
             throw .unsupported("the region is outside the \(uprightWidth)×\(uprightHeight) image")
         }
         let stored = region.stored(orientation: info.orientation, storedWidth: storedWidth, storedHeight: storedHeight)
@@ -86,6 +91,7 @@ extension ImageDecoder {
             let why = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw why.contains("Premature end") || why.contains("premature") ? .truncated : .corrupt(why)
         }
-        return orient(PixelBuffer(width: stored.width, height: stored.height, bytes: out), info.orientation)
+        return DecodedThumbnail(pixels: orient(PixelBuffer(width: stored.width, height: stored.height, bytes: out), info.orientation),
+                                info: info, dctScale: region.scale)
     }
 }

@@ -142,15 +142,6 @@ public final class ThumbnailLoader: @unchecked Sendable {
         Result { () throws(ImageError) in try ImageDecoder.thumbnail(path: key.path, spec: key.spec) }
     }
 
-    /// A region of the file at `path`, as a thumbnail (its `info` is the header's).
-    static func decodeRegion(_ path: String, _ region: ImageRegion) -> Result<DecodedThumbnail, ImageError> {
-        Result { () throws(ImageError) in
-            let pixels = try ImageDecoder.region(path: path, region)
-            let info = try ImageDecoder.inspect(try ImageDecoder.readHeader(path), name: path)
-            return DecodedThumbnail(pixels: pixels, info: info, dctScale: region.scale)
-        }
-    }
-
     /// Replaces the wanted set: new keys are queued, queued keys get their new priority, and
     /// queued keys not listed are cancelled. Returns how many were cancelled.
     @discardableResult
@@ -268,7 +259,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
             // The embedded tier is always the file's own thumbnail; `decode` makes the sharp one.
             let outcome: Result<DecodedThumbnail, ImageError> = switch key.tier {
             case .embedded: Result { () throws(ImageError) in try EmbeddedThumbnail.decode(path: key.path) }
-            case .region(let region): Self.decodeRegion(key.path, region)
+            case .region(let region): Result { () throws(ImageError) in try ImageDecoder.regionThumbnail(path: key.path, region) }
             case .sharp: decode(key)
             }
             let done = MonotonicClock.nanoseconds()

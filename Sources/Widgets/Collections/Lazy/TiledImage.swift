@@ -26,7 +26,11 @@ extension UI {
         let pointsPerPixel = frame.width / Double(imageWidth), tile = max(64, tileSize)
         let shown = frame.intersection(visible)
         guard shown.width > 0, shown.height > 0 else { return 0 }
-        func pixel(_ points: Double, _ origin: Double, _ limit: Int) -> Int { min(limit, max(0, Int((points - origin) / pointsPerPixel))) }
+        // Clamped before the conversion: a frame far off screen or vanishingly small cannot trap it.
+        func pixel(_ points: Double, _ origin: Double, _ limit: Int) -> Int {
+            let p = (points - origin) / pointsPerPixel
+            return p.isFinite ? Int(min(Double(limit), max(0, p))) : (p > 0 ? limit : 0)
+        }
         let columns = (pixel(shown.minX, frame.minX, imageWidth - 1) / tile)...(pixel(shown.maxX, frame.minX, imageWidth - 1) / tile)
         let rows = (pixel(shown.minY, frame.minY, imageHeight - 1) / tile)...(pixel(shown.maxY, frame.minY, imageHeight - 1) / tile)
         var loading = 0
