@@ -36,6 +36,13 @@ static inline Uint32 tessera_pixelformat_abgr8888(void) { return SDL_PIXELFORMAT
 static inline Uint32 tessera_pixelformat_rgba32(void) { return SDL_PIXELFORMAT_RGBA32; }
 static inline Uint32 tessera_pixelformat_argb8888(void) { return SDL_PIXELFORMAT_ARGB8888; }
 
+// The main dispatch queue, which runs the main actor's jobs on Linux. libdispatch exports these
+// for run loops that are not CoreFoundation's (swift-corelibs-foundation uses them the same
+// way): an eventfd that becomes readable when the queue has work, and the call that drains it
+// on the main thread. They come with the toolchain's libdispatch, which every Swift program links.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
 // Text: FreeType load targets and FriBidi's automatic paragraph direction.
 static inline FT_Int32 tessera_ft_load_target_light(void) { return FT_LOAD_TARGET_LIGHT; }
 static inline FriBidiParType tessera_fribidi_par_auto(void) { return FRIBIDI_PAR_ON; }

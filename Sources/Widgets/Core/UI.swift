@@ -134,6 +134,8 @@ public final class UI {
     @usableFromInline var listStack: [ListCollector] = []
     /// The forms being built: controls inside take the label | control row layout.
     var formStack: [FormContext] = []
+    /// The `task`, `onAppear`, `onDisappear` and `onChange` hooks built in recent frames.
+    var lifecycle = LifecycleHooks()
     /// A text field has focus this frame: the host should enable SDL text input (and IME).
     public internal(set) var wantsTextInput = false
     /// Where the focused text field is, for placing the IME candidate window.
@@ -207,6 +209,7 @@ public final class UI {
         popupRects = popupRectsThisFrame
         popupRectsThisFrame.removeAll(keepingCapacity: true)
         openPopups.removeAll { $0.lastFrame < frameIndex }
+        endLifecycleFrame()
         if frameIndex % 60 == 0 { collectStaleState() }
     }
 

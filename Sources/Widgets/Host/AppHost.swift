@@ -174,6 +174,7 @@ public final class AppHost {
         userScale = 1
         userScale = resolvedUserScale()
         SDL_StopTextInput()
+        MainActorJobs.start()
         Log.info("window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(userScale)")
     }
 
@@ -214,6 +215,7 @@ public final class AppHost {
         frameDue = !events.isEmpty
         if events.contains(.displayChanged) { userScale = resolvedUserScale() }
         profiler.recordEvents(events.count)
+        MainActorJobs.runWaiting() // what a task changed is drawn in this frame
         profiler.endPhase(.events)
 
         ui.beginFrame(events: events, size: logicalSize, scale: window.backingScale * userScale, time: clock())
