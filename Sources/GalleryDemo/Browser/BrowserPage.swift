@@ -856,8 +856,7 @@ final class BrowserPage {
                 let rect = ui.allocate(Size(24, 24))
                 let r = ui.interact(ui.id("star\(k)"), rect: rect)
                 let icon: Icon = k <= current ? .starFill : .star
-                icon.draw(in: rect.insetBy(dx: 2, dy: 2), color: k <= current || r.isHovered ? Color(hex: 0xFFB800) : ui.theme.secondaryText,
-                          into: &ui.drawList)
+                ui.drawIcon(icon, in: rect.insetBy(dx: 2, dy: 2), color: k <= current || r.isHovered ? Color(hex: 0xFFB800) : ui.theme.secondaryText)
                 if r.clicked { rate(ids, k == current ? 0 : k) }
             }
         }

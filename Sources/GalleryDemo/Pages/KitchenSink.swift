@@ -4,6 +4,9 @@ import Widgets
 /// The "kitchen sink" page: every foundation control in one window.
 @MainActor
 final class KitchenSink {
+    /// A few of Material Icons' names (any of its 2,000 works with `Icon(named:)`).
+    static let materialIcons = ["description", "folder_open", "content_copy", "delete", "edit", "share", "settings",
+                                "info", "warning", "cloud_upload", "image", "rotate_right", "label", "sort", "filter_list"]
     var clicks = 0
     var notifications = true
     var compact = false
@@ -60,11 +63,13 @@ final class KitchenSink {
                 ui.text("← popup menu · right-click a row for a context menu", color: ui.theme.secondaryText)
             }
             ui.text("Icons", font: ui.font(size: 17, weight: .bold))
-            ui.hstack(spacing: 10) {
-                for icon in Icon.allCases {
-                    let rect = ui.allocate(Size(20, 20))
-                    icon.draw(in: rect, color: ui.theme.accent, into: &ui.drawList)
-                    ui.tooltip(icon.rawValue, for: ui.interact(ui.id(icon.rawValue), rect: rect))
+            for icons in [Icon.builtIn, Self.materialIcons.map(Icon.init(named:))] {
+                ui.hstack(spacing: 10) {
+                    for icon in icons {
+                        let rect = ui.allocate(Size(20, 20))
+                        ui.drawIcon(icon, in: rect, color: ui.theme.accent)
+                        ui.tooltip(icon.name, for: ui.interact(ui.id(icon.name), rect: rect))
+                    }
                 }
             }
             ui.text("Horizontal scroll (shift+wheel, drag the bar)", color: ui.theme.secondaryText)

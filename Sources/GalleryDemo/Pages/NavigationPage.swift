@@ -19,7 +19,7 @@ final class NavigationPage {
         if selected { ui.drawList.addRoundedRect(rect, radius: 6, color: ui.theme.accent) }
         else if r.isHovered { ui.drawList.addRoundedRect(rect, radius: 6, color: ui.theme.control) }
         let fg = selected ? ui.theme.onAccent : ui.theme.text
-        icon.draw(in: Rect(x: rect.x + 8, y: rect.midY - 8, width: 16, height: 16), color: selected ? fg : ui.theme.accent, into: &ui.drawList)
+        ui.drawIcon(icon, in: Rect(x: rect.x + 8, y: rect.midY - 8, width: 16, height: 16), color: selected ? fg : ui.theme.accent)
         ui.font.draw(title, in: Rect(x: rect.x + 32, y: rect.y, width: rect.width - 40, height: rect.height), color: fg, into: &ui.drawList)
         return r.clicked
     }
@@ -68,8 +68,7 @@ final class NavigationPage {
                         ui.text("\(collection) · photo \(photo + 1)", font: ui.font(size: 20, weight: .bold))
                         let preview = ui.allocate(Size(min(ui.availableWidth, 420), 260))
                         ui.drawList.addRoundedRect(preview, radius: 10, color: Color(hex: 0x0A84FF).mix(.orange, Double(photo % 10) / 9))
-                        Icon.photo.draw(in: preview.insetBy(dx: preview.width * 0.3, dy: preview.height * 0.3), color: .white.opacity(0.85),
-                                        into: &ui.drawList)
+                        ui.drawIcon(.photo, in: preview.insetBy(dx: preview.width * 0.3, dy: preview.height * 0.3), color: .white.opacity(0.85))
                     } else {
                         ui.text("Select a photo", color: ui.theme.secondaryText)
                     }

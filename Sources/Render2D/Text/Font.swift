@@ -37,7 +37,8 @@ public final class FontLibrary {
     public let fallback = FontFallback()
     private var cache: [FontKey: Font] = [:]
 
-    struct FontKey: Hashable { let pixelSize: Int; let weight: FontWeight; let scale: Double }
+    /// `weight` nil: the icon font.
+    struct FontKey: Hashable { let pixelSize: Int; let weight: FontWeight?; let scale: Double }
 
     /// Opens the shipped fonts (no window required).
     public init(atlas: GlyphAtlas) throws {
@@ -54,6 +55,22 @@ public final class FontLibrary {
     /// (SwiftPM's resource bundle), in `$TESSERA_ASSETS`, or in the system's DejaVu fonts.
     public func path(of weight: FontWeight) -> String? { paths[weight] }
 
+    /// Material Icons, when installed (`fonts-material-design-icons-iconfont`); nil, with one
+    /// logged line, when it is not.
+    public private(set) lazy var icons: IconFont? = {
+        do { return try IconFont() } catch {
+            Log.error("Material Icons are not installed (apt-get install fonts-material-design-icons-iconfont): \(error); named icons draw as boxes")
+            return nil
+        }
+    }()
+
+    /// The icon font at `size` logical pixels (an icon is about as wide and tall as its size),
+    /// nil when Material Icons are not installed.
+    public func iconFont(size: Double, scale: Double = 1) -> Font? {
+        guard let icons else { return nil }
+        return font(size: size, weight: nil, path: icons.path, scale: scale)
+    }
+
     /// Open faces kept at most; the least recently asked for goes first (the 15 px body face stays).
     public var maxOpenFonts = 32
     @exclusivity(unchecked) private var uses = 0
@@ -61,6 +78,10 @@ public final class FontLibrary {
     /// A font of `size` logical pixels for a display with `scale` physical pixels per logical one.
     /// Fonts are cached by size, weight and scale; ask again each frame rather than keeping one.
     public func font(size: Double, weight: FontWeight = .regular, scale: Double = 1) -> Font {
+        font(size: size, weight: weight, path: paths[weight] ?? paths[.regular]!, scale: scale)
+    }
+
+    private func font(size: Double, weight: FontWeight?, path: String, scale: Double) -> Font {
         let pixelSize = min(max(1, Int(((size * scale).isFinite ? size * scale : 15).rounded())), 1024)
         let key = FontKey(pixelSize: pixelSize, weight: weight, scale: scale.isFinite ? scale : 1)
         uses &+= 1
@@ -69,7 +90,7 @@ public final class FontLibrary {
             return font
         }
         do {
-            let font = try Font(path: paths[weight] ?? paths[.regular]!, fallback: fallback, pixelSize: pixelSize,
+            let font = try Font(path: path, fallback: fallback, pixelSize: pixelSize,
                                 scale: scale, atlas: atlas)
             font.lastUse = uses
             if cache.count >= max(2, maxOpenFonts) { closeLeastRecentlyUsed() }

@@ -150,7 +150,7 @@ extension UI {
         }
         let fg = lit ? theme.onAccent : color
         if let icon {
-            icon.draw(in: Rect(x: rect.x + 4, y: rect.midY - 8, width: 16, height: 16), color: fg, into: &drawList)
+            drawIcon(icon, in: Rect(x: rect.x + 4, y: rect.midY - 8, width: 16, height: 16), color: fg)
         }
         font.draw(title, in: Rect(x: rect.x + iconSpace, y: rect.y, width: rect.width - iconSpace - shortcutWidth, height: rect.height),
                   color: fg, into: &drawList)

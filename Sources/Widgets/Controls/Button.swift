@@ -47,7 +47,7 @@ extension UI {
         let contentWidth = width - 2 * padding
         var x = rect.x + (rect.width - contentWidth) / 2
         if let icon {
-            icon.draw(in: Rect(x: x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize), color: fg, into: &drawList)
+            drawIcon(icon, in: Rect(x: x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize), color: fg)
             x += iconSize + gap
         }
         if !title.isEmpty {

@@ -3,46 +3,105 @@ import Render2D
 import Glibc
 #endif
 
-/// The built-in icon set, drawn as anti-aliased vector shapes at any scale.
+/// An icon, sized and colored like text: one of the 15 built-in shapes (`.folder`, `.star`,
+/// drawn as vector shapes), or any of Material Icons' 2,000 by name (`Icon(named:)`, drawn
+/// from the font through the glyph atlas).
 ///
 /// ```swift
 /// ui.label("Photos", icon: .photo)
-/// Icon.star.draw(in: rect, color: .yellow, into: &ui.drawList)
+/// ui.label("notes.txt", icon: Icon(named: "description"))
+/// ui.drawIcon(.star, in: rect, color: .yellow)
 /// ```
-public enum Icon: String, CaseIterable, Sendable {
-    /// A chevron pointing right: collapsed, or onwards.
-    case chevronRight
-    /// A chevron pointing down: expanded.
-    case chevronDown
-    /// A chevron pointing left: back.
-    case chevronLeft
-    /// A chevron pointing up.
-    case chevronUp
-    /// A folder.
-    case folder
-    /// A photo: a landscape in a frame.
-    case photo
-    /// A star's outline.
-    case star
-    /// A filled star: rated, favorite.
-    case starFill
-    /// A checkmark.
-    case checkmark
-    /// A sidebar: shows or hides the leading column.
-    case sidebar
-    /// A trash can: delete.
-    case trash
-    /// A plus: add.
-    case plus
-    /// A minus: remove.
-    case minus
-    /// An x: close, clear.
-    case xmark
-    /// A magnifying glass: search.
-    case magnifyingGlass
+public struct Icon: Hashable, Sendable {
+    /// The built-in shapes.
+    enum Shape: String, CaseIterable, Sendable {
+        case chevronRight, chevronDown, chevronLeft, chevronUp, folder, photo, star, starFill, checkmark,
+             sidebar, trash, plus, minus, xmark, magnifyingGlass
+    }
 
-    /// Draws the icon centred in `rect` (square icons use the smaller side).
-    public func draw(in rect: Rect, color: Color, into list: inout DrawList) {
+    enum Source: Hashable, Sendable {
+        case shape(Shape)
+        case material(String)
+    }
+
+    let source: Source
+
+    init(_ shape: Shape) { source = .shape(shape) }
+
+    /// The Material Icons icon `name` (lowercase words joined by underscores, as on Google's
+    /// icon page: "description", "folder_open", "content_copy", "delete"). A name the font
+    /// does not have draws as an empty box, as does any when the font is not installed
+    /// (Debian: `fonts-material-design-icons-iconfont`, which `scripts/install-deps.sh` installs).
+    public init(named name: String) { source = .material(name) }
+
+    /// Its name: a built-in's (`"starFill"`) or the Material name it was made with.
+    public var name: String {
+        switch source {
+        case .shape(let shape): shape.rawValue
+        case .material(let name): name
+        }
+    }
+
+    /// The built-in shapes, in the order they are declared.
+    public static let builtIn: [Icon] = Shape.allCases.map(Icon.init)
+
+    /// A chevron pointing right: collapsed, or onwards.
+    public static let chevronRight = Icon(.chevronRight)
+    /// A chevron pointing down: expanded.
+    public static let chevronDown = Icon(.chevronDown)
+    /// A chevron pointing left: back.
+    public static let chevronLeft = Icon(.chevronLeft)
+    /// A chevron pointing up.
+    public static let chevronUp = Icon(.chevronUp)
+    /// A folder.
+    public static let folder = Icon(.folder)
+    /// A photo: a landscape in a frame.
+    public static let photo = Icon(.photo)
+    /// A star's outline.
+    public static let star = Icon(.star)
+    /// A filled star: rated, favorite.
+    public static let starFill = Icon(.starFill)
+    /// A checkmark.
+    public static let checkmark = Icon(.checkmark)
+    /// A sidebar: shows or hides the leading column.
+    public static let sidebar = Icon(.sidebar)
+    /// A trash can: delete.
+    public static let trash = Icon(.trash)
+    /// A plus: add.
+    public static let plus = Icon(.plus)
+    /// A minus: remove.
+    public static let minus = Icon(.minus)
+    /// An x: close, clear.
+    public static let xmark = Icon(.xmark)
+    /// A magnifying glass: search.
+    public static let magnifyingGlass = Icon(.magnifyingGlass)
+
+    /// Draws the icon centred in `rect` (the smaller side is its size); `fonts` draws the
+    /// Material ones. Widgets call `ui.drawIcon`.
+    @MainActor
+    public func draw(in rect: Rect, color: Color, fonts: FontLibrary, into list: inout DrawList) {
+        switch source {
+        case .shape(let shape): shape.draw(in: rect, color: color, into: &list)
+        case .material(let name): Self.drawMaterial(name, in: rect, color: color, fonts: fonts, into: &list)
+        }
+    }
+
+    @MainActor
+    private static func drawMaterial(_ name: String, in rect: Rect, color: Color, fonts: FontLibrary, into list: inout DrawList) {
+        let s = min(rect.width, rect.height)
+        let box = Rect(x: rect.midX - s / 2, y: rect.midY - s / 2, width: s, height: s)
+        guard let scalar = fonts.icons?.scalar(named: name), let font = fonts.iconFont(size: s, scale: list.scale) else {
+            list.addRectBorder(box.insetBy(dx: s * 0.15, dy: s * 0.15), radius: s * 0.08, color: color, thickness: max(1, s / 12))
+            return
+        }
+        // The glyphs fill their em square, which the font centres on its line.
+        font.draw(String(Character(scalar)), in: box, alignment: .center, color: color, truncate: false, into: &list)
+    }
+}
+
+extension Icon.Shape {
+    /// Draws the shape centred in `rect` (square icons use the smaller side).
+    func draw(in rect: Rect, color: Color, into list: inout DrawList) {
         let s = min(rect.width, rect.height)
         let b = Rect(x: rect.midX - s / 2, y: rect.midY - s / 2, width: s, height: s)
         func p(_ fx: Double, _ fy: Double) -> Point { Point(b.x + fx * s, b.y + fy * s) }
@@ -89,5 +148,16 @@ public enum Icon: String, CaseIterable, Sendable {
             list.addCircleBorder(center: p(0.44, 0.44), radius: 0.24 * s, color: color, thickness: stroke)
             list.addLine(from: p(0.62, 0.62), to: p(0.84, 0.84), color: color, thickness: stroke * 1.3)
         }
+    }
+}
+
+extension UI {
+    /// Draws `icon` centred in `rect` in `color`, into the layer being built.
+    ///
+    /// ```swift
+    /// ui.drawIcon(Icon(named: "description"), in: Rect(x: 8, y: 4, width: 16, height: 16), color: ui.theme.accent)
+    /// ```
+    public func drawIcon(_ icon: Icon, in rect: Rect, color: Color) {
+        icon.draw(in: rect, color: color, fonts: fonts, into: &drawList)
     }
 }

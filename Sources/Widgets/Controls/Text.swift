@@ -84,7 +84,7 @@ extension UI {
         let width = min(iconSize + gap + font.measure(title), availableWidth)
         let rect = allocate(Size(width, font.lineHeight))
         let iconRect = Rect(x: rect.x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize)
-        icon.draw(in: iconRect, color: iconColor ?? theme.accent, into: &drawList)
+        drawIcon(icon, in: iconRect, color: iconColor ?? theme.accent)
         let textRect = Rect(x: rect.x + iconSize + gap, y: rect.y, width: max(0, rect.width - iconSize - gap), height: rect.height)
         font.draw(title, in: textRect, color: color ?? theme.text, into: &drawList)
     }

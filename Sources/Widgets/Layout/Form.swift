@@ -192,8 +192,7 @@ extension UI {
                 if r.isHovered { setCursor(.pointingHand) }
                 drawList.addRoundedRect(control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
                 font.draw(current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)
-                Icon.chevronDown.draw(in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12), color: theme.secondaryText,
-                                      into: &drawList)
+                drawIcon(.chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12), color: theme.secondaryText)
                 if r.clicked { openPopup("menu", at: Point(control.x, control.maxY + 2)) }
                 popup("menu") {
                     for (k, label) in labels.enumerated() where menuItem(label, icon: k == current ? .checkmark : nil) { chosen = k }

@@ -85,8 +85,8 @@ extension UI {
         case .loading:
             drawList.addRoundedRect(rect, radius: cornerRadius, color: placeholder ?? theme.control)
             let icon = min(rect.width, rect.height) * 0.3
-            Icon.photo.draw(in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon / 2, width: icon, height: icon),
-                            color: theme.controlPressed, into: &drawList)
+            drawIcon(.photo, in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon / 2, width: icon, height: icon),
+                     color: theme.controlPressed)
         case .failed(let reason):
             drawImageError(reason, in: rect, interaction: r)
         }
@@ -97,8 +97,7 @@ extension UI {
         drawList.addRoundedRect(rect, radius: 6, color: theme.destructive.opacity(0.12))
         drawList.addRectBorder(rect, radius: 6, color: theme.destructive.opacity(0.5), thickness: 1)
         let icon = min(rect.width, rect.height) * 0.22
-        Icon.xmark.draw(in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon, width: icon, height: icon), color: theme.destructive,
-                        into: &drawList)
+        drawIcon(.xmark, in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon, width: icon, height: icon), color: theme.destructive)
         font(size: theme.fontSize - 3).draw("Can't open", in: Rect(x: rect.x, y: rect.midY + 4, width: rect.width, height: 18),
                                             alignment: .center, color: theme.destructive, into: &drawList)
         tooltip(reason, for: interaction, delay: 0.3)
@@ -123,8 +122,8 @@ extension UI {
         let star = min(12, bannerHeight / 2 - 2)
         for k in 0..<5 {
             let icon: Icon = k < rating ? .starFill : .star
-            icon.draw(in: Rect(x: banner.x + 8 + Double(k) * (star + 2), y: banner.y + bannerHeight / 2 + 1, width: star, height: star),
-                      color: k < rating ? Color(hex: 0xFFCC00) : .white.opacity(0.7), into: &drawList)
+            drawIcon(icon, in: Rect(x: banner.x + 8 + Double(k) * (star + 2), y: banner.y + bannerHeight / 2 + 1, width: star, height: star),
+                     color: k < rating ? Color(hex: 0xFFCC00) : .white.opacity(0.7))
         }
         if isSelected { drawList.addRectBorder(rect.insetBy(dx: -2, dy: -2), radius: 8, color: theme.accent, thickness: 3) }
         else if r.isHovered { drawList.addRectBorder(rect, radius: 6, color: .white.opacity(0.6), thickness: 1.5) }

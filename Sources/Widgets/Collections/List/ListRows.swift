@@ -272,7 +272,7 @@ extension UI {
             let disclosure = source.disclosure(local)
             if disclosure != .none {
                 let icon: Icon = disclosure == .expanded ? .chevronDown : .chevronRight
-                icon.draw(in: ctx.chevronRect(depth: depth, rowY: rect.y), color: secondaryColor, into: &drawList)
+                drawIcon(icon, in: ctx.chevronRect(depth: depth, rowY: rect.y), color: secondaryColor)
             }
             x += 18
         }
@@ -292,18 +292,17 @@ extension UI {
         case .content(let content):
             let font = self.font
             if let icon = content.icon {
-                icon.draw(in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: highlighted ? theme.onAccent : content.iconColor ?? theme.accent,
-                          into: &drawList)
+                drawIcon(icon, in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: highlighted ? theme.onAccent : content.iconColor ?? theme.accent)
                 x += 22
             }
             switch content.accessory {
             case .none: break
             case .checkmark:
-                Icon.checkmark.draw(in: Rect(x: trailing - 14, y: rect.midY - 7, width: 14, height: 14),
-                                    color: highlighted ? theme.onAccent : theme.accent, into: &drawList)
+                drawIcon(.checkmark, in: Rect(x: trailing - 14, y: rect.midY - 7, width: 14, height: 14),
+                         color: highlighted ? theme.onAccent : theme.accent)
                 trailing -= 22
             case .disclosureIndicator:
-                Icon.chevronRight.draw(in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12), color: secondaryColor, into: &drawList)
+                drawIcon(.chevronRight, in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12), color: secondaryColor)
                 trailing -= 20
             case .badge(let count):
                 let small = self.font(size: theme.fontSize - 3)
@@ -331,7 +330,7 @@ extension UI {
         bold.draw(title, in: Rect(x: rect.x + 14, y: rect.y + 4, width: rect.width - 44, height: rect.height - 4),
                   color: theme.secondaryText, into: &drawList)
         let icon: Icon = collapsed ? .chevronRight : .chevronDown
-        icon.draw(in: Rect(x: rect.maxX - 26, y: rect.midY - 5, width: 12, height: 12), color: theme.secondaryText, into: &drawList)
+        drawIcon(icon, in: Rect(x: rect.maxX - 26, y: rect.midY - 5, width: 12, height: 12), color: theme.secondaryText)
     }
 
     /// The actions behind a swiped row, sharing the revealed width; a click runs one and closes the row.
@@ -347,7 +346,7 @@ extension UI {
             drawList.addRect(cell, color: tint)
             let r = interact(id("swipe.action.\(k)"), rect: cell)
             if let icon = action.icon, cell.height >= 40 {
-                icon.draw(in: Rect(x: cell.midX - 8, y: cell.y + 4, width: 16, height: 16), color: .white, into: &drawList)
+                drawIcon(icon, in: Rect(x: cell.midX - 8, y: cell.y + 4, width: 16, height: 16), color: .white)
             }
             drawList.pushClip(cell)
             small.draw(action.title, in: cell, alignment: .center, color: .white, into: &drawList)

@@ -1000,7 +1000,7 @@ extension UI {
                 let mark = Point(rowRect.x + 16, rowRect.midY)
                 if selected {
                     drawList.addCircle(center: mark, radius: 8, color: theme.accent)
-                    Icon.checkmark.draw(in: Rect(x: mark.x - 6, y: mark.y - 6, width: 12, height: 12), color: theme.onAccent, into: &drawList)
+                    drawIcon(.checkmark, in: Rect(x: mark.x - 6, y: mark.y - 6, width: 12, height: 12), color: theme.onAccent)
                 } else {
                     drawList.addCircleBorder(center: mark, radius: 8, color: theme.border, thickness: 1.5)
                 }
@@ -1158,7 +1158,7 @@ extension UI {
                     // Direction chevron, and the key's priority when it is not the primary one.
                     let icon: Icon = sortKeys[rank].order == .forward ? .chevronUp : .chevronDown
                     let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
-                    icon.draw(in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText, into: &drawList)
+                    drawIcon(icon, in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText)
                     if rank > 0 {
                         font(size: 10).draw("\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText, into: &drawList)
                     }

@@ -167,7 +167,7 @@ extension UI {
         let chevron = Rect(x: cell.x + 6 + indent, y: cell.midY - 8, width: 16, height: 16)
         if state.flattening.isBranch(at: row.index) {
             let r = interact(id("chevron"), rect: chevron.insetBy(dx: -4, dy: -4))
-            (row.isExpanded ? Icon.chevronDown : Icon.chevronRight).draw(in: chevron, color: theme.secondaryText, into: &drawList)
+            drawIcon(row.isExpanded ? .chevronDown : .chevronRight, in: chevron, color: theme.secondaryText)
             if r.clicked { state.pendingToggle = (row.index, !row.isExpanded, input.modifiers.contains(.alt)) }
         }
         return chevron.maxX - cell.x
