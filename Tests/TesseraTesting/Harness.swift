@@ -101,9 +101,62 @@ public final class Harness {
     /// the topmost such line, popups and menus before the content; nil when it was not drawn
     /// or was clipped away.
     public func rect(ofText label: String) -> Rect? {
-        let drawn = host.ui.overlayDrawList.drawnText.last { $0.text == label }
-            ?? host.ui.contentDrawList.drawnText.last { $0.text == label }
-        guard let r = drawn?.rect else { return nil }
+        rect(ofText: label, in: .window)
+    }
+
+    /// Where the last frame drew `label` inside `scope` (its line's centre in the scope's
+    /// region): the one to use when a label repeats, such as a picker showing "amount" and
+    /// the "amount" column header.
+    ///
+    /// ```swift
+    /// try h.click(on: "amount", in: .tableHeader("sales"), app.body)   // sorts by it
+    /// try h.click(on: "amount", in: .popup, app.body)                   // picks it in the open menu
+    /// ```
+    public func rect(ofText label: String, in scope: Scope) -> Rect? {
+        let areas = regions(of: scope)
+        let drawn = (host.ui.overlayDrawList.drawnText.reversed() + host.ui.contentDrawList.drawnText.reversed()).first { line in
+            line.text == label && (areas.map { $0.contains { $0.contains(Point(line.rect.midX, line.rect.midY)) } } ?? true)
+        }
+        return drawn.map { toWindow($0.rect) }
+    }
+
+    /// Where in the window to look for a label.
+    public enum Scope: Sendable {
+        /// Anywhere.
+        case window
+        /// Inside a rectangle of the window (window pixels).
+        case rect(Rect)
+        /// The column headers of the table named `name`.
+        case tableHeader(String)
+        /// The rows of the table named `name`.
+        case tableRows(String)
+        /// The list named `name`.
+        case list(String)
+        /// An open popup or menu (the topmost is searched first).
+        case popup
+    }
+
+    /// The regions (logical pixels) `scope` covers in the last frame (none when its widget was
+    /// not drawn); nil: the whole window.
+    private func regions(of scope: Scope) -> [Rect]? {
+        let landmarks = host.ui.landmarks
+        func named(_ kind: Landmark.Kind, _ name: String) -> [Rect] {
+            landmarks.filter { $0.kind == kind && $0.name == name }.map(\.rect)
+        }
+        switch scope {
+        case .window: return nil
+        case .rect(let r):
+            let s = host.userScale
+            return [Rect(x: r.minX / s, y: r.minY / s, width: r.width / s, height: r.height / s)]
+        case .tableHeader(let name): return named(.tableHeader, name)
+        case .tableRows(let name): return named(.tableRows, name)
+        case .list(let name): return named(.list, name)
+        case .popup: return landmarks.filter { $0.kind == .popup }.reversed().map(\.rect)
+        }
+    }
+
+    /// A logical rectangle in window pixels.
+    private func toWindow(_ r: Rect) -> Rect {
         let s = host.userScale
         return Rect(x: r.minX * s, y: r.minY * s, width: r.width * s, height: r.height * s)
     }
@@ -123,7 +176,12 @@ public final class Harness {
     /// try h.click(on: "Greet", app.body)
     /// ```
     public func click(on label: String, button: MouseButton = .left, _ build: (UI) -> Void) throws {
-        guard let r = rect(ofText: label) else { throw HarnessError.notDrawn(label, drawn: drawnText) }
+        try click(on: label, in: .window, button: button, build)
+    }
+
+    /// Clicks `label` where the last frame drew it inside `scope` (see `rect(ofText:in:)`).
+    public func click(on label: String, in scope: Scope, button: MouseButton = .left, _ build: (UI) -> Void) throws {
+        guard let r = rect(ofText: label, in: scope) else { throw HarnessError.notDrawn(label, drawn: drawnText) }
         click(at: Point(r.midX, r.midY), button: button, build)
         frame(build)
     }

@@ -93,6 +93,7 @@ extension UI {
                 drawList.addRoundedRect(rect, radius: 7, color: theme.popupBackground)
                 drawList.addRectBorder(rect, radius: 7, color: theme.border, thickness: 1)
                 popupRectsThisFrame.append(rect)
+                noteLandmark(.popup, name, rect)
                 let size = child(at: rect.insetBy(dx: padding, dy: padding), axis: .vertical, spacing: 0, alignment: .fill, content)
                 if let i = openPopups.firstIndex(where: { $0.id == pid }) {
                     openPopups[i].size = Size(max(size.width, record.size.width - 2 * padding) + 2 * padding, size.height + 2 * padding)

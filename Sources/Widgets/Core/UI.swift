@@ -37,6 +37,20 @@ public struct Interaction: Sendable {
     public var dragDelta = Point.zero
 }
 
+/// A region a widget drew, noted for tests (`UI.recordsDrawnText`): the finders of
+/// `TesseraTesting` look for a label inside one.
+@usableFromInline
+package struct Landmark: Sendable {
+    /// What the region is.
+    @usableFromInline
+    package enum Kind: Sendable { case tableHeader, tableRows, list, popup }
+    package let kind: Kind
+    /// The widget's name (a popup's: the name it was opened with).
+    package let name: String
+    /// Where, in logical pixels.
+    package let rect: Rect
+}
+
 /// Widget state kept by the `UI` between frames.
 @usableFromInline
 final class StateBox<Value>: AnyStateBox {
@@ -134,6 +148,8 @@ public final class UI {
     @usableFromInline var listStack: [ListCollector] = []
     /// The forms being built: controls inside take the label | control row layout.
     var formStack: [FormContext] = []
+    /// Regions widgets drew this frame, for tests to scope their finders (`recordsDrawnText` on).
+    package private(set) var landmarks: [Landmark] = []
     /// The `task`, `onAppear`, `onDisappear` and `onChange` hooks built in recent frames.
     var lifecycle = LifecycleHooks()
     /// A text field has focus this frame: the host should enable SDL text input (and IME).
@@ -184,6 +200,7 @@ public final class UI {
         tooltipText = nil
         wantsTextInput = false
         idStack = [.root]
+        landmarks.removeAll(keepingCapacity: true)
         redrawTime = nil
         layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
                                    alignment: .start)]
@@ -218,6 +235,13 @@ public final class UI {
     public var recordsDrawnText: Bool {
         get { content.recordsText }
         set { content.recordsText = newValue; overlayList.recordsText = newValue }
+    }
+
+    /// Notes that the widget `name` drew its `kind` of region at `rect` (logical), when
+    /// text is recorded: `TesseraTesting` finds a label inside it.
+    @usableFromInline
+    func noteLandmark(_ kind: Landmark.Kind, _ name: String, _ rect: Rect) {
+        if content.recordsText { landmarks.append(Landmark(kind: kind, name: name, rect: rect)) }
     }
 
     /// The content layer's geometry for this frame.

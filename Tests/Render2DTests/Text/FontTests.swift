@@ -39,8 +39,8 @@ final class FontTests: XCTestCase {
         let cjkFallbackInstalled = library.fallback.path(for: 0x5199) != nil
         XCTAssertTrue(font.provides("Ω"))
         XCTAssertEqual(font.provides("写"), cjkFallbackInstalled, "CJK comes from a fallback font exactly when fontconfig finds one")
-        XCTAssertFalse(font.provides("\u{10FFFD}"), "a private-use plane character is in no font")
-        XCTAssertEqual(font.measure("\u{10FFFD}"), replacement, accuracy: 0.01, "missing glyphs draw the replacement glyph")
+        XCTAssertFalse(font.provides("\u{10FFFC}"), "a private-use plane character is in no font (Material Icons maps U+10FFFD, not this one)")
+        XCTAssertEqual(font.measure("\u{10FFFC}"), replacement, accuracy: 0.01, "missing glyphs draw the replacement glyph")
         if !cjkFallbackInstalled {
             XCTAssertEqual(font.measure("写"), replacement, accuracy: 0.01)
         }
@@ -67,8 +67,8 @@ final class FontTests: XCTestCase {
         }
         let arabic = fallback.path(for: 0x0627) // ا
         XCTAssertNotNil(arabic, "DejaVu Sans, which the fonts package installs, has Arabic")
-        XCTAssertNil(fallback.path(for: 0x10FFFD), "no font has a private-use character")
-        XCTAssertEqual(fallback.path(for: 0x10FFFD), nil, "and the answer is cached")
+        XCTAssertNil(fallback.path(for: 0x10FFFC), "no font has this private-use character (Material Icons maps U+10FFFD, its neighbour)")
+        XCTAssertEqual(fallback.path(for: 0x10FFFC), nil, "and the answer is cached")
     } }
 
     func testScaleRasterizesLargerButMeasuresInLogicalPixels() { onMain {

@@ -16,7 +16,7 @@ final class TextShapingTests: XCTestCase {
     func testControlCharactersShowAsTheirSymbols() { onMain {
         let library = try! FontLibrary(atlas: GlyphAtlas())
         let font = library.font(size: 15)
-        let notdef = font.layOut("a\u{10FFFD}b").glyphs[1]
+        let notdef = font.layOut("a\u{10FFFC}b").glyphs[1]
         for (control, symbol) in [("\t", 0x2409), ("\n", 0x240A), ("\u{1}", 0x2401), ("\u{7F}", 0x2421)] {
             let line = font.layOut("a" + control + "b")
             XCTAssertEqual(line.scalars, [0x61, UInt32(symbol), 0x62], "\(symbol)")

@@ -437,6 +437,7 @@ extension UI {
         let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
         let memo = stateBox(WidgetID(parent: lid, "memo"), ListMemo())
+        noteLandmark(.list, name, rect)
         let selectionBinding = selection.map { SelectionBinding.set($0) }
         selectionBinding?.read(into: &memo.value.selection)
         let selectionAsRead = memo.value.selection.selected

@@ -693,6 +693,8 @@ extension UI {
         let headerH = min(theme.rowHeight + 4, rect.height)
         let header = Rect(x: rect.x, y: rect.y, width: rect.width, height: headerH)
         let body = Rect(x: rect.x, y: header.maxY, width: rect.width, height: max(0, rect.height - headerH))
+        noteLandmark(.tableHeader, name, header)
+        noteLandmark(.tableRows, name, body)
         let checkWidth = editMode ? 32.0 : 0
         let widths = isCompact ? [rect.width - checkWidth]
             : TableColumnLayout.widths(columns, userWidths: userWidths.value, available: rect.width - checkWidth)
