@@ -20,13 +20,22 @@ struct FileRow: Identifiable, Sendable {
         syllable.utf8.enumerated().reduce(UInt32(syllable.utf8.count) << 24) { $0 | UInt32($1.element) << (8 * $1.offset) }
     }
 
+    /// What the rows are named: the benchmark's syllables, or names like a real disk's.
+    enum Names {
+        /// Two to four syllables, as shared/BENCHMARKS.md describes (the benches and the peer).
+        case syllables
+        /// `SampleFileNames` (the table page), with one row in five named in another script.
+        case realistic
+    }
+
     /// `count` rows generated deterministically (SplitMix64 seeded 42), as shared/BENCHMARKS.md describes.
     /// A name of two to four syllables is written straight into a small string (at most 12
     /// ASCII bytes: no allocation; Unicode case mapping and concatenation cost more than the
-    /// rest of a row). With `mixedScripts` (the table page), one row in five is then renamed
-    /// with syllables of another script (`ScriptSamples`).
-    static func generate(count: Int, mixedScripts: Bool = false) -> [FileRow] {
+    /// rest of a row). `.realistic` names are drawn from a second generator afterwards, so the
+    /// other fields are the benchmark's either way.
+    static func generate(count: Int, names: Names = .syllables) -> [FileRow] {
         var rng = SplitMix64(seed: 42)
+        var nameRNG = SplitMix64(seed: 7)
         var rows: [FileRow] = []
         rows.reserveCapacity(count)
         let packed = packedSyllables
@@ -42,10 +51,14 @@ struct FileRow: Identifiable, Sendable {
                 bytes[0] -= 32 // capitalized: the syllables are lowercase ASCII
                 return n
             }
-            if mixedScripts && i % 5 == 4 { name = Self.scriptName(i) }
             let kind = UInt8(rng.next(below: kinds.count))
-            rows.append(FileRow(id: UInt64(i + 1), name: name, size: Int64(rng.next() % 10_000_000_000),
-                                modified: 1_500_000_000 + Int64(rng.next() % 300_000_000), kindIndex: kind,
+            let size = Int64(rng.next() % 10_000_000_000)
+            let modified = 1_500_000_000 + Int64(rng.next() % 300_000_000)
+            if names == .realistic {
+                name = SampleFileNames.name(kind: Int(kind), modified: modified, using: &nameRNG)
+                if i % 5 == 4, let dot = name.firstIndex(of: ".") { name = Self.scriptName(i) + " \(i / 5)" + name[dot...] }
+            }
+            rows.append(FileRow(id: UInt64(i + 1), name: name, size: size, modified: modified, kindIndex: kind,
                                 rating: UInt8(rng.next(below: 6))))
         }
         return rows

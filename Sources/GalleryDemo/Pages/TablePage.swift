@@ -20,7 +20,7 @@ final class TablePage {
     private var treeOrder: [KeyComparator<FolderTreeNode>] = []
 
     func build(_ ui: UI) {
-        if files.isEmpty { files = FileRow.generate(count: 100_000, mixedScripts: true) }
+        if files.isEmpty { files = FileRow.generate(count: 100_000, names: .realistic) }
         let rows = sorter.view(of: files, sortedBy: order)
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 12, vertical: 6)) {
