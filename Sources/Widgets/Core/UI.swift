@@ -162,7 +162,12 @@ public final class UI {
     public private(set) var frameEvents: [InputEvent] = []
     /// Lazy thumbnails for image cells (`AppHost` runs its frame hooks); nil = no images.
     public var images: ImagePipeline?
-    /// Where copy and paste go; `AppHost` installs the system clipboard.
+    /// Where copy and paste go: the system clipboard in an `AppHost` (SDL's, shared with other
+    /// apps), a `MemoryClipboard` otherwise. Text fields use it; so can your menus.
+    ///
+    /// ```swift
+    /// if ui.menuItem("Copy Path") { ui.clipboard.text = file.path }
+    /// ```
     public var clipboard: Clipboard = MemoryClipboard()
     var hoverStart: (id: WidgetID, time: Double)?
     /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.

@@ -179,6 +179,56 @@ final class FileTable {
 }
 // end snippet
 
+// snippet: csv-table
+struct CSVRow: Identifiable, Sendable {
+    var id: Int
+    var cells: [String]
+}
+
+@MainActor
+final class CSVTable {
+    var header: [String]
+    var rows: [CSVRow]
+    var numeric: [Bool]                        // every cell a number: sorted by value
+    var order: [KeyComparator<CSVRow>] = []
+    var selection = Set<Int>()
+    let sorter = TableSorter<CSVRow>(name: "csv")
+
+    init(csv: String) {
+        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        header = lines.first ?? []
+        let width = header.count
+        let parsed = lines.dropFirst().enumerated().map { n, cells in
+            CSVRow(id: n, cells: Array((cells + Array(repeating: "", count: width)).prefix(width)))   // ragged lines padded
+        }
+        rows = parsed
+        numeric = (0..<width).map { i in parsed.allSatisfy { Double($0.cells[i]) != nil } }
+    }
+
+    func body(_ ui: UI) {
+        let shown = sorter.view(of: rows, sortedBy: order)
+        ui.table("csv", rows: shown, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+                 isSorting: sorter.isSorting, contextMenu: { ids in
+                     if !ids.isEmpty, ui.menuItem("Copy \(ids.count) Rows") { self.copy(ids, to: ui.clipboard) }
+                 }) {
+            for (i, name) in header.enumerated() {       // one column per field of the file
+                if numeric[i] {
+                    TableColumn(name, id: "field \(i)", sortUsing: .double { Double($0.cells[i]) ?? 0 }) { $0.cells[i] }
+                        .alignment(.trailing)
+                } else {
+                    TableColumn(name, id: "field \(i)", sortUsing: .string { $0.cells[i] }) { $0.cells[i] }
+                }
+            }
+        }
+    }
+
+    /// The rows `ids` names as CSV lines, in file order, on the clipboard.
+    func copy(_ ids: RowSelection<Int>, to clipboard: Clipboard) {
+        clipboard.text = rows.filter { ids.contains($0.id) }.map { $0.cells.joined(separator: ",") }.joined(separator: "\n")
+    }
+}
+// end snippet
+
 // MARK: Lists, outlines and disclosure groups
 
 // snippet: outline

@@ -96,6 +96,21 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(table.lastAction, "Deleted 3")
     } }
 
+    func testTheCSVTableHasAColumnPerFieldSortsNumbersByValueAndCopiesRows() throws { try onMain {
+        let h = try Harness(width: 640, height: 300)
+        let csv = CSVTable(csv: "city,population,country\nOslo,709000,Norway\nLima,10092000,Peru\nPorto,231000\nKyoto,1464000,Japan")
+        h.frame(csv.body)
+        for title in ["city", "population", "country"] { XCTAssertNotNil(h.rect(ofText: title, in: .tableHeader("csv")), title) }
+        XCTAssertEqual(csv.numeric, [false, true, false])
+        try h.click(on: "population", in: .tableHeader("csv"), csv.body)
+        h.frame(csv.body)
+        XCTAssertEqual(csv.sorter.view(of: csv.rows, sortedBy: csv.order).map { $0.cells[0] }, ["Porto", "Oslo", "Kyoto", "Lima"],
+                       "by value, not as text (\"10092000\" < \"231000\")")
+        try h.click(on: "Kyoto", in: .tableRows("csv"), button: .right, csv.body)
+        try h.click(on: "Copy 1 Rows", in: .popup, csv.body)
+        XCTAssertEqual(h.ui.clipboard.text, "Kyoto,1464000,Japan")
+    } }
+
     func testTheOutlineExpandsAndTheDisclosureGroupOpens() throws { try onMain {
         let h = try Harness()
         let sidebar = Sidebar()
