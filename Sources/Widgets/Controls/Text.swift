@@ -17,9 +17,10 @@ extension UI {
     /// ```
     public func text(_ string: String, color: Color? = nil, font: Font? = nil) {
         let font = font ?? self.font
-        let width = min(font.measure(string), availableWidth)
+        let whole = font.measure(string)
         let parent = layoutStack[layoutStack.count - 1]
-        let rect = allocate(Size(width, font.lineHeight))
+        let rect = layoutStack[layoutStack.count - 1].place(Size(min(whole, availableWidth), font.lineHeight),
+                                                            desiredMain: parent.axis == .horizontal ? whole : nil)
         if textIsSelectable { selectableText(string, id: WidgetID(parent: parent.id, index: parent.count), in: rect, font: font) }
         font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
     }

@@ -110,12 +110,14 @@ struct LayoutFrame {
 
     /// Places a child of `size`; `flexibleMain` makes it take a share of the leftover space
     /// (with `size` along the main axis as its minimum), `flexibleCross` fills the cross axis.
-    mutating func place(_ size: Size, flexibleMain: Bool = false, flexibleCross: Bool = false) -> Rect {
+    /// `desiredMain`: what a child cut to fit (a line of text) would take whole; the flexible
+    /// children of the next frame share what is left after it, so it is whole when they can give way.
+    mutating func place(_ size: Size, flexibleMain: Bool = false, flexibleCross: Bool = false, desiredMain: Double? = nil) -> Rect {
         let gap = nextGap
         let childMain = axis == .vertical ? size.height : size.width
         let childCross = axis == .vertical ? size.width : size.height
         let main = flexibleMain ? max(childMain, flexShare) : childMain
-        if flexibleMain { fixedExtent += gap; flexCount += 1 } else { fixedExtent += gap + main }
+        if flexibleMain { fixedExtent += gap; flexCount += 1 } else { fixedExtent += gap + max(main, desiredMain ?? 0) }
         let basis = crossBasis(for: childCross)
         let cross = (flexibleCross || alignment == .fill) ? basis : min(childCross, max(basis, 0))
         let crossOffset: Double
@@ -187,10 +189,13 @@ extension UI {
         let available = top.remainingRect
         let w = width ?? available.width
         let h = height ?? (available.height.isFinite ? available.height : 0)
-        let flexMain = top.axis == .vertical ? height == nil : width == nil
+        let flexMain = (top.axis == .vertical ? height == nil : width == nil) && available.height.isFinite
         let flexCross = top.axis == .vertical ? width == nil : height == nil
-        let rect = layoutStack[layoutStack.count - 1].place(Size(w, h), flexibleMain: flexMain && available.height.isFinite,
-                                                            flexibleCross: flexCross)
+        // A flexible side is a share of what the stack's fixed children took last frame, with no
+        // minimum: the whole remaining length as its minimum would leave nothing to the children
+        // after it. In a stack's first frame, with nothing measured yet, it takes what remains.
+        let size = flexMain && top.memo.flexCount > 0 ? (top.axis == .vertical ? Size(w, 0) : Size(0, h)) : Size(w, h)
+        let rect = layoutStack[layoutStack.count - 1].place(size, flexibleMain: flexMain, flexibleCross: flexCross)
         _ = child(at: rect, axis: .vertical, spacing: theme.spacing, alignment: CrossAlignment(alignment), content)
     }
 
