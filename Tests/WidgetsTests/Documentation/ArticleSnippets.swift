@@ -229,6 +229,88 @@ final class CSVTable {
 }
 // end snippet
 
+// MARK: Layout
+
+// snippet: layout-filter-bar
+@MainActor
+func filterBar(_ ui: UI, filter: inout String, rows: Int) {
+    ui.vstack {
+        ui.hstack {
+            ui.textField("Filter", text: &filter, width: 160)
+            ui.spacer()                          // what the others left in the last frame
+            _ = ui.button("Export")
+        }
+        ui.text("\(rows) rows")
+    }
+}
+// end snippet
+
+// snippet: layout-truncation
+@MainActor
+func statisticRows(_ ui: UI) {
+    ui.vstack {
+        // First come, first served: the long name takes the row, and the value is cut.
+        ui.hstack { ui.text("Most common city of birth"); ui.spacer(); ui.text("Lisbon") }
+        // In a flexible frame, the name gets only what the value leaves: the value stays whole.
+        ui.hstack {
+            ui.frame(height: ui.font.lineHeight) { ui.text("Most common city of birth") }
+            ui.text("Lisbon")
+        }
+    }
+}
+// end snippet
+
+// snippet: layout-padding-frame
+@MainActor
+func boxes(_ ui: UI) {
+    ui.hstack(alignment: .top) {
+        ui.frame(width: 110, height: 50) {
+            ui.drawList.addRect(ui.availableRect, color: ui.theme.control)   // shows the frame
+            ui.text("110 × 50")
+        }
+        ui.padding(12) { ui.text("padded by 12") }
+        ui.text("after")
+    }
+}
+// end snippet
+
+// MARK: Headless runs and screenshots
+
+// snippet: headless-report
+@MainActor
+final class Report {
+    var lines: [String] = []
+    var isLoading: Bool { lines.isEmpty }
+
+    func body(_ ui: UI) {
+        ui.task {
+            let loaded = await Task.detached { (1...20).map { "Line \($0)" } }.value   // off the main actor
+            self.lines = loaded
+        }
+        ui.vstack {
+            ui.text(isLoading ? "Loading…" : "\(lines.count) lines")
+            for line in lines.prefix(5) { ui.text(line) }
+        }
+    }
+}
+// end snippet
+
+@MainActor
+func headlessMain() throws {
+    // snippet: headless-main
+    let host = try AppHost(options: .init(title: "Report", width: 800, height: 600, offscreen: true))
+    let report = Report()
+    host.frame(report.body)                        // starts the loading task
+    // Background work wakes the loop: run frames until it is done (10 s at most).
+    let deadline = MonotonicClock.seconds() + 10
+    while report.isLoading && MonotonicClock.seconds() < deadline {
+        host.runOnce(timeout: 1, report.body)
+    }
+    host.captureScreenshot(to: "report.png")       // saved when the next frame is drawn
+    host.frame(report.body)
+    // end snippet
+}
+
 // MARK: Lists, outlines and disclosure groups
 
 // snippet: outline

@@ -111,6 +111,55 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(h.ui.clipboard.text, "Kyoto,1464000,Japan")
     } }
 
+    /// The Layout article's examples, drawn at 2× (with `TESSERA_TEST_SHOTS` set, its pictures
+    /// are saved: `TESSERA_TEST_SHOTS=Sources/Widgets/Widgets.docc/Resources swift test --filter Layout`).
+    func testTheLayoutArticlesExamplesLayOutAsItSays() throws { try onMain {
+        @MainActor func window(_ width: Int, _ height: Int) throws -> Harness {
+            try Harness(width: width * 2, height: height * 2, scale: 2)
+        }
+        var filter = ""
+        let bar = try window(360, 64)
+        let buildBar: (UI) -> Void = { ui in ui.padding(8) { filterBar(ui, filter: &filter, rows: 200_000) } }
+        bar.frames(2, buildBar)
+        let export = try XCTUnwrap(bar.rect(ofText: "Export"))
+        XCTAssertGreaterThan(export.maxX / 2, 300, "the spacer pushes the button to the trailing edge")
+        bar.shot("layout-filter-bar", buildBar)
+
+        let stats = try window(200, 64)
+        let buildStats: (UI) -> Void = { ui in ui.padding(8) { statisticRows(ui) } }
+        stats.frames(2, buildStats)
+        XCTAssertEqual(stats.drawnText.filter { $0 == "Lisbon" }.count, 1, "cut in the first row, whole in the second: \(stats.drawnText)")
+        XCTAssertTrue(stats.drawnText.contains { $0.hasPrefix("Most common") && $0.hasSuffix("…") })
+        stats.shot("layout-truncation", buildStats)
+
+        let box = try window(360, 80)
+        let buildBoxes: (UI) -> Void = { ui in ui.padding(8) { boxes(ui) } }
+        box.frames(2, buildBoxes)
+        let padded = try XCTUnwrap(box.rect(ofText: "padded by 12"))
+        XCTAssertEqual(padded.minX / 2, 8 + 110 + 8 + 12, accuracy: 1, "after the frame, the gap and the padding")
+        box.shot("layout-padding-frame", buildBoxes)
+    } }
+
+    func testTheHeadlessMainSavesAScreenshotOfTheLoadedReport() throws { try onMain {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("headless-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let previous = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder))
+        defer {
+            _ = FileManager.default.changeCurrentDirectoryPath(previous)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        try headlessMain()
+        let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/report.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG")
+        let image = try ImageDecoder.thumbnail(path: folder + "/report.png", spec: ThumbnailSpec(side: 800, fill: false)).pixels
+        XCTAssertEqual(image.width, 800)
+        // "20 lines" and five lines under it: ink well below the first line.
+        var inkRows = 0
+        for y in 60..<140 where (0..<200).contains(where: { image.pixel(x: $0, y: y).r < 100 }) { inkRows += 1 }
+        XCTAssertGreaterThan(inkRows, 20, "the loaded lines are in the screenshot")
+    } }
+
     func testTheOutlineExpandsAndTheDisclosureGroupOpens() throws { try onMain {
         let h = try Harness()
         let sidebar = Sidebar()
