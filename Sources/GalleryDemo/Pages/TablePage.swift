@@ -18,6 +18,9 @@ final class TablePage {
     private var treeOpen: Set<[Int]> = [[0]]
     private var treeSelection: Set<[Int]> = []
     private var treeOrder: [KeyComparator<FolderTreeNode>] = []
+    private var showsInspector = false
+    /// The files by ID (IDs are 1…count), for the inspector.
+    private func file(_ id: UInt64) -> FileRow? { id >= 1 && id <= UInt64(files.count) ? files[Int(id) - 1] : nil }
 
     func build(_ ui: UI) {
         if files.isEmpty { files = FileRow.generate(count: 100_000, names: .realistic) }
@@ -37,6 +40,9 @@ final class TablePage {
                     ui.text(lastAction, color: ui.theme.secondaryText)
                     ui.toggle("Tree", isOn: &treeMode)
                     ui.toggle("Edit", isOn: &editMode)
+                    if !treeMode, ui.button("", icon: Icon(named: showsInspector ? "info" : "info_outline"), id: "inspector") {
+                        showsInspector.toggle()
+                    }
                 }
             }
             ui.divider()
@@ -50,21 +56,45 @@ final class TablePage {
                 }
                 return
             }
-            ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
-                     isSorting: sorter.isSorting, editMode: editMode, contextMenu: { ids in
-                         if ids.isEmpty {
-                             if ui.menuItem("Select All", shortcut: "Ctrl+A") { self.selection.selectAll(of: rows) }
-                         } else {
-                             if ui.menuItem(ids.count == 1 ? "Open" : "Open \(ids.count) Files", icon: .photo) { self.lastAction = "Opened \(ids.count)" }
-                             if ui.menuItem("Favorite", icon: .starFill) { self.favorites.formUnion(ids); self.lastAction = "Favorited \(ids.count)" }
-                             if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) { self.lastAction = "Trashed \(ids.count)" }
-                         }
-                     }) {
-                TableColumn("Name", value: \FileRow.name).width(min: 120, ideal: 280)
-                TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }.width(min: 70, ideal: 110)
-                TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing)
-                TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 130, ideal: 170)
-                TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(min: 90, ideal: 120)
+            ui.inspector(isPresented: Binding(self, \.showsInspector)) {
+                ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+                         isSorting: sorter.isSorting, editMode: editMode, contextMenu: { ids in
+                             if ids.isEmpty {
+                                 if ui.menuItem("Select All", shortcut: "Ctrl+A") { self.selection.selectAll(of: rows) }
+                             } else {
+                                 if ui.menuItem(ids.count == 1 ? "Open" : "Open \(ids.count) Files", icon: .photo) { self.lastAction = "Opened \(ids.count)" }
+                                 if ui.menuItem("Favorite", icon: .starFill) { self.favorites.formUnion(ids); self.lastAction = "Favorited \(ids.count)" }
+                                 if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) { self.lastAction = "Trashed \(ids.count)" }
+                             }
+                         }) {
+                    TableColumn("Name", value: \FileRow.name).width(min: 120, ideal: 280)
+                    TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }.width(min: 70, ideal: 110)
+                    TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing)
+                    TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 130, ideal: 170)
+                    TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(min: 90, ideal: 120)
+                }
+            } inspector: {
+                ui.padding(12) { self.details(ui) }
+            }
+        }
+    }
+
+    /// The inspector: the selected file's fields, or what a multiple selection adds up to.
+    private func details(_ ui: UI) {
+        ui.text("Details", font: ui.font(size: 15, weight: .bold))
+        let ids = Array(selection.prefix(10_001))
+        guard !ids.isEmpty else { return ui.text("No selection", color: ui.theme.secondaryText) }
+        ui.form(labelWidth: 80) {
+            if ids.count == 1, let file = file(ids[0]) {
+                ui.labeledContent("Name", file.name)
+                ui.labeledContent("Kind", file.kind)
+                ui.labeledContent("Size", FileFormat.size(file.size))
+                ui.labeledContent("Modified", FileFormat.date(file.modified))
+                ui.labeledContent("Rating", FileFormat.stars[Int(file.rating)])
+            } else {
+                ui.labeledContent("Selected", "\(selection.count) files")
+                let total = ids.prefix(10_000).compactMap(file).reduce(Int64(0)) { $0 + $1.size }
+                ui.labeledContent(ids.count > 10_000 ? "First 10,000" : "Total size", FileFormat.size(total))
             }
         }
     }
