@@ -55,7 +55,7 @@ final class KitchenSink {
             ui.hstack {
                 if ui.button("Menu", icon: .chevronDown) { ui.openPopup("menu") }
                 ui.popup("menu") {
-                    if ui.menuItem("New Folder", icon: .folder, shortcut: "Ctrl+N") { lastAction = "New Folder" }
+                    if ui.menuItem("New Folder", icon: .folder, shortcut: KeyboardShortcut("n")) { lastAction = "New Folder" }
                     if ui.menuItem("Add Photo", icon: .photo) { lastAction = "Add Photo" }
                     if ui.menuItem("Favorite", icon: .starFill) { lastAction = "Favorite" }
                     if ui.menuItem("Move to Trash", icon: .trash, role: .destructive) { lastAction = "Trash" }

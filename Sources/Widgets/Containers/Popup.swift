@@ -16,6 +16,8 @@ struct MenuBuildState {
     var next = 0
     var highlighted: Int?
     var chosen: Int?
+    /// A closed menu of a menu bar, built only so its items' shortcuts fire: nothing is drawn.
+    var shortcutsOnly = false
 }
 
 extension UI {
@@ -133,9 +135,17 @@ extension UI {
         return false
     }
 
-    /// A row in a menu; returns true when chosen (which also closes the menu).
+    /// A row in a menu; returns true when chosen (which also closes the menu), or when its
+    /// `shortcut` is pressed: in a menu bar, whether its menu is open or not. The menu shows the
+    /// shortcut.
+    ///
+    /// ```swift
+    /// if ui.menuItem("Move to Trash", icon: .trash, role: .destructive, shortcut: KeyboardShortcut(.delete, modifiers: [])) { trash() }
+    /// ```
     @discardableResult
-    public func menuItem(_ title: String, icon: Icon? = nil, role: ButtonStyle = .plain, shortcut: String? = nil) -> Bool {
+    public func menuItem(_ title: String, icon: Icon? = nil, role: ButtonStyle = .plain, shortcut keys: KeyboardShortcut? = nil) -> Bool {
+        if menuState.shortcutsOnly { return keys.map(shortcutPressed) ?? false }
+        let shortcut = keys?.label
         let font = self.font
         let iconSpace = 24.0
         let shortcutWidth = shortcut.map { font.measure($0) + 24 } ?? 0
@@ -160,7 +170,7 @@ extension UI {
                       alignment: .trailing, color: lit ? fg : theme.secondaryText, into: &drawList)
         }
         if r.clicked { closePopups() }
-        return r.clicked
+        return r.clicked || keys.map(shortcutPressed) == true
     }
 
     /// Shows `text` in a tooltip after the pointer rests on the widget for half a second.
@@ -173,7 +183,11 @@ extension UI {
     func dismissPopupsOnOutsidePress() {
         guard !openPopups.isEmpty else { return }
         let p = input.pointer
-        if input.keys.contains(where: { $0.key == .escape }) { openPopups.removeAll(); return }
+        if input.keys.contains(where: { $0.key == .escape }) {
+            openPopups.removeAll()
+            consumeKey(.escape) // it closed the popup, not what the popup is over (a dialog)
+            return
+        }
         if (p.pressed || p.secondaryPressed) && !popupRects.contains(where: { $0.contains(p.position) }) {
             openPopups.removeAll()
         }

@@ -14,13 +14,14 @@ public enum ButtonStyle: Sendable {
 
 extension UI {
     /// A push button; returns true on the frame it is clicked (mouse release over it, or a
-    /// touch tap).
+    /// touch tap, or Space or Return while it has focus), or its `shortcut` is pressed.
     ///
     /// ```swift
-    /// if ui.button("Save", icon: .checkmark, style: .borderedProminent) { save() }
+    /// if ui.button("Save", icon: .checkmark, style: .borderedProminent, shortcut: KeyboardShortcut("s")) { save() }
     /// ```
     @discardableResult
-    public func button(_ title: String, icon: Icon? = nil, style: ButtonStyle = .bordered, id: String? = nil) -> Bool {
+    public func button(_ title: String, icon: Icon? = nil, style: ButtonStyle = .bordered, id: String? = nil,
+                       shortcut: KeyboardShortcut? = nil) -> Bool {
         let font = self.font
         let iconSize = icon == nil ? 0 : (font.lineHeight * 0.9).rounded()
         let gap = icon != nil && !title.isEmpty ? 6.0 : 0
@@ -53,6 +54,7 @@ extension UI {
         if !title.isEmpty {
             font.draw(title, in: Rect(x: x, y: rect.y, width: rect.maxX - x, height: rect.height), color: fg, into: &drawList)
         }
+        if let shortcut, shortcutPressed(shortcut) { return true }
         return r.clicked
     }
 

@@ -150,6 +150,17 @@ public final class UI {
     var formStack: [FormContext] = []
     /// Regions widgets drew this frame, for tests to scope their finders (`recordsDrawnText` on).
     package private(set) var landmarks: [Landmark] = []
+    /// The menu bars being built (`menuBar`), innermost last.
+    var menuBarStack: [MenuBarContext] = []
+    /// Whether a text field or editor had the keyboard in the last frame: shortcuts leave its keys alone.
+    var textInputFocusedLastFrame = false
+    /// The dialog or sheet that was up last frame, if any: only what it builds gets input.
+    var modalLastFrame: WidgetID?
+    var modalThisFrame: WidgetID?
+    /// Whether a dialog is building its content now.
+    var buildingModal = false
+    /// This frame's keys and typed text while a dialog is up: only the dialog sees them.
+    var modalKeyboard: (keys: [KeyPress], typing: [TypedInput], text: String) = ([], [], "")
     /// The `task`, `onAppear`, `onDisappear` and `onChange` hooks built in recent frames.
     var lifecycle = LifecycleHooks()
     /// A text field has focus this frame: the host should enable SDL text input (and IME).
@@ -210,6 +221,10 @@ public final class UI {
         layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
                                    alignment: .start)]
         dismissPopupsOnOutsidePress()
+        if modalLastFrame != nil {
+            modalKeyboard = (input.keys, input.typing, input.text)
+            input.keys = []; input.typing = []; input.text = ""
+        }
     }
 
     /// Ends the frame: resolves the press, focus and popups, drops stale state.
@@ -219,7 +234,8 @@ public final class UI {
             activeSinceFrame = frameIndex
             if !candidate.sense.isDisjoint(with: [.focus, .clickFocus]) { focusID = candidate.id; focusClaimedThisFrame = true }
         }
-        if input.pointer.pressed && !focusClaimedThisFrame { focusID = nil }
+        if input.pointer.pressed && !focusClaimedThisFrame && modalLastFrame == nil { focusID = nil }
+        if modalLastFrame != nil { input.keys = modalKeyboard.keys } // Tab moves focus among the dialog's widgets
         finishKeyboardFocus()
         // A touch held still becomes a long-press on time, with no event to wake the loop.
         let p = input.pointer
@@ -232,6 +248,9 @@ public final class UI {
         popupRectsThisFrame.removeAll(keepingCapacity: true)
         openPopups.removeAll { $0.lastFrame < frameIndex }
         endLifecycleFrame()
+        textInputFocusedLastFrame = wantsTextInput
+        modalLastFrame = modalThisFrame
+        modalThisFrame = nil
         if frameIndex % 60 == 0 { collectStaleState() }
     }
 
@@ -361,6 +380,12 @@ public final class UI {
         body(&stateBox(id, initial()).value)
     }
 
+    /// Whether widgets built now get input: always, unless a dialog is up and they are not in it.
+    var modalAllowsInput: Bool { modalLastFrame == nil || buildingModal }
+
+    /// Whether a dialog or sheet is up: the rest of the window takes no input until it closes.
+    public var isShowingDialog: Bool { modalLastFrame != nil || modalThisFrame != nil }
+
     /// Number of live state entries (for tests and the HUD).
     public var stateCount: Int { store.count }
 
@@ -374,7 +399,7 @@ public final class UI {
     /// Whether the pointer is over `rect` and not hidden from it by the clip or a popup.
     public func isPointerOver(_ rect: Rect) -> Bool {
         let p = input.pointer.position
-        guard rect.contains(p), drawList.clipRect.contains(p) else { return false }
+        guard rect.contains(p), drawList.clipRect.contains(p), modalAllowsInput else { return false }
         if !drawingOverlay && popupRects.contains(where: { $0.contains(p) }) { return false }
         return true
     }

@@ -220,9 +220,10 @@ public final class AppHost {
 
         ui.beginFrame(events: events, size: logicalSize, scale: window.backingScale * userScale, time: clock())
         if ui.input.quitRequested { quitRequested = true }
-        if ui.input.keys.contains(where: { $0.key == .f12 && !$0.isRepeat }) { showsHUD.toggle() }
         ui.images?.beginFrame()
         build(ui)
+        // F12 shows the HUD, unless the app took the key (a menu command of its own).
+        if ui.shortcutPressed(KeyboardShortcut(.f12, modifiers: [])) { showsHUD.toggle() }
         if let images = ui.images {
             profiler.beginScope(FrameRecord.uploadKind, "images")
             profiler.recordLazyPath(images.endFrame())

@@ -28,6 +28,7 @@ extension UI {
 
     /// Records a focusable widget (every `interact` with `.focus`), in build order.
     func registerFocusable(_ id: WidgetID, rect: Rect) {
+        guard modalAllowsInput else { return } // a dialog keeps Tab inside itself
         focusChain.append(FocusEntry(id: id, rect: rect, clip: drawList.clipRect))
     }
 
