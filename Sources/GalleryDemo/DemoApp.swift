@@ -32,6 +32,7 @@ final class DemoApp {
     let outline = OutlinePage()
     let browser: BrowserPage
     let input = InputPage()
+    private var showsAbout = false
 
     /// `index`: the library index the browser keeps photos' dates and sizes in (nil: none).
     init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil, index: LibraryIndex? = nil) {
@@ -45,6 +46,7 @@ final class DemoApp {
         var isDark = darkTheme ?? (appearance?.colorScheme == .dark)
         ui.theme = isDark ? .dark : .light
         ui.vstack(spacing: 0) {
+            menuBar(ui, host: host, isDark: &isDark)
             ui.padding(EdgeInsets(horizontal: 12, vertical: 8)) {
                 ui.hstack(spacing: 6) {
                     ui.text("Tessera", font: ui.font(size: 18, weight: .bold))
@@ -75,5 +77,35 @@ final class DemoApp {
                 }
             }
         }
+    }
+
+    /// File, View and Help: every command with its shortcut, working whether a menu is open or not.
+    private func menuBar(_ ui: UI, host: AppHost, isDark: inout Bool) {
+        ui.menuBar {
+            ui.menu("File") {
+                if ui.menuItem("Quit", shortcut: KeyboardShortcut("q")) { host.requestQuit() }
+            }
+            ui.menu("View") {
+                for (k, candidate) in DemoPage.allCases.enumerated() {
+                    let digit = Character(String(k + 1))
+                    if ui.menuItem(candidate.title, icon: candidate == page ? .checkmark : nil, shortcut: KeyboardShortcut(digit)) {
+                        page = candidate
+                    }
+                }
+                ui.divider()
+                if ui.menuItem(isDark ? "Light Theme" : "Dark Theme", shortcut: KeyboardShortcut("d", modifiers: [.control, .shift])) {
+                    isDark.toggle()
+                    darkTheme = isDark
+                }
+                if ui.menuItem(host.showsHUD ? "Hide HUD" : "Show HUD", shortcut: KeyboardShortcut(.f12, modifiers: [])) {
+                    host.showsHUD.toggle()
+                }
+            }
+            ui.menu("Help") {
+                if ui.menuItem("About Tessera") { showsAbout = true }
+            }
+        }
+        ui.alert("Tessera", isPresented: Binding(self, \.showsAbout),
+                 message: "Fast desktop data views in Swift on Linux:\nimmediate-mode widgets drawn by SDL2's GPU renderer.")
     }
 }

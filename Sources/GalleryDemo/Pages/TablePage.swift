@@ -19,6 +19,9 @@ final class TablePage {
     private var treeSelection: Set<[Int]> = []
     private var treeOrder: [KeyComparator<FolderTreeNode>] = []
     private var showsInspector = false
+    /// The files a confirmation dialog asks about moving to the trash (empty: no dialog).
+    private var trashCandidates = RowSelection<UInt64>()
+    private var confirmsTrash = false
     /// The files by ID (IDs are 1…count), for the inspector.
     private func file(_ id: UInt64) -> FileRow? { id >= 1 && id <= UInt64(files.count) ? files[Int(id) - 1] : nil }
 
@@ -60,11 +63,14 @@ final class TablePage {
                 ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
                          isSorting: sorter.isSorting, editMode: editMode, contextMenu: { ids in
                              if ids.isEmpty {
-                                 if ui.menuItem("Select All", shortcut: "Ctrl+A") { self.selection.selectAll(of: rows) }
+                                 if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) { self.selection.selectAll(of: rows) }
                              } else {
                                  if ui.menuItem(ids.count == 1 ? "Open" : "Open \(ids.count) Files", icon: .photo) { self.lastAction = "Opened \(ids.count)" }
                                  if ui.menuItem("Favorite", icon: .starFill) { self.favorites.formUnion(ids); self.lastAction = "Favorited \(ids.count)" }
-                                 if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) { self.lastAction = "Trashed \(ids.count)" }
+                                 if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) {
+                                     self.trashCandidates = ids
+                                     self.confirmsTrash = true
+                                 }
                              }
                          }) {
                     TableColumn("Name", value: \FileRow.name).width(min: 120, ideal: 280)
@@ -76,6 +82,10 @@ final class TablePage {
             } inspector: {
                 ui.padding(12) { self.details(ui) }
             }
+            let count = trashCandidates.count
+            ui.confirmationDialog("Move \(count == 1 ? "1 file" : "\(count) files") to the trash?", isPresented: Binding(self, \.confirmsTrash),
+                                  actions: [DialogAction("Move to Trash", role: .destructive) { self.lastAction = "Trashed \(count) (demo)" }],
+                                  message: "The demo's files are generated: nothing on disk changes.")
         }
     }
 

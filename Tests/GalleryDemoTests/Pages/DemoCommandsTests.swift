@@ -1,0 +1,40 @@
+import XCTest
+import TesseraTesting
+import TestSupport
+import Widgets
+@testable import GalleryDemo
+
+/// The demo's menu bar: its commands work by shortcut and by menu, and destructive ones ask first.
+final class DemoCommandsTests: XCTestCase {
+    func testTheMenuBarsCommandsAndTheTrashConfirmation() throws { try onMain {
+        let dir = try ScratchFolder("commands")
+        let h = try Harness(width: 1200, height: 700)
+        let app = DemoApp(page: .controls, darkTheme: false, library: dir.path)
+        let build: (UI) -> Void = { app.build($0, host: h.host) }
+        h.frames(2, build)
+        h.press(Key("5"), modifiers: .control, build)
+        XCTAssertEqual(app.page, .table, "Ctrl+5: the fifth page")
+        h.press(.f12, build)
+        XCTAssertTrue(h.host.showsHUD, "F12 through the View menu's command, toggled once")
+        h.press(.f12, build)
+        XCTAssertFalse(h.host.showsHUD)
+        try h.click(on: "Help", build)
+        try h.click(on: "About Tessera", in: .popup, build)
+        XCTAssertNotNil(h.rect(ofText: "Tessera", in: .rect(Rect(x: 300, y: 150, width: 600, height: 300))), "the About alert")
+        h.press(.returnKey, build)
+        XCTAssertNil(h.rect(ofText: "About Tessera"))
+        // The table asks before moving files to the trash.
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Name", in: .tableHeader("files")) != nil }, build))
+        let header = try XCTUnwrap(h.rect(ofText: "Name", in: .tableHeader("files")))
+        let row = Point(header.midX, header.maxY + 40)
+        h.click(at: row, build)
+        h.click(at: row, button: .right, build)
+        h.frame(build)
+        try h.click(on: "Move 1 to Trash", in: .popup, build)
+        XCTAssertNotNil(h.rect(ofText: "Move 1 file to the trash?"))
+        h.shot("demo-trash-confirmation", build)
+        h.press(.escape, build)
+        XCTAssertNil(h.rect(ofText: "Move 1 file to the trash?"), "Escape: cancelled")
+        XCTAssertFalse(h.drawnText.contains { $0.hasPrefix("Trashed") })
+    }}
+}
