@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+import TesseraTesting
+import TestSupport
+@testable import Widgets
+
+/// The built-in file chooser: a folder listed in the background, folders first in natural
+/// order; navigation by mouse and keys; choosing a folder or files; cancelling.
+final class FileChooserTests: XCTestCase {
+    private static func makeTree() throws -> ScratchFolder {
+        let dir = try ScratchFolder("chooser")
+        for folder in ["Trips", "Albums", "Albums/2024", ".cache"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        for file in ["IMG_10.jpg", "IMG_9.jpg", "notes.txt", ".hidden.jpg", "Albums/2024/beach.png"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: dir.file(file), contents: Data("x".utf8)))
+        }
+        XCTAssertEqual(symlink(dir.file("Trips"), dir.file("Trips link")), 0)
+        return dir
+    }
+
+    func testAListingPutsFoldersFirstInNaturalOrderAndSaysWhyAFolderCannotBeRead() throws {
+        let dir = try Self.makeTree()
+        guard case .listed(let entries) = FolderListing.read(dir.path) else { return XCTFail("not listed") }
+        XCTAssertEqual(entries.map(\.name), [".cache", "Albums", "Trips", "Trips link", ".hidden.jpg", "IMG_9.jpg", "IMG_10.jpg", "notes.txt"])
+        XCTAssertEqual(entries.filter(\.isFolder).count, 4, "a link to a folder is a folder")
+        XCTAssertEqual(entries.map(\.id), Array(0..<8))
+        guard case .failed(let why) = FolderListing.read(dir.file("nowhere")) else { return XCTFail("listed a missing folder") }
+        XCTAssertTrue(why.contains("No such file"), why)
+        // 20,000 entries, listed off the calling thread.
+        let big = try ScratchFolder("chooser-big")
+        for i in 0..<20_000 { _ = FileManager.default.createFile(atPath: big.file("file \(i).dat"), contents: nil) }
+        let listing = FolderListing()
+        listing.list(big.path)
+        let deadline = Date().addingTimeInterval(60)
+        while listing.result(for: big.path) == nil && Date() < deadline { usleep(5_000) }
+        guard case .listed(let many)? = listing.result(for: big.path) else { return XCTFail("not listed") }
+        XCTAssertEqual(many.count, 20_000)
+        XCTAssertEqual(many.prefix(3).map(\.name), ["file 0.dat", "file 1.dat", "file 2.dat"])
+        XCTAssertEqual(many.last?.name, "file 19999.dat")
+        XCTAssertNil(listing.result(for: dir.path), "the result belongs to the folder listed")
+    }
+
+    func testChoosingAFolderByMouseAndKeys() throws { try onMain {
+        let dir = try Self.makeTree()
+        let h = try Harness(width: 1000, height: 640)
+        let presented = Model(true)
+        var chosen: [URL] = [], cancelled = 0
+        let build: (UI) -> Void = { ui in
+            ui.fileImporter(isPresented: presented.binding, allowedContentTypes: [.folder], directory: dir.path) { result in
+                if case .success(let urls) = result { chosen = urls }
+            } onCancellation: { cancelled += 1 }
+        }
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Albums", in: .tableRows("entries")) != nil }, build))
+        XCTAssertNil(h.rect(ofText: "IMG_9.jpg"), "a folder chooser shows folders only")
+        XCTAssertNil(h.rect(ofText: ".cache", in: .tableRows("entries")), "hidden folders are hidden")
+        // Double-click Albums: into it.
+        let albums = try XCTUnwrap(h.rect(ofText: "Albums", in: .tableRows("entries")))
+        h.click(at: Point(albums.midX, albums.midY), build)
+        h.click(at: Point(albums.midX, albums.midY), build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "2024", in: .tableRows("entries")) != nil }, build), "\(h.drawnText)")
+        // Backspace: back up; the keyboard then selects Trips and Return opens it.
+        h.press(.backspace, build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Trips", in: .tableRows("entries")) != nil }, build))
+        try h.click(on: "Hidden", build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: ".cache", in: .tableRows("entries")) != nil }, build), "hidden files on request")
+        try h.click(on: "Albums", in: .tableRows("entries"), build)
+        try h.click(on: "Choose", build)
+        XCTAssertEqual(chosen.map(\.path), [dir.file("Albums")], "the selected folder")
+        XCTAssertFalse(presented.value, "closed")
+        presented.value = true
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Trips", in: .tableRows("entries")) != nil }, build))
+        h.press(.escape, build)
+        XCTAssertEqual(cancelled, 1)
+        XCTAssertFalse(presented.value)
+    }}
+
+    func testOpeningFilesOfAKindWithTheFilter() throws { try onMain {
+        let dir = try Self.makeTree()
+        let h = try Harness(width: 1000, height: 640)
+        let presented = Model(true)
+        var chosen: [URL] = []
+        let build: (UI) -> Void = { ui in
+            ui.fileImporter(isPresented: presented.binding, allowedContentTypes: [.image], allowsMultipleSelection: true, directory: dir.path) { result in
+                if case .success(let urls) = result { chosen = urls }
+            }
+        }
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "IMG_10.jpg", in: .tableRows("entries")) != nil }, build))
+        XCTAssertNil(h.rect(ofText: "notes.txt"), "not an image")
+        try h.click(on: "Filter", build)
+        h.type("img_1", build)
+        h.frames(2, build)
+        XCTAssertNil(h.rect(ofText: "IMG_9.jpg", in: .tableRows("entries")), "filtered out")
+        let image = try XCTUnwrap(h.rect(ofText: "IMG_10.jpg", in: .tableRows("entries")))
+        h.click(at: Point(image.midX, image.midY), build)
+        h.shot("file-chooser", build)
+        h.click(at: Point(image.midX, image.midY), build) // a double-click chooses it
+        XCTAssertEqual(chosen.map(\.path), [dir.file("IMG_10.jpg")])
+    }}
+}
