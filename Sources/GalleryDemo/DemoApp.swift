@@ -1,3 +1,4 @@
+import Foundation
 import Render2D
 import Widgets
 
@@ -33,6 +34,7 @@ final class DemoApp {
     let browser: BrowserPage
     let input = InputPage()
     private var showsAbout = false
+    private var choosingLibrary = false
 
     /// `index`: the library index the browser keeps photos' dates and sizes in (nil: none).
     init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil, index: LibraryIndex? = nil) {
@@ -83,6 +85,11 @@ final class DemoApp {
     private func menuBar(_ ui: UI, host: AppHost, isDark: inout Bool) {
         ui.menuBar {
             ui.menu("File") {
+                if ui.menuItem("Open Folder…", icon: .folder, shortcut: KeyboardShortcut("o")) { choosingLibrary = true }
+                let recent = ui.persistentStore?.value(Self.recentKey, as: [String].self) ?? []
+                if !recent.isEmpty { ui.divider() }
+                for folder in recent where ui.menuItem((folder as NSString).lastPathComponent) { openLibrary(folder, ui) }
+                ui.divider()
                 if ui.menuItem("Quit", shortcut: KeyboardShortcut("q")) { host.requestQuit() }
             }
             ui.menu("View") {
@@ -105,7 +112,20 @@ final class DemoApp {
                 if ui.menuItem("About Tessera") { showsAbout = true }
             }
         }
+        ui.fileImporter(isPresented: Binding(self, \.choosingLibrary), allowedContentTypes: [.folder], directory: browser.folder) { result in
+            if case .success(let urls) = result, let folder = urls.first { self.openLibrary(folder.path, ui) }
+        }
         ui.alert("Tessera", isPresented: Binding(self, \.showsAbout),
                  message: "Fast desktop data views in Swift on Linux:\nimmediate-mode widgets drawn by SDL2's GPU renderer.")
+    }
+
+    static let recentKey = "demo.recentLibraries"
+
+    /// Shows `folder` in the browser, first among the File menu's recent folders (five are kept).
+    private func openLibrary(_ folder: String, _ ui: UI) {
+        browser.open(folder: folder)
+        page = .photos
+        let recent = ui.persistentStore?.value(Self.recentKey, as: [String].self) ?? []
+        ui.persistentStore?.set(Array(([folder] + recent.filter { $0 != folder }).prefix(5)), for: Self.recentKey)
     }
 }

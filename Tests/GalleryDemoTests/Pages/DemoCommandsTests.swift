@@ -37,4 +37,26 @@ final class DemoCommandsTests: XCTestCase {
         XCTAssertNil(h.rect(ofText: "Move 1 file to the trash?"), "Escape: cancelled")
         XCTAssertFalse(h.drawnText.contains { $0.hasPrefix("Trashed") })
     }}
+
+    func testFileOpenFolderChoosesALibraryWithTheChooser() throws { try onMain {
+        let dir = try ScratchFolder("open-folder")
+        try FileManager.default.createDirectory(atPath: dir.file("Holidays"), withIntermediateDirectories: true)
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: dir.file("Holidays/beach.jpg"))
+        let h = try Harness(width: 1200, height: 700)
+        let app = DemoApp(page: .controls, darkTheme: false, library: dir.path)
+        let build: (UI) -> Void = { app.build($0, host: h.host) }
+        h.frames(2, build)
+        h.press(Key("o"), modifiers: .control, build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Holidays", in: .tableRows("entries")) != nil }, build),
+                      "Ctrl+O opens the chooser in the library")
+        h.press(.escape, build)
+        XCTAssertNil(h.rect(ofText: "Choose a Folder"), "Escape cancels")
+        try h.click(on: "File", build)
+        try h.click(on: "Open Folder…", in: .popup, build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Holidays", in: .tableRows("entries")) != nil }, build), "and so does the menu")
+        try h.click(on: "Holidays", in: .tableRows("entries"), build)
+        try h.click(on: "Choose", build)
+        XCTAssertEqual(app.page, .photos)
+        XCTAssertEqual(app.browser.folder, dir.file("Holidays"))
+    }}
 }
