@@ -97,4 +97,28 @@ final class FileChooserTests: XCTestCase {
         h.click(at: Point(image.midX, image.midY), build) // a double-click chooses it
         XCTAssertEqual(chosen.map(\.path), [dir.file("IMG_10.jpg")])
     }}
+
+    func testSavingGivesThePathOfTheNameTypedInTheFolderShown() throws { try onMain {
+        let dir = try Self.makeTree()
+        let h = try Harness(width: 1000, height: 640)
+        let presented = Model(true)
+        var saved: [URL] = []
+        let build: (UI) -> Void = { ui in
+            ui.fileExporter(isPresented: presented.binding, defaultFilename: "report.csv", directory: dir.path) { result in
+                if case .success(let url) = result { saved.append(url) }
+            }
+        }
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Albums", in: .tableRows("entries")) != nil }, build))
+        XCTAssertNotNil(h.rect(ofText: "report.csv"), "the default name")
+        let albums = try XCTUnwrap(h.rect(ofText: "Albums", in: .tableRows("entries")))
+        h.click(at: Point(albums.midX, albums.midY), build)
+        h.click(at: Point(albums.midX, albums.midY), build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "2024", in: .tableRows("entries")) != nil }, build))
+        try h.click(on: "report.csv", build)
+        h.press(Key("a"), modifiers: .control, build)
+        h.type("summary.csv", build)
+        try h.click(on: "Save", build)
+        XCTAssertEqual(saved.map(\.path), [dir.file("Albums/summary.csv")])
+        XCTAssertFalse(presented.value)
+    }}
 }
