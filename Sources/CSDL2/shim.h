@@ -159,17 +159,130 @@ static inline int tessera_jpeg_decode_region(const unsigned char *data, unsigned
     return 0;
 }
 
-// GLib's checksums (MD5 of thumbnail URIs, as GNOME computes them). GLib comes with SDL2's
-// dependencies (libglib2.0-dev through IBus); its few prototypes are declared here rather
-// than pulling in all of <glib.h>. Stable since GLib 2.16.
-typedef struct _GChecksum GChecksum;
-extern GChecksum *g_checksum_new(int checksum_type);
-extern void g_checksum_update(GChecksum *checksum, const unsigned char *data, long length);
-extern const char *g_checksum_get_string(GChecksum *checksum);
-extern void g_checksum_free(GChecksum *checksum);
-static inline int tessera_checksum_md5(void) { return 0; } // G_CHECKSUM_MD5
-// A path's URI exactly as GNOME writes it into thumbnails (the error out-parameter is unused).
-extern char *g_filename_to_uri(const char *filename, const char *hostname, void **error);
-extern void g_free(void *mem);
+// GLib and GIO (libglib2.0-dev, which SDL2's dependencies bring too): GLib's checksums (MD5 of
+// thumbnail URIs, as GNOME computes them), g_filename_to_uri (URIs exactly as GNOME writes
+// them), and GDBus for the desktop's file chooser portal below.
+#include <gio/gio.h>
+static inline GChecksumType tessera_checksum_md5(void) { return G_CHECKSUM_MD5; }
+
+// The XDG desktop portal's file chooser (org.freedesktop.portal.FileChooser), over GDBus.
+// GVariant's builders are variadic, which Swift cannot call, so the exchange is written here.
+
+/// Whether a session bus can be reached without starting one (X11 autolaunch would spawn a
+/// dbus-daemon): DBUS_SESSION_BUS_ADDRESS is set, or $XDG_RUNTIME_DIR/bus exists.
+static inline int tessera_session_bus_configured(void) {
+    if (g_getenv("DBUS_SESSION_BUS_ADDRESS")) return 1;
+    const char *runtime = g_getenv("XDG_RUNTIME_DIR");
+    if (!runtime) return 0;
+    char *socket = g_build_filename(runtime, "bus", NULL);
+    int found = g_file_test(socket, G_FILE_TEST_EXISTS);
+    g_free(socket);
+    return found;
+}
+
+/// Whether the session bus has a portal, running or startable on demand.
+static inline int tessera_portal_available(void) {
+    if (!tessera_session_bus_configured()) return 0;
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, NULL);
+    if (!bus) return 0;
+    int found = 0;
+    GVariant *owned = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                  "NameHasOwner", g_variant_new("(s)", "org.freedesktop.portal.Desktop"),
+                                                  G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE, 2000, NULL, NULL);
+    if (owned) { gboolean has; g_variant_get(owned, "(b)", &has); found = has; g_variant_unref(owned); }
+    if (!found) {
+        GVariant *names = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                      "ListActivatableNames", NULL, G_VARIANT_TYPE("(as)"), G_DBUS_CALL_FLAGS_NONE,
+                                                      2000, NULL, NULL);
+        if (names) {
+            GVariantIter *iter; const char *name;
+            g_variant_get(names, "(as)", &iter);
+            while (g_variant_iter_loop(iter, "&s", &name)) if (strcmp(name, "org.freedesktop.portal.Desktop") == 0) found = 1;
+            g_variant_iter_free(iter);
+            g_variant_unref(names);
+        }
+    }
+    g_object_unref(bus);
+    return found;
+}
+
+typedef struct { GMainLoop *loop; guint32 response; GVariant *results; } tessera_portal_wait;
+
+static void tessera_portal_on_response(GDBusConnection *bus, const gchar *sender, const gchar *path, const gchar *interface,
+                                       const gchar *signal, GVariant *parameters, gpointer data) {
+    (void)bus; (void)sender; (void)path; (void)interface; (void)signal;
+    tessera_portal_wait *wait = data;
+    g_variant_get(parameters, "(u@a{sv})", &wait->response, &wait->results);
+    g_main_loop_quit(wait->loop);
+}
+
+/// Asks the portal to choose (`save` 0: OpenFile, with `directory` and `multiple`; 1: SaveFile,
+/// suggesting `name`) and waits for the answer on the calling thread (its own main context).
+/// Returns 0 with the chosen URIs in `uris` (free with g_strfreev), 1 when the user cancelled,
+/// or -1 with the reason in `error`.
+static inline int tessera_portal_choose(const char *title, int save, int directory, int multiple, const char *name,
+                                        gchar ***uris, char *error, int error_size) {
+    *uris = NULL;
+    GError *failure = NULL;
+    GMainContext *context = g_main_context_new();
+    g_main_context_push_thread_default(context);
+    int outcome = -1;
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &failure);
+    if (!bus) goto done;
+    // The request's object path is predictable from our name and a token: subscribe first, so
+    // that a quick answer is not missed.
+    char token[32];
+    snprintf(token, sizeof token, "tessera%u", g_random_int());
+    gchar *sender = g_strdup(g_dbus_connection_get_unique_name(bus) + 1);
+    for (gchar *c = sender; *c; c++) if (*c == '.') *c = '_';
+    gchar *path = g_strdup_printf("/org/freedesktop/portal/desktop/request/%s/%s", sender, token);
+    tessera_portal_wait wait = { g_main_loop_new(context, FALSE), 2, NULL };
+    guint subscription = g_dbus_connection_signal_subscribe(bus, NULL, "org.freedesktop.portal.Request", "Response", path, NULL,
+                                                            G_DBUS_SIGNAL_FLAGS_NONE, tessera_portal_on_response, &wait, NULL);
+    GVariantBuilder options;
+    g_variant_builder_init(&options, G_VARIANT_TYPE_VARDICT);
+    g_variant_builder_add(&options, "{sv}", "handle_token", g_variant_new_string(token));
+    g_variant_builder_add(&options, "{sv}", "modal", g_variant_new_boolean(TRUE));
+    if (save) {
+        if (name) g_variant_builder_add(&options, "{sv}", "current_name", g_variant_new_string(name));
+    } else {
+        g_variant_builder_add(&options, "{sv}", "directory", g_variant_new_boolean(directory != 0));
+        g_variant_builder_add(&options, "{sv}", "multiple", g_variant_new_boolean(multiple != 0));
+    }
+    GVariant *reply = g_dbus_connection_call_sync(bus, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
+                                                  "org.freedesktop.portal.FileChooser", save ? "SaveFile" : "OpenFile",
+                                                  g_variant_new("(ssa{sv})", "", title, &options), G_VARIANT_TYPE("(o)"),
+                                                  G_DBUS_CALL_FLAGS_NONE, -1, NULL, &failure);
+    if (reply) {
+        const gchar *handle;
+        g_variant_get(reply, "(&o)", &handle);
+        if (strcmp(handle, path) != 0) { // an older portal chose another path: listen there
+            g_dbus_connection_signal_unsubscribe(bus, subscription);
+            subscription = g_dbus_connection_signal_subscribe(bus, NULL, "org.freedesktop.portal.Request", "Response", handle, NULL,
+                                                              G_DBUS_SIGNAL_FLAGS_NONE, tessera_portal_on_response, &wait, NULL);
+        }
+        g_variant_unref(reply);
+        g_main_loop_run(wait.loop);
+        if (wait.response == 0) {
+            outcome = 0;
+            if (!wait.results || !g_variant_lookup(wait.results, "uris", "^as", uris)) *uris = g_new0(gchar *, 1);
+        } else if (wait.response == 1) {
+            outcome = 1;
+        } else {
+            snprintf(error, (size_t)error_size, "the portal ended the request (response %u)", wait.response);
+        }
+        if (wait.results) g_variant_unref(wait.results);
+    }
+    g_dbus_connection_signal_unsubscribe(bus, subscription);
+    g_main_loop_unref(wait.loop);
+    g_free(path);
+    g_free(sender);
+    g_object_unref(bus);
+done:
+    if (failure) { snprintf(error, (size_t)error_size, "%s", failure->message); g_error_free(failure); }
+    g_main_context_pop_thread_default(context);
+    g_main_context_unref(context);
+    return outcome;
+}
 
 #endif

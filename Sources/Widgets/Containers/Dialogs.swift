@@ -152,7 +152,7 @@ extension UI {
 
     /// Builds `body` as the window's modal layer: over a scrim, in the overlay, the only part
     /// of the window that gets input (from the next frame on) until a frame does not build it.
-    private func modal(_ did: WidgetID, _ body: () -> Void) {
+    func modal(_ did: WidgetID, _ body: () -> Void) {
         modalThisFrame = did
         let outer = buildingModal
         buildingModal = true
@@ -167,12 +167,12 @@ extension UI {
     }
 
     /// A panel of `panelSize`, centred in the window (a little above the middle), kept inside it.
-    private func centeredPanel(_ panelSize: Size) -> Rect {
+    func centeredPanel(_ panelSize: Size) -> Rect {
         let w = min(panelSize.width, size.width - 24), h = min(panelSize.height, size.height - 24)
         return Rect(x: ((size.width - w) / 2).rounded(), y: max(12, ((size.height - h) * 0.4).rounded()), width: w, height: h)
     }
 
-    private func drawPanel(_ panel: Rect) {
+    func drawPanel(_ panel: Rect) {
         drawList.addRoundedRect(panel.offsetBy(dx: 0, dy: 3).insetBy(dx: -3, dy: -3), radius: 12, color: Color.black.opacity(0.18))
         drawList.addRoundedRect(panel, radius: 10, color: theme.popupBackground)
         drawList.addRectBorder(panel, radius: 10, color: theme.border, thickness: 1)

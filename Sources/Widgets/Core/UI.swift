@@ -180,6 +180,9 @@ public final class UI {
     /// if ui.menuItem("Copy Path") { ui.clipboard.text = file.path }
     /// ```
     public var clipboard: Clipboard = MemoryClipboard()
+    /// Which chooser `fileImporter` and `fileExporter` show: the desktop's portal when there is
+    /// one (`.automatic`), or always Tessera's own (`.builtIn`, what tests want).
+    public var fileChooserBackend = FileChooserBackend.automatic
     var hoverStart: (id: WidgetID, time: Double)?
     /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.
     public private(set) var redrawTime: Double?

@@ -43,6 +43,7 @@ final class DemoCommandsTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir.file("Holidays"), withIntermediateDirectories: true)
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: dir.file("Holidays/beach.jpg"))
         let h = try Harness(width: 1200, height: 700)
+        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
         let app = DemoApp(page: .controls, darkTheme: false, library: dir.path)
         let build: (UI) -> Void = { app.build($0, host: h.host) }
         h.frames(2, build)

@@ -44,6 +44,7 @@ final class FileChooserTests: XCTestCase {
     func testChoosingAFolderByMouseAndKeys() throws { try onMain {
         let dir = try Self.makeTree()
         let h = try Harness(width: 1000, height: 640)
+        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
         let presented = Model(true)
         var chosen: [URL] = [], cancelled = 0
         let build: (UI) -> Void = { ui in
@@ -78,6 +79,7 @@ final class FileChooserTests: XCTestCase {
     func testOpeningFilesOfAKindWithTheFilter() throws { try onMain {
         let dir = try Self.makeTree()
         let h = try Harness(width: 1000, height: 640)
+        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
         let presented = Model(true)
         var chosen: [URL] = []
         let build: (UI) -> Void = { ui in
@@ -101,6 +103,7 @@ final class FileChooserTests: XCTestCase {
     func testSavingGivesThePathOfTheNameTypedInTheFolderShown() throws { try onMain {
         let dir = try Self.makeTree()
         let h = try Harness(width: 1000, height: 640)
+        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
         let presented = Model(true)
         var saved: [URL] = []
         let build: (UI) -> Void = { ui in

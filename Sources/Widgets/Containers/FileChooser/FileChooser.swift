@@ -64,12 +64,18 @@ struct ChooserMemo {
     var shownKey: (outcome: FolderListing.Outcome?, filter: String, hidden: Bool)?
     var focusedList = false
     var saveName = ""
+    /// The request to the desktop's chooser, while it is asked; `builtIn` once it said there is none.
+    var portal: PortalFileChooser?
+    var builtIn = false
 }
 
 extension UI {
     /// SwiftUI's `fileImporter(isPresented:allowedContentTypes:allowsMultipleSelection:onCompletion:)`:
     /// while `isPresented` is true, a chooser lets the user pick files, or a folder when
-    /// `allowedContentTypes` is `[.folder]`. It is modal to the window: a path bar, places (home,
+    /// `allowedContentTypes` is `[.folder]`. Where the session bus has an XDG desktop portal, it
+    /// is the desktop's own chooser (`org.freedesktop.portal.FileChooser`, as sandboxed apps
+    /// use; the window waits under a scrim); otherwise, or with `ui.fileChooserBackend =
+    /// .builtIn`, it is Tessera's, modal to the window: a path bar, places (home,
     /// its Pictures and Documents, mounted volumes, the file system), the folder's entries listed
     /// in the background (folders first, in natural order, with type-ahead), a filter, hidden
     /// files on request. Double-click or Return opens a folder or chooses a file; Backspace or
@@ -86,7 +92,8 @@ extension UI {
                              onCancellation: @escaping () -> Void = {}) {
         let picksFolders = allowedContentTypes.contains(.folder)
         fileChooser(name, isPresented: isPresented, title: picksFolders ? "Choose a Folder" : "Open",
-                    primary: picksFolders ? "Choose" : "Open", directory: directory, saving: false) { memo, entries in
+                    primary: picksFolders ? "Choose" : "Open", directory: directory, saving: false, folders: picksFolders,
+                    multiple: allowsMultipleSelection) { memo, entries in
             let chosen = entries.filter { memo.selection.contains($0.id) }
             if picksFolders {
                 let folders = chosen.filter(\.isFolder)
@@ -98,7 +105,9 @@ extension UI {
             return files.prefix(allowsMultipleSelection ? files.count : 1).map { URL(fileURLWithPath: Self.join(memo.folder, $0.name)) }
         } shows: { entry in
             entry.isFolder || (!picksFolders && allowedContentTypes.contains { $0.accepts(fileNamed: entry.name) })
-        } completion: { urls in onCompletion(.success(urls)) } cancellation: { onCancellation() }
+        } finish: { result in
+            if let result { onCompletion(result) } else { onCancellation() }
+        }
     }
 
     /// SwiftUI's `fileExporter`, for the path to save to: the chooser with a name field,
@@ -114,24 +123,66 @@ extension UI {
                              directory: String? = nil, onCompletion: @escaping (Result<URL, FileChooserError>) -> Void,
                              onCancellation: @escaping () -> Void = {}) {
         fileChooser(name, isPresented: isPresented, title: "Save", primary: "Save", directory: directory, saving: true,
-                    defaultName: defaultFilename) { memo, _ in
+                    folders: false, multiple: false, defaultName: defaultFilename) { memo, _ in
             let name = memo.saveName.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
             return [URL(fileURLWithPath: Self.join(memo.folder, name))]
-        } shows: { _ in true } completion: { urls in onCompletion(.success(urls[0])) } cancellation: { onCancellation() }
+        } shows: { _ in true } finish: { result in
+            switch result {
+            case .success(let urls)?: if let url = urls.first { onCompletion(.success(url)) } else { onCancellation() }
+            case .failure(let error)?: onCompletion(.failure(error))
+            case nil: onCancellation()
+            }
+        }
     }
 
-    /// The built-in chooser, in a sheet.
+    /// The desktop's chooser when there is one, else the built-in one in a sheet. `finish` gets
+    /// the outcome, or nil when the user cancelled.
     private func fileChooser(_ name: String, isPresented: Binding<Bool>, title: String, primary: String, directory: String?,
-                             saving: Bool, defaultName: String = "",
+                             saving: Bool, folders: Bool, multiple: Bool, defaultName: String = "",
                              choose: (ChooserMemo, [FolderEntry]) -> [URL]?, shows: (FolderEntry) -> Bool,
-                             completion: ([URL]) -> Void, cancellation: () -> Void) {
+                             finish: (Result<[URL], FileChooserError>?) -> Void) {
         let cid = id(name)
         let memo = stateBox(WidgetID(parent: cid, "memo"), ChooserMemo())
         let listing = stateBox(WidgetID(parent: cid, "listing"), FolderListing()).value
         guard isPresented.wrappedValue else {
-            if !memo.value.folder.isEmpty { memo.value = ChooserMemo() } // closed: the next opening starts afresh
+            if !memo.value.folder.isEmpty || memo.value.portal != nil || memo.value.builtIn { memo.value = ChooserMemo() } // the next opening starts afresh
             return
+        }
+        if !memo.value.builtIn, memo.value.portal == nil {
+            let mode = PortalFileChooser.usesPortal(fileChooserBackend)
+            if mode == false {
+                memo.value.builtIn = true
+            } else {
+                memo.value.portal = PortalFileChooser(title: title, save: saving, folders: folders, multiple: multiple,
+                                                      name: saving ? defaultName : nil, requirePortal: mode == true)
+            }
+        }
+        if let portal = memo.value.portal {
+            let outcome: Result<[URL], FileChooserError>??
+            switch portal.phase {
+            case .asking: outcome = .none
+            case .unavailable: outcome = .none; memo.value.portal = nil; memo.value.builtIn = true
+            case .chose(let paths): outcome = .some(.success(paths.map { URL(fileURLWithPath: $0) }))
+            case .cancelled: outcome = .some(nil)
+            case .failed(let why): outcome = .some(.failure(.portal(why)))
+            }
+            if let outcome {
+                isPresented.wrappedValue = false
+                memo.value = ChooserMemo() // answered: the next opening asks again
+                finish(outcome)
+                return
+            }
+            if memo.value.portal != nil {
+                // The desktop's dialog is up: this window waits under a scrim, as for a dialog of its own.
+                modal(WidgetID(parent: cid, "portal")) {
+                    let panel = centeredPanel(Size(360, 80))
+                    drawPanel(panel)
+                    font.draw("Choose in the desktop's file chooser…", in: panel, alignment: .center, color: theme.secondaryText,
+                              into: &drawList)
+                }
+                return
+            }
         }
         if memo.value.folder.isEmpty {
             memo.value.places = Self.chooserPlaces()
@@ -173,12 +224,10 @@ extension UI {
                 }
             }
         }
-        if let chosen {
+        if chosen != nil || cancelled {
             isPresented.wrappedValue = false
-            completion(chosen)
-        } else if cancelled {
-            isPresented.wrappedValue = false
-            cancellation()
+            memo.value = ChooserMemo() // the next opening starts afresh
+            finish(chosen.map { .success($0) })
         }
     }
 
