@@ -80,7 +80,7 @@ public final class FolderListing: Sendable {
         let fd = dirfd(dir)
         var entries: [FolderEntry] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in // in place: a record may be shorter than a dirent
                 pointer.withMemoryRebound(to: CChar.self, capacity: 256) { FileName.string(cString: $0) }
             }
             if name == "." || name == ".." { continue }
