@@ -282,8 +282,10 @@ extension UI {
             table(tableName, rows: rows, selection: Binding(get: { memo.value.selection }, set: { memo.value.selection = $0 }),
                   primaryAction: { ids in opened = ids.first.flatMap { id in rows.first { $0.id == id } } }) {
                 TableColumn("Name", sortUsing: .string { $0.name }) { ui, entry in
+                    let selected = memo.value.selection.contains(entry.id) // on the accent fill: the accent's text colour
                     ui.label(entry.name, icon: Icon(named: entry.isFolder ? "folder" : Self.iconName(entry.name)),
-                             iconColor: entry.isFolder ? ui.theme.accent : ui.theme.secondaryText)
+                             color: selected ? ui.theme.onAccent : nil,
+                             iconColor: selected ? ui.theme.onAccent : entry.isFolder ? ui.theme.accent : ui.theme.secondaryText)
                 }.width(min: 160, ideal: 360)
                 TableColumn("Size", sortUsing: .integer { $0.size }) { $0.isFolder ? "—" : Self.sizeText($0.size) }
                     .width(min: 70, ideal: 90).alignment(.trailing)
