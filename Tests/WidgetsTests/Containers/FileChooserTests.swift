@@ -7,6 +7,13 @@ import TestSupport
 /// The built-in file chooser: a folder listed in the background, folders first in natural
 /// order; navigation by mouse and keys; choosing a folder or files; cancelling.
 final class FileChooserTests: XCTestCase {
+    /// A window whose choosers are Tessera's own, never the desktop's, even where one runs.
+    @MainActor private static func chooserHarness() throws -> Harness {
+        let h = try Harness(width: 1000, height: 640)
+        h.ui.fileChooserBackend = .builtIn
+        return h
+    }
+
     private static func makeTree() throws -> ScratchFolder {
         let dir = try ScratchFolder("chooser")
         for folder in ["Trips", "Albums", "Albums/2024", ".cache"] {
@@ -43,8 +50,7 @@ final class FileChooserTests: XCTestCase {
 
     func testChoosingAFolderByMouseAndKeys() throws { try onMain {
         let dir = try Self.makeTree()
-        let h = try Harness(width: 1000, height: 640)
-        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
+        let h = try Self.chooserHarness()
         let presented = Model(true)
         var chosen: [URL] = [], cancelled = 0
         let build: (UI) -> Void = { ui in
@@ -78,8 +84,7 @@ final class FileChooserTests: XCTestCase {
 
     func testOpeningFilesOfAKindWithTheFilter() throws { try onMain {
         let dir = try Self.makeTree()
-        let h = try Harness(width: 1000, height: 640)
-        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
+        let h = try Self.chooserHarness()
         let presented = Model(true)
         var chosen: [URL] = []
         let build: (UI) -> Void = { ui in
@@ -102,8 +107,7 @@ final class FileChooserTests: XCTestCase {
 
     func testSavingGivesThePathOfTheNameTypedInTheFolderShown() throws { try onMain {
         let dir = try Self.makeTree()
-        let h = try Harness(width: 1000, height: 640)
-        h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
+        let h = try Self.chooserHarness()
         let presented = Model(true)
         var saved: [URL] = []
         let build: (UI) -> Void = { ui in
@@ -124,4 +128,42 @@ final class FileChooserTests: XCTestCase {
         XCTAssertEqual(saved.map(\.path), [dir.file("Albums/summary.csv")])
         XCTAssertFalse(presented.value)
     }}
+
+    func testANameThatIsNotUTF8IsListedButNeverHandedOnAsAnotherFilesURL() throws { try onMain {
+        let dir = try ScratchFolder("chooser-bytes")
+        let raw = Array(dir.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8) // Latin-1 "café.jpg"
+        let created = (raw + [0]).withUnsafeBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { open($0, O_CREAT | O_WRONLY, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(created, 0)
+        close(created)
+        let h = try Self.chooserHarness()
+        let presented = Model(true)
+        var chosen: [URL] = []
+        let build: (UI) -> Void = { ui in
+            ui.fileImporter(isPresented: presented.binding, allowedContentTypes: [.image], directory: dir.path) { result in
+                if case .success(let urls) = result { chosen = urls }
+            }
+        }
+        XCTAssertTrue(h.frames(until: { h.drawnText.contains { $0.hasPrefix("caf") } }, build), "\(h.drawnText)")
+        let name = try XCTUnwrap(h.drawnText.first { $0.hasPrefix("caf") })
+        let row = try XCTUnwrap(h.rect(ofText: name, in: .tableRows("entries")))
+        h.click(at: Point(row.midX, row.midY), build)
+        h.click(at: Point(row.midX, row.midY), build)
+        // Foundation's URL would turn the byte into U+FFFD and name another file: refused, with the reason.
+        XCTAssertEqual(chosen, [])
+        XCTAssertTrue(presented.value, "still open")
+        XCTAssertTrue(h.drawnText.contains { $0.contains("its name is not UTF-8") }, "\(h.drawnText)")
+    }}
+
+    func testSizesAndDatesAreWrittenAsTheTableShowsThem() {
+        XCTAssertEqual(UI.sizeText(0), "0 B")
+        XCTAssertEqual(UI.sizeText(999), "999 B")
+        XCTAssertEqual(UI.sizeText(1500), "1.5 KB")
+        XCTAssertEqual(UI.sizeText(999_950), "1.0 MB")
+        XCTAssertEqual(UI.sizeText(2_500_000_000), "2.5 GB")
+        XCTAssertEqual(UI.sizeText(Int64.max), "9223.4 PB")
+        XCTAssertEqual(UI.dateText(0).count, 16)
+        XCTAssertEqual(UI.dateText(Int64.max), "", "a date no calendar holds is left blank")
+    }
 }

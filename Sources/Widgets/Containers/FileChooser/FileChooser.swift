@@ -67,6 +67,8 @@ struct ChooserMemo {
     /// The request to the desktop's chooser, while it is asked; `builtIn` once it said there is none.
     var portal: PortalFileChooser?
     var builtIn = false
+    /// Why the last choice was refused (shown in the status line until the folder changes).
+    var problem: String?
 }
 
 extension UI {
@@ -98,11 +100,11 @@ extension UI {
             if picksFolders {
                 let folders = chosen.filter(\.isFolder)
                 let picked = folders.isEmpty ? [memo.folder] : folders.map { Self.join(memo.folder, $0.name) }
-                return Array(picked.prefix(allowsMultipleSelection ? picked.count : 1)).map { URL(fileURLWithPath: $0) }
+                return Array(picked.prefix(allowsMultipleSelection ? picked.count : 1))
             }
             let files = chosen.filter { entry in !entry.isFolder && allowedContentTypes.contains { $0.accepts(fileNamed: entry.name) } }
             guard !files.isEmpty else { return nil }
-            return files.prefix(allowsMultipleSelection ? files.count : 1).map { URL(fileURLWithPath: Self.join(memo.folder, $0.name)) }
+            return files.prefix(allowsMultipleSelection ? files.count : 1).map { Self.join(memo.folder, $0.name) }
         } shows: { entry in
             entry.isFolder || (!picksFolders && allowedContentTypes.contains { $0.accepts(fileNamed: entry.name) })
         } finish: { result in
@@ -126,7 +128,7 @@ extension UI {
                     folders: false, multiple: false, defaultName: defaultFilename) { memo, _ in
             let name = memo.saveName.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
-            return [URL(fileURLWithPath: Self.join(memo.folder, name))]
+            return [Self.join(memo.folder, name)]
         } shows: { _ in true } finish: { result in
             switch result {
             case .success(let urls)?: if let url = urls.first { onCompletion(.success(url)) } else { onCancellation() }
@@ -140,7 +142,7 @@ extension UI {
     /// the outcome, or nil when the user cancelled.
     private func fileChooser(_ name: String, isPresented: Binding<Bool>, title: String, primary: String, directory: String?,
                              saving: Bool, folders: Bool, multiple: Bool, defaultName: String = "",
-                             choose: (ChooserMemo, [FolderEntry]) -> [URL]?, shows: (FolderEntry) -> Bool,
+                             choose: (ChooserMemo, [FolderEntry]) -> [String]?, shows: (FolderEntry) -> Bool,
                              finish: (Result<[URL], FileChooserError>?) -> Void) {
         let cid = id(name)
         let memo = stateBox(WidgetID(parent: cid, "memo"), ChooserMemo())
@@ -163,7 +165,7 @@ extension UI {
             switch portal.phase {
             case .asking: outcome = .none
             case .unavailable: outcome = .none; memo.value.portal = nil; memo.value.builtIn = true
-            case .chose(let paths): outcome = .some(.success(paths.map { URL(fileURLWithPath: $0) }))
+            case .chose(let urls): outcome = .some(.success(urls))
             case .cancelled: outcome = .some(nil)
             case .failed(let why): outcome = .some(.failure(.portal(why)))
             }
@@ -206,7 +208,7 @@ extension UI {
                 region(Rect(x: middle.x, y: middle.y, width: 150, height: middle.height)) { chooserPlaces(memo, listing) }
                 region(Rect(x: middle.x + 162, y: middle.y, width: middle.width - 162, height: middle.height)) {
                     if let entry = chooserEntries(memo, listing, outcome) { // double-clicked, or Return
-                        if entry.isFolder { go(to: Self.join(memo.value.folder, entry.name), memo, listing) } else { chosen = choose(memo.value, memo.value.shown) }
+                        if entry.isFolder { go(to: Self.join(memo.value.folder, entry.name), memo, listing) } else { chosen = urls(choose(memo.value, memo.value.shown), memo) }
                     }
                 }
                 region(bottom) {
@@ -215,11 +217,12 @@ extension UI {
                             text("Name:")
                             textField("File name", text: &memo.value.saveName, width: 260, id: "save name")
                         } else {
-                            text(status(outcome, memo.value), color: theme.secondaryText)
+                            text(memo.value.problem ?? status(outcome, memo.value),
+                                 color: memo.value.problem == nil ? theme.secondaryText : theme.destructive)
                         }
                         spacer()
                         if button("Cancel", id: "cancel") { cancelled = true }
-                        if button(primary, style: .borderedProminent, id: "primary") { chosen = choose(memo.value, memo.value.shown) }
+                        if button(primary, style: .borderedProminent, id: "primary") { chosen = urls(choose(memo.value, memo.value.shown), memo) }
                     }
                 }
             }
@@ -311,6 +314,7 @@ extension UI {
     private func go(to path: String, _ memo: StateBox<ChooserMemo>, _ listing: FolderListing) {
         let folder = path.isEmpty ? "/" : path
         memo.value.folder = folder
+        memo.value.problem = nil
         memo.value.selection = []
         memo.value.filter = ""
         memo.value.shownKey = nil
@@ -327,6 +331,22 @@ extension UI {
     }
 
     static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
+
+    /// The URLs of `paths`, or nil (with the reason in `memo`) when one cannot be a URL:
+    /// Foundation's `URL` on Linux turns the bytes of a name that is not UTF-8 into U+FFFD, so
+    /// its URL would name another file. Such a file is listed and its folder can be opened,
+    /// but it is never handed on.
+    private func urls(_ paths: [String]?, _ memo: StateBox<ChooserMemo>) -> [URL]? {
+        guard let paths else { return nil }
+        if let bad = paths.first(where: { $0.unicodeScalars.contains { $0.value >= FileName.escapeBase } }) {
+            let shown = String(String.UnicodeScalarView((bad as NSString).lastPathComponent.unicodeScalars.map {
+                $0.value >= FileName.escapeBase ? "\u{FFFD}" : $0
+            }))
+            memo.value.problem = "“\(shown)” cannot be opened from here: its name is not UTF-8"
+            return nil
+        }
+        return paths.map { URL(fileURLWithPath: $0) }
+    }
 
     /// Home, its usual folders that exist, mounted volumes, and the file system.
     static func chooserPlaces() -> [ChooserPlace] {
@@ -361,17 +381,22 @@ extension UI {
         return "description"
     }
 
-    static func sizeText(_ bytes: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = Double(bytes), unit = 0
-        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    /// "1.5 MB" (decimal units). Built by hand: the table formats its visible cells every frame.
+    nonisolated static func sizeText(_ bytes: Int64) -> String {
+        let units = [" B", " KB", " MB", " GB", " TB", " PB"]
+        var value = Double(max(0, bytes)), unit = 0
+        while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 } // 999,950 B shows as 1.0 MB
+        guard unit > 0 else { return String(max(0, bytes)) + units[0] }
+        let tenths = Int64((value * 10).rounded())
+        return String(tenths / 10) + "." + String(tenths % 10) + units[unit]
     }
 
-    static func dateText(_ seconds: Int64) -> String {
-        var time = time_t(seconds), parts = tm()
+    /// "2026-11-26 14:05" in local time, built by hand like `sizeText`.
+    nonisolated static func dateText(_ seconds: Int64) -> String {
+        var time = time_t(truncatingIfNeeded: seconds), parts = tm()
         guard localtime_r(&time, &parts) != nil else { return "" }
-        return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min))
+        func two(_ n: Int32) -> String { n < 10 ? "0" + String(n) : String(n) }
+        return String(parts.tm_year + 1900) + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday) + " "
+            + two(parts.tm_hour) + ":" + two(parts.tm_min)
     }
 }

@@ -23,8 +23,8 @@ final class PortalFileChooser: Sendable {
         case asking
         /// There is no portal: use the built-in chooser.
         case unavailable
-        /// The user chose these paths.
-        case chose([String])
+        /// The user chose these files (the portal's URIs, byte for byte).
+        case chose([URL])
         /// The user closed the dialog.
         case cancelled
         /// The portal failed.
@@ -51,13 +51,13 @@ final class PortalFileChooser: Sendable {
         defer { g_strfreev(uris) }
         switch outcome {
         case 0:
-            var paths: [String] = []
+            var chosen: [URL] = []
             var k = 0
-            while let uri = uris?[k] {
-                if let url = URL(string: String(cString: uri)), url.isFileURL { paths.append(url.path) }
+            while let uri = uris?[k] { // URIs are ASCII: a name's other bytes are percent-escaped, so nothing is lost
+                if let url = URL(string: String(cString: uri)), url.isFileURL { chosen.append(url) }
                 k += 1
             }
-            return .chose(paths)
+            return .chose(chosen)
         case 1: return .cancelled
         default: return .failed(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
