@@ -32,6 +32,7 @@ public final class Harness {
         inject = EventInjector(window: host.window)
         host.readsBackFrames = true
         host.ui.recordsDrawnText = true
+        host.ui.isAccessibilityEnabled = true // the queries of `find` read the tree
         let start = time
         host.clock = { [unowned self] in self.time }
         time = start
@@ -254,11 +255,15 @@ public final class Harness {
 public enum HarnessError: Error, CustomStringConvertible {
     /// No line of the last frame reads `label`; `drawn` lists what was drawn.
     case notDrawn(String, drawn: [String])
+    /// No widget of the last frame has this role and name; `tree` is what there was.
+    case notFound(AccessibilityRole, String?, tree: String)
 
     public var description: String {
         switch self {
         case .notDrawn(let label, let drawn):
             "\"\(label)\" was not drawn in the last frame; drawn: \(drawn.prefix(40).map { "\"\($0)\"" }.joined(separator: ", "))"
+        case .notFound(let role, let name, let tree):
+            "no \(role.atspiName)\(name.map { " named \"\($0)\"" } ?? "") in the last frame; its accessibility tree:\n\(tree)"
         }
     }
 }

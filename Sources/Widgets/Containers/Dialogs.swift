@@ -79,7 +79,7 @@ extension UI {
                       _ content: () -> Void) {
         guard isPresented.wrappedValue else { return }
         let did = id(name)
-        modal(did) {
+        modal(did, role: .dialog, name: name) {
             let panel = centeredPanel(Size(width, height))
             drawPanel(panel)
             region(panel.insetBy(dx: 20, dy: 20)) { content() }
@@ -106,11 +106,17 @@ extension UI {
         let defaultIndex = actions.firstIndex { $0.isDefault }
             ?? actions.firstIndex { $0.role == nil } ?? actions.firstIndex { $0.role == .cancel }
         var chosen: Int?
-        modal(did) {
+        modal(did, role: stacked ? .dialog : .alert, name: title) {
             let panel = centeredPanel(Size(width, height))
             drawPanel(panel)
             var y = panel.y + 20
             bold.draw(title, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: bold.lineHeight), color: theme.text, into: &drawList)
+            if isAccessibilityEnabled {
+                accessibilityElement(id("title"), role: .heading, name: title, frame: Rect(x: panel.x + 20, y: y, width: panel.width - 40,
+                                                                                             height: bold.lineHeight + Double(lines.count) * font.lineHeight),
+                                     text: AccessibilityText(title))
+                if let message { accessibilityElement(id("message"), role: .label, name: message, frame: panel, text: AccessibilityText(message)) }
+            }
             y += bold.lineHeight + 8
             for line in lines {
                 font.draw(line, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: font.lineHeight), color: theme.secondaryText,
@@ -152,7 +158,7 @@ extension UI {
 
     /// Builds `body` as the window's modal layer: over a scrim, in the overlay, the only part
     /// of the window that gets input (from the next frame on) until a frame does not build it.
-    func modal(_ did: WidgetID, _ body: () -> Void) {
+    func modal(_ did: WidgetID, role: AccessibilityRole, name: String, _ body: () -> Void) {
         modalThisFrame = did
         let outer = buildingModal
         buildingModal = true
@@ -160,7 +166,9 @@ extension UI {
         if modalLastFrame != nil { (input.keys, input.typing, input.text) = modalKeyboard }
         inOverlay {
             drawList.addRect(Rect(origin: .zero, size: size), color: Color.black.opacity(0.35))
-            withID(did) { body() }
+            accessibilityContainer(did, role: role, name: name, frame: Rect(origin: .zero, size: size), states: [.modal, .enabled, .sensitive]) {
+                withID(did) { body() }
+            }
         }
         (input.keys, input.typing, input.text) = background
         buildingModal = outer

@@ -49,6 +49,11 @@ extension UI {
                 isExpanded = press.key == .left ? false : press.key == .right ? true : !isExpanded
             }
         }
+        if isAccessibilityEnabled {
+            accessibilityElement(gid, role: .toggleButton, name: name, frame: header,
+                                 states: controlStates(isExpanded ? [.expandable, .expanded] : [.expandable, .collapsed]),
+                                 actions: [.expandOrCollapse])
+        }
         let target = isExpanded ? 1.0 : 0.0
         let step = deltaTime / 0.15
         memo.value.progress = memo.value.progress < target ? min(target, memo.value.progress + step) : max(target, memo.value.progress - step)
@@ -59,7 +64,7 @@ extension UI {
         drawChevron(in: Rect(x: header.x + 4, y: header.midY - 6, width: 12, height: 12), turned: t, color: theme.secondaryText)
         withID(gid) {
             _ = child(at: Rect(x: header.x + 22, y: header.y, width: max(0, header.width - 22), height: header.height), axis: .horizontal,
-                      spacing: theme.spacing, alignment: .center) { label(self) }
+                      spacing: theme.spacing, alignment: .center) { accessibilityHidden(true) { label(self) } }
         }
         guard t > 0 else { return }
         // The content, laid out at full height, revealed from the top as it opens.

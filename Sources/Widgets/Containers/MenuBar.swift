@@ -52,7 +52,7 @@ extension UI {
         // The keys first, with last frame's titles: a menu they open is built in this frame.
         withID(bid) { menuBarKeys(memo, context) }
         menuBarStack.append(context)
-        withID(bid) { content() }
+        accessibilityContainer(bid, role: .menuBar, name: name, frame: rect) { withID(bid) { content() } }
         context = menuBarStack.removeLast()
         memo.value.titles = context.titles
         memo.value.titleRects = context.titleRects
@@ -78,6 +78,17 @@ extension UI {
         menuBarStack[menuBarStack.count - 1] = context
         let memo = stateBox(WidgetID(parent: context.id, "memo"), MenuBarMemo())
         let popupName = "menu \(index)"
+        let isOpen = memo.value.open == index && isPopupOpen(popupName)
+        accessibilityContainer(id("title \(title)"), role: .menu, name: title, frame: context.collapsed ? .zero : titleRect,
+                               states: controlStates(isOpen ? [.hasPopup, .expanded] : [.hasPopup, .expandable])) {
+            menuTitleAndItems(title, index: index, at: titleRect, in: context, memo: memo, content)
+        }
+    }
+
+    /// A menu's title in the bar, and its items: in the popup when it is open, else off screen for their shortcuts.
+    private func menuTitleAndItems(_ title: String, index: Int, at titleRect: Rect, in context: MenuBarContext,
+                                   memo: StateBox<MenuBarMemo>, _ content: () -> Void) {
+        let popupName = "menu \(index)"
         if !context.collapsed {
             let r = interact(id("title \(title)"), rect: titleRect)
             let isOpen = memo.value.open == index && isPopupOpen(popupName)
@@ -89,6 +100,7 @@ extension UI {
             if isOpen || r.isHovered {
                 drawList.addRoundedRect(titleRect, radius: 4, color: isOpen ? theme.accent : theme.controlHovered)
             }
+            let font = self.font
             font.draw(title, in: titleRect, alignment: .center, color: isOpen ? theme.onAccent : theme.text, into: &drawList)
         }
         if memo.value.open == index && isPopupOpen(popupName) {
@@ -98,7 +110,9 @@ extension UI {
             let outer = menuState
             menuState = MenuBuildState(shortcutsOnly: true)
             let mark = drawList.mark
-            _ = child(at: Rect(x: -100_000, y: -100_000, width: 400, height: 400), axis: .vertical, spacing: 0, alignment: .start, content)
+            accessibilityHidden(true) {
+                _ = child(at: Rect(x: -100_000, y: -100_000, width: 400, height: 400), axis: .vertical, spacing: 0, alignment: .start, content)
+            }
             drawList.truncate(to: mark)
             menuState = outer
         }

@@ -96,7 +96,9 @@ extension UI {
                 drawList.addRectBorder(rect, radius: 7, color: theme.border, thickness: 1)
                 popupRectsThisFrame.append(rect)
                 noteLandmark(.popup, name, rect)
-                let size = child(at: rect.insetBy(dx: padding, dy: padding), axis: .vertical, spacing: 0, alignment: .fill, content)
+                let size = accessibilityContainer(pid, role: .popupMenu, name: name, frame: rect, states: [.enabled, .sensitive]) {
+                    child(at: rect.insetBy(dx: padding, dy: padding), axis: .vertical, spacing: 0, alignment: .fill, content)
+                }
                 if let i = openPopups.firstIndex(where: { $0.id == pid }) {
                     openPopups[i].size = Size(max(size.width, record.size.width - 2 * padding) + 2 * padding, size.height + 2 * padding)
                 }
@@ -155,6 +157,11 @@ extension UI {
         menuState.next += 1
         if menuState.chosen == index { r.clicked = true }
         let lit = r.isHovered || menuState.highlighted == index
+        if isAccessibilityEnabled {
+            accessibilityElement(r.id, role: .menuItem, name: title, frame: rect,
+                                 states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []), actions: [.click],
+                                 value: shortcut ?? "")
+        }
         let color = role == .destructive ? theme.destructive : theme.text
         if lit {
             drawList.addRoundedRect(rect, radius: 4, color: theme.accent)

@@ -98,7 +98,8 @@ struct ScrollState {
 
 extension UI {
     /// A clipped, scrollable region: wheel (and shift+wheel sideways), draggable scrollbars,
-    /// touch drag with kinetic momentum.
+    /// touch drag with kinetic momentum. It is a Tab stop: focused, the arrow keys, Page Up,
+    /// Page Down, Home and End scroll it.
     ///
     /// ```swift
     /// ui.scrollView("log", height: 300) {
@@ -124,13 +125,16 @@ extension UI {
                                width: axes.contains(.horizontal) ? .infinity : max(0, viewport.width - (axes.contains(.vertical) ? bar : 0)),
                                height: .infinity)
         scrollStack.append((sid, viewport))
-        let measured = withID(sid) {
-            child(at: contentRect, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
+        registerFocusable(sid, rect: viewport)
+        let measured = accessibilityContainer(sid, role: .scrollPane, name: name, frame: viewport, states: controlStates()) {
+            withID(sid) {
+                child(at: contentRect, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
+            }
         }
         scrollStack.removeLast()
         box.value.contentSize = Size(axes.contains(.horizontal) ? measured.width : viewport.width, measured.height)
 
-        handleScrollInput(sid, box: box, axes: axes, viewport: viewport)
+        handleScrollInput(sid, box: box, axes: axes, viewport: viewport, keyboard: true)
         drawScrollbars(sid, box: box, axes: axes, viewport: viewport)
         drawList.popClip()
         return ScrollViewInfo(offset: box.value.offset, contentSize: box.value.contentSize, viewport: viewport)
@@ -138,7 +142,9 @@ extension UI {
 
     /// A scroll viewport over `contentSize` whose content the caller lays out itself, for
     /// virtualized views (tables, lists, grids): `content` gets the offset and builds only
-    /// what is visible. Wheel, scrollbars and touch momentum work as in `scrollView`.
+    /// what is visible. Wheel, scrollbars and touch momentum work as in `scrollView`; with
+    /// `focusable`, it is a Tab stop and scrolls with the keys as `scrollView` does (a view
+    /// with keys of its own, such as a table's rows, leaves it off).
     ///
     /// ```swift
     /// ui.virtualScrollView("rows", contentSize: Size(width, Double(count) * 24), viewport: rect) { info in
@@ -148,8 +154,9 @@ extension UI {
     /// ```
     @discardableResult
     public func virtualScrollView(_ name: String, contentSize: Size, viewport: Rect, axes: ScrollAxes = .vertical,
-                                  _ content: (ScrollViewInfo) -> Void) -> ScrollViewInfo {
+                                  focusable: Bool = false, _ content: (ScrollViewInfo) -> Void) -> ScrollViewInfo {
         let sid = id(name)
+        if focusable { registerFocusable(sid, rect: viewport) }
         let box = stateBox(sid, ScrollState())
         box.value.contentSize = contentSize
         clampOffset(&box.value, viewport: viewport)
@@ -157,10 +164,37 @@ extension UI {
         scrollStack.append((sid, viewport))
         withID(sid) { content(ScrollViewInfo(offset: box.value.offset, contentSize: contentSize, viewport: viewport)) }
         scrollStack.removeLast()
-        handleScrollInput(sid, box: box, axes: axes, viewport: viewport)
+        handleScrollInput(sid, box: box, axes: axes, viewport: viewport, keyboard: focusable)
         drawScrollbars(sid, box: box, axes: axes, viewport: viewport)
         drawList.popClip()
         return ScrollViewInfo(offset: box.value.offset, contentSize: contentSize, viewport: viewport)
+    }
+
+    /// The keys of a focused scroll view: arrows by a line, Page Up and Page Down by a page
+    /// less a line, Home and End to the ends (along the axis it scrolls, vertical first).
+    private func scrollWithKeys(_ state: inout ScrollState, viewport: Rect, canX: Bool, canY: Bool) {
+        let line = 40.0
+        for press in input.keys where press.modifiers.isDisjoint(with: [.command, .alt]) {
+            let page = (canY ? viewport.height : viewport.width) - line
+            var delta = Point.zero
+            switch press.key {
+            case .up where canY: delta.y = -line
+            case .down where canY: delta.y = line
+            case .left where canX: delta.x = -line
+            case .right where canX: delta.x = line
+            case .pageUp: delta = canY ? Point(0, -page) : Point(-page, 0)
+            case .pageDown: delta = canY ? Point(0, page) : Point(page, 0)
+            case .home: delta = canY ? Point(0, -.greatestFiniteMagnitude) : Point(-.greatestFiniteMagnitude, 0)
+            case .end: delta = canY ? Point(0, .greatestFiniteMagnitude) : Point(.greatestFiniteMagnitude, 0)
+            default: continue
+            }
+            guard canX || canY else { continue }
+            consumeKey(press.key)
+            state.offset = state.offset + delta
+            state.kinetic.stop()
+            clampOffset(&state, viewport: viewport)
+            requestRedraw() // the content moves in the next frame
+        }
     }
 
     /// The current offset of the scroll view `name` (in the current ID scope).
@@ -194,10 +228,11 @@ extension UI {
         s.offset = clamped
     }
 
-    private func handleScrollInput(_ sid: WidgetID, box: StateBox<ScrollState>, axes: ScrollAxes, viewport: Rect) {
+    private func handleScrollInput(_ sid: WidgetID, box: StateBox<ScrollState>, axes: ScrollAxes, viewport: Rect, keyboard: Bool) {
         let p = input.pointer
         let limit = maxOffset(box.value, viewport: viewport)
         let canX = axes.contains(.horizontal) && limit.x > 0, canY = axes.contains(.vertical) && limit.y > 0
+        if keyboard && focusID == sid { scrollWithKeys(&box.value, viewport: viewport, canX: canX, canY: canY) }
 
         if let visible = box.value.pendingVisible {
             box.value.pendingVisible = nil

@@ -424,6 +424,10 @@ extension UI {
         let r = interact(id, rect: splitterHitRect(splitter, horizontal: horizontal, styling: styling),
                          sense: focusable ? [.drag, .focus] : .drag)
         if r.isHovered || r.isActive { setCursor(horizontal ? .resizeLeftRight : .resizeUpDown) }
+        if isAccessibilityEnabled {
+            accessibilityElement(id, role: .splitPane, name: "splitter", frame: splitter,
+                                 states: (focusable ? controlStates() : [.enabled, .sensitive]).union(horizontal ? .horizontal : .vertical))
+        }
         return r
     }
 

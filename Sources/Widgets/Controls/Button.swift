@@ -30,6 +30,10 @@ extension UI {
         let rect = allocate(Size(width, theme.controlHeight))
         let r = interact(self.id(id ?? title), rect: rect, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
+        if isAccessibilityEnabled {
+            accessibilityElement(r.id, role: .pushButton, name: title.isEmpty ? (icon?.spokenName ?? id ?? "") : title, frame: rect,
+                                 states: controlStates(), actions: [.click])
+        }
         let held = r.isActive && r.isHovered
         var fg = theme.text
         switch style {
@@ -78,6 +82,10 @@ extension UI {
         let r = interact(self.id(id ?? title), rect: rect, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
         if r.clicked { isOn.toggle() }
+        if isAccessibilityEnabled {
+            accessibilityElement(r.id, role: .checkBox, name: title, frame: rect,
+                                 states: controlStates(isOn ? [.checkable, .checked] : .checkable), actions: [.toggle])
+        }
         let wid = self.id(id ?? title)
         // Animate the knob briefly towards its new side.
         let target = isOn ? 1.0 : 0.0

@@ -58,7 +58,13 @@ extension UI {
                 if press.key == .left || press.key == .down { value = max(range.lowerBound, value - nudge) }
             }
         }
+        if let asked = accessibilitySetValue(wid), asked.isFinite { value = min(range.upperBound, max(range.lowerBound, asked)) }
         if !value.isFinite { value = range.lowerBound }
+        if isAccessibilityEnabled {
+            accessibilityElement(wid, role: .slider, name: title, frame: hit, states: controlStates(.horizontal),
+                                 value: spokenNumber(value), range: AccessibilityRange(current: value, minimum: range.lowerBound,
+                                                                                         maximum: range.upperBound, step: step ?? 0))
+        }
         let t = SliderMath.fraction(of: value, in: range)
         drawList.addRoundedRect(track, radius: 2, color: theme.controlPressed)
         drawList.addRoundedRect(Rect(x: track.x, y: track.y, width: track.width * t, height: track.height), radius: 2, color: theme.accent)

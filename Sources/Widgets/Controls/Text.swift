@@ -21,7 +21,12 @@ extension UI {
         let parent = layoutStack[layoutStack.count - 1]
         let rect = layoutStack[layoutStack.count - 1].place(Size(min(whole, availableWidth), font.lineHeight),
                                                             desiredMain: parent.axis == .horizontal ? whole : nil)
-        if textIsSelectable { selectableText(string, id: WidgetID(parent: parent.id, index: parent.count), in: rect, font: font) }
+        let id = WidgetID(parent: parent.id, index: parent.count)
+        if textIsSelectable { selectableText(string, id: id, in: rect, font: font) }
+        if isAccessibilityEnabled {
+            accessibilityElement(id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
+                                 text: AccessibilityText(string))
+        }
         font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
     }
 
@@ -84,6 +89,9 @@ extension UI {
         let gap = 6.0
         let width = min(iconSize + gap + font.measure(title), availableWidth)
         let rect = allocate(Size(width, font.lineHeight))
+        if isAccessibilityEnabled {
+            accessibilityElement(id(title), role: .label, name: title, frame: rect, text: AccessibilityText(title))
+        }
         let iconRect = Rect(x: rect.x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize)
         drawIcon(icon, in: iconRect, color: iconColor ?? theme.accent)
         let textRect = Rect(x: rect.x + iconSize + gap, y: rect.y, width: max(0, rect.width - iconSize - gap), height: rect.height)
@@ -94,6 +102,11 @@ extension UI {
     public func divider() {
         let axis = layoutStack[layoutStack.count - 1].axis
         let rect = axis == .vertical ? allocate(Size(0, 1), flexibleWidth: true) : allocate(Size(1, 0), flexibleHeight: true)
+        if isAccessibilityEnabled {
+            let parent = layoutStack[layoutStack.count - 1]
+            accessibilityElement(WidgetID(parent: parent.id, index: parent.count), role: .separator, name: "", frame: rect,
+                                 states: axis == .vertical ? .horizontal : .vertical)
+        }
         drawList.addRect(rect, color: theme.separator)
     }
 }

@@ -84,6 +84,15 @@ extension UI {
         let lineH = font.lineHeight
         let focused = focusID == eid
         var changed = false
+        if let asked = accessibilitySetText(eid), asked != text {
+            box.value.edit.willEdit(scalars, kind: .other)
+            text = asked
+            scalars = Array(text.unicodeScalars)
+            box.value.edit.caret = scalars.count
+            box.value.edit.anchor = scalars.count
+            lines = TextWrapping.lines(scalars, width: inner.width, caretOffsets: font.caretOffsets)
+            changed = true
+        }
 
         /// Where carets and selections go on a line (in any direction).
         func carets(_ line: WrappedLine) -> CaretLayout {
@@ -168,6 +177,10 @@ extension UI {
             if top + lineH > box.value.scrollY + inner.height { box.value.scrollY = top + lineH - inner.height }
         }
         box.value.scrollY = min(max(0, box.value.scrollY), max(0, contentHeight - inner.height))
+        if isAccessibilityEnabled {
+            accessibilityElement(eid, role: .text, name: name, frame: rect, states: controlStates([.editable, .multiLine, .selectableText]),
+                                 text: box.value.edit.accessibilityText(text, focused: focused))
+        }
 
         drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
         drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)

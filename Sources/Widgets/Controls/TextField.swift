@@ -230,6 +230,13 @@ extension UI {
         let inner = rect.insetBy(dx: 8, dy: 0)
         let focused = focusID == fid || (r.isActive && input.pointer.kind == .mouse)
         var changed = false
+        if let asked = accessibilitySetText(fid), asked != text {
+            box.value.willEdit(Array(text.unicodeScalars), kind: .other)
+            text = asked.replacingNewlines()
+            box.value.caret = text.unicodeScalars.count
+            box.value.anchor = box.value.caret
+            changed = true
+        }
         var layout: CaretLayout?
 
         if focused {
@@ -282,6 +289,10 @@ extension UI {
             box.value.scrollX = 0
         }
 
+        if isAccessibilityEnabled {
+            accessibilityElement(fid, role: .entry, name: placeholder, frame: rect, states: controlStates([.editable, .singleLine, .selectableText]),
+                                 actions: [.activate], text: box.value.accessibilityText(text, focused: focusID == fid))
+        }
         drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
         drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focusID == fid ? theme.accent : theme.border,
                                thickness: focusID == fid ? 2 : 1)

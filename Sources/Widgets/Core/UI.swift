@@ -186,6 +186,21 @@ public final class UI {
     var hoverStart: (id: WidgetID, time: Double)?
     /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.
     public private(set) var redrawTime: Double?
+    /// Whether widgets report themselves to screen readers (`accessibilityTree`). The AT-SPI
+    /// bridge turns it on while a screen reader listens, `TesseraTesting` for its queries;
+    /// off, nothing is built and reporting costs a branch a widget.
+    public var isAccessibilityEnabled = false
+    /// The window's name in the accessibility tree (its title).
+    public var accessibilityTitle = ""
+    /// The last frame's widgets as a screen reader sees them (empty while accessibility is off).
+    public internal(set) var accessibilityTree = AccessibilityTree()
+    /// This frame's tree, while it is built.
+    var accessibility = AccessibilityCollector()
+    /// Requests for the next frame (`perform`), and this frame's.
+    var queuedAccessibilityRequests: [AccessibilityRequest] = []
+    /// This frame's tables: the text of any cell, for a screen reader asking for one not built.
+    var accessibilityCellText: [WidgetID: (Int, Int) -> String] = [:]
+    var accessibilityRequests = AccessibilityRequests()
 
     /// A UI drawing with `fonts` in `theme`; `AppHost` makes one.
     public init(fonts: FontLibrary, theme: Theme = .light) {
@@ -224,6 +239,8 @@ public final class UI {
         layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
                                    alignment: .start)]
         dismissPopupsOnOutsidePress()
+        takeAccessibilityRequests()
+        beginAccessibilityFrame()
         if modalLastFrame != nil {
             modalKeyboard = (input.keys, input.typing, input.text)
             input.keys = []; input.typing = []; input.text = ""
@@ -251,6 +268,7 @@ public final class UI {
         popupRectsThisFrame.removeAll(keepingCapacity: true)
         openPopups.removeAll { $0.lastFrame < frameIndex }
         endLifecycleFrame()
+        endAccessibilityFrame()
         textInputFocusedLastFrame = wantsTextInput
         modalLastFrame = modalThisFrame
         modalThisFrame = nil
@@ -419,6 +437,7 @@ public final class UI {
         if r.isHovered { hotID = id }
         if sense.contains(.focus) { registerFocusable(id, rect: rect) }
         if sense.contains(.activate) && keyboardActivates(id) { r.clicked = true }
+        if !sense.isDisjoint(with: [.click, .activate]) && accessibilityActivated(id) { r.clicked = true }
         if over && pointer.pressed && (activeID == nil || activeID == id) {
             pressCandidate = (id, sense)
         }

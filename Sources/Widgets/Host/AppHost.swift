@@ -152,6 +152,9 @@ public final class AppHost {
     public var touchSimulator: TouchSimulator?
     /// Frames run so far (the frame index of recordings).
     public private(set) var frameNumber = 0
+    /// Serves the UI to screen readers over AT-SPI (nil without a session bus).
+    private let accessibilityBridge: AtspiBridge?
+    private var accessibilityWasEnabled = false
     private var cursors: [CursorKind: OpaquePointer] = [:]
     private var currentCursor: CursorKind = .arrow
     private var textInputActive = false
@@ -171,10 +174,14 @@ public final class AppHost {
         ui.profiler = profiler
         explicitScale = options.scale
         schedule = options.schedule
+        // (Offscreen windows are tests' and tools': nothing a screen reader can show.)
+        accessibilityBridge = options.offscreen ? nil : AtspiBridge.start(appName: options.title,
+                                                                         environment: ProcessInfo.processInfo.environment)
         userScale = 1
         userScale = resolvedUserScale()
         SDL_StopTextInput()
         MainActorJobs.start()
+        ui.accessibilityTitle = options.title
         Log.info("window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(userScale)")
     }
 
@@ -216,6 +223,7 @@ public final class AppHost {
         if events.contains(.displayChanged) { userScale = resolvedUserScale() }
         profiler.recordEvents(events.count)
         MainActorJobs.runWaiting() // what a task changed is drawn in this frame
+        if let accessibilityBridge { takeAccessibilityRequests(accessibilityBridge) }
         profiler.endPhase(.events)
 
         ui.beginFrame(events: events, size: logicalSize, scale: window.backingScale * userScale, time: clock())
@@ -237,6 +245,7 @@ public final class AppHost {
         profiler.beginScope("", "end of frame")
         ui.endFrame()
         profiler.endScope()
+        if let accessibilityBridge, ui.isAccessibilityEnabled { publishAccessibility(accessibilityBridge) }
         requestedFrameTime = ui.redrawTime
         if let store = ui.persistentStore {
             profiler.beginScope("", "state save")
@@ -375,6 +384,28 @@ public final class AppHost {
             SDL_StopTextInput()
             textInputActive = false
         }
+    }
+
+    /// Before a frame: a screen reader turned on or off, what it asked the widgets to do, and
+    /// the table cells it asked for that the last frame did not build.
+    private func takeAccessibilityRequests(_ bridge: AtspiBridge) {
+        let enabled = bridge.isEnabled
+        if enabled != accessibilityWasEnabled {
+            accessibilityWasEnabled = enabled
+            ui.isAccessibilityEnabled = enabled
+        }
+        guard enabled else { return }
+        bridge.answerCellQueries(ui.accessibilityCellText)
+        for request in bridge.takeRequests() { ui.perform(request) }
+    }
+
+    /// After a frame: its tree, with where the window is, goes to the bridge.
+    private func publishAccessibility(_ bridge: AtspiBridge) {
+        profiler.beginScope("", "accessibility")
+        var x: Int32 = 0, y: Int32 = 0
+        SDL_GetWindowPosition(window.handle, &x, &y)
+        bridge.publish(AccessibilitySnapshot(tree: ui.accessibilityTree, origin: Point(Double(x), Double(y)), scale: userScale))
+        profiler.endScope()
     }
 
     /// The cursor currently shown (for tests).

@@ -77,23 +77,38 @@ extension UI {
         let panel = Rect(x: max(0, size.width - width - 10), y: 10, width: width, height: top + 104 + detail + (note == nil ? 0 : 18))
         drawList.addRoundedRect(panel, radius: 8, color: Color(hex: 0x000000, alpha: 0.8))
         let dim = Color.white.opacity(0.85)
+        let listed = openAccessibilityContainer(WidgetID(parent: .root, "hud"), role: .panel, name: "Frame profiler", frame: panel)
+        defer { if listed { closeAccessibilityContainer() } }
+        /// Each line of figures is a label to a screen reader.
+        func line(_ text: String, _ k: Int, at point: Point, color: Color) {
+            font.draw(text, at: point, color: color, into: &drawList)
+            if listed {
+                accessibilityElement(WidgetID(parent: WidgetID(parent: .root, "hud.line"), index: k), role: .label, name: text,
+                                     frame: Rect(x: point.x, y: point.y, width: panel.maxX - point.x - 70, height: font.lineHeight),
+                                     text: AccessibilityText(text))
+            }
+        }
 
         // Live figures and the Record / Stop button.
         let sorted = profiler.recentFrames.map(\.workMs).sorted()
         func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        font.draw("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))",
-                  at: Point(panel.x + 10, panel.y + 8), color: .white, into: &drawList)
-        font.draw("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)",
-                  at: Point(panel.x + 10, panel.y + 26), color: dim, into: &drawList)
+        line("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))", 0,
+             at: Point(panel.x + 10, panel.y + 8), color: .white)
+        line("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)", 1,
+             at: Point(panel.x + 10, panel.y + 26), color: dim)
         let record = Rect(x: panel.maxX - 62, y: panel.y + 6, width: 54, height: 18)
         let r = interact(WidgetID(parent: .root, "hud.record"), rect: record)
+        if listed {
+            accessibilityElement(r.id, role: .pushButton, name: isRecording ? "Stop" : "Record", frame: record, states: [.enabled, .sensitive],
+                                 actions: [.click])
+        }
         drawList.addRoundedRect(record, radius: 9, color: isRecording ? Color.red : Color.white.opacity(r.isHovered ? 0.35 : 0.2))
         font.draw(isRecording ? "Stop" : "Record", in: record, alignment: .center, color: .white, into: &drawList)
         if showsLazy {
-            font.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   decoding \(lazy.running)",
-                      at: Point(panel.x + 10, panel.y + 44), color: dim, into: &drawList)
-            font.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
-                      at: Point(panel.x + 10, panel.y + 62), color: dim, into: &drawList)
+            line("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   decoding \(lazy.running)",
+                 2, at: Point(panel.x + 10, panel.y + 44), color: dim)
+            line("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
+                 3, at: Point(panel.x + 10, panel.y + 62), color: dim)
         }
 
         // The bars: one per frame, stacked by phase, the budget line across.
@@ -117,6 +132,10 @@ extension UI {
         drawList.addRect(Rect(x: graph.x, y: y(budget), width: graph.width, height: 1), color: Color.red.opacity(0.9))
         font.draw(formatted(budget, decimals: 1), at: Point(graph.maxX - 26, y(budget) - 14), color: .white.opacity(0.7), into: &drawList)
         let bars = interact(WidgetID(parent: .root, "hud.bars"), rect: graph)
+        if listed {
+            accessibilityElement(bars.id, role: .image, name: "Frame times", frame: graph, states: [.enabled, .sensitive], actions: [.click],
+                                 value: "\(frames.count) frames, budget \(formatted(budget, decimals: 1)) ms")
+        }
         if bars.clicked, !frames.isEmpty {
             let slot = Int(((input.pointer.pressPosition.x - graph.x) / barWidth).rounded(.down)) - first // where a tap landed too
             if box.value.frozen == nil {

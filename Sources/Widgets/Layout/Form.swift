@@ -50,6 +50,9 @@ extension UI {
     /// ```
     public func labeledContent(_ title: String, _ value: String) {
         if let column = formRow(title, height: theme.controlHeight) {
+            if isAccessibilityEnabled {
+                accessibilityElement(id(title), role: .label, name: title, frame: column, value: value, text: AccessibilityText(value))
+            }
             font.draw(value, in: column, color: theme.secondaryText, into: &drawList)
         } else {
             text(title + ": " + value, color: theme.secondaryText)
@@ -74,8 +77,13 @@ extension UI {
             font.draw(title, in: rect, color: theme.text, into: &drawList)
             swatch = Rect(x: rect.maxX - swatchSize.width, y: rect.midY - swatchSize.height / 2, width: swatchSize.width, height: swatchSize.height)
         }
-        let r = interact(wid, rect: swatch)
+        // A Tab stop: Space or Return opens the picker, as a click does.
+        let r = interact(wid, rect: swatch, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
+        if isAccessibilityEnabled {
+            accessibilityElement(wid, role: .colorChooser, name: title, frame: swatch, states: controlStates(.hasPopup), actions: [.click],
+                                 value: color.spokenDescription)
+        }
         drawList.addRoundedRect(swatch, radius: 5, color: r.isHovered ? theme.controlHovered : theme.control)
         drawCheckerboard(swatch.insetBy(dx: 3, dy: 3))
         drawList.addRoundedRect(swatch.insetBy(dx: 3, dy: 3), radius: 3, color: color)
@@ -162,6 +170,11 @@ extension UI {
             case .segmented:
                 // One Tab stop: Left and Right choose the neighbouring segment.
                 registerFocusable(pid, rect: control)
+                let group = isAccessibilityEnabled
+                    ? reportAccessibility(pid, role: .panel, name: title, frame: control, states: controlStates(), actions: [], value: "",
+                                          range: nil, text: nil, collection: nil, cell: nil) : nil
+                if let group { accessibility.parents.append(group) }
+                defer { if group != nil { accessibility.parents.removeLast() } }
                 if focusID == pid, !labels.isEmpty {
                     for press in input.keys where press.key == .left || press.key == .right {
                         chosen = min(max(0, (chosen ?? 0) + (press.key == .right ? 1 : -1)), labels.count - 1)
@@ -175,6 +188,10 @@ extension UI {
                     x += segment.width
                     let r = interact(id(index: k), rect: segment)
                     if r.clicked { chosen = k; focus(pid) }
+                    if isAccessibilityEnabled {
+                        accessibilityElement(r.id, role: .radioButton, name: label, frame: segment,
+                                             states: AccessibilityStates([.enabled, .sensitive, .checkable]).union(k == chosen ? .checked : []), actions: [.click])
+                    }
                     if k == chosen {
                         drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2).offsetBy(dx: 0, dy: 0.5), radius: theme.cornerRadius - 1,
                                                 color: Color.black.opacity(0.08))
@@ -190,6 +207,10 @@ extension UI {
             case .menu:
                 let r = interact(id("button"), rect: control, sense: [.click, .focus, .activate])
                 if r.isHovered { setCursor(.pointingHand) }
+                if isAccessibilityEnabled {
+                    accessibilityElement(r.id, role: .comboBox, name: title, frame: control, states: controlStates(.hasPopup),
+                                         actions: [.click], value: current.map { labels[$0] } ?? "")
+                }
                 drawList.addRoundedRect(control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
                 font.draw(current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)
                 drawIcon(.chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12), color: theme.secondaryText)

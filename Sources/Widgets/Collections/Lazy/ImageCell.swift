@@ -77,7 +77,15 @@ extension UI {
             return r
         }
         let spec = ImageFraming.thumbnailSpec(for: rect.size, scale: scale, mode: mode)
-        switch images.thumbnail(for: path, spec: spec, priority: priority) {
+        let state = images.thumbnail(for: path, spec: spec, priority: priority)
+        if isAccessibilityEnabled {
+            // Named by its file (an app names it better with `accessibilityLabel`).
+            var status = ""
+            if case .loading = state { status = "loading" } else if case .failed = state { status = "can't open" }
+            accessibilityElement(r.id, role: .image, name: String(path.split(separator: "/").last ?? Substring(path)), frame: rect,
+                                 states: [.enabled, .sensitive], actions: [.click], value: status)
+        }
+        switch state {
         case .ready(let texture, let width, let height):
             if mode == .fit && placeholder == nil { drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5)) }
             let placed = ImageFraming.placement(imageWidth: width, imageHeight: height, in: rect, mode: mode)
@@ -112,7 +120,10 @@ extension UI {
     @discardableResult
     public func heroImage(_ path: String, in rect: Rect, title: String, rating: Int, isSelected: Bool = false,
                           mode: ContentMode = .fill, priority: Double = 0) -> Interaction {
-        let r = asyncImage(path, in: rect, mode: mode, priority: priority)
+        let r = accessibilityLabel(title) {
+            accessibilityValue(rating == 1 ? "1 star" : "\(rating) stars") { asyncImage(path, in: rect, mode: mode, priority: priority) }
+        }
+        if isAccessibilityEnabled && isSelected { updateAccessibility(r.id) { $0.states.formUnion([.selectable, .selected]) } }
         let bannerHeight = min(rect.height * 0.3, 40)
         let banner = Rect(x: rect.x, y: rect.maxY - bannerHeight, width: rect.width, height: bannerHeight)
         drawList.addRect(banner, color: Color.black.opacity(0.45))

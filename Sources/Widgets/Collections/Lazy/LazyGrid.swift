@@ -511,7 +511,12 @@ extension UI {
                 scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
             }
             let content = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
-            virtualScrollView(scrollName, contentSize: content, viewport: rect, axes: vertical ? .vertical : .horizontal) { scroll in
+            let listed = openAccessibilityContainer(gid, role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
+                                                    collection: AccessibilityCollection(rows: count))
+            defer { if listed { closeAccessibilityContainer() } }
+            // A Tab stop: focused, the arrows and Page Up/Down scroll it (an app's selection keys come first).
+            virtualScrollView(scrollName, contentSize: content, viewport: rect, axes: vertical ? .vertical : .horizontal,
+                              focusable: true) { scroll in
                 let offset = vertical ? scroll.offset.y : scroll.offset.x
                 if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
                 memo.value.lastOffset = offset
@@ -538,8 +543,11 @@ extension UI {
                         : Rect(x: rect.x + along, y: rect.y + track.offset, width: lineLength, height: track.length)
                     // Layout-built content sits in its cell by the item's alignment (across the column
                     // of a vertical grid); the rect is the whole cell for content drawn directly.
-                    _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
-                              alignment: CrossAlignment(track.alignment), id: WidgetID(parent: gid, index: i)) { cell(self, i, cellRect) }
+                    _ = accessibilityItem(i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin) {
+                        _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
+                                  alignment: CrossAlignment(track.alignment), id: WidgetID(parent: gid, index: i)) { cell(self, i, cellRect) }
+                        return cellRect.size
+                    }
                 }
                 guard headerLength > 0 else { return }
                 // Headers over the cells; a pinned one at the top, over the items scrolling under it.

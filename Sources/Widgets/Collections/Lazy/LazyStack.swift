@@ -206,6 +206,7 @@ extension UI {
         let viewport = vertical ? rect.height : rect.width
         let across = (vertical ? rect.width : rect.height) - theme.scrollbarWidth
         var info = LazyStackInfo(built: 0..<0, contentLength: 0, scrollOffset: 0)
+        var listed = false
         withID(sid) {
             if let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 {
                 let index = min(max(0, request.index), count - 1)
@@ -217,7 +218,10 @@ extension UI {
             let total = memo.value.extents.total
             let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
             var drift = 0.0
-            virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal) { scroll in
+            listed = openAccessibilityContainer(sid, role: .list, name: name, frame: rect,
+                                                collection: AccessibilityCollection(rows: count))
+            virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
+                              focusable: true) { scroll in
                 let offset = vertical ? scroll.offset.y : scroll.offset.x
                 info.scrollOffset = offset
                 guard count > 0 else { return }
@@ -226,7 +230,9 @@ extension UI {
                     let slot = vertical ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
                         : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
                     let size = withID(index: i) {
-                        child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) { content(self, i) }
+                        accessibilityItem(i, id: id("accessibility item"), at: origin) {
+                            child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) { content(self, i) }
+                        }
                     }
                     let length = (vertical ? size.height : size.width) + spacing
                     memo.value.extents.setLength(length, of: i)
@@ -264,6 +270,7 @@ extension UI {
             }
             info.contentLength = max(0, memo.value.extents.total - spacing)
         }
+        if listed { closeAccessibilityContainer() }
         return info
     }
 }

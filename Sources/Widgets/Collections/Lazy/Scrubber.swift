@@ -97,6 +97,11 @@ extension UI {
         let labelled = rail.labelled(marks, spacing: theme.fontSize + 4)
         let r = interact(sid, rect: rect, sense: [.click, .drag, .focus])
         if r.isHovered || r.isActive { setCursor(.pointingHand) }
+        if isAccessibilityEnabled {
+            let here = labelled.last { $0.item <= position }?.label ?? ""
+            accessibilityElement(sid, role: .slider, name: name, frame: rect, states: controlStates(.vertical), value: here,
+                                 range: AccessibilityRange(current: Double(position), minimum: 0, maximum: Double(max(0, count - 1)), step: 1))
+        }
         var target: Int?
         if r.isActive, count > 0 {
             let y = input.pointer.position.y - rect.y - inset

@@ -478,11 +478,17 @@ extension UI {
                 // Ranges follow their rows when rows expand, collapse or move.
                 memo.value.selection.selected.follow(RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout)))
             }
+            let isTree = collector.sources.contains { $0.isHierarchical }
+            let listed = openAccessibilityContainer(
+                bodyID, role: isTree ? .tree : .list, name: name, frame: rect,
+                states: controlStates(mode == .multiple ? [.managesDescendants, .multiselectable] : .managesDescendants),
+                collection: AccessibilityCollection(rows: layout.rowCount))
             virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
                 info.scrollOffset = scroll.offset.y
                 info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
-                                                focused: focused, memo: memo)
+                                                focused: focused, memo: memo, mode: mode)
             }
+            if listed { closeAccessibilityContainer() }
             if memo.value.scrollCorrection != 0 {
                 // A dragged row held near an edge scrolls the list, frame after frame; rows
                 // above the top measured anew move it with them.

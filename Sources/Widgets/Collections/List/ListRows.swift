@@ -182,7 +182,7 @@ extension UI {
 
     /// Draws the visible rows (and section headers); returns the global rows drawn.
     func drawListRows(ctx: ListRowContext, layout: ListLayout, offset: Double, hovered: Bool, focused: Bool,
-                      memo: StateBox<ListMemo>) -> Range<Int> {
+                      memo: StateBox<ListMemo>, mode: SelectionMode) -> Range<Int> {
         let slots = layout.geometry.visibleSlots(offset: offset, height: ctx.rect.height)
         let hoveredRow = hovered ? ctx.row(atY: input.pointer.position.y, offset: offset, layout: layout) : nil
         let selected = memo.value.selection.selected
@@ -220,8 +220,14 @@ extension UI {
                                        width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }
             drawRowBackground(contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
-            let height = drawRow(source, local: local, row: row, in: contentRect, ctx: ctx, selected: isSelected,
+            let body = source.body(local) // built once: the app's row closure runs once a frame
+            let item = isAccessibilityEnabled
+                ? openAccessibilityRow(source, local: local, body: body, row: row, rect: rowRect, selected: isSelected,
+                                       focused: focused && memo.value.selection.cursor == rowID, memo: memo, mode: mode, layout: layout, ctx: ctx)
+                : nil
+            let height = drawRow(source, local: local, body: body, in: contentRect, ctx: ctx, selected: isSelected,
                                  highlighted: isSelected && focused)
+            if let item { closeAccessibilityRow(item) }
             if height != rowRect.height { measured.append((slot, height)) }
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 { drawList.popClip() }
             if ctx.editMode && source.move != nil { reorderHandle(ctx: ctx, rowRect: rowRect, source: s, local: local, memo: memo) }
@@ -262,7 +268,7 @@ extension UI {
     /// `highlighted`: drawn on the accent color (selected in a focused list).
     /// Returns the row's height: a widget row's measured content, at least the list's row height.
     @discardableResult
-    private func drawRow(_ source: ListRowSource, local: Int, row: Int, in rect: Rect, ctx: ListRowContext, selected: Bool,
+    private func drawRow(_ source: ListRowSource, local: Int, body: ListRowBody, in rect: Rect, ctx: ListRowContext, selected: Bool,
                          highlighted: Bool) -> Double {
         let depth = source.depth(local)
         var x = ctx.leading(depth: depth)
@@ -280,7 +286,7 @@ extension UI {
         if ctx.style == .plain && !selected {
             drawList.addRect(Rect(x: x, y: rect.maxY - 1, width: max(0, rect.maxX - x), height: 1), color: theme.separator.opacity(0.6))
         }
-        switch source.body(local) {
+        switch body {
         case .widgets(let build):
             let cell = Rect(x: x, y: rect.y, width: max(0, trailing - x), height: rect.height)
             drawList.pushClip(cell)
@@ -323,6 +329,42 @@ extension UI {
                       into: &drawList)
             return ctx.rowHeight
         }
+    }
+
+    /// Reports a list row (a list item, or a tree item with its expansion) and makes it the
+    /// parent of the widgets the row builds; carries out a screen reader's click on it (selects
+    /// it). Returns the row's node.
+    private func openAccessibilityRow(_ source: ListRowSource, local: Int, body: ListRowBody, row: Int, rect: Rect, selected: Bool, focused: Bool,
+                                      memo: StateBox<ListMemo>, mode: SelectionMode, layout: ListLayout, ctx: ListRowContext) -> Int? {
+        let rowID = source.id(local)
+        let nodeID = id("row \(rowID.hashValue)")
+        if accessibilityActivated(nodeID) && mode != .none {
+            memo.value.selection.click(index: row, modifiers: [], mode: mode, rows: RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout)))
+            requestRedraw()
+        }
+        var states: AccessibilityStates = [.enabled, .sensitive, .focusable]
+        if mode != .none { states.insert(.selectable) }
+        if selected { states.insert(.selected) }
+        if focused { states.insert(.focused) }
+        switch source.isHierarchical ? source.disclosure(local) : .none {
+        case .none: break
+        case .collapsed: states.formUnion([.expandable, .collapsed])
+        case .expanded: states.formUnion([.expandable, .expanded])
+        }
+        var name = "", value = ""
+        if case .content(let content) = body { (name, value) = (content.title, content.secondaryText ?? "") }
+        guard let node = reportAccessibility(nodeID, role: source.isHierarchical ? .treeItem : .listItem, name: name, frame: rect,
+                                             states: states, actions: [.click], value: value, range: nil, text: nil, collection: nil,
+                                             cell: (row, 0))
+        else { return nil }
+        accessibility.parents.append(node)
+        return node
+    }
+
+    /// Ends a row `openAccessibilityRow` began; a row of widgets is named after its first named one.
+    private func closeAccessibilityRow(_ node: Int) {
+        accessibility.parents.removeLast()
+        nameAfterChildren(node)
     }
 
     private func drawSidebarHeader(_ title: String, rect: Rect, collapsed: Bool) {
@@ -397,8 +439,10 @@ extension UI {
             let floating = Rect(x: ctx.rect.x + 4, y: p.position.y - ctx.rowHeight / 2, width: ctx.rect.width - 8, height: ctx.rowHeight)
             drawList.addRoundedRect(floating.offsetBy(dx: 0, dy: 2), radius: 6, color: Color.black.opacity(0.15))
             drawList.addRoundedRect(floating, radius: 6, color: theme.surface)
-            drawRow(ctx.collector.sources[reorder.source], local: reorder.from, row: start + reorder.from, in: floating, ctx: ctx,
-                    selected: false, highlighted: false)
+            let source = ctx.collector.sources[reorder.source]
+            accessibilityHidden(true) { // the row being dragged is reported where it was
+                drawRow(source, local: reorder.from, body: source.body(reorder.from), in: floating, ctx: ctx, selected: false, highlighted: false)
+            }
         } else {
             memo.value.reorder = nil
             if target != reorder.from { ctx.collector.sources[reorder.source].move?(reorder.from, target) }

@@ -336,16 +336,18 @@ final class TableCellPlan {
     /// A leading column that stays put while the others scroll sideways.
     let isFrozen: Bool
     let columnID: String
+    /// The column's place among the shown columns (its cells' column to a screen reader).
+    let column: Int
     let text: ((Int) -> String)?
     let content: ((Int) -> Void)?
     /// Draws before the cell's text in the rectangle given; returns the width taken.
     let accessory: ((Int, Rect) -> Double)?
 
     @usableFromInline
-    init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, columnID: String, text: ((Int) -> String)?,
+    init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, columnID: String, column: Int, text: ((Int) -> String)?,
          content: ((Int) -> Void)?, accessory: ((Int, Rect) -> Double)?) {
         self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.columnID = columnID
-        self.text = text; self.content = content; self.accessory = accessory
+        self.column = column; self.text = text; self.content = content; self.accessory = accessory
     }
 }
 
@@ -723,6 +725,13 @@ extension UI {
             }
             var offsetX = 0.0
             let axes: ScrollAxes = strip.contentWidth > body.width + 0.5 ? .both : .vertical
+            let listed = isAccessibilityEnabled && openAccessibilityTable(
+                bodyID, name: name, frame: rect, rows: count, columns: columns.map(\.title), multiple: mode == .multiple,
+                headers: strip.visibleColumns(offset: scrollOffset("body").x, width: body.width).map { c in
+                    (c, Rect(x: body.x + strip.screenX(c, offset: scrollOffset("body").x), y: header.y, width: widths[c], height: header.height))
+                },
+                cellText: { r, c in r < count && c < columns.count ? columns[c].text?(rows[base + r]) ?? "" : "" })
+            defer { if listed { closeAccessibilityContainer() } }
             virtualScrollView("body", contentSize: Size(max(body.width, strip.contentWidth), geometry.contentHeight), viewport: body,
                               axes: axes) { scroll in
                 let offset = scroll.offset.y
@@ -865,7 +874,7 @@ extension UI {
                     if let build = column.content { content = { build(self, rows[base + $0]) } }
                     if let draw = column.leadingAccessory { accessory = { draw(self, rows[base + $0], $1) } }
                     plans.append(TableCellPlan(x: body.x + strip.screenX(c, offset: offsetX), width: widths[c], alignment: column.alignment,
-                                               isFrozen: c < strip.frozen, columnID: column.id, text: text, content: content,
+                                               isFrozen: c < strip.frozen, columnID: column.id, column: c, text: text, content: content,
                                                accessory: accessory))
                     info.visibleColumns.append(column.id)
                 }
@@ -880,6 +889,13 @@ extension UI {
                                             scrolledClip: scrolledClip, offset: offset, hovered: hovered, focused: focused,
                                             editMode: editMode, isSelected: selected.isEmpty ? nil : isSelected,
                                             editing: editingCell, editor: editor)
+                if listed, mode != .none {
+                    // A screen reader's click on a row selects it, as a click does.
+                    for i in info.visibleRows where accessibilityActivated(accessibilityRowID(i, in: bodyID)) {
+                        memo.value.selection.click(index: i, modifiers: [], mode: mode, rows: order)
+                        requestRedraw()
+                    }
+                }
                 // The edit's outcome: commit or cancel, and maybe the next cell (Tab).
                 if var edit = memo.value.editing, let outcome = edit.outcome {
                     let row = edit.row
@@ -1009,16 +1025,17 @@ extension UI {
             }
             drawn.append((i, rowRect, selected && focused && !editMode ? theme.onAccent : theme.text))
         }
+        let rowNodes = isAccessibilityEnabled ? reportTableRows(drawn.map { ($0.row, $0.rect) }, isSelected: isSelected) : [:]
         var scrolled: [TableCellPlan] = [], frozen: [TableCellPlan] = [] // (a loop: see the plans in `tableBody`)
         for plan in plans {
             if plan.isFrozen { frozen.append(plan) } else { scrolled.append(plan) }
         }
         if !scrolled.isEmpty {
             drawList.pushClip(scrolledClip)
-            drawCells(drawn, plans: scrolled, rowHeight: rowH, editing: editing, editor: editor)
+            drawCells(drawn, plans: scrolled, rowHeight: rowH, editing: editing, editor: editor, rowNodes: rowNodes)
             drawList.popClip()
         }
-        drawCells(drawn, plans: frozen, rowHeight: rowH, editing: editing, editor: editor)
+        drawCells(drawn, plans: frozen, rowHeight: rowH, editing: editing, editor: editor, rowNodes: rowNodes)
         if !sectionTitles.isEmpty && !slots.isEmpty {
             drawSectionHeaders(slots, geometry: geometry, titles: sectionTitles, body: body, offset: offset)
         }
@@ -1029,19 +1046,24 @@ extension UI {
     /// The cells of `plans` in each drawn row: text drawn directly, widgets in their own pane,
     /// the cell being edited by `editor`.
     func drawCells(_ drawn: [(row: Int, rect: Rect, textColor: Color)], plans: [TableCellPlan], rowHeight: Double,
-                   editing: (row: Int, column: String)?, editor: (Rect) -> Void) {
+                   editing: (row: Int, column: String)?, editor: (Rect) -> Void, rowNodes: [Int: Int]) {
         let font = self.font
         for (i, rowRect, textColor) in drawn {
             for plan in plans {
                 var cell = Rect(x: plan.x, y: rowRect.y, width: plan.width, height: rowHeight)
+                let isEditing = editing.map { $0.row == i && $0.column == plan.columnID } ?? false
+                let string = isEditing ? nil : plan.text?(i) // read once: for the screen and the screen reader
+                let cellNode = rowNodes.isEmpty ? nil : openAccessibilityCell(row: i, column: plan.column, text: string ?? "", frame: cell,
+                                                                              rowNode: rowNodes[i])
+                defer { if let cellNode { closeAccessibilityCell(cellNode) } }
                 if let accessory = plan.accessory {
                     let taken = withID(index: i) { accessory(i, cell) }
                     cell = Rect(x: cell.x + taken, y: cell.y, width: max(0, cell.width - taken), height: cell.height)
                 }
-                if let editing, editing.row == i, editing.column == plan.columnID {
+                if isEditing {
                     editor(cell)
-                } else if let text = plan.text {
-                    font.draw(text(i), in: cell.insetBy(dx: 8, dy: 0), alignment: plan.alignment, color: textColor, into: &drawList)
+                } else if let string {
+                    font.draw(string, in: cell.insetBy(dx: 8, dy: 0), alignment: plan.alignment, color: textColor, into: &drawList)
                 } else if let content = plan.content {
                     withID(index: i) { pane(cell.insetBy(dx: 6, dy: 0)) { content(i) } }
                 }

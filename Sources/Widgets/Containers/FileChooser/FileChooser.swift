@@ -177,7 +177,7 @@ extension UI {
             }
             if memo.value.portal != nil {
                 // The desktop's dialog is up: this window waits under a scrim, as for a dialog of its own.
-                modal(WidgetID(parent: cid, "portal")) {
+                modal(WidgetID(parent: cid, "portal"), role: .dialog, name: title) {
                     let panel = centeredPanel(Size(360, 80))
                     drawPanel(panel)
                     font.draw("Choose in the desktop's file chooser…", in: panel, alignment: .center, color: theme.secondaryText,
