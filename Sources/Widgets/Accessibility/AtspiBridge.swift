@@ -71,6 +71,7 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
     let appName: String
     // Bridge-thread state.
     var context: OpaquePointer?
+    var loop: OpaquePointer?
     var session: OpaquePointer?
     var connection: OpaquePointer?
     var uniqueName = ""
@@ -109,7 +110,7 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
             defer { state.diffScheduled = true }
             return !state.diffScheduled
         }
-        guard schedule, let context else { return }
+        guard schedule, let context = shared.withLock({ _ in self.context }) else { return }
         g_main_context_invoke(context, { data in
             guard let data else { return 0 }
             Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue().sendChanges()
@@ -172,7 +173,20 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         watchStatus()
         statusChanged()
         let loop = g_main_loop_new(context, 0)
+        shared.withLock { _ in self.loop = loop }
         g_main_loop_run(loop)
+        if let connection { g_dbus_connection_close_sync(connection, nil, nil) }
+        shared.withLock { state in state.enabled = false }
+    }
+
+    /// Leaves the accessibility bus and ends the bridge's thread (the app quits, or a test ends).
+    func stop() {
+        let (context, loop) = shared.withLock { _ in (self.context, self.loop) }
+        guard let context, let loop else { return }
+        g_main_context_invoke(context, { loop in
+            g_main_loop_quit(OpaquePointer(loop))
+            return 0
+        }, UnsafeMutableRawPointer(loop))
     }
 
     /// Reads `IsEnabled` and `ScreenReaderEnabled`; false when org.a11y.Bus is not there.

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs GalleryDemo in a private desktop session with accessibility on (Xvfb, a session bus
+# from dbus-launch, at-spi2-core's bus launcher and registry) and checks it with an
+# independent AT-SPI client, scripts/a11y-check.py (pyatspi). Nothing of the user's is
+# touched: the demo's state and sample library go to a scratch home.
+# usage: scripts/a11y-check.sh [path to GalleryDemo]   (default: the debug build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+demo=${1:-.build/debug/GalleryDemo}
+[ -x "$demo" ] || swift build --product GalleryDemo >&2
+scratch=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$scratch"' EXIT
+# Xvfb picks a free display itself and writes its number once it accepts connections.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$scratch/display" >/dev/null 2>&1 &
+for _ in $(seq 100); do [ -s "$scratch/display" ] && break; sleep 0.1; done
+display=:$(head -1 "$scratch/display")
+export DISPLAY=$display HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data XDG_CACHE_HOME=$scratch/cache
+export XDG_RUNTIME_DIR=$scratch/run && mkdir -m 700 -p "$XDG_RUNTIME_DIR"
+eval "$(dbus-launch --sh-syntax)"
+trap 'kill $(jobs -p) $DBUS_SESSION_BUS_PID 2>/dev/null || true; rm -rf "$scratch"' EXIT
+# Turn accessibility on as a desktop does when a screen reader starts (this starts the bus launcher).
+dbus-send --session --dest=org.a11y.Bus --print-reply /org/a11y/bus org.freedesktop.DBus.Properties.Set \
+  string:org.a11y.Status string:IsEnabled variant:boolean:true >/dev/null
+"$demo" --size 1280x800 --page photos --light > "$scratch/demo.log" 2>&1 &
+status=0
+/usr/bin/python3 scripts/a11y-check.py "Tessera — GalleryDemo" || status=$?
+if [ $status -ne 0 ]; then echo "--- the demo's log:" >&2; cat "$scratch/demo.log" >&2; fi
+exit $status
