@@ -266,7 +266,9 @@ extension UI {
             }
             // (Outside the scroll view's own ID scope, where "scroll" names it.)
             if drift != 0 {
-                scrollTo("scroll", offset: vertical ? Point(0, info.scrollOffset + drift) : Point(info.scrollOffset + drift, 0))
+                // From where the scroll view is now: a key may have moved it after the items were built.
+                let now = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
+                scrollTo("scroll", offset: vertical ? Point(0, now + drift) : Point(now + drift, 0))
             }
             info.contentLength = max(0, memo.value.extents.total - spacing)
         }
