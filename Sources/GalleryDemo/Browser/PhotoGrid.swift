@@ -95,34 +95,41 @@ final class PhotoGrid {
         selection.selected.follow(order)
         // Empty space: a press there clears the selection; a right-click opens the menu for nothing.
         // The grid is one Tab stop; with focus, the arrows select (Shift extends), and Home,
-        // End, Page Up and Page Down move, the current photo scrolled into view.
+        // End, Page Up and Page Down move, the current photo scrolled into view (consumed: the
+        // grid does not also scroll with them).
         let backgroundID = ui.id("photos.background")
-        let background = ui.interact(backgroundID, rect: viewport, sense: [.click, .focus])
-        if ui.focusID == backgroundID, !ui.hasOpenPopup, let info {
+        let gridFocus = ui.gridFocusID("photos")
+        let background = ui.interact(backgroundID, rect: viewport, sense: .click)
+        if ui.focusID == gridFocus, !ui.hasOpenPopup, let info {
             let rowsInView = max(1, Int(info.viewport.height / max(1, info.cellSize.height + 8)))
             for press in ui.input.keys {
                 if let target = selection.key(press.key, modifiers: press.modifiers, mode: .multiple, pageSize: rowsInView * info.columns,
                                               columns: info.columns, rows: order) {
                     ui.scrollGrid("photos", toItem: target)
+                    ui.consumeKey(press.key)
                 }
             }
         }
+        if background.clicked { ui.focus(gridFocus) }
         if background.clicked && ui.input.modifiers.isEmpty { selection.selected.removeAll() }
         if background.secondaryClicked {
             menuTarget = []
             ui.openPopup("photoMenu")
         }
-        if ui.focusID == backgroundID && ui.menuKeyPressed() { // the Menu key or Shift+F10: the selection's menu
+        if ui.focusID == gridFocus && ui.menuKeyPressed() { // the Menu key or Shift+F10: the selection's menu
             menuTarget = selection.selected
             ui.openPopup("photoMenu", at: Point(viewport.x + 24, viewport.y + 24))
         }
         let cell: (UI, Int, Rect) -> Void = { ui, i, rect in
             let photo = photos[i]
-            let r = ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
-                                 isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
+            // A screen reader reads the file name and date, then the rating as the value.
+            let r = ui.accessibilityLabel(ui.isAccessibilityEnabled ? photo.name + ", " + FileFormat.date(photo.date) : "") {
+                ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
+                             isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
+            }
             if r.clicked {
                 self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
-                ui.focus(backgroundID)
+                ui.focus(gridFocus)
             }
             if r.doubleClicked { self.onOpen?(photo) }
             if r.secondaryClicked {

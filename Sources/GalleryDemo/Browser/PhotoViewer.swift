@@ -34,6 +34,14 @@ final class PhotoViewer {
 
     func build(_ ui: UI) {
         guard let photo = current else { return }
+        // A dialog named after the photo: each move renames it, which a screen reader announces.
+        let stars = photo.rating == 1 ? "1 star" : "\(photo.rating) stars"
+        ui.accessibilityContainer(ui.id("viewer"), role: .dialog, name: ui.isAccessibilityEnabled
+            ? "\(photo.name), \(FileFormat.date(photo.date)), \(stars), \(index + 1) of \(photos.count)" : "",
+                                  frame: Rect(origin: .zero, size: ui.size)) { viewer(ui, photo) }
+    }
+
+    private func viewer(_ ui: UI, _ photo: Photo) {
         for press in ui.input.keys {
             switch press.key {
             case .escape: close()

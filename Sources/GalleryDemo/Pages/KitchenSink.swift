@@ -36,7 +36,7 @@ final class KitchenSink {
                 if ui.button("Click me") { clicks += 1 }
                 if ui.button("Save", icon: .checkmark, style: .borderedProminent) { lastAction = "Saved" }
                 if ui.button("Delete", icon: .trash, style: .destructive) { lastAction = "Deleted" }
-                if ui.button("", icon: .plus, id: "add") { clicks += 1 }
+                if ui.accessibilityLabel("Add", { ui.button("", icon: .plus, id: "add") }) { clicks += 1 }
             }
             ui.text("Clicked \(clicks) times · last action: \(lastAction)", color: ui.theme.secondaryText)
             ui.toggle("Notifications", isOn: &notifications)

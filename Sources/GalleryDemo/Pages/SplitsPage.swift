@@ -63,7 +63,9 @@ final class SplitsPage {
         let button = Rect(x: bar.midX - 13, y: bar.midY - 16, width: 26, height: 32)
         ui.region(button) {
             let icon: Icon = context.previewHide != nil || state.hidden != nil ? .chevronLeft : .chevronRight
-            if ui.button("", icon: icon, style: .borderedProminent, id: "hideShow") { state.toggle(.right) }
+            if ui.accessibilityLabel("Hide or Show the Right Pane", { ui.button("", icon: icon, style: .borderedProminent, id: "hideShow") }) {
+                state.toggle(.right)
+            }
         }
     }
 

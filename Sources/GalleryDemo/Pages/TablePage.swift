@@ -43,7 +43,9 @@ final class TablePage {
                     ui.text(lastAction, color: ui.theme.secondaryText)
                     ui.toggle("Tree", isOn: &treeMode)
                     ui.toggle("Edit", isOn: &editMode)
-                    if !treeMode, ui.button("", icon: Icon(named: showsInspector ? "info" : "info_outline"), id: "inspector") {
+                    if !treeMode, ui.accessibilityLabel("Inspector", {
+                        ui.button("", icon: Icon(named: showsInspector ? "info" : "info_outline"), id: "inspector")
+                    }) {
                         showsInspector.toggle()
                     }
                 }

@@ -3,15 +3,96 @@ import Render2D
 /// What a widget is to a screen reader. The cases are AT-SPI's roles, named as SwiftUI and
 /// AT-SPI name them; `atspiRole` is the number AT-SPI sends.
 public enum AccessibilityRole: UInt32, Sendable, CaseIterable {
-    case application = 75, frame = 23, dialog = 16, alert = 2
-    case pushButton = 43, toggleButton = 62, checkBox = 7, radioButton = 44, slider = 51, spinButton = 52
-    case label = 29, text = 61, entry = 79, passwordText = 40, comboBox = 11, colorChooser = 9, link = 88
-    case menuBar = 34, menu = 33, menuItem = 35, popupMenu = 41
-    case list = 31, listItem = 32, tree = 65, treeItem = 91, treeTable = 66
-    case table = 55, tableRow = 90, tableCell = 56, columnHeader = 10
-    case pageTab = 37, pageTabList = 38, scrollPane = 49, splitPane = 53, separator = 50
-    case image = 27, panel = 39, toolBar = 63, progressBar = 42, statusBar = 54, heading = 83
-    case grouping = 20, fileChooser = 19, toolTip = 64, section = 85
+    /// The app: the root, holding its windows.
+    case application = 75
+    /// A window.
+    case frame = 23
+    /// A dialog or sheet.
+    case dialog = 16
+    /// An alert that wants an answer.
+    case alert = 2
+    /// A button.
+    case pushButton = 43
+    /// A button that stays in or out (a disclosure's header).
+    case toggleButton = 62
+    /// A check box or a switch.
+    case checkBox = 7
+    /// One choice of several (a segment of a picker).
+    case radioButton = 44
+    /// A slider.
+    case slider = 51
+    /// A number with steps (a stepper).
+    case spinButton = 52
+    /// Text that is only read.
+    case label = 29
+    /// Text of several lines (a text editor).
+    case text = 61
+    /// A field of one line.
+    case entry = 79
+    /// A field whose text is hidden.
+    case passwordText = 40
+    /// A button that opens a list of choices (a menu picker).
+    case comboBox = 11
+    /// A color well.
+    case colorChooser = 9
+    /// A link.
+    case link = 88
+    /// A menu bar.
+    case menuBar = 34
+    /// A menu, or its title in a menu bar.
+    case menu = 33
+    /// An item of a menu.
+    case menuItem = 35
+    /// A popup or a context menu.
+    case popupMenu = 41
+    /// A list, or a lazy stack or grid.
+    case list = 31
+    /// An item of a list.
+    case listItem = 32
+    /// An outline.
+    case tree = 65
+    /// A row of an outline.
+    case treeItem = 91
+    /// A table whose rows nest.
+    case treeTable = 66
+    /// A table.
+    case table = 55
+    /// A row of a table.
+    case tableRow = 90
+    /// A cell of a table.
+    case tableCell = 56
+    /// A column's header.
+    case columnHeader = 10
+    /// A tab.
+    case pageTab = 37
+    /// A row of tabs.
+    case pageTabList = 38
+    /// A scroll view.
+    case scrollPane = 49
+    /// A split view's divider.
+    case splitPane = 53
+    /// A divider.
+    case separator = 50
+    /// An image.
+    case image = 27
+    /// A group of controls.
+    case panel = 39
+    /// A toolbar.
+    case toolBar = 63
+    /// A progress bar.
+    case progressBar = 42
+    /// A status line.
+    case statusBar = 54
+    /// A heading.
+    case heading = 83
+    /// Space that groups (AT-SPI's filler).
+    case grouping = 20
+    /// A file chooser.
+    case fileChooser = 19
+    /// A tooltip.
+    case toolTip = 64
+    /// A section of a page.
+    case section = 85
 
     /// AT-SPI's role number (`AtspiRole`).
     public var atspiRole: UInt32 { rawValue }

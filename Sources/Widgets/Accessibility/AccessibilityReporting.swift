@@ -91,9 +91,12 @@ extension UI {
 
     private func accessibilityOverride<R>(_ change: (inout AccessibilityOverride) -> Void, _ content: () -> R) -> R {
         guard isAccessibilityEnabled else { return content() }
-        var pending = accessibility.pendingOverride ?? AccessibilityOverride()
-        change(&pending)
-        accessibility.pendingOverride = pending
+        // An outer modifier wins over one inside it (an app's label over a widget's own), as in SwiftUI.
+        var inner = AccessibilityOverride()
+        change(&inner)
+        let outer = accessibility.pendingOverride
+        accessibility.pendingOverride = AccessibilityOverride(label: outer?.label ?? inner.label, hint: outer?.hint ?? inner.hint,
+                                                              value: outer?.value ?? inner.value)
         defer { accessibility.pendingOverride = nil } // a modifier whose content reported nothing lapses
         return content()
     }

@@ -161,7 +161,11 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         g_main_context_push_thread_default(context)
         shared.withLock { _ in self.context = context }
         var failure: UnsafeMutablePointer<GError>?
-        guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &failure) else {
+        // A connection of its own, not GIO's shared one: that one quits the process when the bus
+        // goes away, and its callbacks would run on whichever thread made it first.
+        let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &failure)
+        defer { g_free(address) }
+        guard let address, let session = g_dbus_connection_new_for_address_sync(address, Self.clientFlags, nil, nil, &failure) else {
             Log.info("accessibility: the session bus is unreachable (\(Self.message(failure))); screen readers cannot see this app")
             return
         }
@@ -175,7 +179,7 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         let loop = g_main_loop_new(context, 0)
         shared.withLock { _ in self.loop = loop }
         g_main_loop_run(loop)
-        if let connection { g_dbus_connection_close_sync(connection, nil, nil) }
+        for bus in [connection, session] { if let bus { g_dbus_connection_close_sync(bus, nil, nil) } }
         shared.withLock { state in state.enabled = false }
     }
 
@@ -254,9 +258,7 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         }
         let address = GValue.string(reply, 0)
         g_variant_unref(reply)
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let bus = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &failure) else {
+        guard let bus = g_dbus_connection_new_for_address_sync(address, Self.clientFlags, nil, nil, &failure) else {
             Log.info("accessibility: the accessibility bus at \(address) is unreachable (\(Self.message(failure)))")
             return false
         }
@@ -281,6 +283,10 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         }
         return true
     }
+
+    /// A client of a message bus.
+    static let clientFlags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                                                      | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
 
     static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "no reason given" }

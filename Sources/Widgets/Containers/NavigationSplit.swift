@@ -224,7 +224,7 @@ extension UI {
                             let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
                             if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
                         }
-                    } else if button("", icon: .sidebar, style: .plain, id: "toggleSidebar") {
+                    } else if accessibilityLabel("Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") }) {
                         state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
                     }
                     if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }

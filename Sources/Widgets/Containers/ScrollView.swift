@@ -174,7 +174,7 @@ extension UI {
     /// less a line, Home and End to the ends (along the axis it scrolls, vertical first).
     private func scrollWithKeys(_ state: inout ScrollState, viewport: Rect, canX: Bool, canY: Bool) {
         let line = 40.0
-        for press in input.keys where press.modifiers.isDisjoint(with: [.command, .alt]) {
+        for press in input.keys where press.modifiers.isDisjoint(with: [.command, .alt]) && !consumedKeys.contains(press.key.rawValue) {
             let page = (canY ? viewport.height : viewport.width) - line
             var delta = Point.zero
             switch press.key {

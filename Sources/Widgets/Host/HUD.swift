@@ -173,8 +173,8 @@ extension UI {
         var resume = false
         region(Rect(x: area.x, y: area.maxY - theme.controlHeight, width: area.width, height: theme.controlHeight)) {
             hstack(spacing: 6) {
-                if button("", icon: .chevronLeft, id: "hud.previous") { step(-1) }
-                if button("", icon: .chevronRight, id: "hud.next") { step(1) }
+                if accessibilityLabel("Previous Frame", { button("", icon: .chevronLeft, id: "hud.previous") }) { step(-1) }
+                if accessibilityLabel("Next Frame", { button("", icon: .chevronRight, id: "hud.next") }) { step(1) }
                 if button("Next janky", id: "hud.next-janky") { nextJanky() }
                 spacer()
                 if button("Resume", id: "hud.resume") { resume = true }

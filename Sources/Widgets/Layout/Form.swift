@@ -171,7 +171,7 @@ extension UI {
                 // One Tab stop: Left and Right choose the neighbouring segment.
                 registerFocusable(pid, rect: control)
                 let group = isAccessibilityEnabled
-                    ? reportAccessibility(pid, role: .panel, name: title, frame: control, states: controlStates(), actions: [], value: "",
+                    ? reportAccessibility(pid, role: .panel, name: title.isEmpty ? labels.joined(separator: ", ") : title, frame: control, states: controlStates(), actions: [], value: "",
                                           range: nil, text: nil, collection: nil, cell: nil) : nil
                 if let group { accessibility.parents.append(group) }
                 defer { if group != nil { accessibility.parents.removeLast() } }

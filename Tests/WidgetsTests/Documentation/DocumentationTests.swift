@@ -12,7 +12,8 @@ final class DocumentationTests: XCTestCase {
     func testEveryCodeBlockOfTheWidgetsArticlesIsACompiledSnippet() throws {
         try DocumentationSnippets.checkArticles(in: "Sources/Widgets/Widgets.docc",
                                                 against: ["Tests/WidgetsTests/Documentation/ArticleSnippets.swift",
-                                                          "Tests/WidgetsTests/Documentation/TestingArticleTests.swift"])
+                                                          "Tests/WidgetsTests/Documentation/TestingArticleTests.swift",
+                                                          "Tests/WidgetsTests/Documentation/AccessibilityArticleTests.swift"])
     }
 
     func testEachCounterKeepsItsOwnState() throws { try onMain {

@@ -79,6 +79,9 @@ struct Bench: ParsableCommand {
     @Flag(name: .customLong("no-scopes"), help: "Record no profiler scopes (to measure what they cost).")
     var noScopes = false
 
+    @Flag(help: "Build the accessibility tree every frame, as while a screen reader listens (to measure what it costs).")
+    var accessibility = false
+
     @OptionGroup var pools: WorkerOptions
 
     func validate() throws {
@@ -167,6 +170,7 @@ struct Bench: ParsableCommand {
             default: bench = TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
             }
             host.profiler.recordsScopes = !noScopes
+            host.ui.isAccessibilityEnabled = accessibility
             try bench.setUp(host: host)
             let warmup = 30
             host.profiler.warmupFrames = warmup
@@ -198,6 +202,7 @@ struct Bench: ParsableCommand {
             json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
             json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
             json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
+            json += ",\"accessibility\":\(accessibility),\"a11y_nodes\":\(host.ui.accessibilityTree.nodes.count)"
             json += bench.fields() + "}"
             print(json)
         }

@@ -72,18 +72,22 @@ extension UI {
     public func asyncImage(_ path: String, in rect: Rect, mode: ContentMode = .fill, priority: Double = 0,
                            cornerRadius: Double = 6, placeholder: Color? = nil) -> Interaction {
         let r = interact(id(path), rect: rect, sense: .click) // an image is not a Tab stop; the grid holding it is
-        guard let images else {
-            drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
-            return r
-        }
         let spec = ImageFraming.thumbnailSpec(for: rect.size, scale: scale, mode: mode)
-        let state = images.thumbnail(for: path, spec: spec, priority: priority)
+        let state = images?.thumbnail(for: path, spec: spec, priority: priority)
         if isAccessibilityEnabled {
             // Named by its file (an app names it better with `accessibilityLabel`).
             var status = ""
-            if case .loading = state { status = "loading" } else if case .failed = state { status = "can't open" }
+            switch state {
+            case .loading: status = "loading"
+            case .failed, nil: status = "can't open"
+            case .ready: break
+            }
             accessibilityElement(r.id, role: .image, name: String(path.split(separator: "/").last ?? Substring(path)), frame: rect,
                                  states: [.enabled, .sensitive], actions: [.click], value: status)
+        }
+        guard let state else {
+            drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
+            return r
         }
         switch state {
         case .ready(let texture, let width, let height):

@@ -444,6 +444,15 @@ extension UI {
                  trackCross: columnWidth, zoom: nil, header: { _, _, _ in }, cell: cell)
     }
 
+    /// The ID that holds the keyboard for grid `name` (its Tab stop). Keys an app handles for
+    /// the grid itself, such as moving a selection, are read while it has focus and consumed,
+    /// so the grid does not also scroll with them.
+    ///
+    /// ```swift
+    /// if ui.focusID == ui.gridFocusID("photos") { for press in ui.input.keys where moveSelection(press) { ui.consumeKey(press.key) } }
+    /// ```
+    public func gridFocusID(_ name: String) -> WidgetID { WidgetID(parent: id(name), "scroll") }
+
     /// Scrolls the lazy grid `name` (in the current ID scope) to item `index` when it is next
     /// built: its line at the viewport's top, centre or bottom, or (nil) just into view
     /// (SwiftUI's `ScrollViewReader.scrollTo(_:anchor:)`).
@@ -511,7 +520,7 @@ extension UI {
                 scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
             }
             let content = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
-            let listed = openAccessibilityContainer(gid, role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
+            let listed = openAccessibilityContainer(WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
                                                     collection: AccessibilityCollection(rows: count))
             defer { if listed { closeAccessibilityContainer() } }
             // A Tab stop: focused, the arrows and Page Up/Down scroll it (an app's selection keys come first).

@@ -218,7 +218,7 @@ extension UI {
             let total = memo.value.extents.total
             let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
             var drift = 0.0
-            listed = openAccessibilityContainer(sid, role: .list, name: name, frame: rect,
+            listed = openAccessibilityContainer(WidgetID(parent: sid, "scroll"), role: .list, name: name, frame: rect,
                                                 collection: AccessibilityCollection(rows: count))
             virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
                               focusable: true) { scroll in

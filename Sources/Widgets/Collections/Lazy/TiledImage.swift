@@ -18,6 +18,10 @@ extension UI {
     public func tiledImage(_ path: String, imageWidth: Int, imageHeight: Int, in frame: Rect, visible: Rect,
                            tileSize: Int = 1024) -> Int {
         guard let images, imageWidth > 0, imageHeight > 0, frame.width > 0, frame.height > 0 else { return 0 }
+        if isAccessibilityEnabled {
+            accessibilityElement(id(path), role: .image, name: String(path.split(separator: "/").last ?? Substring(path)),
+                                 frame: frame.intersection(visible), states: [.enabled, .sensitive], value: "\(imageWidth) × \(imageHeight) pixels")
+        }
         // The stand-in: the whole image at the view's size.
         let preview = ImageFraming.thumbnailSpec(for: visible.size, scale: scale, mode: .fit)
         if case .ready(let texture, _, _) = images.thumbnail(for: path, spec: preview, priority: 0) {
