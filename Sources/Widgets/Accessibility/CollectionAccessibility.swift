@@ -9,19 +9,22 @@ extension UI {
     func accessibilityRowID(_ row: Int, in table: WidgetID) -> WidgetID { WidgetID(parent: WidgetID(parent: table, "rows"), index: row) }
 
     /// Reports a table of `rows` × `columns.count` and its headers in view, and makes it the
-    /// parent of the rows reported next. `cellText` answers for cells not built this frame.
+    /// parent of the rows reported next. `columns`: each column's title and its header's
+    /// widget ID (a screen reader's click on it sorts, as a click does). `cellText` answers for
+    /// cells not built this frame.
     @usableFromInline
-    func openAccessibilityTable(_ id: WidgetID, name: String, frame: Rect, rows: Int, columns: [String], multiple: Bool,
-                                headers: [(column: Int, frame: Rect)], cellText: @escaping (Int, Int) -> String) -> Bool {
+    func openAccessibilityTable(_ id: WidgetID, name: String, frame: Rect, rows: Int, columns: [(title: String, header: WidgetID)],
+                                multiple: Bool, headers: [(column: Int, frame: Rect)], cellText: @escaping (Int, Int) -> String) -> Bool {
+        let titles = columns.map(\.title)
         guard openAccessibilityContainer(id, role: .table, name: name, frame: frame,
                                          states: controlStates(multiple ? [.managesDescendants, .multiselectable] : .managesDescendants),
-                                         collection: AccessibilityCollection(rows: rows, columns: columns.count, columnTitles: columns))
+                                         collection: AccessibilityCollection(rows: rows, columns: titles.count, columnTitles: titles))
         else { return false }
         accessibilityCellText[id] = cellText
         for (column, headerFrame) in headers where column < columns.count {
-            _ = reportAccessibility(WidgetID(parent: WidgetID(parent: id, "headers"), index: column), role: .columnHeader,
-                                    name: columns[column], frame: headerFrame, states: [.enabled, .sensitive], actions: [.click],
-                                    value: "", range: nil, text: nil, collection: nil, cell: (-1, column))
+            _ = reportAccessibility(columns[column].header, role: .columnHeader, name: titles[column], frame: headerFrame,
+                                    states: [.enabled, .sensitive], actions: [.click], value: "", range: nil, text: nil, collection: nil,
+                                    cell: (-1, column))
         }
         return true
     }

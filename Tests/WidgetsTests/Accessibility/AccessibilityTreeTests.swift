@@ -76,8 +76,10 @@ final class AccessibilityTreeTests: XCTestCase {
             let h = try Harness(width: 640, height: 400)
             let files = (0..<100_000).map { File(id: $0, name: "file \($0)", size: $0 * 10) }
             var selection = Set<Int>()
+            var order: [KeyComparator<File>] = []
             let build = { (ui: UI) in
-                _ = ui.table("files", rows: files, selection: Binding(get: { selection }, set: { selection = $0 })) {
+                _ = ui.table("files", rows: files, selection: Binding(get: { selection }, set: { selection = $0 }),
+                             sortOrder: Binding(get: { order }, set: { order = $0 })) {
                     [TableColumn("Name", value: \File.name), TableColumn("Size", value: \File.size) { "\($0.size) B" }]
                 }
             }
@@ -95,6 +97,8 @@ final class AccessibilityTreeTests: XCTestCase {
             XCTAssertEqual(h.ui.accessibilityCellText[table.id]?(99_999, 1), "999990 B", "a cell not built, on demand")
             h.activate(rows[2], build)
             XCTAssertEqual(selection, [2])
+            h.activate(try h.find(.columnHeader, "Size"), build)
+            XCTAssertEqual(order.map(\.id), ["Size"], "a screen reader's click on a header sorts by it")
             XCTAssertTrue(h.findAll(.tableRow)[2].states.contains(.selected))
         }
     }

@@ -726,7 +726,7 @@ extension UI {
             var offsetX = 0.0
             let axes: ScrollAxes = strip.contentWidth > body.width + 0.5 ? .both : .vertical
             let listed = isAccessibilityEnabled && openAccessibilityTable(
-                bodyID, name: name, frame: rect, rows: count, columns: columns.map(\.title), multiple: mode == .multiple,
+                bodyID, name: name, frame: rect, rows: count, columns: columns.map { ($0.title, id("header." + $0.id)) }, multiple: mode == .multiple,
                 headers: strip.visibleColumns(offset: scrollOffset("body").x, width: body.width).map { c in
                     (c, Rect(x: body.x + strip.screenX(c, offset: scrollOffset("body").x), y: header.y, width: widths[c], height: header.height))
                 },
