@@ -165,6 +165,7 @@ final class PhotoGrid {
             ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
                                                                    into: &ui.drawList)
             let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
+            ui.accessibilityElement(ui.id("month"), role: .heading, name: sections[s].title + ", " + count, frame: rect)
             ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
                                                       alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
         }, cell: cell)

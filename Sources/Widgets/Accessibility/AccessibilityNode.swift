@@ -218,16 +218,25 @@ public struct AccessibilityStates: OptionSet, Sendable, Hashable {
     public static let interactive: AccessibilityStates = [.enabled, .sensitive, .visible, .showing]
 }
 
-/// What a screen reader can do to a widget (AT-SPI's `Action` interface).
-public enum AccessibilityAction: String, Sendable {
+/// What a screen reader can do to a widget (AT-SPI's `Action` interface). A set, so that
+/// reporting a widget allocates nothing.
+public struct AccessibilityActions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// A click: buttons, menu items, rows, tabs.
-    case click
+    public static let click = AccessibilityActions(rawValue: 1)
     /// Flips a toggle or a check box.
-    case toggle
+    public static let toggle = AccessibilityActions(rawValue: 2)
     /// Opens or closes a disclosure, an outline row, a menu.
-    case expandOrCollapse = "expand or contract"
+    public static let expandOrCollapse = AccessibilityActions(rawValue: 4)
     /// Activates a row or a field (Return).
-    case activate
+    public static let activate = AccessibilityActions(rawValue: 8)
+
+    /// AT-SPI's names of the actions, in the order `DoAction` numbers them.
+    public var names: [String] {
+        [(Self.click, "click"), (.toggle, "toggle"), (.expandOrCollapse, "expand or contract"), (.activate, "activate")]
+            .compactMap { contains($0.0) ? $0.1 : nil }
+    }
 }
 
 /// A slider's or a stepper's number, with its bounds (AT-SPI's `Value` interface).
@@ -292,7 +301,7 @@ public struct AccessibilityNode: Sendable, Equatable {
     /// Its states.
     public var states: AccessibilityStates
     /// What can be done to it.
-    public var actions: [AccessibilityAction]
+    public var actions: AccessibilityActions
     /// Where it is, in the window's logical pixels.
     public var frame: Rect
     /// A slider's or stepper's number.
@@ -329,12 +338,17 @@ public struct AccessibilityTree: Sendable {
     public private(set) var nodes: [AccessibilityNode]
     private var indexByID: [WidgetID: Int]
 
-    /// A tree of only the window, named `title`.
-    public init(title: String = "", size: Size = Size(1, 1)) {
-        nodes = [AccessibilityNode(id: .root, role: .frame, name: title, description: "", value: "",
-                                   states: [.active, .enabled, .sensitive, .visible, .showing], actions: [],
-                                   frame: Rect(origin: .zero, size: size))]
-        indexByID = [.root: 0]
+    /// A tree of only the window, named `title`, with room for `capacity` nodes (the last
+    /// frame's count: growing the arrays and the index as a frame reports costs more than they do).
+    public init(title: String = "", size: Size = Size(1, 1), capacity: Int = 0) {
+        nodes = []
+        indexByID = [:]
+        nodes.reserveCapacity(capacity)
+        indexByID.reserveCapacity(capacity)
+        nodes.append(AccessibilityNode(id: .root, role: .frame, name: title, description: "", value: "",
+                                       states: [.active, .enabled, .sensitive, .visible, .showing], actions: [],
+                                       frame: Rect(origin: .zero, size: size)))
+        indexByID[.root] = 0
     }
 
     /// The root: the window.
@@ -356,13 +370,14 @@ public struct AccessibilityTree: Sendable {
 
     /// Adds `node` as the last child of the node at `parent`; returns its index. A second
     /// node with an ID already in the tree gets a derived ID, so identities stay unique.
-    mutating func append(_ node: AccessibilityNode, parent: Int) -> Int {
-        var node = node
-        while indexByID[node.id] != nil { node.id = WidgetID(parent: node.id, index: nodes.count) }
-        node.parent = parent
+    mutating func append(_ node: consuming AccessibilityNode, parent: Int) -> Int {
         let index = nodes.count
+        while let taken = indexByID.updateValue(index, forKey: node.id) { // one hash, unless the ID is taken (rare)
+            indexByID[node.id] = taken
+            node.id = WidgetID(parent: node.id, index: index)
+        }
+        node.parent = parent
         nodes.append(node)
-        indexByID[node.id] = index
         nodes[parent].children.append(index)
         return index
     }

@@ -112,7 +112,7 @@ extension UI {
     /// ui.accessibilityElement(id, role: .pushButton, name: "Rotate", frame: rect, actions: [.click])
     /// ```
     public func accessibilityElement(_ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
-                                     states: AccessibilityStates = [], actions: [AccessibilityAction] = [],
+                                     states: AccessibilityStates = [], actions: AccessibilityActions = [],
                                      value: String = "", range: AccessibilityRange? = nil, text: AccessibilityText? = nil) {
         guard isAccessibilityEnabled else { return }
         _ = reportAccessibility(id, role: role, name: name, frame: frame, states: states, actions: actions, value: value,
@@ -142,7 +142,7 @@ extension UI {
     /// modifier's label, hint and value, and the focus and showing states of this frame.
     @usableFromInline
     func reportAccessibility(_ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect, states: AccessibilityStates,
-                             actions: [AccessibilityAction], value: String, range: AccessibilityRange?, text: AccessibilityText?,
+                             actions: AccessibilityActions, value: String, range: AccessibilityRange?, text: AccessibilityText?,
                              collection: AccessibilityCollection?, cell: (row: Int, column: Int)?) -> Int? {
         guard accessibility.hiddenDepth == 0 else { return nil }
         var states = states.union([.visible])
@@ -217,7 +217,8 @@ extension UI {
     /// At the start of a frame, while accessibility is on: a new tree whose root is the window.
     func beginAccessibilityFrame() {
         guard isAccessibilityEnabled else { return }
-        accessibility = AccessibilityCollector(tree: AccessibilityTree(title: accessibilityTitle, size: size))
+        accessibility = AccessibilityCollector(tree: AccessibilityTree(title: accessibilityTitle, size: size,
+                                                                       capacity: accessibilityTree.nodes.count + 16))
         accessibilityCellText.removeAll(keepingCapacity: true)
     }
 
@@ -230,6 +231,13 @@ extension UI {
 }
 
 extension UI {
+    /// The last component of `path`, found by its bytes (a `Character` walk of a long path cost
+    /// a photo cell more than the rest of its node).
+    static func fileName(_ path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+
     /// A number as a screen reader reads it: whole numbers without decimals, others with two.
     func spokenNumber(_ value: Double) -> String {
         guard value.isFinite else { return "" }

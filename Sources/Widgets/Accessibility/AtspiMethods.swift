@@ -118,15 +118,15 @@ extension AtspiBridge {
     }
 
     private func actionCall(_ node: AccessibilityNode, _ method: String, _ args: OpaquePointer?) -> OpaquePointer {
-        let k = GValue.int(args, 0)
-        let action = node.actions.indices.contains(k) ? node.actions[k] : nil
+        let k = GValue.int(args, 0), names = node.actions.names
+        let action = names.indices.contains(k) ? names[k] : nil
         switch method {
-        case "GetName", "GetLocalizedName": return GValue.tuple([GValue.string(action?.rawValue ?? "")])
-        case "GetDescription": return GValue.tuple([GValue.string(action.map { $0 == .toggle ? "Toggles it" : "Activates it" } ?? "")])
+        case "GetName", "GetLocalizedName": return GValue.tuple([GValue.string(action ?? "")])
+        case "GetDescription": return GValue.tuple([GValue.string(action.map { $0 == "toggle" ? "Toggles it" : "Activates it" } ?? "")])
         case "GetKeyBinding": return GValue.tuple([GValue.string("")])
         case "GetActions":
-            return GValue.tuple([GValue.array(.actionEntry, node.actions.map {
-                GValue.tuple([GValue.string($0.rawValue), GValue.string($0.rawValue), GValue.string("")])
+            return GValue.tuple([GValue.array(.actionEntry, names.map {
+                GValue.tuple([GValue.string($0), GValue.string($0), GValue.string("")])
             })])
         default: // DoAction
             guard action != nil else { return GValue.tuple([GValue.bool(false)]) }

@@ -176,7 +176,7 @@ extension AtspiBridge {
             case "Parent": return node.parent.map { reference($0, in: tree) } ?? applicationReference
             case "ChildCount": return GValue.int32(node.children.count)
             case "AccessibleId": return GValue.string(String(node.id.raw, radix: 16))
-            case "NActions": return GValue.int32(node.actions.count)
+            case "NActions": return GValue.int32(node.actions.names.count)
             case "CharacterCount": return GValue.int32(node.text?.string.unicodeScalars.count ?? 0)
             case "CaretOffset": return GValue.int32(node.text?.caret ?? -1)
             case "MinimumValue": return GValue.double(node.range?.minimum ?? 0)

@@ -195,7 +195,8 @@ public final class UI {
     /// The last frame's widgets as a screen reader sees them (empty while accessibility is off).
     public internal(set) var accessibilityTree = AccessibilityTree()
     /// This frame's tree, while it is built.
-    var accessibility = AccessibilityCollector()
+    /// (Touched by every widget while accessibility is on: no dynamic exclusivity check, as for the layers above.)
+    @exclusivity(unchecked) var accessibility = AccessibilityCollector()
     /// Requests for the next frame (`perform`), and this frame's.
     var queuedAccessibilityRequests: [AccessibilityRequest] = []
     /// This frame's tables: the text of any cell, for a screen reader asking for one not built.

@@ -82,8 +82,9 @@ extension UI {
             case .failed, nil: status = "can't open"
             case .ready: break
             }
-            accessibilityElement(r.id, role: .image, name: String(path.split(separator: "/").last ?? Substring(path)), frame: rect,
-                                 states: [.enabled, .sensitive], actions: [.click], value: status)
+            // (An app's label replaces the file's name: not worked out then.)
+            let name = accessibility.pendingOverride?.label != nil ? "" : Self.fileName(path)
+            accessibilityElement(r.id, role: .image, name: name, frame: rect, states: [.enabled, .sensitive], actions: [.click], value: status)
         }
         guard let state else {
             drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
@@ -105,6 +106,9 @@ extension UI {
         return r
     }
 
+    /// A rating as a screen reader reads it (made once, not per cell per frame).
+    static let starsValues = ["0 stars", "1 star", "2 stars", "3 stars", "4 stars", "5 stars"]
+
     private func drawImageError(_ reason: String, in rect: Rect, interaction: Interaction) {
         drawList.addRoundedRect(rect, radius: 6, color: theme.destructive.opacity(0.12))
         drawList.addRectBorder(rect, radius: 6, color: theme.destructive.opacity(0.5), thickness: 1)
@@ -125,7 +129,9 @@ extension UI {
     public func heroImage(_ path: String, in rect: Rect, title: String, rating: Int, isSelected: Bool = false,
                           mode: ContentMode = .fill, priority: Double = 0) -> Interaction {
         let r = accessibilityLabel(title) {
-            accessibilityValue(rating == 1 ? "1 star" : "\(rating) stars") { asyncImage(path, in: rect, mode: mode, priority: priority) }
+            accessibilityValue(Self.starsValues.indices.contains(rating) ? Self.starsValues[rating] : "\(rating) stars") {
+                asyncImage(path, in: rect, mode: mode, priority: priority)
+            }
         }
         if isAccessibilityEnabled && isSelected { updateAccessibility(r.id) { $0.states.formUnion([.selectable, .selected]) } }
         let bannerHeight = min(rect.height * 0.3, 40)

@@ -19,7 +19,7 @@ extension UI {
                            tileSize: Int = 1024) -> Int {
         guard let images, imageWidth > 0, imageHeight > 0, frame.width > 0, frame.height > 0 else { return 0 }
         if isAccessibilityEnabled {
-            accessibilityElement(id(path), role: .image, name: String(path.split(separator: "/").last ?? Substring(path)),
+            accessibilityElement(id(path), role: .image, name: Self.fileName(path),
                                  frame: frame.intersection(visible), states: [.enabled, .sensitive], value: "\(imageWidth) × \(imageHeight) pixels")
         }
         // The stand-in: the whole image at the view's size.
