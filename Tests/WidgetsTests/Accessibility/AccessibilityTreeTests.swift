@@ -114,3 +114,31 @@ final class AccessibilityTreeTests: XCTestCase {
         }
     }
 }
+
+/// Dialogs as a screen reader meets them: a modal alert named by its title, holding its
+/// message and its buttons, with focus on the default one.
+final class DialogAccessibilityTests: XCTestCase {
+    func testAnAlertIsAModalNodeWithItsMessageAndButtons() throws {
+        try onMain {
+            let h = try Harness()
+            var shown = true, deleted = 0
+            let build = { (ui: UI) in
+                ui.button("Behind")
+                ui.confirmationDialog("Move 3 photos to the trash?", isPresented: Binding(get: { shown }, set: { shown = $0 }),
+                                      actions: [DialogAction("Move to Trash", role: .destructive) { deleted += 1 },
+                                                DialogAction("Cancel", role: .cancel)],
+                                      message: "You can put them back from the trash.")
+            }
+            h.frames(3, build)
+            let dialog = try h.find(.dialog, "Move 3 photos to the trash?")
+            XCTAssertTrue(dialog.states.contains(.modal))
+            let inside = h.children(of: dialog)
+            XCTAssertEqual(inside.map(\.role), [.heading, .label, .pushButton, .pushButton])
+            XCTAssertEqual(inside[1].name, "You can put them back from the trash.")
+            XCTAssertEqual(h.accessibilityTree.first { $0.states.contains(.focused) }?.name, "Cancel", "focus moved into the dialog")
+            h.activate(try h.find(.button, "Move to Trash"), build)
+            XCTAssertEqual(deleted, 1)
+            XCTAssertTrue(h.findAll(.dialog).isEmpty, "answered: gone from the tree")
+        }
+    }
+}
