@@ -41,6 +41,12 @@ extension Harness {
         frames(2, build)
     }
 
+    /// Opens or closes `node` (an outline row) as the "expand or contract" action does, then two frames.
+    public func toggleExpansion(_ node: AccessibilityNode, _ build: (UI) -> Void) {
+        ui.perform(.toggleExpansion(node.id))
+        frames(2, build)
+    }
+
     /// Gives `node` keyboard focus, as `GrabFocus` does, then two frames.
     public func focus(_ node: AccessibilityNode, _ build: (UI) -> Void) {
         ui.perform(.focus(node.id))

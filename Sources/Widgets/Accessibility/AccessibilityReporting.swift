@@ -23,6 +23,8 @@ struct AccessibilityCollector {
 public enum AccessibilityRequest: Sendable, Equatable {
     /// Click the widget (a button, a row, a tab, a menu item), or flip a toggle.
     case activate(WidgetID)
+    /// Open or close it (an outline row, a disclosure): AT-SPI's "expand or contract" action.
+    case toggleExpansion(WidgetID)
     /// Give it keyboard focus.
     case focus(WidgetID)
     /// Replace a field's text.
@@ -34,9 +36,10 @@ public enum AccessibilityRequest: Sendable, Equatable {
 /// The requests a frame carries out, taken from the queue when it begins.
 struct AccessibilityRequests {
     var activations: Set<WidgetID> = []
+    var expansions: Set<WidgetID> = []
     var texts: [WidgetID: String] = [:]
     var values: [WidgetID: Double] = [:]
-    var isEmpty: Bool { activations.isEmpty && texts.isEmpty && values.isEmpty }
+    var isEmpty: Bool { activations.isEmpty && expansions.isEmpty && texts.isEmpty && values.isEmpty }
 }
 
 extension UI {
@@ -190,6 +193,7 @@ extension UI {
         for request in queuedAccessibilityRequests {
             switch request {
             case .activate(let id): accessibilityRequests.activations.insert(id)
+            case .toggleExpansion(let id): accessibilityRequests.expansions.insert(id)
             case .focus(let id): focus(id); focusIsVisible = true
             case .setText(let id, let text): accessibilityRequests.texts[id] = text
             case .setValue(let id, let value): accessibilityRequests.values[id] = value
@@ -202,6 +206,11 @@ extension UI {
     @usableFromInline
     func accessibilityActivated(_ id: WidgetID) -> Bool {
         !accessibilityRequests.isEmpty && accessibilityRequests.activations.contains(id)
+    }
+
+    /// Whether a screen reader asked to open or close widget `id` this frame.
+    func accessibilityToggledExpansion(_ id: WidgetID) -> Bool {
+        !accessibilityRequests.isEmpty && accessibilityRequests.expansions.contains(id)
     }
 
     /// The text a screen reader set on field `id` this frame.

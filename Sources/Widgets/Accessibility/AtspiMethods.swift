@@ -129,8 +129,9 @@ extension AtspiBridge {
                 GValue.tuple([GValue.string($0), GValue.string($0), GValue.string("")])
             })])
         default: // DoAction
-            guard action != nil else { return GValue.tuple([GValue.bool(false)]) }
-            request(.activate(node.id))
+            guard let action else { return GValue.tuple([GValue.bool(false)]) }
+            // A disclosure's header opens on a click; a row that also selects has an action of its own for it.
+            request(action == "expand or contract" && node.actions.contains(.click) ? .toggleExpansion(node.id) : .activate(node.id))
             return GValue.tuple([GValue.bool(true)])
         }
     }

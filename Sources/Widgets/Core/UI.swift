@@ -199,6 +199,8 @@ public final class UI {
     @exclusivity(unchecked) var accessibility = AccessibilityCollector()
     /// Requests for the next frame (`perform`), and this frame's.
     var queuedAccessibilityRequests: [AccessibilityRequest] = []
+    /// Outline rows a screen reader opened or closed while a list drew them, applied once it has.
+    var listAccessibilityToggles: [() -> Void] = []
     /// This frame's tables: the text of any cell, for a screen reader asking for one not built.
     var accessibilityCellText: [WidgetID: (Int, Int) -> String] = [:]
     var accessibilityRequests = AccessibilityRequests()

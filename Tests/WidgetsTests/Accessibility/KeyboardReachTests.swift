@@ -61,6 +61,12 @@ final class KeyboardReachTests: XCTestCase {
         XCTAssertEqual(picked, [1])
         XCTAssertTrue(try h2.find(.treeItem, "n1").states.contains(.expanded))
         XCTAssertNoThrow(try h2.find(.treeItem, "n2"), "its children are rows now")
+        let row = try h2.find(.treeItem, "n1")
+        XCTAssertEqual(row.actions, [.click, .expandOrCollapse])
+        h2.toggleExpansion(row, outline)
+        XCTAssertTrue(try h2.find(.treeItem, "n1").states.contains(.collapsed), "the screen reader's expand or contract closed it")
+        XCTAssertTrue(h2.findAll(.treeItem, "n2").isEmpty)
+        XCTAssertEqual(picked, [1], "without changing the selection")
     }}
 
     func testTabReachesAGridAScrollViewAndALazyStackAndTheKeysScrollThem() throws { try onMain {

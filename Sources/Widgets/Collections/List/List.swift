@@ -489,6 +489,8 @@ extension UI {
                                                 focused: focused, memo: memo, mode: mode)
             }
             if listed { closeAccessibilityContainer() }
+            for toggle in listAccessibilityToggles { toggle() }
+            listAccessibilityToggles.removeAll()
             if memo.value.scrollCorrection != 0 {
                 // A dragged row held near an edge scrolls the list, frame after frame; rows
                 // above the top measured anew move it with them.

@@ -342,11 +342,17 @@ extension UI {
             memo.value.selection.click(index: row, modifiers: [], mode: mode, rows: RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout)))
             requestRedraw()
         }
+        let disclosure = source.isHierarchical ? source.disclosure(local) : .none
+        if disclosure != .none && accessibilityToggledExpansion(nodeID) {
+            // After the rows are drawn: the rows being drawn come from the outline as it is now.
+            listAccessibilityToggles.append { source.setExpanded(local, disclosure == .collapsed, false) }
+            requestRedraw()
+        }
         var states: AccessibilityStates = [.enabled, .sensitive, .focusable]
         if mode != .none { states.insert(.selectable) }
         if selected { states.insert(.selected) }
         if focused { states.insert(.focused) }
-        switch source.isHierarchical ? source.disclosure(local) : .none {
+        switch disclosure {
         case .none: break
         case .collapsed: states.formUnion([.expandable, .collapsed])
         case .expanded: states.formUnion([.expandable, .expanded])
@@ -354,7 +360,8 @@ extension UI {
         var name = "", value = ""
         if case .content(let content) = body { (name, value) = (content.title, content.secondaryText ?? "") }
         guard let node = reportAccessibility(nodeID, role: source.isHierarchical ? .treeItem : .listItem, name: name, frame: rect,
-                                             states: states, actions: [.click], value: value, range: nil, text: nil, collection: nil,
+                                             states: states, actions: disclosure == .none ? .click : [.click, .expandOrCollapse],
+                                             value: value, range: nil, text: nil, collection: nil,
                                              cell: (row, 0))
         else { return nil }
         accessibility.parents.append(node)
