@@ -66,6 +66,9 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
     static let cachePath = "/org/a11y/atspi/cache"
     /// The most cells made on demand kept at once (a client walking a huge table cannot grow it without bound).
     static let madeCellLimit = 4096
+    /// The most requests and cell queries waiting for the next frame: a client that sends faster
+    /// than frames run is refused past this, rather than growing the queues without bound.
+    static let pendingLimit = 1024
 
     let shared = Locked(Shared())
     let appName: String

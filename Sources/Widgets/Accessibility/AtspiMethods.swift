@@ -110,8 +110,7 @@ extension AtspiBridge {
         case "GetMDIZOrder": return GValue.tuple([GValue.int16(0)])
         case "GrabFocus":
             guard node.states.contains(.focusable) else { return GValue.tuple([GValue.bool(false)]) }
-            request(.focus(node.id))
-            return GValue.tuple([GValue.bool(true)])
+            return GValue.tuple([GValue.bool(request(.focus(node.id)))])
         case "GetAlpha": return GValue.tuple([GValue.double(1)])
         default: return GValue.tuple([GValue.bool(false)]) // ScrollTo
         }
@@ -131,8 +130,8 @@ extension AtspiBridge {
         default: // DoAction
             guard let action else { return GValue.tuple([GValue.bool(false)]) }
             // A disclosure's header opens on a click; a row that also selects has an action of its own for it.
-            request(action == "expand or contract" && node.actions.contains(.click) ? .toggleExpansion(node.id) : .activate(node.id))
-            return GValue.tuple([GValue.bool(true)])
+            let asked = request(action == "expand or contract" && node.actions.contains(.click) ? .toggleExpansion(node.id) : .activate(node.id))
+            return GValue.tuple([GValue.bool(asked)])
         }
     }
 
@@ -182,8 +181,7 @@ extension AtspiBridge {
             scalars.removeSubrange(lo..<hi)
         default: return method == "CopyText" ? GValue.tuple([]) : GValue.tuple([GValue.bool(false)]) // PasteText: the clipboard is the app's
         }
-        request(.setText(node.id, String(String.UnicodeScalarView(scalars))))
-        return GValue.tuple([GValue.bool(true)])
+        return GValue.tuple([GValue.bool(request(.setText(node.id, String(String.UnicodeScalarView(scalars)))))])
     }
 
     private func selectionCall(_ i: Int, _ method: String, _ args: OpaquePointer?, tree: AccessibilityTree) -> OpaquePointer {
@@ -196,8 +194,7 @@ extension AtspiBridge {
             return GValue.tuple([GValue.bool(node.children.indices.contains(k) && tree.nodes[node.children[k]].states.contains(.selected))])
         case "SelectChild":
             guard node.children.indices.contains(k) else { return GValue.tuple([GValue.bool(false)]) }
-            request(.activate(tree.nodes[node.children[k]].id)) // a click selects it
-            return GValue.tuple([GValue.bool(true)])
+            return GValue.tuple([GValue.bool(request(.activate(tree.nodes[node.children[k]].id)))]) // a click selects it
         default: return GValue.tuple([GValue.bool(false)]) // Deselect…, SelectAll, ClearSelection: a click cannot say it
         }
     }
@@ -220,7 +217,12 @@ extension AtspiBridge {
                 return one(reference(cell, in: tree))
             }
             // Not built: the main thread reads the cell at the next frame and answers then.
-            shared.withLock { $0.cellQueries.append(CellQuery(invocation: invocation, table: node.id, row: a, column: b)) }
+            let queued = shared.withLock { state -> Bool in
+                guard state.cellQueries.count < Self.pendingLimit else { return false }
+                state.cellQueries.append(CellQuery(invocation: invocation, table: node.id, row: a, column: b))
+                return true
+            }
+            guard queued else { return .failure("too many cells asked for at once; ask again after the next frame") }
             FrameWaker.wake()
             return .later
         case "GetIndexAt": return one(GValue.int32(a * columns + b))
@@ -241,8 +243,7 @@ extension AtspiBridge {
         case "IsColumnSelected": return one(GValue.bool(false))
         case "AddRowSelection":
             guard let row = builtRow(a, of: i, in: tree) else { return one(GValue.bool(false)) }
-            request(.activate(tree.nodes[row].id))
-            return one(GValue.bool(true))
+            return one(GValue.bool(request(.activate(tree.nodes[row].id))))
         case "GetRowColumnExtentsAtIndex":
             let row = a / columns, column = a % columns
             return .value(GValue.tuple([GValue.bool(a >= 0 && row < rows), GValue.int32(row), GValue.int32(column), GValue.int32(1),

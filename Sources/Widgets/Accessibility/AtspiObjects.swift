@@ -63,7 +63,8 @@ extension AtspiBridge {
         return registrationID != 0
     }
 
-    /// The method and property handlers every object shares.
+    /// The method and property handlers every object shares: written once, when first read, and
+    /// only read after (by GDBus, on the bridge thread), hence `nonisolated(unsafe)`.
     nonisolated(unsafe) static let methodTable: UnsafeMutablePointer<GDBusInterfaceVTable> = {
         let table = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
         table.initialize(to: GDBusInterfaceVTable())
@@ -217,8 +218,7 @@ extension AtspiBridge {
             return true
         case (.node(let i), "CurrentValue"):
             guard let asked = GValue.boxedDouble(value) else { return false }
-            request(.setValue(snapshot.tree.nodes[i].id, asked))
-            return true
+            return request(.setValue(snapshot.tree.nodes[i].id, asked))
         default:
             return false
         }
@@ -226,9 +226,16 @@ extension AtspiBridge {
 
     // MARK: Helpers over the tree
 
-    func request(_ request: AccessibilityRequest) {
-        shared.withLock { $0.requests.append(request) }
-        FrameWaker.wake()
+    /// Queues `request` for the next frame; false (nothing queued) when `pendingLimit` are waiting.
+    @discardableResult
+    func request(_ request: AccessibilityRequest) -> Bool {
+        let queued = shared.withLock { state -> Bool in
+            guard state.requests.count < Self.pendingLimit else { return false }
+            state.requests.append(request)
+            return true
+        }
+        if queued { FrameWaker.wake() }
+        return queued
     }
 
     /// The children of node `i` that are selected (rows of a table, items of a list, a menu's lit item).

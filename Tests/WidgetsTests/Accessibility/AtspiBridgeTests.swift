@@ -129,6 +129,14 @@ final class AtspiBridgeTests: XCTestCase {
         let field = bridge.objectPath(try h.find(.entry, "Name").id)
         XCTAssertNotNil(client.call(field, AtspiInterfaces.editableText, "SetTextContents", [GValue.string("Ada")]))
         XCTAssertEqual(bridge.takeRequests(), [.setText(try h.find(.entry, "Name").id, "Ada")])
+        // A client sending faster than frames run is refused past the limit: the queue stays bounded.
+        var refused = 0
+        for _ in 0..<(AtspiBridge.pendingLimit + 10) {
+            let reply = client.call(path, AtspiInterfaces.action, "DoAction", [GValue.int32(0)])
+            if let reply, g_variant_get_boolean(g_variant_get_child_value(reply, 0)) == 0 { refused += 1 }
+        }
+        XCTAssertEqual(refused, 10)
+        XCTAssertEqual(bridge.takeRequests().count, AtspiBridge.pendingLimit)
         let gone = bridge.objectPath(WidgetID(raw: 42))
         var failure: UnsafeMutablePointer<GError>?
         XCTAssertNil(g_dbus_connection_call_sync(client.bus, name, gone, AtspiInterfaces.accessible, "GetRole", nil, nil,
