@@ -59,7 +59,9 @@ final class DemoApp {
                         }
                     } else {
                         // Narrow windows: the pages in a menu.
-                        ui.picker("", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu, id: "page")
+                        ui.accessibilityLabel("Page") {
+                            ui.picker("", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu, id: "page")
+                        }
                     }
                     ui.spacer()
                     if ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark } // the user's choice from now on

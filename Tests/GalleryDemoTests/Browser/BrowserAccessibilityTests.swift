@@ -69,5 +69,9 @@ final class BrowserAccessibilityTests: XCTestCase {
             XCTAssertLessThan(visited.count, 80, "\(page): Tab comes back to the first stop")
             h.press(.escape, build)
         }
+        // Narrow, the pages are a menu picker with no title on screen: a screen reader still has a name for it.
+        let narrow = try Harness(width: 800, height: 600)
+        narrow.frames(3) { app.build($0, host: narrow.host) }
+        XCTAssertEqual(try narrow.find(.comboBox, "Page").value, app.page.title)
     }}
 }
