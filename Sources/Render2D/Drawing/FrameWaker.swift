@@ -23,14 +23,28 @@ public enum FrameWaker {
         return type == UInt32.max ? SDL_USEREVENT.rawValue : type
     }()
 
+    /// What a wake-up is for, so a loop with several windows runs frames only where they help.
+    public struct Reason: OptionSet, Sendable {
+        public let rawValue: UInt8
+        /// A reason for every window: `rawValue` bits as given.
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Anything the app's state may show (a task, a folder scan, a setting): every window.
+        public static let general = Reason(rawValue: 1)
+        /// A decoded image is waiting: only the windows whose image pipeline has one.
+        public static let images = Reason(rawValue: 2)
+    }
+
     private static let queued = Atomic<Bool>(false)
+    private static let pendingReasons = Atomic<UInt8>(0)
     private static let sent = Atomic<Int>(0)
     /// Signalled with each wake-up event pushed, for loops that cannot block in SDL.
     private static let signal = DispatchSemaphore(value: 0)
 
-    /// Asks for a frame from any thread. Does nothing before SDL's event system is up.
-    public static func wake() {
+    /// Asks for a frame from any thread, for `reason` (every window by default). Does nothing
+    /// before SDL's event system is up.
+    public static func wake(for reason: Reason = .general) {
         guard SDL_WasInit(SDL_INIT_EVENTS) != 0 else { return }
+        pendingReasons.bitwiseOr(reason.rawValue, ordering: .releasing)
         if queued.exchange(true, ordering: .acquiringAndReleasing) && SDL_HasEvent(eventType) == SDL_TRUE { return }
         var event = SDL_Event()
         event.user.type = eventType
@@ -55,4 +69,9 @@ public enum FrameWaker {
 
     /// The main thread saw the queued wake-up: the next `wake()` pushes a new one.
     public static func acknowledge() { queued.store(false, ordering: .releasing) }
+
+    /// The reasons of the wake-ups since the last call (empty when there were none).
+    public static func takeReasons() -> Reason {
+        Reason(rawValue: pendingReasons.exchange(0, ordering: .acquiringAndReleasing))
+    }
 }

@@ -71,13 +71,18 @@ public final class Window {
     public let renderer: Renderer
     public let id: UInt32
 
-    /// Opens a window of `width` × `height` (sizes are clamped to 1...16,384) with an accelerated renderer.
-    public init(title: String, width: Int, height: Int, vsync: Bool = true, resizable: Bool = true) throws(WindowError) {
+    /// Opens a window of `width` × `height` (sizes are clamped to 1...16,384) with an accelerated
+    /// renderer, at `position` on the desktop (centred when nil).
+    public init(title: String, width: Int, height: Int, vsync: Bool = true, resizable: Bool = true,
+                position: (x: Int, y: Int)? = nil) throws(WindowError) {
         try SDLContext.initialize()
         var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
         // Sizes from outside (a state file, a replay, the command line) are clamped, never trapped on.
-        guard let window = SDL_CreateWindow(title, Int32(tessera_windowpos_centered()), Int32(tessera_windowpos_centered()),
+        let centred = Int32(tessera_windowpos_centered())
+        let x = position.map { Int32(clamping: min(max($0.x, -100_000), 100_000)) } ?? centred
+        let y = position.map { Int32(clamping: min(max($0.y, -100_000), 100_000)) } ?? centred
+        guard let window = SDL_CreateWindow(title, x, y,
                                             Int32(min(max(1, width), 16_384)), Int32(min(max(1, height), 16_384)), flags) else {
             throw WindowError(description: "SDL_CreateWindow: \(String(cString: SDL_GetError()))")
         }

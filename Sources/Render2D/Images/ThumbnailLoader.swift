@@ -275,7 +275,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
             stats.finished += 1
             stats.busyNs += done - started
             condition.unlock()
-            FrameWaker.wake() // the main thread uploads it in its next frame
+            FrameWaker.wake(for: .images) // the main thread uploads it in its next frame
         }
     }
 }

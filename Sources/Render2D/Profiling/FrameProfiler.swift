@@ -143,9 +143,11 @@ public final class FrameProfiler {
     }
     private let recentCapacity: Int
 
-    /// Starts timing a frame.
-    public func beginFrame() {
-        phaseStart = MonotonicClock.nanoseconds()
+    /// Starts timing a frame, now or at `startNs` (a `MonotonicClock.nanoseconds()` taken
+    /// earlier: work done for the frame before it began, such as polling events, counts in its
+    /// first phase).
+    public func beginFrame(startNs: UInt64? = nil) {
+        phaseStart = startNs ?? MonotonicClock.nanoseconds()
         current = FrameRecord()
         current.index = frameCount
         current.startNs = phaseStart

@@ -34,7 +34,7 @@ public final class FontLibrary {
     public let atlas: GlyphAtlas
     private var paths: [FontWeight: String] = [:]
     /// Where characters the shipped fonts lack come from.
-    public let fallback = FontFallback()
+    public let fallback: FontFallback
     private var cache: [FontKey: Font] = [:]
 
     /// `weight` nil: the icon font.
@@ -43,12 +43,27 @@ public final class FontLibrary {
     /// Opens the shipped fonts (no window required).
     public init(atlas: GlyphAtlas) throws {
         self.atlas = atlas
+        fallback = FontFallback()
         let regular = try AssetLocator.path(for: "Fonts/DejaVuSans.ttf")
         paths[.regular] = regular
         // Open the regular face once now, so a broken font fails here with a clear error.
         let body = try Font(path: regular, fallback: fallback, pixelSize: 15, scale: 1, atlas: atlas)
         cache[FontKey(pixelSize: 15, weight: .regular, scale: 1)] = body
         paths[.bold] = (try? AssetLocator.path(for: "Fonts/DejaVuSans-Bold.ttf")) ?? regular
+    }
+
+    /// A library for another renderer's `atlas` that shares `other`'s font files, the installed
+    /// fonts it found for fallback and its icon font: a second window looks nothing up again.
+    /// Glyphs are rasterized into each atlas (an SDL renderer cannot sample another's textures).
+    ///
+    /// ```swift
+    /// let fonts = FontLibrary(atlas: second.renderer.atlas, sharingFilesWith: first.ui.fonts)
+    /// ```
+    public init(atlas: GlyphAtlas, sharingFilesWith other: FontLibrary) {
+        self.atlas = atlas
+        paths = other.paths
+        fallback = other.fallback
+        icons = other.icons
     }
 
     /// The font file `weight` is drawn from: Tessera's own fonts, found beside the executable

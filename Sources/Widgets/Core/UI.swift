@@ -204,6 +204,8 @@ public final class UI {
     /// This frame's tables: the text of any cell, for a screen reader asking for one not built.
     var accessibilityCellText: [WidgetID: (Int, Int) -> String] = [:]
     var accessibilityRequests = AccessibilityRequests()
+    /// The window this UI draws, and what its frame asked of the host (`openWindow`).
+    var windowScene = WindowScene()
 
     /// A UI drawing with `fonts` in `theme`; `AppHost` makes one.
     public init(fonts: FontLibrary, theme: Theme = .light) {

@@ -30,12 +30,13 @@ public enum FrameSchedule: Sendable, Equatable {
     case continuous
 }
 
-/// Owns a window, its `UI`, the event pump and the frame profiler, and runs frames:
-/// poll events → build the UI → submit draw lists → (screenshot) → present.
+/// Owns the app's windows (each with its `UI`, event routing and frame profiler) and runs
+/// frames: poll events and route them to their windows → build each due window's UI → submit
+/// its draw lists → (screenshot) → present.
 ///
-/// `run` draws frames on demand (see `FrameSchedule`): widgets that animate call
+/// `run` draws frames on demand, per window (see `FrameSchedule`): widgets that animate call
 /// `ui.requestRedraw()`, timers `ui.requestRedraw(after:)`, and worker threads
-/// `FrameWaker.wake()`.
+/// `FrameWaker.wake()`. The first window is `window`/`ui`; `ui.openWindow(id:)` opens more.
 ///
 /// ```swift
 /// let host = try AppHost(options: .init(title: "Demo"))
@@ -71,43 +72,64 @@ public final class AppHost {
         }
     }
 
-    /// The window the app draws in.
-    public let window: Window
-    /// The UI the app builds each frame.
-    public let ui: UI
-    /// Times every frame: phases, scopes, percentiles, janky frames.
-    public let profiler: FrameProfiler
+    /// The group of the first window, and of windows `ui.openWindow()` opens without an id:
+    /// built by the closure given to `run` or `frame`.
+    public nonisolated static let mainGroup = "main"
+
+    /// The first window: `window`, `ui` and `profiler` are its.
+    public let primary: AppWindow
+    /// The first window's SDL window.
+    public var window: Window { primary.window }
+    /// The UI the first window builds each frame.
+    public var ui: UI { primary.ui }
+    /// Times every frame of the first window: phases, scopes, percentiles, janky frames.
+    public var profiler: FrameProfiler { primary.profiler }
+    /// The open windows, in the order they opened (the first window leaves it when closed).
+    public private(set) var windows: [AppWindow]
+    /// The window whose frame is being built (the first one outside frames).
+    public private(set) var currentWindow: AppWindow
     /// Turns SDL events into the UI's input events.
     public var pump = EventPump()
-    /// Shows the frame-time HUD (F12 toggles it). While it is shown, frames run at the
-    /// display's rate (its graphs move).
-    public var showsHUD = false
+    /// Shows the frame-time HUD over the first window (F12 toggles it). While it is shown, its
+    /// frames run at the display's rate (its graphs move).
+    public var showsHUD: Bool {
+        get { primary.showsHUD }
+        set { primary.showsHUD = newValue }
+    }
     /// How `run` schedules frames.
     public var schedule: FrameSchedule
+    /// Whether closing the last window ends `run` (true, as SwiftUI apps on Linux do).
+    public var quitsWhenLastWindowCloses = true
+    /// Called with each window opened after the first, before its first frame: give it what
+    /// the first has (an image pipeline for its renderer, say).
+    public var prepareWindow: ((AppWindow) -> Void)?
+    /// Where the windows' sizes and positions are kept between runs (each group's last one),
+    /// and the store every window's UI saves into. Setting it gives it to every window.
+    public var persistentStore: PersistentStore? {
+        didSet { for w in windows + [primary] { w.ui.persistentStore = persistentStore } }
+    }
     /// Times the on-demand loop woke from its wait for a reason of its own (an event, a
     /// worker's wake-up, a requested frame), not counting a caller's timeout.
     public private(set) var wakeups = 0
-    /// A frame is due regardless of timers: the first one, and one after each frame with input
-    /// (immediate mode settles a change made late in a frame on the next one).
-    private var frameDue = true
-    /// When the UI asked for the next frame (`ui.redrawTime`, clock seconds), paced.
-    private var requestedFrameTime: Double?
-    private var lastFrameStart = -Double.infinity
     /// Whether the video driver can sleep in `SDL_WaitEventTimeout` (SDL's offscreen and dummy
     /// drivers poll every millisecond instead).
     private let waitsInSDL: Bool
     /// Seconds for the UI's clock; tests substitute a virtual clock.
     public var clock: () -> Double = { MonotonicClock.seconds() }
-    /// The user's UI scale on top of the backing scale.
-    public private(set) var userScale: Double
-    private let explicitScale: Double?
-    /// Whether the app was asked to quit (the window closed, or `requestQuit`).
+    /// The user's UI scale on top of the backing scale, in the first window.
+    public var userScale: Double { primary.userScale }
+    private let options: Options
+    private var groups: [String: WindowGroupSpec] = [:]
+    private var nextWindowNumber = 2
+    /// Whether the app was asked to quit (the last window closed, or `requestQuit`).
     public private(set) var quitRequested = false
-    private var pendingScreenshot: String?
-    /// When set, every frame is read back before it is presented (tests assert on pixels).
-    public var readsBackFrames = false
-    /// The last frame read back (see `readsBackFrames`).
-    public private(set) var lastFramePixels: PixelBuffer?
+    /// When set, every frame of the first window is read back before it is presented.
+    public var readsBackFrames: Bool {
+        get { primary.readsBackFrames }
+        set { primary.readsBackFrames = newValue }
+    }
+    /// The first window's last frame read back (see `readsBackFrames`).
+    public var lastFramePixels: PixelBuffer? { primary.lastFramePixels }
     /// Records every frame's input (`--record`).
     public var recorder: InputRecorder?
     /// Plays recorded input instead of the live one (only quitting stays live), on a fixed
@@ -150,14 +172,19 @@ public final class AppHost {
 
     /// Turns the mouse into fingers while a key is held (see `TouchSimulator`).
     public var touchSimulator: TouchSimulator?
-    /// Frames run so far (the frame index of recordings).
+    /// Turns of the loop that drew at least one frame (the frame index of recordings).
     public private(set) var frameNumber = 0
     /// Serves the UI to screen readers over AT-SPI (nil without a session bus).
     private let accessibilityBridge: AtspiBridge?
     private var accessibilityWasEnabled = false
+    /// The window whose tree the bridge has (the one with keyboard focus, else the first).
+    private var accessibleWindow: AppWindow?
     private var cursors: [CursorKind: OpaquePointer] = [:]
     private var currentCursor: CursorKind = .arrow
-    private var textInputActive = false
+    /// A general wake-up arrived since the last turn: every window draws a frame.
+    private var wokenForAll = false
+    /// An image wake-up arrived: windows whose pipeline has something to upload draw one.
+    private var wokenForImages = false
 
     /// Opens the window (SDL's offscreen driver when `options.offscreen`) and makes the UI.
     public init(options: Options) throws {
@@ -166,94 +193,273 @@ public final class AppHost {
         signal(SIGPIPE, SIG_IGN)
         try SDLContext.initialize(offscreen: options.offscreen)
         waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)
-        window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync)
-        ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
+        self.options = options
+        let window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync)
+        let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.clipboard = SDLClipboard()
-        profiler = FrameProfiler()
-        profiler.presentWaitsForVSync = options.vsync && waitsInSDL
-        ui.profiler = profiler
-        explicitScale = options.scale
+        primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
+        primary.profiler.presentWaitsForVSync = options.vsync && waitsInSDL
+        windows = [primary]
+        currentWindow = primary
         schedule = options.schedule
         // (Offscreen windows are tests' and tools': nothing a screen reader can show.)
         accessibilityBridge = options.offscreen ? nil : AtspiBridge.start(appName: options.title,
                                                                          environment: ProcessInfo.processInfo.environment)
-        userScale = 1
-        userScale = resolvedUserScale()
         SDL_StopTextInput()
         MainActorJobs.start()
         ui.accessibilityTitle = options.title
-        Log.info("window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(userScale)")
+        Log.info("window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(primary.userScale)")
     }
 
-    private func resolvedUserScale() -> Double {
-        let s = explicitScale ?? window.contentScale
-        return s.isFinite && s > 0 ? min(max(s, 0.5), 4) : 1
-    }
-
-    /// The viewport in logical pixels.
-    public var logicalSize: Size {
-        let s = window.size
-        return Size(s.width / userScale, s.height / userScale)
-    }
+    /// The viewport of the first window in logical pixels.
+    public var logicalSize: Size { primary.logicalSize }
 
     /// Ends `run` after the current frame.
     public func requestQuit() { quitRequested = true }
 
-    /// Saves the next frame to `path` as PNG.
-    public func captureScreenshot(to path: String) { pendingScreenshot = path }
+    /// Saves the first window's next frame to `path` as PNG.
+    public func captureScreenshot(to path: String) { primary.captureScreenshot(to: path) }
 
-    /// Runs one frame with `build` producing the UI.
+    // MARK: Windows
+
+    /// Registers a kind of window (SwiftUI's `WindowGroup(id:)`): `ui.openWindow(id: id)` opens
+    /// one titled `title`, first `width` × `height` (then where the last one of the group was
+    /// left), built by `content`.
+    ///
+    /// ```swift
+    /// host.windowGroup("photo", title: "Photo", width: 900, height: 700) { ui in
+    ///     ui.asyncImage(ui.windowValue(as: String.self) ?? "", in: ui.availableRect, mode: .fit)
+    /// }
+    /// ```
+    public func windowGroup(_ id: String, title: String, width: Int = 1000, height: Int = 700,
+                            content: @escaping (UI) -> Void) {
+        groups[id] = WindowGroupSpec(title: title, width: width, height: height, content: content)
+    }
+
+    /// Opens a window of the group `group` (`mainGroup`: another one like the first) with
+    /// `value` as JSON, and returns it; nil when SDL could not make it (logged). Its first frame
+    /// runs in the next turn of the loop. `ui.openWindow(id:value:)` calls it after a frame.
+    @discardableResult
+    public func openWindow(group: String = AppHost.mainGroup, value: Data? = nil) -> AppWindow? {
+        let spec = groups[group]
+        if spec == nil && group != Self.mainGroup { Log.warn("no window group '\(group)': opening a main window instead") }
+        let title = spec?.title ?? options.title
+        var frame = savedFrame(of: group).map { (x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
+        let size = frame.map { ($0.width, $0.height) } ?? (spec?.width ?? options.width, spec?.height ?? options.height)
+        // A second window of a group opens offset from the first, not on top of it.
+        if var f = frame {
+            while windows.contains(where: { $0.group == group && Int($0.frame.x) == f.x && Int($0.frame.y) == f.y }) {
+                f.x += 32
+                f.y += 32
+            }
+            frame = f
+        }
+        do {
+            let window = try Window(title: title, width: size.0, height: size.1, vsync: options.vsync,
+                                    position: frame.map { ($0.x, $0.y) })
+            let ui = UI(fonts: FontLibrary(atlas: window.renderer.atlas, sharingFilesWith: primary.ui.fonts), theme: primary.ui.theme)
+            ui.clipboard = primary.ui.clipboard
+            ui.persistentStore = persistentStore ?? primary.ui.persistentStore
+            ui.fileChooserBackend = primary.ui.fileChooserBackend
+            ui.isAccessibilityEnabled = primary.ui.isAccessibilityEnabled
+            ui.recordsDrawnText = primary.ui.recordsDrawnText
+            ui.accessibilityTitle = title
+            ui.windowScene.value = value
+            let opened = AppWindow(group: group, number: nextWindowNumber, window: window, ui: ui,
+                                   explicitScale: options.scale, content: spec?.content)
+            opened.profiler.presentWaitsForVSync = primary.profiler.presentWaitsForVSync
+            nextWindowNumber += 1
+            windows.append(opened)
+            prepareWindow?(opened)
+            Log.info("opened window \(opened.number) (\(group)) \(size.0)×\(size.1)")
+            return opened
+        } catch {
+            Log.error("could not open a window: \(error)")
+            return nil
+        }
+    }
+
+    /// Closes `window`: its size and position are kept for the next window of its group, its
+    /// image pipeline stops, its state goes. The first window is hidden rather than destroyed
+    /// (`window` and `ui` stay usable). Closing the last open window quits when
+    /// `quitsWhenLastWindowCloses`.
+    public func close(_ window: AppWindow) {
+        guard !window.isClosed else { return }
+        saveFrame(of: window)
+        window.isClosed = true
+        windows.removeAll { $0 === window }
+        if window === primary {
+            SDL_HideWindow(window.window.handle)
+        } else {
+            _ = window.ui.images?.shutdown(within: 1)
+            window.ui.images = nil
+            window.ui.windowScene.objects.removeAll()
+        }
+        if accessibleWindow === window { accessibleWindow = nil }
+        if windows.isEmpty && quitsWhenLastWindowCloses { quitRequested = true }
+        Log.info("closed window \(window.number)")
+    }
+
+    /// Where the last window of `group` was left (`persistentStore`), nil when none was kept
+    /// or what was kept is not a frame.
+    public func savedFrame(of group: String) -> Rect? {
+        guard let store = persistentStore ?? primary.ui.persistentStore,
+              let v = store.value("window.\(group)", as: [Int].self), v.count == 4,
+              v[2] > 0, v[3] > 0, v[2] <= 16_384, v[3] <= 16_384, abs(v[0]) <= 100_000, abs(v[1]) <= 100_000
+        else { return nil }
+        return Rect(x: Double(v[0]), y: Double(v[1]), width: Double(v[2]), height: Double(v[3]))
+    }
+
+    private func saveFrame(of window: AppWindow) {
+        guard let store = persistentStore ?? primary.ui.persistentStore else { return }
+        let f = window.frame
+        store.set([Int(f.x), Int(f.y), Int(f.width), Int(f.height)], for: "window.\(window.group)")
+    }
+
+    // MARK: Frames
+
+    /// Runs one frame in every open window, with `build` producing the UI of windows of the
+    /// main group.
     public func frame(_ build: (UI) -> Void) {
-        profiler.beginFrame()
+        _ = turn(build, onlyDue: false)
+    }
+
+    /// Polls and routes the events, then runs a frame in each window that is due (every open
+    /// window unless `onlyDue`), then opens and closes the windows those frames asked for.
+    /// Returns whether any frame ran.
+    private func turn(_ build: (UI) -> Void, onlyDue: Bool) -> Bool {
+        let start = MonotonicClock.nanoseconds()
+        routeEvents()
+        let now = clock()
+        let forAll = wokenForAll, forImages = wokenForImages
+        wokenForAll = false
+        wokenForImages = false
+        var ran = false
+        for w in windows {
+            let due = !onlyDue || w.frameDue || !w.pendingEvents.isEmpty || forAll
+                || (forImages && w.ui.images?.needsFrame == true) || (w.pacedFrameTime.map { $0 <= now } ?? false)
+            guard due else { continue }
+            if !ran { frameNumber += 1 }
+            runFrame(of: w, build: build, startNs: ran ? nil : start)
+            ran = true
+        }
+        applyWindowRequests()
+        return ran
+    }
+
+    /// Drains SDL's queue into each window's pending events (by the event's window; one with
+    /// none goes to the window with keyboard focus, else the first). Quitting goes to all; a
+    /// window's close button closes it.
+    private func routeEvents() {
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 {
+            let type = SDL_EventType(event.type)
+            if event.type == FrameWaker.eventType {
+                FrameWaker.acknowledge()
+                continue
+            }
+            if type == SDL_QUIT {
+                for w in windows { w.pendingEvents.append(.quit) }
+                if windows.isEmpty { quitRequested = true }
+                continue
+            }
+            guard let target = window(for: event) else { continue }
+            if type == SDL_WINDOWEVENT && SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_CLOSE {
+                target.ui.windowScene.dismissRequested = true
+                target.frameDue = true
+                continue
+            }
+            var pump = self.pump
+            pump.coordinateScale = 1 / target.userScale
+            if let e = pump.translate(event, window: target.window) { target.pendingEvents.append(e) }
+        }
+        let reasons = FrameWaker.takeReasons()
+        if reasons.contains(.general) { wokenForAll = true }
+        if reasons.contains(.images) { wokenForImages = true }
+    }
+
+    private func window(for event: SDL_Event) -> AppWindow? {
+        let id: UInt32
+        switch SDL_EventType(event.type) {
+        case SDL_MOUSEMOTION: id = event.motion.windowID
+        case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP: id = event.button.windowID
+        case SDL_MOUSEWHEEL: id = event.wheel.windowID
+        case SDL_KEYDOWN, SDL_KEYUP: id = event.key.windowID
+        case SDL_TEXTINPUT: id = event.text.windowID
+        case SDL_TEXTEDITING: id = event.edit.windowID
+        case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP: id = event.tfinger.windowID
+        case SDL_DROPFILE, SDL_DROPTEXT, SDL_DROPBEGIN, SDL_DROPCOMPLETE: id = event.drop.windowID
+        case SDL_WINDOWEVENT: id = event.window.windowID
+        default: id = 0
+        }
+        if id != 0 {
+            // A window already closed (its last events) gets nothing.
+            return windows.first { $0.window.id == id }
+        }
+        if windows.count > 1, let focus = SDL_GetKeyboardFocus(), let w = windows.first(where: { $0.window.handle == focus }) { return w }
+        return windows.first
+    }
+
+    /// Runs one frame of `w`. `startNs`: when the turn began, for the turn's first frame (its
+    /// events phase then includes polling).
+    private func runFrame(of w: AppWindow, build: (UI) -> Void, startNs: UInt64?) {
+        let profiler = w.profiler, ui = w.ui, window = w.window
+        currentWindow = w
+        defer { currentWindow = primary }
+        profiler.beginFrame(startNs: startNs)
         FrameProfiler.current = profiler
         defer { FrameProfiler.current = nil }
-        pump.coordinateScale = 1 / userScale
-        var events = pump.poll(window: window)
-        if let touchSimulator {
-            touchSimulator.scale = userScale
-            events = touchSimulator.filter(events)
+        var events = w.pendingEvents
+        w.pendingEvents.removeAll(keepingCapacity: true)
+        if w === primary {
+            if let touchSimulator {
+                touchSimulator.scale = w.userScale
+                events = touchSimulator.filter(events)
+            }
+            if let replay {
+                events = events.filter { $0 == .quit } + replay.events(forFrame: frameNumber - 1)
+            }
+            recorder?.record(frame: frameNumber - 1, events: events)
         }
-        if let replay {
-            events = events.filter { $0 == .quit } + replay.events(forFrame: frameNumber)
-        }
-        recorder?.record(frame: frameNumber, events: events)
-        frameNumber += 1
-        lastFrameStart = clock()
-        frameDue = !events.isEmpty
-        if events.contains(.displayChanged) { userScale = resolvedUserScale() }
+        w.framesDrawn += 1
+        w.lastFrameStart = clock()
+        w.frameDue = !events.isEmpty
+        if events.contains(.displayChanged) { w.userScale = w.resolvedUserScale() }
         profiler.recordEvents(events.count)
         MainActorJobs.runWaiting() // what a task changed is drawn in this frame
-        if let accessibilityBridge { takeAccessibilityRequests(accessibilityBridge) }
+        if let accessibilityBridge, w === accessibilityTarget { takeAccessibilityRequests(accessibilityBridge, into: w) }
         profiler.endPhase(.events)
 
-        ui.beginFrame(events: events, size: logicalSize, scale: window.backingScale * userScale, time: clock())
+        ui.beginFrame(events: events, size: w.logicalSize, scale: window.backingScale * w.userScale, time: clock())
         if ui.input.quitRequested { quitRequested = true }
         ui.images?.beginFrame()
-        build(ui)
+        if let content = w.content { content(ui) } else { build(ui) }
         // F12 shows the HUD, unless the app took the key (a menu command of its own).
-        if ui.shortcutPressed(KeyboardShortcut(.f12, modifiers: [])) { showsHUD.toggle() }
+        if ui.shortcutPressed(KeyboardShortcut(.f12, modifiers: [])) { w.showsHUD.toggle() }
         if let images = ui.images {
             profiler.beginScope(FrameRecord.uploadKind, "images")
             profiler.recordLazyPath(images.endFrame())
             profiler.endScope()
             if images.needsFrame { ui.requestRedraw() }
         }
-        if showsHUD {
-            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: traceNote) { toggleTraceRecording() }
+        if w.showsHUD {
+            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil), w === primary {
+                toggleTraceRecording()
+            }
             ui.requestRedraw() // its graphs move
         }
         profiler.beginScope("", "end of frame")
         ui.endFrame()
         profiler.endScope()
-        if let accessibilityBridge, ui.isAccessibilityEnabled { publishAccessibility(accessibilityBridge) }
-        requestedFrameTime = ui.redrawTime
+        if let accessibilityBridge, ui.isAccessibilityEnabled, w === accessibilityTarget { publishAccessibility(accessibilityBridge, from: w) }
+        w.requestedFrameTime = ui.redrawTime
         if let store = ui.persistentStore {
             profiler.beginScope("", "state save")
             store.saveIfNeeded()
             profiler.endScope()
         }
-        applyCursor(ui.cursor)
-        applyTextInput()
+        if windows.count == 1 || SDL_GetMouseFocus() == window.handle { applyCursor(ui.cursor) }
+        if windows.count == 1 || SDL_GetKeyboardFocus() == window.handle { applyTextInput(w) }
         profiler.endPhase(.build)
 
         let renderer = window.renderer
@@ -261,9 +467,9 @@ public final class AppHost {
         renderer.draw(ui.contentDrawList)
         renderer.draw(ui.overlayDrawList)
         profiler.endPhase(.submit)
-        if readsBackFrames { lastFramePixels = try? renderer.readPixels() }
-        if let path = pendingScreenshot {
-            pendingScreenshot = nil
+        if w.readsBackFrames { w.lastFramePixels = try? renderer.readPixels() }
+        if let path = w.pendingScreenshot {
+            w.pendingScreenshot = nil
             do {
                 try renderer.saveScreenshot(to: path)
                 Log.info("screenshot saved to \(path)")
@@ -276,40 +482,57 @@ public final class AppHost {
         profiler.endFrame(stats: renderer.stats)
     }
 
-    /// Runs frames until the window closes (or `maxFrames` have run), scheduled by `schedule`.
+    /// After the turn's frames: the windows they asked to open, then those asked to close.
+    private func applyWindowRequests() {
+        for w in windows {
+            let requests = w.ui.windowScene.openRequests
+            w.ui.windowScene.openRequests.removeAll()
+            for request in requests { openWindow(group: request.group, value: request.value) }
+        }
+        for w in windows where w.ui.windowScene.dismissRequested {
+            w.ui.windowScene.dismissRequested = false
+            close(w)
+        }
+    }
+
+    /// Runs frames until the app quits (the last window closed, or `requestQuit`) or
+    /// `maxFrames` turns have drawn, each window scheduled by `schedule`.
     public func run(maxFrames: Int? = nil, _ build: (UI) -> Void) {
         var count = 0
         while !quitRequested {
-            if schedule == .onDemand { _ = waitForFrame() }
-            frame(build)
+            if schedule == .onDemand {
+                _ = waitForFrame()
+                guard turn(build, onlyDue: true) else { continue }
+            } else {
+                frame(build)
+            }
             count += 1
             if let maxFrames, count >= maxFrames { break }
         }
-        if ui.persistentStore?.hasUnsavedChanges == true { ui.persistentStore?.save() }
+        for w in windows { saveFrame(of: w) }
+        let store = persistentStore ?? ui.persistentStore
+        if store?.hasUnsavedChanges == true { store?.save() }
     }
 
     /// One turn of the on-demand loop: waits (at most `timeout` seconds) until a frame is
-    /// due, then runs it. Returns whether a frame ran. Tests and tools drive the loop with it.
+    /// due, then runs the due windows' frames. Returns whether a frame ran. Tests and tools
+    /// drive the loop with it.
     @discardableResult
     public func runOnce(timeout: Double = .infinity, _ build: (UI) -> Void) -> Bool {
         guard waitForFrame(timeout: timeout) else { return false }
-        frame(build)
-        return true
+        return turn(build, onlyDue: true)
     }
 
-    /// The earliest the UI's requested frame may run: at its time, and no sooner than one
-    /// refresh after the last frame started, so animations run at the display's rate even
-    /// where present does not wait for the display (vsync off, Xvfb, offscreen). Input is not
-    /// paced: an event starts a frame at once.
+    /// The earliest frame any window asked for (paced by its display's refresh).
     private var pacedFrameTime: Double? {
-        requestedFrameTime.map { max($0, lastFrameStart + window.refreshInterval) }
+        windows.compactMap(\.pacedFrameTime).min()
     }
 
-    /// Blocks until a frame is due: an SDL event is queued (input, a window change, a worker's
-    /// wake-up), or the requested frame time has come. Returns false when `timeout` seconds
-    /// passed first. Never sleeps while an event is waiting.
+    /// Blocks until a frame may be due: an SDL event is queued (input, a window change, a
+    /// worker's wake-up), or a window's requested frame time has come. Returns false when
+    /// `timeout` seconds passed first. Never sleeps while an event is waiting.
     public func waitForFrame(timeout: Double = .infinity) -> Bool {
-        if frameDue { return true }
+        if windows.contains(where: { $0.frameDue || !$0.pendingEvents.isEmpty }) { return true }
         let deadline = timeout < .infinity ? MonotonicClock.seconds() + max(0, timeout) : .infinity
         var waited = false
         while true {
@@ -374,38 +597,45 @@ public final class AppHost {
         if let cursor = cursors[kind] { SDL_SetCursor(cursor) }
     }
 
-    private func applyTextInput() {
+    private func applyTextInput(_ w: AppWindow) {
+        let ui = w.ui, scale = w.userScale
         if ui.wantsTextInput {
             let r = ui.textInputRect
-            var rect = SDL_Rect(x: Int32(r.x * userScale), y: Int32(r.y * userScale), w: Int32(r.width * userScale), h: Int32(r.height * userScale))
+            var rect = SDL_Rect(x: Int32(r.x * scale), y: Int32(r.y * scale), w: Int32(r.width * scale), h: Int32(r.height * scale))
             SDL_SetTextInputRect(&rect)
-            if !textInputActive { SDL_StartTextInput(); textInputActive = true }
-        } else if textInputActive {
+            if !w.textInputActive { SDL_StartTextInput(); w.textInputActive = true }
+        } else if w.textInputActive {
             SDL_StopTextInput()
-            textInputActive = false
+            w.textInputActive = false
         }
+    }
+
+    /// The window a screen reader is shown: the one with keyboard focus, else the first open one.
+    private var accessibilityTarget: AppWindow? {
+        if windows.count > 1, let focus = SDL_GetKeyboardFocus(), let w = windows.first(where: { $0.window.handle == focus }) { return w }
+        return windows.first
     }
 
     /// Before a frame: a screen reader turned on or off, what it asked the widgets to do, and
     /// the table cells it asked for that the last frame did not build.
-    private func takeAccessibilityRequests(_ bridge: AtspiBridge) {
+    private func takeAccessibilityRequests(_ bridge: AtspiBridge, into w: AppWindow) {
         let enabled = bridge.isEnabled
-        if enabled != accessibilityWasEnabled {
+        if enabled != accessibilityWasEnabled || w !== accessibleWindow {
             accessibilityWasEnabled = enabled
-            ui.isAccessibilityEnabled = enabled
+            accessibleWindow = w
+            for other in windows { other.ui.isAccessibilityEnabled = enabled && other === w }
         }
         guard enabled else { return }
-        bridge.answerCellQueries(ui.accessibilityCellText)
-        for request in bridge.takeRequests() { ui.perform(request) }
+        bridge.answerCellQueries(w.ui.accessibilityCellText)
+        for request in bridge.takeRequests() { w.ui.perform(request) }
     }
 
     /// After a frame: its tree, with where the window is, goes to the bridge.
-    private func publishAccessibility(_ bridge: AtspiBridge) {
-        profiler.beginScope("", "accessibility")
-        var x: Int32 = 0, y: Int32 = 0
-        SDL_GetWindowPosition(window.handle, &x, &y)
-        bridge.publish(AccessibilitySnapshot(tree: ui.accessibilityTree, origin: Point(Double(x), Double(y)), scale: userScale))
-        profiler.endScope()
+    private func publishAccessibility(_ bridge: AtspiBridge, from w: AppWindow) {
+        w.profiler.beginScope("", "accessibility")
+        let frame = w.frame
+        bridge.publish(AccessibilitySnapshot(tree: w.ui.accessibilityTree, origin: frame.origin, scale: w.userScale))
+        w.profiler.endScope()
     }
 
     /// The cursor currently shown (for tests).

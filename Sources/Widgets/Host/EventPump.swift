@@ -1,7 +1,8 @@
 import CSDL2
 import Render2D
 
-/// Drains SDL's event queue into `InputEvent`s in logical coordinates.
+/// Turns SDL events into `InputEvent`s in logical coordinates (`AppHost` drains SDL's queue and
+/// hands each event to the pump with the window it is for).
 ///
 /// Mouse events that SDL synthesizes from touch (`which == SDL_TOUCH_MOUSEID`) are dropped:
 /// fingers arrive as finger events, so a touch is never counted twice.
@@ -14,16 +15,6 @@ public struct EventPump {
 
     /// A pump with the default wheel step and no scaling.
     public init() {}
-
-    /// Polls every pending SDL event for `window`.
-    public func poll(window: Window) -> [InputEvent] {
-        var events: [InputEvent] = []
-        var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 {
-            if let e = translate(event, window: window) { events.append(e) }
-        }
-        return events
-    }
 
     func translate(_ event: SDL_Event, window: Window) -> InputEvent? {
         let touchMouse = tessera_touch_mouse_id()
@@ -187,6 +178,15 @@ public struct EventInjector {
         e.window.type = SDL_WINDOWEVENT.rawValue
         e.window.windowID = window.id
         e.window.event = UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue)
+        push(&e)
+    }
+
+    /// The window manager's close button (SDL_WINDOWEVENT_CLOSE): the host closes the window.
+    public func closeButton() {
+        var e = SDL_Event()
+        e.window.type = SDL_WINDOWEVENT.rawValue
+        e.window.windowID = window.id
+        e.window.event = UInt8(SDL_WINDOWEVENT_CLOSE.rawValue)
         push(&e)
     }
 
