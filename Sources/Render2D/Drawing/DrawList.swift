@@ -477,6 +477,17 @@ public struct DrawList {
         drawnText.removeSubrange(mark.drawnTextCount...)
     }
 
+    /// Multiplies the opacity of everything added since `mark` by `opacity` (0...1): how a
+    /// disabled control is dimmed after it drew itself.
+    public mutating func fade(since mark: Mark, opacity: Double) {
+        let factor = Float(min(max(opacity, 0), 1))
+        vertexStorage.withUnsafeMutableBufferPointer { v in
+            for i in mark.vertexCount..<vertexCount {
+                v[i].color.a = UInt8((Float(v[i].color.a) * factor).rounded())
+            }
+        }
+    }
+
     /// Notes a line of text drawn in `rect` (logical) when it shows; callers check `recordsText` first.
     mutating func noteText(_ text: String, in rect: Rect) {
         let clip = clipRect

@@ -171,7 +171,7 @@ extension UI {
 
     /// The states of an input widget `id`: focusable, enabled, and whatever `extra` says.
     func controlStates(_ extra: AccessibilityStates = []) -> AccessibilityStates {
-        extra.union([.focusable, .enabled, .sensitive])
+        isEnabled ? extra.union([.focusable, .enabled, .sensitive]) : extra
     }
 
     // MARK: Requests

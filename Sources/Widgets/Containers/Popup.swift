@@ -155,11 +155,12 @@ extension UI {
         var r = interact(id(title), rect: rect)
         let index = menuState.next
         menuState.next += 1
-        if menuState.chosen == index { r.clicked = true }
-        let lit = r.isHovered || menuState.highlighted == index
+        if menuState.chosen == index && isEnabled { r.clicked = true }
+        let lit = isEnabled && (r.isHovered || menuState.highlighted == index)
         if isAccessibilityEnabled {
             accessibilityElement(r.id, role: .menuItem, name: title, frame: rect,
-                                 states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []), actions: [.click],
+                                 states: AccessibilityStates(isEnabled ? [.enabled, .sensitive, .selectable] : []).union(lit ? .selected : []),
+                                 actions: isEnabled ? [.click] : [],
                                  value: shortcut ?? "")
         }
         let color = role == .destructive ? theme.destructive : theme.text

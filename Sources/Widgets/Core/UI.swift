@@ -204,6 +204,8 @@ public final class UI {
     /// This frame's tables: the text of any cell, for a screen reader asking for one not built.
     var accessibilityCellText: [WidgetID: (Int, Int) -> String] = [:]
     var accessibilityRequests = AccessibilityRequests()
+    /// How many `disabled(true)` wrappers the widget being built is inside.
+    var disabledDepth = 0
     /// The window this UI draws, and what its frame asked of the host (`openWindow`).
     var windowScene = WindowScene()
 
@@ -436,6 +438,7 @@ public final class UI {
     /// when it happened; that widget is then active until the release.
     public func interact(_ id: WidgetID, rect: Rect, sense: Sense = .click) -> Interaction {
         var r = Interaction(id: id, rect: rect)
+        if disabledDepth > 0 { return disabledInteraction(r) }
         let pointer = input.pointer
         let over = isPointerOver(rect)
         r.isHovered = over && (activeID == nil || activeID == id)

@@ -78,13 +78,14 @@ public struct KeyboardShortcut: Hashable, Sendable {
 extension UI {
     /// Whether `shortcut` was pressed this frame and not yet taken; takes it (one command per
     /// press). While a text field has focus, the field keeps its own keys (typing, and Ctrl with
-    /// C, V, X, A, Z, Y and the arrows); while a dialog is up, only its own widgets see keys.
+    /// C, V, X, A, Z, Y and the arrows); while a dialog is up, only its own widgets see keys;
+    /// inside `disabled(true)`, none fires.
     ///
     /// ```swift
     /// if ui.shortcutPressed(KeyboardShortcut(.f12, modifiers: [])) { showsHUD.toggle() }
     /// ```
     public func shortcutPressed(_ shortcut: KeyboardShortcut) -> Bool {
-        guard !consumedKeys.contains(shortcut.key.rawValue), modalAllowsInput else { return false }
+        guard !consumedKeys.contains(shortcut.key.rawValue), modalAllowsInput, isEnabled else { return false }
         if (wantsTextInput || textInputFocusedLastFrame) && shortcut.isTextEditingKey { return false }
         let relevant: KeyModifiers = [.shift, .control, .alt, .gui]
         guard input.keys.contains(where: { $0.key == shortcut.key && $0.modifiers.intersection(relevant) == shortcut.modifiers })

@@ -128,7 +128,9 @@ struct LayoutFrame {
         }
         let mainPos = cursor + gap
         cursor = mainPos + main
-        crossExtent = max(crossExtent, cross + crossOffset)
+        // A child stretched across (a divider) measures at its own size: it does not make its
+        // stack as wide as what it was offered (a menu with a divider stays as wide as its items).
+        crossExtent = max(crossExtent, (flexibleCross ? min(cross, childCross) : cross) + crossOffset)
         count += 1
         if axis == .vertical {
             return Rect(x: rect.x + crossOffset, y: rect.y + mainPos, width: cross, height: main)

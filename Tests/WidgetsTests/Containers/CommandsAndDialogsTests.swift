@@ -81,6 +81,79 @@ final class CommandsAndDialogsTests: XCTestCase {
         XCTAssertNil(h.rect(ofText: "New Window"), "clicking the open menu's title closes it")
     }}
 
+    func testADisabledCommandIsShownUnavailableAndNeitherItsItemNorItsShortcutFires() throws { try onMain {
+        let h = try Harness()
+        var canDelete = false
+        var deleted = 0
+        let build: (UI) -> Void = { ui in
+            ui.menuBar {
+                ui.menu("Edit") {
+                    ui.menuItem("Copy", shortcut: KeyboardShortcut("c"))
+                    ui.divider()
+                    ui.disabled(!canDelete) {
+                        if ui.menuItem("Delete", shortcut: KeyboardShortcut(.delete, modifiers: [])) { deleted += 1 }
+                    }
+                }
+            }
+        }
+        h.frame(build)
+        h.press(.delete, build)
+        XCTAssertEqual(deleted, 0, "a disabled command's shortcut does not fire")
+        try h.click(on: "Edit", build)
+        // A divider does not make the menu as wide as the window: it is as wide as its items.
+        let menu = try XCTUnwrap(h.ui.accessibilityTree.all(.popupMenu).first?.frame)
+        XCTAssertLessThan(menu.width, 250)
+        let item = try h.find(.menuItem, "Delete")
+        XCTAssertFalse(item.states.contains(.enabled))
+        XCTAssertTrue(item.actions.isEmpty, "a screen reader cannot press it either")
+        try h.click(on: "Delete", in: .popup, build)
+        XCTAssertEqual(deleted, 0, "nor does clicking it")
+        h.press(.escape, build)
+        h.press(Key("e"), modifiers: .alt, build)
+        for _ in 0..<2 { h.press(.down, build) }
+        h.press(.returnKey, build)
+        XCTAssertEqual(deleted, 0, "nor choosing it from the keyboard")
+        h.press(.escape, build)
+        canDelete = true
+        h.frame(build)
+        h.press(.delete, build)
+        XCTAssertEqual(deleted, 1, "enabled again, it fires")
+    }}
+
+    func testADisabledButtonIsDimmedAndTakesNoClickFocusOrShortcut() throws { try onMain {
+        let h = try Harness()
+        var isDisabled = true
+        var pressed = 0
+        let build: (UI) -> Void = { ui in
+            ui.padding(20) {
+                ui.disabled(isDisabled) {
+                    if ui.button("Save", style: .borderedProminent, shortcut: KeyboardShortcut("s")) { pressed += 1 }
+                }
+            }
+        }
+        h.frame(build)
+        let save = try XCTUnwrap(h.rect(ofText: "Save"))
+        let fill = { () -> Color in
+            let pixels = h.host.lastFramePixels!
+            return pixels.pixel(x: Int(save.minX) - 4, y: Int(save.midY))
+        }
+        let dimmed = fill()
+        h.click(at: Point(save.midX, save.midY), build)
+        h.press(Key("s"), modifiers: .control, build)
+        h.press(.tab, build)
+        h.press(.space, build)
+        XCTAssertEqual(pressed, 0)
+        XCTAssertNil(h.ui.focusID, "Tab skips it")
+        XCTAssertFalse(try h.find(.pushButton, "Save").states.contains(.enabled))
+        isDisabled = false
+        h.frames(2, build)
+        let accent = fill()
+        XCTAssertGreaterThan(Int(dimmed.r) + Int(dimmed.g), Int(accent.r) + Int(accent.g) + 100, "dimmed: the accent faded towards the background")
+        h.click(at: Point(save.midX, save.midY), build)
+        h.press(Key("s"), modifiers: .control, build)
+        XCTAssertEqual(pressed, 2)
+    }}
+
     func testTheMenuBarWorksFromTheKeyboard() throws { try onMain {
         let h = try Harness()
         let log = Model<[String]>([])
