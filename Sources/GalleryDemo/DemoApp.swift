@@ -36,17 +36,48 @@ final class DemoApp {
     private var showsAbout = false
     private var choosingLibrary = false
 
-    /// `index`: the library index the browser keeps photos' dates and sizes in (nil: none).
-    init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil, index: LibraryIndex? = nil) {
+    /// The title its window was last given (it names the library).
+    private var windowTitle = ""
+
+    /// `index`: the library index the browser keeps photos' dates and sizes in (nil: none);
+    /// `saver`: what writes the browser's sidecars (every window's browser shares one).
+    init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil, index: LibraryIndex? = nil,
+         saver: SidecarSaver = SidecarSaver()) {
         self.page = page
-        browser = BrowserPage(root: library, index: index)
+        browser = BrowserPage(root: library, index: index, saver: saver)
         self.darkTheme = darkTheme
         self.appearance = appearance
     }
 
+    /// Another window like this one (File ▸ New Window), on the same library, sharing its index
+    /// and sidecar writer; its own pages, selection and scroll.
+    func newWindowApp(library: String?) -> DemoApp {
+        DemoApp(page: .photos, darkTheme: darkTheme, library: library ?? browser.root, appearance: appearance,
+                index: browser.index, saver: browser.saver)
+    }
+
+    /// Sets `host` up for the demo's windows: the photo window group, and an image pipeline
+    /// (from `pipeline`, for the window's renderer) in every window opened after the first.
+    static func prepare(_ host: AppHost, pipeline: ((Renderer) -> ImagePipeline)?) {
+        host.windowGroup(PhotoWindow.group, title: "Photo — Tessera", width: 1000, height: 700) { PhotoWindow.build($0) }
+        if let pipeline { host.prepareWindow = { $0.ui.images = pipeline($0.window.renderer) } }
+    }
+
+    /// Builds the window `ui` draws: this app in the first window; in each window File ▸ New
+    /// Window opened, an app of that window's own (`newWindowApp`).
     func build(_ ui: UI, host: AppHost) {
+        let app = ui.windowNumber == 1 ? self : ui.windowState { newWindowApp(library: ui.windowValue(as: String.self)) }
+        app.buildWindow(ui, host: host)
+    }
+
+    private func buildWindow(_ ui: UI, host: AppHost) {
         var isDark = darkTheme ?? (appearance?.colorScheme == .dark)
         ui.theme = isDark ? .dark : .light
+        let title = "Tessera — " + (browser.root as NSString).lastPathComponent
+        if title != windowTitle {
+            windowTitle = title
+            host.currentWindow.window.setTitle(title)
+        }
         ui.vstack(spacing: 0) {
             menuBar(ui, host: host, isDark: &isDark)
             ui.padding(EdgeInsets(horizontal: 12, vertical: 8)) {
@@ -65,7 +96,8 @@ final class DemoApp {
                     }
                     ui.spacer()
                     if ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark } // the user's choice from now on
-                    if ui.button(host.showsHUD ? "Hide HUD" : "HUD (F12)") { host.showsHUD.toggle() }
+                    let window = host.currentWindow
+                    if ui.button(window.showsHUD ? "Hide HUD" : "HUD (F12)") { window.showsHUD.toggle() }
                 }
             }
             ui.divider()
@@ -83,16 +115,23 @@ final class DemoApp {
         }
     }
 
-    /// File, View and Help: every command with its shortcut, working whether a menu is open or not.
+    /// File, Edit, View, Photo, Window and Help: every command with its shortcut, working
+    /// whether a menu is open or not. Edit and Photo act on the photo browser, shown on its page.
     private func menuBar(_ ui: UI, host: AppHost, isDark: inout Bool) {
+        let window = host.currentWindow
         ui.menuBar {
             ui.menu("File") {
+                if ui.menuItem("New Window", shortcut: KeyboardShortcut("n")) { ui.openWindow(value: browser.root) }
                 if ui.menuItem("Open Folder…", icon: .folder, shortcut: KeyboardShortcut("o")) { choosingLibrary = true }
                 let recent = ui.persistentStore?.value(Self.recentKey, as: [String].self) ?? []
                 if !recent.isEmpty { ui.divider() }
                 for folder in recent where ui.menuItem((folder as NSString).lastPathComponent) { openLibrary(folder, ui) }
                 ui.divider()
+                if ui.menuItem("Close Window", shortcut: KeyboardShortcut("w")) { ui.dismissWindow() }
                 if ui.menuItem("Quit", shortcut: KeyboardShortcut("q")) { host.requestQuit() }
+            }
+            if page == .photos {
+                ui.menu("Edit") { browser.editCommands(ui) }
             }
             ui.menu("View") {
                 for (k, candidate) in DemoPage.allCases.enumerated() {
@@ -102,12 +141,27 @@ final class DemoApp {
                     }
                 }
                 ui.divider()
+                if page == .photos {
+                    browser.zoomCommands(ui)
+                    ui.divider()
+                }
                 if ui.menuItem(isDark ? "Light Theme" : "Dark Theme", shortcut: KeyboardShortcut("d", modifiers: [.control, .shift])) {
                     isDark.toggle()
                     darkTheme = isDark
                 }
-                if ui.menuItem(host.showsHUD ? "Hide HUD" : "Show HUD", shortcut: KeyboardShortcut(.f12, modifiers: [])) {
-                    host.showsHUD.toggle()
+                if ui.menuItem(window.showsHUD ? "Hide HUD" : "Show HUD", shortcut: KeyboardShortcut(.f12, modifiers: [])) {
+                    window.showsHUD.toggle()
+                }
+            }
+            if page == .photos {
+                ui.menu("Photo") { browser.photoCommands(ui) }
+            }
+            ui.menu("Window") {
+                if ui.menuItem("New Window") { ui.openWindow(value: browser.root) }
+                if ui.menuItem("Close Window") { ui.dismissWindow() }
+                ui.divider()
+                for other in host.windows where ui.menuItem("\(other.number). \(other.title)", icon: other === window ? .checkmark : nil) {
+                    other.raise()
                 }
             }
             ui.menu("Help") {

@@ -140,8 +140,12 @@ struct Run: ParsableCommand {
             var replay: InputReplay?
             if let path = window.replay { replay = try InputReplay(path: path) }
             let recorded = replay.map { (Int($0.header.width), Int($0.header.height)) } // clamped when read
-            let saved = store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
-            let size = window.parsedSize ?? recorded ?? saved ?? (1280, 800)
+            // Where the first window was left (kept by AppHost); older runs kept only its size.
+            let savedFrame = store.value("window.\(AppHost.mainGroup)", as: [Int].self).flatMap { $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil }
+            let savedSize = savedFrame.map { ($0[2], $0[3]) }
+                ?? store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
+            let size = window.parsedSize ?? recorded ?? savedSize ?? (1280, 800)
+            let position = window.parsedSize == nil && recorded == nil ? savedFrame.map { Point(Double($0[0]), Double($0[1])) } : nil
             // No folder yet: the sample library, written in the background while the window is
             // already up (the grid fills in as the photos land).
             var generation: SampleGeneration?
@@ -149,13 +153,17 @@ struct Run: ParsableCommand {
             if root == nil { (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853) }
             let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
                                                   vsync: true, offscreen: offscreen, scale: window.scale,
-                                                  theme: window.dark ? .dark : .light))
-            host.ui.persistentStore = store
+                                                  theme: window.dark ? .dark : .light, position: position))
+            host.persistentStore = store
             let thumbnails = FreedesktopThumbnails()
-            host.ui.images = ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+            // Every window's images: its own textures, the thumbnails shared on disk.
+            let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }
+            host.ui.images = pipeline(host.window.renderer)
+            DemoApp.prepare(host, pipeline: pipeline)
             defer { // quitting waits 2 s at most for decodes and thumbnail writes
                 let deadline = MonotonicClock.seconds() + 2
-                if host.ui.images?.shutdown(within: 2) == false { Log.info("quitting with decodes still running") }
+                for other in host.windows where other !== host.primary { _ = other.ui.images?.shutdown(within: 0.5) }
+                if host.ui.images?.shutdown(within: max(0, deadline - MonotonicClock.seconds())) == false { Log.info("quitting with decodes still running") }
                 if !thumbnails.flush(within: max(0, deadline - MonotonicClock.seconds())) {
                     Log.info("quitting with thumbnails not yet written: they are made again next time")
                 }
@@ -192,6 +200,7 @@ struct Run: ParsableCommand {
             let started = MonotonicClock.seconds()
             let inject = EventInjector(window: host.window)
             host.run(maxFrames: frames) { ui in
+                guard ui.windowNumber == 1 else { return app.build(ui, host: host) } // File ▸ New Window: a browser of its own
                 count += 1
                 if settles {
                     let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
@@ -209,9 +218,7 @@ struct Run: ParsableCommand {
                 if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }
                 if window.tour && app.page == .input { app.input.tour(frame: count, inject: inject) }
             }
-            let final = host.window.size
-            store.set([Int(final.width), Int(final.height)], for: "window.size")
-            store.save()
+            store.save() // with where each window was left
         }
     }
 }

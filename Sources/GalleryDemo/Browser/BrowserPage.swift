@@ -87,7 +87,7 @@ final class BrowserPage {
     private var pendingFacts: [(id: Int, path: String, facts: PhotoFacts)] = []
     private var factsAppliedAt = -Double.infinity
     private let rootNode: FolderNode
-    private(set) var lastAction = ""
+    var lastAction = ""
     private(set) var folderProblem: String?
     /// Where the toolbar's view-mode picker and filter field start, and what the table
     /// showed (for scripted tours and tests that click them).
@@ -108,11 +108,16 @@ final class BrowserPage {
     private var samplesSeen = -1
     /// Tells when files land in the library's folders (another program writing into them).
     private let watcher = FolderWatcher()
-    /// Writes sidecars off the main thread.
-    private let saver: SidecarSaver
+    /// Writes sidecars off the main thread (one for every browser window).
+    let saver: SidecarSaver
     /// Lists the folder tree, and expands all of a subtree, off the main thread.
     private let folderLister = FolderLister()
     private var listed = false
+    /// Find… was chosen: the filter field takes focus in the next frame.
+    var focusesFilter = false
+    /// The photos the trash confirmation asks about, and whether it is shown.
+    var trashCandidates = RowSelection<Int>()
+    var confirmsTrash = false
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     /// A photo to scroll to when the grid or table is next built.
@@ -192,6 +197,8 @@ final class BrowserPage {
     }
 
     /// Walks the library again (files landed or left); the selection keeps what is still there.
+    func rescan() { list() }
+
     private func list() {
         if scan != nil { rescanWanted = true } else if !scanRoot.isEmpty { startScan(scanRoot, replacing: true) }
     }
@@ -613,6 +620,7 @@ final class BrowserPage {
         ui.onDrop { openDropped($0) }
         persist(ui)
         updateShown()
+        trashConfirmation(ui)
         if viewer.isOpen {
             viewer.build(ui)
             return
@@ -689,6 +697,10 @@ final class BrowserPage {
                     viewModeOrigin = ui.availableRect.origin
                     ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Table", .table)], id: "viewMode")
                     filterOrigin = ui.availableRect.origin
+                    if focusesFilter {
+                        ui.focus(ui.id("filter"))
+                        focusesFilter = false
+                    }
                     ui.textField("Filter by name", text: &filter, width: 140, id: "filter")
                     if let generation = sampleGeneration, isGeneratingHere {
                         generationProgress(ui, generation)
@@ -724,7 +736,8 @@ final class BrowserPage {
                 ui.padding(16) { ui.text(empty, color: ui.theme.secondaryText) }
                 return
             }
-            if viewMode == .grid, !ui.wantsTextInput, ui.input.keys.contains(where: { $0.key == .returnKey }),
+            // Return alone (not a command's Ctrl+Return, nor one a field or a dialog took).
+            if viewMode == .grid, !selection.isEmpty, ui.shortcutPressed(KeyboardShortcut(.returnKey, modifiers: [])),
                let first = shown.first(where: { selection.contains($0.id) }) {
                 open(first.id)
             }
@@ -791,12 +804,13 @@ final class BrowserPage {
         }
         ui.text(ids.count == 1 ? (shown.first { ids.contains($0.id) }?.name ?? "") : "\(ids.count) photos", color: ui.theme.secondaryText)
         if ids.count == 1, ui.menuItem("Open", icon: .photo), let id = ids.first { open(id) }
+        if ids.count == 1, ui.menuItem("Open in New Window"), let id = ids.first { openInWindow(ui, id) }
         if ui.menuItem("Favorite", icon: .star) { setFavorite(ids) }
         for stars in [5, 3, 1, 0] where ui.menuItem(stars == 0 ? "Clear Rating" : "Rate " + String(repeating: "★", count: stars)) { rate(ids, stars) }
         if ui.menuItem(ids.count == 1 ? "Copy Path" : "Copy \(ids.count) Paths") { copyPaths(ui, ids) }
     }
 
-    private func copyPaths(_ ui: UI, _ ids: RowSelection<Int>) {
+    func copyPaths(_ ui: UI, _ ids: RowSelection<Int>) {
         ui.clipboard.text = shown.filter { ids.contains($0.id) }.map(\.path).joined(separator: "\n")
         lastAction = "Copied \(ids.count) path\(ids.count == 1 ? "" : "s")"
     }

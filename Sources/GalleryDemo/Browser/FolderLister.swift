@@ -20,13 +20,11 @@ final class FolderLister: Sendable {
         var queue: [FolderNode] = []
     }
     private let state = Locked(State())
-    private let work = DispatchSemaphore(value: 0)
     /// Folders one expand-all lists at most.
     let limit: Int
 
     init(limit: Int = 10_000) {
         self.limit = max(1, limit)
-        Thread.start(named: "tessera-folders", nice: 10) { [self] in run() } // lives as long as the process
     }
 
     /// `node`'s subfolders: from memory when listed before, else listed now (one folder) and kept.
@@ -40,11 +38,14 @@ final class FolderLister: Sendable {
     /// Lists `node`'s whole subtree in the background (`limit` folders at most), opening each
     /// folder with subfolders as it is listed.
     func expandAll(from node: FolderNode) {
-        state.withLock { s in
+        let start = state.withLock { s -> Bool in
             s.queue.append(node)
             s.listing = 0
+            defer { s.running = true }
+            return !s.running
         }
-        work.signal()
+        // A thread while there is something to list: a closed window's lister leaves none behind.
+        if start { Thread.start(named: "tessera-folders", nice: 10) { [self] in run() } }
     }
 
     /// The folders found to open since the last call (nil: none).
@@ -73,12 +74,16 @@ final class FolderLister: Sendable {
 
     private func run() {
         while true {
-            work.wait()
             guard let start = state.withLock({ s -> FolderNode? in
-                guard !s.queue.isEmpty else { return nil }
-                s.running = true
+                guard !s.queue.isEmpty else {
+                    s.running = false
+                    return nil
+                }
                 return s.queue.removeFirst()
-            }) else { continue }
+            }) else {
+                FrameWaker.wake()
+                return
+            }
             var level = [start], count = 0
             while !level.isEmpty && count < limit {
                 var next: [FolderNode] = []
@@ -96,8 +101,6 @@ final class FolderLister: Sendable {
                 level = next
                 FrameWaker.wake() // the browser opens this level
             }
-            state.withLock { $0.running = !$0.queue.isEmpty }
-            FrameWaker.wake()
         }
     }
 }

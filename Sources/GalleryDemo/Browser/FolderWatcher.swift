@@ -26,6 +26,9 @@ final class FolderWatcher: Sendable {
         var incomplete: String?
     }
     private let fd: Int32
+    /// A pipe's write end, closed by `deinit` to end the reading thread (which then closes the
+    /// inotify descriptor and the read end).
+    private let stopFD: Int32
     private let current = Locked(State())
     /// Folders watched at most.
     static let maxFolders = 8_192
@@ -38,7 +41,21 @@ final class FolderWatcher: Sendable {
         self.addWatch = addWatch
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
-        Thread.start(named: "tessera-watcher") { [self] in readEvents() } // lives as long as the process
+        var stop: [Int32] = [-1, -1]
+        guard pipe(&stop) == 0 else {
+            close(fd)
+            return nil
+        }
+        for end in stop { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        stopFD = stop[1]
+        // The thread holds the descriptors and the state, not the watcher: a closed window's
+        // watcher goes, and its thread with it.
+        let stopRead = stop[0]
+        Thread.start(named: "tessera-watcher") { [fd, current] in Self.readEvents(fd: fd, stop: stopRead, current: current) }
+    }
+
+    deinit {
+        close(stopFD) // the thread's end of the pipe reads end-of-file
     }
 
     /// Watches `folders` (the first `maxFolders` of them) instead of the folders watched so far:
@@ -86,7 +103,7 @@ final class FolderWatcher: Sendable {
 
     /// Records that the folders watched by `watches` changed (`overflowed`: events were lost,
     /// so anything may have), and says whether that is news to the browser.
-    private func noteChange(in watches: Set<Int32>, overflowed: Bool) -> Bool {
+    private static func noteChange(in watches: Set<Int32>, overflowed: Bool, current: Locked<State>) -> Bool {
         current.withLock { state in
             // Folders no longer watched are not news; a lost event may be anywhere.
             guard overflowed || !Set(state.watches.values).isDisjoint(with: watches) else { return false }
@@ -95,17 +112,25 @@ final class FolderWatcher: Sendable {
         }
     }
 
-    private func readEvents() {
+    private static func readEvents(fd: Int32, stop: Int32, current: Locked<State>) {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-        defer { buffer.deallocate() }
+        defer {
+            buffer.deallocate()
+            close(fd)
+            close(stop)
+        }
         while true {
+            var ready = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            let polled = poll(&ready, 2, -1)
+            if polled < 0 && errno == EINTR { continue }
+            guard polled > 0, ready[1].revents == 0 else { return }
             let n = read(fd, buffer, capacity)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             let (watches, overflowed) = Self.changes(in: UnsafeRawBufferPointer(start: buffer, count: n))
             guard !watches.isEmpty || overflowed else { continue }
-            if noteChange(in: watches, overflowed: overflowed) { FrameWaker.wake() }
+            if noteChange(in: watches, overflowed: overflowed, current: current) { FrameWaker.wake() }
         }
     }
 

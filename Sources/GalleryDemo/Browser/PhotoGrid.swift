@@ -22,6 +22,9 @@ final class PhotoGrid {
     var selection = SelectionModel<Int>()
     /// Pinch / ctrl+wheel zoom: scales the adaptive minimum (180 pt).
     var zoom = 1.0
+
+    /// `zoom` within the range pinching and Ctrl+wheel keep the grid's zoom in.
+    static func clampedZoom(_ zoom: Double) -> Double { min(4, max(0.25, zoom)) }
     private(set) var info: LazyGridInfo?
     /// Called on double-click / double-tap.
     var onOpen: ((Photo) -> Void)?

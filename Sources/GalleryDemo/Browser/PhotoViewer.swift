@@ -3,8 +3,9 @@ import Render2D
 import Widgets
 
 /// A photo full-window: fitted (decoded at the window's size) or at 1:1 (decoded at full
-/// size, panned by dragging). Arrows move to the next and previous photo, `0`/`1` or a
-/// double-click switch fit and 1:1, Escape returns.
+/// size, panned by dragging). Arrows move to the next and previous photo, `Z` or a
+/// double-click switch fit and 1:1 (the digits rate, as in the grid), Escape returns. It shows
+/// in the browser, or in a window of its own (`PhotoWindow`).
 @MainActor
 final class PhotoViewer {
     private(set) var photos: [Photo] = []
@@ -13,6 +14,8 @@ final class PhotoViewer {
     private(set) var actualSize = false
     private var pan = Point.zero
     private let dimensions = DimensionCache()
+    /// Whether it is a window of its own (no "New Window" button; closing closes the window).
+    var isOwnWindow = false
 
     var current: Photo? { isOpen && photos.indices.contains(index) ? photos[index] : nil }
 
@@ -47,8 +50,9 @@ final class PhotoViewer {
             case .escape: close()
             case .right, .down, .space: move(1)
             case .left, .up: move(-1)
-            case Key("1"): actualSize = true
-            case Key("0"): actualSize = false; pan = .zero
+            case Key("z"):
+                actualSize.toggle()
+                pan = .zero
             default: break
             }
         }
@@ -89,8 +93,9 @@ final class PhotoViewer {
             ui.hstack {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()
-                ui.text("← → move · 0 fit · 1 actual size · drag to pan · Esc", color: .white.opacity(0.7))
+                ui.text("← → move · Z fit or actual size · drag to pan · Esc", color: .white.opacity(0.7))
                 if ui.button(actualSize ? "Fit" : "1:1") { actualSize.toggle(); pan = .zero }
+                if !isOwnWindow && ui.button("New Window") { PhotoWindow.open(ui, photos: photos, at: index) }
                 if ui.button("Close", icon: .xmark) { close() }
             }
         }

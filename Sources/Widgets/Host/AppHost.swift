@@ -64,11 +64,15 @@ public final class AppHost {
         public var theme = Theme.light
         /// When frames run: on demand (input, redraw requests, wake-ups) or continuously.
         public var schedule = FrameSchedule.onDemand
+        /// Where the window opens on the desktop (its top-left corner); nil centres it.
+        public var position: Point?
         /// Options for a window of `width` × `height` titled `title`.
         public init(title: String = "Tessera", width: Int = 1280, height: Int = 800, vsync: Bool = true,
-                    offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light, schedule: FrameSchedule = .onDemand) {
+                    offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light, schedule: FrameSchedule = .onDemand,
+                    position: Point? = nil) {
             self.title = title; self.width = width; self.height = height; self.vsync = vsync
             self.offscreen = offscreen; self.scale = scale; self.theme = theme; self.schedule = schedule
+            self.position = position
         }
     }
 
@@ -194,7 +198,8 @@ public final class AppHost {
         try SDLContext.initialize(offscreen: options.offscreen)
         waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)
         self.options = options
-        let window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync)
+        let window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync,
+                                position: options.position.map { (Int($0.x), Int($0.y)) })
         let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.clipboard = SDLClipboard()
         primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
@@ -244,7 +249,9 @@ public final class AppHost {
         let spec = groups[group]
         if spec == nil && group != Self.mainGroup { Log.warn("no window group '\(group)': opening a main window instead") }
         let title = spec?.title ?? options.title
-        var frame = savedFrame(of: group).map { (x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
+        // Where the last window of the group was left, else where its newest open one is.
+        let startFrame = savedFrame(of: group) ?? windows.last { $0.group == group }?.frame
+        var frame = startFrame.map { (x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
         let size = frame.map { ($0.width, $0.height) } ?? (spec?.width ?? options.width, spec?.height ?? options.height)
         // A second window of a group opens offset from the first, not on top of it.
         if var f = frame {

@@ -79,6 +79,13 @@ public final class AppWindow {
         return Size(s.width / userScale, s.height / userScale)
     }
 
+    /// Its title, as the window manager shows it.
+    public var title: String { SDL_GetWindowTitle(window.handle).map { String(cString: $0) } ?? "" }
+
+    /// Brings it in front of the other windows, with keyboard focus (SwiftUI's
+    /// `openWindow` of a window already open does the same).
+    public func raise() { SDL_RaiseWindow(window.handle) }
+
     /// Saves its next frame to `path` as PNG.
     public func captureScreenshot(to path: String) { pendingScreenshot = path }
 

@@ -33,6 +33,39 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertTrue(waitForChange(watcher), "the new folder is watched")
     }
 
+    /// Threads of this process named `name` now (`/proc/self/task/*/comm`).
+    static func threads(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == name
+        }.count
+    }
+
+    /// A browser window that closes takes its watcher's thread and descriptors with it, and its
+    /// folder lister keeps a thread only while it lists: opening and closing windows leaks none.
+    func testAWatchersThreadEndsWithItAndAListerHasNoneWhenIdle() throws {
+        let before = Self.threads(named: "tessera-watcher")
+        var watchers: [FolderWatcher] = (0..<3).compactMap { _ in FolderWatcher() }
+        XCTAssertEqual(watchers.count, 3)
+        let deadline = Date().addingTimeInterval(10)
+        while Self.threads(named: "tessera-watcher") < before + 3 && Date() < deadline { usleep(5_000) } // starting
+        XCTAssertEqual(Self.threads(named: "tessera-watcher"), before + 3)
+        watchers.removeAll()
+        while Self.threads(named: "tessera-watcher") > before && Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(Self.threads(named: "tessera-watcher"), before)
+
+        let dir = try ScratchFolder("lister-threads")
+        for name in ["a", "a/b", "c"] { try FileManager.default.createDirectory(atPath: dir.file(name), withIntermediateDirectories: true) }
+        let listers = Self.threads(named: "tessera-folders")
+        let lister = FolderLister()
+        XCTAssertEqual(Self.threads(named: "tessera-folders"), listers, "no thread until asked to list")
+        lister.expandAll(from: FolderNode.root(dir.path))
+        while lister.progress != nil && Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(lister.takeOpened()?.count, 2, "the root and a")
+        while Self.threads(named: "tessera-folders") > listers && Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(Self.threads(named: "tessera-folders"), listers, "and none after")
+    }
+
     func testAQueueOverflowIsAChangeAnywhere() {
         var event = inotify_event()
         event.wd = -1

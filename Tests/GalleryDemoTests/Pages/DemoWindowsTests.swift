@@ -1,0 +1,139 @@
+import XCTest
+import TesseraTesting
+import TestSupport
+import Widgets
+@testable import GalleryDemo
+
+/// The demo as an application: File ▸ New Window and Close Window, a photo in a window of its
+/// own, and the browser's keys as menu commands (rating, find, trash, zoom).
+final class DemoWindowsTests: XCTestCase {
+    /// A library of `count` small photos with names no one else's trash has.
+    @MainActor
+    static func library(_ name: String, count: Int) throws -> ScratchFolder {
+        let lib = try ScratchFolder(name)
+        for i in 0..<count {
+            try SamplePhotos.writeJPEG(SamplePhotos.render(width: 96, height: 64, seed: UInt64(i)), to: lib.file("\(name)-\(getpid())-\(i).jpg"))
+        }
+        return lib
+    }
+
+    /// Takes what the tests put in the desktop's trash out again (GIO records where each came from).
+    static func emptyTrash(of lib: ScratchFolder) {
+        let trash = (ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? NSHomeDirectory() + "/.local/share") + "/Trash"
+        for info in (try? FileManager.default.contentsOfDirectory(atPath: trash + "/info")) ?? [] {
+            guard let text = try? String(contentsOfFile: trash + "/info/" + info, encoding: .utf8), text.contains(lib.path) else { continue }
+            try? FileManager.default.removeItem(atPath: trash + "/info/" + info)
+            try? FileManager.default.removeItem(atPath: trash + "/files/" + String(info.dropLast(".trashinfo".count)))
+        }
+    }
+
+    func testCtrlNOpensAnotherBrowserWindowAndCtrlWClosesIt() throws { try onMain {
+        let lib = try Self.library("new-window", count: 4)
+        let h = try Harness(width: 1200, height: 700)
+        DemoApp.prepare(h.host, pipeline: nil)
+        let app = DemoApp(page: .photos, darkTheme: false, library: lib.path)
+        app.browser.waitForScan()
+        let build: (UI) -> Void = { app.build($0, host: h.host) }
+        h.frames(3, build)
+        h.press(Key("n"), modifiers: .control, build)
+        XCTAssertEqual(h.host.windows.count, 2, "Ctrl+N: another window")
+        let second = h.host.windows[1]
+        XCTAssertEqual(second.group, AppHost.mainGroup)
+        XCTAssertTrue(h.frames(until: { second.ui.contentDrawList.drawnText.contains { $0.text == "4 photos" } }, build),
+                      "a browser of its own, on the same library")
+        XCTAssertEqual(second.title, "Tessera — " + (lib.path as NSString).lastPathComponent)
+        // Its own selection: a photo selected there is not selected in the first window.
+        second.ui.isAccessibilityEnabled = true
+        h.frame(build)
+        let cell = try XCTUnwrap(second.ui.accessibilityTree.all(.image, nil).first)
+        let inSecond = EventInjector(window: second.window)
+        let p = Point(cell.frame.midX, cell.frame.midY)
+        inSecond.mouseMove(to: p)
+        h.frame(build)
+        inSecond.mouseButton(.left, down: true, at: p)
+        h.frame(build)
+        inSecond.mouseButton(.left, down: false, at: p)
+        h.frames(2, build)
+        XCTAssertTrue(second.ui.contentDrawList.drawnText.contains { $0.text == "1 selected" })
+        XCTAssertTrue(app.browser.selection.isEmpty)
+        // Ctrl+W in the second window closes it; the first stays, and so does the app.
+        inSecond.tap(Key("w"), modifiers: .control)
+        h.frames(2, build)
+        XCTAssertTrue(second.isClosed)
+        XCTAssertEqual(h.host.windows.count, 1)
+        XCTAssertFalse(h.host.quitRequested)
+        // File ▸ Close Window in the last window quits.
+        try h.click(on: "File", build)
+        try h.click(on: "Close Window", in: .popup, build)
+        XCTAssertTrue(h.host.quitRequested)
+    }}
+
+    func testTheBrowsersKeysAreMenuCommands() throws { try onMain {
+        let lib = try Self.library("commands", count: 6)
+        defer { Self.emptyTrash(of: lib) }
+        let h = try Harness(width: 1200, height: 700)
+        DemoApp.prepare(h.host, pipeline: nil)
+        let app = DemoApp(page: .photos, darkTheme: false, library: lib.path)
+        let browser = app.browser
+        browser.waitForScan()
+        let build: (UI) -> Void = { app.build($0, host: h.host) }
+        h.frames(3, build)
+        // Nothing selected: the photo commands are there, unavailable.
+        try h.click(on: "Photo", build)
+        let rate4 = try h.find(.menuItem, "Rate ★★★★")
+        XCTAssertEqual(rate4.value, "4", "the menu shows the key")
+        XCTAssertFalse(rate4.states.contains(.enabled))
+        h.press(.escape, build)
+        h.press(.delete, build)
+        XCTAssertNil(h.rect(ofText: "Move to Trash"), "Delete with nothing selected does nothing")
+
+        // 4 rates the selected photo, from the grid.
+        h.click(at: BrowserEndToEndTests.cell(browser, 0), build)
+        let first = try XCTUnwrap(browser.selection.first)
+        h.press(Key("4"), build)
+        XCTAssertEqual(browser.photos[first].rating, 4)
+        // Ctrl+F goes to the filter field, where a digit is typed, not a rating.
+        h.press(Key("f"), modifiers: .control, build)
+        XCTAssertTrue(h.ui.wantsTextInput)
+        h.type("2", build)
+        XCTAssertEqual(browser.filter, "2")
+        XCTAssertEqual(browser.photos[first].rating, 4)
+        h.press(.backspace, build)
+        h.wait(1) // not a double click (which opens the viewer)
+        h.click(at: BrowserEndToEndTests.cell(browser, 0), build)
+        XCTAssertFalse(h.ui.wantsTextInput)
+
+        // Ctrl+= and Ctrl+- zoom the grid.
+        h.press(Key("="), modifiers: .control, build)
+        XCTAssertEqual(browser.grid.zoom, 1.25, accuracy: 1e-9)
+        h.press(Key("-"), modifiers: .control, build)
+        XCTAssertEqual(browser.grid.zoom, 1, accuracy: 1e-9)
+
+        // Ctrl+Return opens the photo in a window of its own; Escape there closes that window.
+        h.press(.returnKey, modifiers: .control, build)
+        h.frame(build)
+        XCTAssertEqual(h.host.windows.map(\.group), [AppHost.mainGroup, PhotoWindow.group])
+        XCTAssertFalse(browser.viewer.isOpen, "not also in the browser")
+        let photoWindow = h.host.windows[1]
+        EventInjector(window: photoWindow.window).tap(.escape)
+        h.frames(2, build)
+        XCTAssertTrue(photoWindow.isClosed)
+
+        // Delete with two selected asks first; Escape keeps them, the destructive button trashes them.
+        h.press(Key("a"), modifiers: .control, build)
+        XCTAssertEqual(browser.selection.count, 6, "Ctrl+A: Select All")
+        h.wait(1)
+        h.click(at: BrowserEndToEndTests.cell(browser, 0), build)
+        h.press(.right, modifiers: .shift, build) // the grid has focus: Shift+→ extends
+        XCTAssertEqual(browser.selection.count, 2)
+        let doomed = browser.photos.filter { browser.selection.contains($0.id) }.map(\.path)
+        h.press(.delete, build)
+        XCTAssertNotNil(h.rect(ofText: "Move 2 photos to the trash?"))
+        h.press(.escape, build)
+        XCTAssertTrue(doomed.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "cancelled: nothing moved")
+        h.press(.delete, build)
+        try h.click(on: "Move to Trash", build)
+        XCTAssertFalse(doomed.contains { FileManager.default.fileExists(atPath: $0) }, "in the trash now")
+        XCTAssertTrue(h.frames(until: { h.drawnText.contains("4 photos") }, build))
+    }}
+}
