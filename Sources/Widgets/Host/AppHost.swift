@@ -241,11 +241,26 @@ public final class AppHost {
         groups[id] = WindowGroupSpec(title: title, width: width, height: height, content: content)
     }
 
-    /// Opens a window of the group `group` (`mainGroup`: another one like the first) with
-    /// `value` as JSON, and returns it; nil when SDL could not make it (logged). Its first frame
-    /// runs in the next turn of the loop. `ui.openWindow(id:value:)` calls it after a frame.
+    /// Opens a window of the group `group` (`mainGroup`: another one like the first), and
+    /// returns it; nil when SDL could not make it (logged). Its first frame runs in the next turn
+    /// of the loop. `ui.openWindow(id:)` asks for one from a frame.
+    ///
+    /// ```swift
+    /// let second = host.openWindow()                     // another main window
+    /// host.openWindow(group: "photo", value: path)       // ui.windowValue(as: String.self) there
+    /// ```
     @discardableResult
-    public func openWindow(group: String = AppHost.mainGroup, value: Data? = nil) -> AppWindow? {
+    public func openWindow(group: String = AppHost.mainGroup) -> AppWindow? {
+        open(group: group, value: nil)
+    }
+
+    /// Opens a window of the group `group` showing `value` (read there with `ui.windowValue(as:)`).
+    @discardableResult
+    public func openWindow<Value: Encodable>(group: String = AppHost.mainGroup, value: Value) -> AppWindow? {
+        open(group: group, value: try? JSONEncoder().encode(value))
+    }
+
+    private func open(group: String, value: Data?) -> AppWindow? {
         let spec = groups[group]
         if spec == nil && group != Self.mainGroup { Log.warn("no window group '\(group)': opening a main window instead") }
         let title = spec?.title ?? options.title
@@ -494,7 +509,7 @@ public final class AppHost {
         for w in windows {
             let requests = w.ui.windowScene.openRequests
             w.ui.windowScene.openRequests.removeAll()
-            for request in requests { openWindow(group: request.group, value: request.value) }
+            for request in requests { _ = open(group: request.group, value: request.value) }
         }
         for w in windows where w.ui.windowScene.dismissRequested {
             w.ui.windowScene.dismissRequested = false

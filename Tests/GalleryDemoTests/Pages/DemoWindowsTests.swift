@@ -68,6 +68,16 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertTrue(h.host.quitRequested)
     }}
 
+    /// `bench idle --windows 2`: two browser windows, settled, then left alone, draw nothing.
+    func testTwoIdleBrowserWindowsDrawNoFrames() throws { try onMain {
+        let lib = try Self.library("idle-windows", count: 4)
+        let host = try AppHost(options: .init(title: "idle", width: 800, height: 600, vsync: false, offscreen: true, scale: 1))
+        let json = IdleBench.run(host: host, folder: lib.path, variant: "plain", seconds: 0.5, windows: 2)
+        XCTAssertTrue(json.contains("\"settled\":true"), json)
+        XCTAssertTrue(json.contains("\"windows\":2,\"frames_per_window\":[0,0]"), json)
+        XCTAssertTrue(json.contains("\"frames_while_idle\":0,"), json)
+    }}
+
     func testTheBrowsersKeysAreMenuCommands() throws { try onMain {
         let lib = try Self.library("commands", count: 6)
         defer { Self.emptyTrash(of: lib) }

@@ -40,6 +40,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Idle: seconds of idling to measure.")
     var seconds = 10.0
 
+    @Option(help: "Idle: browser windows open (File ▸ New Window's), each with its own renderer and thumbnails.")
+    var windows = 1
+
     @Option(help: "Soak: minutes to scroll (down and back up once), RSS sampled every 10 s.")
     var minutes = 10.0
 
@@ -93,6 +96,7 @@ struct Bench: ParsableCommand {
             throw ValidationError("unknown variant '\(variant)'; available: \(IdleBench.variants.joined(separator: ", "))")
         }
         guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
+        guard (1...8).contains(windows) else { throw ValidationError("--windows must be in 1...8") }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
@@ -129,7 +133,7 @@ struct Bench: ParsableCommand {
                 let host = try AppHost(options: .init(title: "Tessera bench idle", width: 1280, height: 800, vsync: true,
                                                       offscreen: offscreen, scale: 1, schedule: .onDemand))
                 let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
-                print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds))
+                print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds, windows: windows))
                 return
             }
             if scene == "firstrun" {

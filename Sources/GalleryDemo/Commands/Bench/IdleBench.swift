@@ -10,27 +10,37 @@ import Glibc
 /// (`getrusage`, user + system), the frames drawn and the loop's wake-ups in that time.
 ///
 /// Variants: `plain`; `caret`, with the filter field focused so its caret blinks; `hud`, with
-/// the frame-time HUD open (it runs at the display's rate, on purpose).
+/// the frame-time HUD open (it runs at the display's rate, on purpose). With `windows` > 1, more
+/// browser windows are open (File ▸ New Window's), each settled before the quiet stretch; the
+/// variant applies to the first, and frames are counted in all.
 @MainActor
 enum IdleBench {
     nonisolated static let variants = ["plain", "caret", "hud"]
 
-    static func run(host: AppHost, folder: String, variant: String, seconds: Double) -> String {
+    static func run(host: AppHost, folder: String, variant: String, seconds: Double, windows: Int = 1) -> String {
         let thumbnails = FreedesktopThumbnails()
-        let images = ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+        let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }
+        let images = pipeline(host.window.renderer)
         host.ui.images = images
-        defer { images.shutdown() }
+        DemoApp.prepare(host, pipeline: pipeline)
+        defer {
+            for window in host.windows { window.ui.images?.shutdown() }
+        }
         host.schedule = .onDemand
         let app = DemoApp(page: .photos, darkTheme: false, library: folder)
         let build: (UI) -> Void = { ui in app.build(ui, host: host) }
+        for _ in 1..<max(1, windows) { host.openWindow(value: folder) }
 
         // Settle: the first screen of thumbnails, loaded as the loop is woken by the decoders.
         let settleStart = MonotonicClock.seconds()
         var settled = false
         while MonotonicClock.seconds() - settleStart < 60 {
             host.runOnce(timeout: 0.5, build)
-            let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-            if lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0 && lazy.running == 0 { settled = true; break }
+            let settledWindows = host.windows.filter { window in
+                let lazy = window.profiler.lastFrame?.lazy ?? LazyPathCounters()
+                return lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0 && lazy.running == 0
+            }
+            if settledWindows.count == host.windows.count { settled = true; break }
         }
         let settleMs = (MonotonicClock.seconds() - settleStart) * 1000
         switch variant {
@@ -49,7 +59,7 @@ enum IdleBench {
         let quietStart = MonotonicClock.seconds()
         while MonotonicClock.seconds() - quietStart < 1 { host.runOnce(timeout: 1 - (MonotonicClock.seconds() - quietStart), build) }
         let focused = host.ui.wantsTextInput
-        let frames0 = host.frameNumber, wakeups0 = host.wakeups, wakeEvents0 = FrameWaker.wakeEventsSent
+        let frames0 = host.windows.map(\.framesDrawn), wakeups0 = host.wakeups, wakeEvents0 = FrameWaker.wakeEventsSent
         let cpu0 = processCPUSeconds()
         let start = MonotonicClock.seconds()
         while true {
@@ -59,13 +69,15 @@ enum IdleBench {
         }
         let wall = MonotonicClock.seconds() - start
         let cpu = processCPUSeconds() - cpu0
-        let frames = host.frameNumber - frames0
+        let perWindow = zip(host.windows, frames0).map { $0.framesDrawn - $1 }
+        let frames = perWindow.reduce(0, +)
         var json = "{\"scene\":\"idle\",\"variant\":\"\(variant)\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\""
         json += ",\"video_driver\":\"\(SDLContext.videoDriver)\",\"settled\":\(settled),\"settle_ms\":\(FrameTimeSummary.format(settleMs))"
         json += ",\"idle_s\":\(FrameTimeSummary.format(wall)),\"cpu_seconds\":\(FrameTimeSummary.format(cpu))"
         json += ",\"cpu_pct\":\(FrameTimeSummary.format(cpu / wall * 100)),\"frames_while_idle\":\(frames)"
         json += ",\"frames_per_s\":\(FrameTimeSummary.format(Double(frames) / wall)),\"wakeups\":\(host.wakeups - wakeups0)"
         json += ",\"worker_wake_events\":\(FrameWaker.wakeEventsSent - wakeEvents0)"
+        json += ",\"windows\":\(host.windows.count),\"frames_per_window\":[\(perWindow.map(String.init).joined(separator: ","))]"
         json += ",\"refresh_hz\":\(FrameTimeSummary.format(1 / host.window.refreshInterval))"
         if variant == "caret" { json += ",\"text_field_focused\":\(focused),\"blink_period_s\":1" }
         if variant == "hud" { json += ",\"paced_at_display_rate\":true" }
