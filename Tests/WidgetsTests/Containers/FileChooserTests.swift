@@ -48,6 +48,38 @@ final class FileChooserTests: XCTestCase {
         XCTAssertNil(listing.result(for: dir.path), "the result belongs to the folder listed")
     }
 
+    /// A folder of 100,000 files: the frame that asks for the listing does not wait for it,
+    /// the table builds only the rows in view, the filter narrows as a name is typed, and the
+    /// status line counts what the hidden switch lets through.
+    func testAFolderOf100000EntriesListsInTheBackgroundAndFiltersAsANameIsTyped() throws { try onMain {
+        let dir = try ScratchFolder("chooser-100k")
+        for i in 0..<100_000 {
+            let fd = open(dir.file(String(format: "file-%06d.txt", i)), O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            close(fd)
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir.file(".hidden"), contents: nil))
+        let h = try Self.chooserHarness()
+        let presented = Model(true)
+        let build: (UI) -> Void = { ui in
+            ui.fileImporter(isPresented: presented.binding, allowedContentTypes: [.item], directory: dir.path) { _ in }
+        }
+        h.frame(build)
+        XCTAssertTrue(h.drawnText.contains("Listing…"), "the first frame is drawn before the listing is done")
+        XCTAssertTrue(h.frames(until: { h.drawnText.contains("100000 items") }, build), "\(h.drawnText.suffix(5))")
+        XCTAssertNotNil(h.rect(ofText: "file-000000.txt", in: .tableRows("entries")))
+        XCTAssertLessThan(h.findAll(.tableRow).count, 60, "only the rows in view are built")
+        try h.click(on: "Filter", build)
+        h.type("FILE-09999", build)
+        XCTAssertTrue(h.drawnText.contains("10 of 100000 items"), "\(h.drawnText.suffix(5))")
+        XCTAssertNotNil(h.rect(ofText: "file-099999.txt", in: .tableRows("entries")))
+        h.press(.backspace, build)
+        XCTAssertTrue(h.drawnText.contains("100 of 100000 items"), "a shorter filter widens again")
+        try h.click(on: "Hidden", build)
+        h.frame(build)
+        XCTAssertTrue(h.drawnText.contains("100 of 100001 items"), "hidden files count once shown")
+    }}
+
     func testChoosingAFolderByMouseAndKeys() throws { try onMain {
         let dir = try Self.makeTree()
         let h = try Self.chooserHarness()

@@ -31,7 +31,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun; or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
+    @Argument(help: "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
     var scene: String
 
     @Option(help: "Idle: plain, caret (a focused text field) or hud.")
@@ -45,6 +45,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Soak: minutes to scroll (down and back up once), RSS sampled every 10 s.")
     var minutes = 10.0
+
+    @Option(help: "Chooser: files in the folder listed.")
+    var entries = 100_000
 
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
@@ -98,13 +101,15 @@ struct Bench: ParsableCommand {
         guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
         guard (1...8).contains(windows) else { throw ValidationError("--windows must be in 1...8") }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
+        guard (1...2_000_000).contains(entries) else { throw ValidationError("--entries must be in 1...2000000") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
         guard TextBench.Scripts(rawValue: scripts) != nil else { throw ValidationError("--scripts must be latin or mixed") }
         guard ["camera", "synthetic"].contains(samples) else { throw ValidationError("--samples must be camera or synthetic") }
     }
 
-    static let scenes = ["text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "decode", "scopes", "sort"]
+    static let scenes = ["text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "chooser",
+                         "decode", "scopes", "sort"]
 
     /// How the generated samples are laid out (`--samples`).
     var sampleLayout: SampleLayout { samples == "synthetic" ? .synthetic : .camera(flat: false) }
@@ -134,6 +139,12 @@ struct Bench: ParsableCommand {
                                                       offscreen: offscreen, scale: 1, schedule: .onDemand))
                 let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
                 print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds, windows: windows))
+                return
+            }
+            if scene == "chooser" {
+                let host = try AppHost(options: .init(title: "Tessera bench chooser", width: 1280, height: 800, vsync: false,
+                                                      offscreen: offscreen, scale: 1, schedule: .continuous))
+                print(try ChooserBench.run(host: host, entries: entries))
                 return
             }
             if scene == "firstrun" {

@@ -62,6 +62,8 @@ struct ChooserMemo {
     /// The entries shown (filtered), and what they were filtered from and by.
     var shown: [FolderEntry] = []
     var shownKey: (outcome: FolderListing.Outcome?, filter: String, hidden: Bool)?
+    /// How many entries the hidden switch lets through before the filter (the status line's whole).
+    var unfilteredCount = 0
     var focusedList = false
     var saveName = ""
     /// The request to the desktop's chooser, while it is asked; `builtIn` once it said there is none.
@@ -298,17 +300,24 @@ extension UI {
         return opened
     }
 
-    /// Re-filters the entries when the listing, the filter or the hidden switch changed.
+    /// Re-filters the entries when the listing, the filter or the hidden switch changed. A
+    /// filter that only grew narrows what was shown (typing into it over 100,000 entries looks
+    /// at fewer each letter).
     private func refreshShown(_ memo: StateBox<ChooserMemo>, _ outcome: FolderListing.Outcome?, _ shows: (FolderEntry) -> Bool) {
         let key = (outcome, memo.value.filter, memo.value.showsHidden)
-        if let old = memo.value.shownKey, old.outcome == key.0, old.filter == key.1, old.hidden == key.2 { return }
+        let old = memo.value.shownKey
+        if let old, old.outcome == key.0, old.filter == key.1, old.hidden == key.2 { return }
         memo.value.shownKey = key
         guard case .listed(let entries)? = outcome else { memo.value.shown = []; return }
         let needle = memo.value.filter.lowercased()
-        memo.value.shown = entries.filter { entry in
-            (memo.value.showsHidden || !entry.isHidden) && shows(entry) && (needle.isEmpty || entry.name.lowercased().contains(needle))
+        let showsHidden = memo.value.showsHidden
+        let narrows = old.map { $0.outcome == key.0 && $0.hidden == key.2 && needle.contains($0.filter.lowercased()) } ?? false
+        if !narrows { memo.value.unfilteredCount = entries.count { (showsHidden || !$0.isHidden) && shows($0) } }
+        let candidates = narrows ? memo.value.shown : entries
+        memo.value.shown = candidates.filter { entry in
+            (showsHidden || !entry.isHidden) && shows(entry) && (needle.isEmpty || entry.foldedName.contains(needle))
         }
-        memo.value.selection.formIntersection(memo.value.shown.map(\.id))
+        if !memo.value.selection.isEmpty { memo.value.selection.formIntersection(memo.value.shown.map(\.id)) }
     }
 
     private func go(to path: String, _ memo: StateBox<ChooserMemo>, _ listing: FolderListing) {
@@ -326,7 +335,7 @@ extension UI {
         switch outcome {
         case nil: return "Listing…"
         case .failed: return ""
-        case .listed(let all): return memo.shown.count == all.count ? "\(all.count) items" : "\(memo.shown.count) of \(all.count) items"
+        case .listed: return memo.shown.count == memo.unfilteredCount ? "\(memo.unfilteredCount) items" : "\(memo.shown.count) of \(memo.unfilteredCount) items"
         }
     }
 

@@ -14,7 +14,19 @@ public struct FolderEntry: Identifiable, Sendable, Equatable {
     /// When it was last modified (Unix seconds).
     public var modified: Int64
     /// Whether its name starts with a dot.
-    public var isHidden: Bool { name.hasPrefix(".") }
+    public let isHidden: Bool
+    /// Its name lowercased, for the filter (folded once, on the listing's thread).
+    let foldedName: String
+
+    init(id: Int, name: String, isFolder: Bool, size: Int64, modified: Int64) {
+        self.id = id
+        self.name = name
+        self.isFolder = isFolder
+        self.size = size
+        self.modified = modified
+        isHidden = name.hasPrefix(".")
+        foldedName = name.lowercased()
+    }
 }
 
 /// Lists a folder on a background thread: folders first, then files, each in natural order
