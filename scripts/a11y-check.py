@@ -130,7 +130,7 @@ if far is None or not far.name:
     fail("the table did not hand out a cell scrolled far out of view")
 ok(f"a cell far out of view, made on demand: row 54321 is '{far.name}' ({far.getRoleName()})")
 
-window = subprocess.run(["xdotool", "search", "--name", "GalleryDemo"], capture_output=True, text=True).stdout.split()
+window = subprocess.run(["xdotool", "search", "--name", "^Tessera"], capture_output=True, text=True).stdout.split()
 if not window:
     fail("xdotool found no window")
 xdotool("windowfocus", "--sync", window[0])

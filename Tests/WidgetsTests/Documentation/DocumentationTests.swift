@@ -13,7 +13,8 @@ final class DocumentationTests: XCTestCase {
         try DocumentationSnippets.checkArticles(in: "Sources/Widgets/Widgets.docc",
                                                 against: ["Tests/WidgetsTests/Documentation/ArticleSnippets.swift",
                                                           "Tests/WidgetsTests/Documentation/TestingArticleTests.swift",
-                                                          "Tests/WidgetsTests/Documentation/AccessibilityArticleTests.swift"])
+                                                          "Tests/WidgetsTests/Documentation/AccessibilityArticleTests.swift",
+                                                          "Tests/WidgetsTests/Documentation/WindowsArticleTests.swift"])
     }
 
     func testEachCounterKeepsItsOwnState() throws { try onMain {

@@ -48,10 +48,15 @@ enum ChooserBench {
         let filterFrames = typeFilter("file-0999", host: host, inject: inject, build: build)
         let shown = status(host)
         func summary(_ frames: [FrameRecord]) -> String { FrameTimeSummary(samples: frames.map(\.workMs)).json }
+        /// What the slowest of `frames` spent its time on (the profiler's attribution).
+        func slowest(_ frames: [FrameRecord]) -> String {
+            guard let frame = frames.max(by: { $0.workNs < $1.workNs }) else { return "null" }
+            return "\"" + frame.cause().description.replacingOccurrences(of: "\"", with: "'") + "\""
+        }
         return "{\"scene\":\"chooser\",\"n\":\(entries),\"renderer\":\"\(host.window.renderer.name)\""
             + ",\"listed_ms\":\(listedMs.map { FrameTimeSummary.format($0) } ?? "null"),\"frames_while_listing\":\(listingFrames.count)"
-            + ",\"listing_work_ms\":\(summary(listingFrames)),\"scroll_frames\":\(scrollFrames.count),\"scroll_work_ms\":\(summary(scrollFrames))"
-            + ",\"filter_frames\":\(filterFrames.count),\"filter_work_ms\":\(summary(filterFrames)),\"filtered\":\"\(shown)\""
+            + ",\"listing_work_ms\":\(summary(listingFrames)),\"listing_slowest\":\(slowest(listingFrames)),\"scroll_frames\":\(scrollFrames.count),\"scroll_work_ms\":\(summary(scrollFrames))"
+            + ",\"filter_frames\":\(filterFrames.count),\"filter_work_ms\":\(summary(filterFrames)),\"filter_slowest\":\(slowest(filterFrames)),\"filtered\":\"\(shown)\""
             + ",\"peak_rss_mb\":\(peakRSSMegabytes())}"
     }
 

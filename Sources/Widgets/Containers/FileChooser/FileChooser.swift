@@ -144,7 +144,7 @@ extension UI {
     /// the outcome, or nil when the user cancelled.
     private func fileChooser(_ name: String, isPresented: Binding<Bool>, title: String, primary: String, directory: String?,
                              saving: Bool, folders: Bool, multiple: Bool, defaultName: String = "",
-                             choose: (ChooserMemo, [FolderEntry]) -> [String]?, shows: (FolderEntry) -> Bool,
+                             choose: (ChooserMemo, [FolderEntry]) -> [String]?, shows: @escaping @Sendable (FolderEntry) -> Bool,
                              finish: (Result<[URL], FileChooserError>?) -> Void) {
         let cid = id(name)
         let memo = stateBox(WidgetID(parent: cid, "memo"), ChooserMemo())
@@ -303,21 +303,45 @@ extension UI {
     /// Re-filters the entries when the listing, the filter or the hidden switch changed. A
     /// filter that only grew narrows what was shown (typing into it over 100,000 entries looks
     /// at fewer each letter).
-    private func refreshShown(_ memo: StateBox<ChooserMemo>, _ outcome: FolderListing.Outcome?, _ shows: (FolderEntry) -> Bool) {
+    private func refreshShown(_ memo: StateBox<ChooserMemo>, _ outcome: FolderListing.Outcome?, _ shows: @escaping @Sendable (FolderEntry) -> Bool) {
         let key = (outcome, memo.value.filter, memo.value.showsHidden)
         let old = memo.value.shownKey
         if let old, old.outcome == key.0, old.filter == key.1, old.hidden == key.2 { return }
         memo.value.shownKey = key
         guard case .listed(let entries)? = outcome else { memo.value.shown = []; return }
+        profiler?.beginScope("file chooser", "filter")
+        defer { profiler?.endScope() }
         let needle = memo.value.filter.lowercased()
         let showsHidden = memo.value.showsHidden
         let narrows = old.map { $0.outcome == key.0 && $0.hidden == key.2 && needle.contains($0.filter.lowercased()) } ?? false
-        if !narrows { memo.value.unfilteredCount = entries.count { (showsHidden || !$0.isHidden) && shows($0) } }
-        let candidates = narrows ? memo.value.shown : entries
-        memo.value.shown = candidates.filter { entry in
-            (showsHidden || !entry.isHidden) && shows(entry) && (needle.isEmpty || entry.foldedName.contains(needle))
-        }
+        if !narrows { memo.value.unfilteredCount = Self.filtered(entries, showsHidden: showsHidden, shows: shows, needle: "").count }
+        memo.value.shown = Self.filtered(narrows ? memo.value.shown : entries, showsHidden: showsHidden, shows: shows, needle: needle)
         if !memo.value.selection.isEmpty { memo.value.selection.formIntersection(memo.value.shown.map(\.id)) }
+    }
+
+    /// The entries the hidden switch, the kind (`shows`) and the filter (`needle`, lowercased)
+    /// let through. Off the main actor: nothing here is checked for isolation 100,000 times.
+    nonisolated static func filtered(_ entries: [FolderEntry], showsHidden: Bool, shows: @Sendable (FolderEntry) -> Bool,
+                                     needle: String) -> [FolderEntry] {
+        entries.filter { entry in
+            (showsHidden || !entry.isHidden) && shows(entry) && (needle.isEmpty || bytes(of: entry.foldedName, contain: needle))
+        }
+    }
+
+    /// Whether `needle`'s UTF-8 is in `haystack`'s: a byte search, many times faster than
+    /// Foundation's `contains`, which goes through CFString (typing a filter over 100,000 names).
+    nonisolated static func bytes(of haystack: String, contain needle: String) -> Bool {
+        let found = haystack.utf8.withContiguousStorageIfAvailable { h in
+            needle.utf8.withContiguousStorageIfAvailable { n -> Bool in
+                guard let first = n.first else { return true }
+                guard n.count <= h.count else { return false }
+                for i in 0...(h.count - n.count) where h[i] == first && memcmp(h.baseAddress! + i, n.baseAddress!, n.count) == 0 {
+                    return true
+                }
+                return false
+            }
+        }
+        return found.flatMap { $0 } ?? haystack.contains(needle)
     }
 
     private func go(to path: String, _ memo: StateBox<ChooserMemo>, _ listing: FolderListing) {
