@@ -6,15 +6,7 @@
 # usage: scripts/a11y-check.sh [path to GalleryDemo]   (default: the debug build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-demo=${1:-.build/debug/GalleryDemo}
-[ -x "$demo" ] || swift build --product GalleryDemo >&2
-scratch=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$scratch"' EXIT
-# Xvfb picks a free display itself and writes its number once it accepts connections.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$scratch/display" >/dev/null 2>&1 &
-for _ in $(seq 100); do [ -s "$scratch/display" ] && break; sleep 0.1; done
-display=:$(head -1 "$scratch/display")
-export DISPLAY=$display HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data XDG_CACHE_HOME=$scratch/cache
+source scripts/lib/scratch-desktop.sh
 export XDG_RUNTIME_DIR=$scratch/run && mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 eval "$(dbus-launch --sh-syntax)"
 trap 'kill $(jobs -p) $DBUS_SESSION_BUS_PID 2>/dev/null || true; rm -rf "$scratch"' EXIT

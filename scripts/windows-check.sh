@@ -6,13 +6,7 @@
 # usage: scripts/windows-check.sh [path to GalleryDemo]   (default: the debug build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-demo=${1:-.build/debug/GalleryDemo}
-[ -x "$demo" ] || swift build --product GalleryDemo >&2
-scratch=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$scratch"' EXIT
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$scratch/display" >/dev/null 2>&1 &
-for _ in $(seq 100); do [ -s "$scratch/display" ] && break; sleep 0.1; done
-export DISPLAY=:$(head -1 "$scratch/display") HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data XDG_CACHE_HOME=$scratch/cache
+source scripts/lib/scratch-desktop.sh
 "$demo" --size 1280x800 --page photos --light > "$scratch/demo.log" 2>&1 &
 demo_pid=$!
 

@@ -391,6 +391,10 @@ public final class AppHost {
                 target.frameDue = true
                 continue
             }
+            // A window given keyboard focus draws a frame: a screen reader is then shown its tree.
+            if type == SDL_WINDOWEVENT && SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_FOCUS_GAINED {
+                target.frameDue = true
+            }
             var pump = self.pump
             pump.coordinateScale = 1 / target.userScale
             if let e = pump.translate(event, window: target.window) { target.pendingEvents.append(e) }

@@ -1,0 +1,12 @@
+# Sourced by the checks that run GalleryDemo as a user would (a11y-check.sh, windows-check.sh):
+# builds the demo if needed ($demo, default the debug build), makes a scratch home that is
+# removed on exit, starts Xvfb on a free display and points DISPLAY, HOME and the XDG folders
+# there, so nothing of the user's is touched.
+demo=${1:-.build/debug/GalleryDemo}
+[ -x "$demo" ] || swift build --product GalleryDemo >&2
+scratch=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$scratch"' EXIT
+# Xvfb picks a free display itself and writes its number once it accepts connections.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$scratch/display" >/dev/null 2>&1 &
+for _ in $(seq 100); do [ -s "$scratch/display" ] && break; sleep 0.1; done
+export DISPLAY=:$(head -1 "$scratch/display") HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data XDG_CACHE_HOME=$scratch/cache
