@@ -52,7 +52,7 @@ final class DemoApp {
     /// Another window like this one (File ▸ New Window), on the same library, sharing its index
     /// and sidecar writer; its own pages, selection and scroll.
     func newWindowApp(library: String?) -> DemoApp {
-        DemoApp(page: .photos, darkTheme: darkTheme, library: library ?? browser.root, appearance: appearance,
+        DemoApp(page: .photos, darkTheme: darkTheme, library: library ?? browser.libraryRoot, appearance: appearance,
                 index: browser.index, saver: browser.saver)
     }
 
@@ -73,7 +73,7 @@ final class DemoApp {
     private func buildWindow(_ ui: UI, host: AppHost) {
         var isDark = darkTheme ?? (appearance?.colorScheme == .dark)
         ui.theme = isDark ? .dark : .light
-        let title = "Tessera — " + (browser.root as NSString).lastPathComponent
+        let title = "Tessera — " + (browser.libraryRoot as NSString).lastPathComponent
         if title != windowTitle {
             windowTitle = title
             host.currentWindow.window.setTitle(title)
@@ -121,9 +121,9 @@ final class DemoApp {
         let window = host.currentWindow
         ui.menuBar {
             ui.menu("File") {
-                if ui.menuItem("New Window", shortcut: KeyboardShortcut("n")) { ui.openWindow(value: browser.root) }
+                if ui.menuItem("New Window", shortcut: KeyboardShortcut("n")) { ui.openWindow(value: browser.libraryRoot) }
                 if ui.menuItem("Open Folder…", icon: .folder, shortcut: KeyboardShortcut("o")) { choosingLibrary = true }
-                let recent = ui.persistentStore?.value(Self.recentKey, as: [String].self) ?? []
+                let recent = browser.recentLibraries(ui)
                 if !recent.isEmpty { ui.divider() }
                 for folder in recent where ui.menuItem((folder as NSString).lastPathComponent) { openLibrary(folder, ui) }
                 ui.divider()
@@ -157,7 +157,7 @@ final class DemoApp {
                 ui.menu("Photo") { browser.photoCommands(ui) }
             }
             ui.menu("Window") {
-                if ui.menuItem("New Window") { ui.openWindow(value: browser.root) }
+                if ui.menuItem("New Window") { ui.openWindow(value: browser.libraryRoot) }
                 if ui.menuItem("Close Window") { ui.dismissWindow() }
                 ui.divider()
                 for other in host.windows where ui.menuItem("\(other.number). \(other.title)", icon: other === window ? .checkmark : nil) {
@@ -175,13 +175,9 @@ final class DemoApp {
                  message: "Fast desktop data views in Swift on Linux:\nimmediate-mode widgets drawn by SDL2's GPU renderer.")
     }
 
-    static let recentKey = "demo.recentLibraries"
-
-    /// Shows `folder` in the browser, first among the File menu's recent folders (five are kept).
+    /// Shows `folder` in the browser, first among the recent libraries (the File menu's and the sidebar's).
     private func openLibrary(_ folder: String, _ ui: UI) {
-        browser.open(folder: folder)
+        browser.openLibrary(folder, ui)
         page = .photos
-        let recent = ui.persistentStore?.value(Self.recentKey, as: [String].self) ?? []
-        ui.persistentStore?.set(Array(([folder] + recent.filter { $0 != folder }).prefix(5)), for: Self.recentKey)
     }
 }

@@ -6,6 +6,8 @@ import Widgets
 enum SidebarItem: Hashable, Sendable {
     case allPhotos, favorites, recent
     case folder(String)
+    /// A library opened before (the Recent Libraries section).
+    case library(String)
 }
 
 /// A row of the sidebar's Library section.

@@ -199,6 +199,27 @@ final class BrowserPage {
     /// Walks the library again (files landed or left); the selection keeps what is still there.
     func rescan() { list() }
 
+    /// "1 photo", "58 photos".
+    static func photoCount(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
+
+    /// The library shown: the folder walked (another one opened from File or the sidebar), else the root.
+    var libraryRoot: String { scanRoot.isEmpty ? root : scanRoot }
+
+    static let recentKey = "demo.recentLibraries"
+
+    /// The libraries opened before, newest first (five are kept in the state file).
+    func recentLibraries(_ ui: UI) -> [String] {
+        ui.persistentStore?.value(Self.recentKey, as: [String].self) ?? []
+    }
+
+    /// Shows `library`, first among the recent libraries.
+    func openLibrary(_ library: String, _ ui: UI) {
+        open(folder: library)
+        viewer.close()
+        let recent = recentLibraries(ui)
+        ui.persistentStore?.set(Array(([library] + recent.filter { $0 != library }).prefix(5)), for: Self.recentKey)
+    }
+
     private func list() {
         if scan != nil { rescanWanted = true } else if !scanRoot.isEmpty { startScan(scanRoot, replacing: true) }
     }
@@ -647,6 +668,14 @@ final class BrowserPage {
                                    accessory: entry.id == .favorites ? .badge(self.favoriteCount) : .none)
                 }
             }
+            let recent = recentLibraries(ui).filter { $0 != libraryRoot }
+            if !recent.isEmpty {
+                ui.section("Recent Libraries") {
+                    ui.forEach(recent.map { LibraryEntry(id: .library($0), title: ($0 as NSString).lastPathComponent, icon: .folder) }) { entry in
+                        ListRowContent(entry.title, icon: entry.icon)
+                    }
+                }
+            }
             ui.section("Folders") {
                 // Subfolders are listed only when a folder is expanded: every readable folder gets a
                 // chevron, which goes away if it turns out to have none.
@@ -682,6 +711,13 @@ final class BrowserPage {
                 open(folder: path)
             }
         case .folder?, nil: break
+        case .library(let path)?:
+            if let problem = FolderNode.listingProblem(path) {
+                lastAction = "Cannot open \((path as NSString).lastPathComponent): \(problem)"
+                sidebarSelection = before
+            } else {
+                openLibrary(path, ui)
+            }
         case let collection? where folder != root:
             open(folder: root) // All Photos, Favorites and Recent cover the whole library
             sidebarSelection = collection
@@ -708,7 +744,7 @@ final class BrowserPage {
                         // While the first walk goes on, how far it got (a rescan shows the photos it replaces).
                         let scanning = (staging == nil ? scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : "")
                             + (factsProgress.map { ", reading dates \($0.done) of \($0.total)…" } ?? "")
-                        ui.text("\(shown.count) photos" + scanning, color: ui.theme.secondaryText)
+                        ui.text(Self.photoCount(shown.count) + scanning, color: ui.theme.secondaryText)
                     } else {
                         ui.text("\(selection.count) selected", color: ui.theme.secondaryText)
                         if ui.button("Favorite", icon: .star) { setFavorite(selection) }
@@ -823,7 +859,7 @@ final class BrowserPage {
                 if !lastAction.isEmpty { ui.text(lastAction, color: ui.theme.secondaryText) }
                 guard let first = picked.first else {
                     ui.text("No selection", font: ui.font(size: 17, weight: .bold))
-                    ui.text("\(shown.count) photos in \((folder as NSString).lastPathComponent)", color: ui.theme.secondaryText)
+                    ui.text(Self.photoCount(shown.count) + " in \((folder as NSString).lastPathComponent)", color: ui.theme.secondaryText)
                     return
                 }
                 if picked.count > 1 {

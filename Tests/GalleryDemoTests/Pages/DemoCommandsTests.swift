@@ -44,6 +44,8 @@ final class DemoCommandsTests: XCTestCase {
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 64, height: 48, seed: 1), to: dir.file("Holidays/beach.jpg"))
         let h = try Harness(width: 1200, height: 700)
         h.ui.fileChooserBackend = .builtIn // never the desktop's, even where one runs
+        let state = try ScratchFolder("open-folder-state")
+        h.ui.persistentStore = PersistentStore(path: state.file("state.json"))
         let app = DemoApp(page: .controls, darkTheme: false, library: dir.path)
         let build: (UI) -> Void = { app.build($0, host: h.host) }
         h.frames(2, build)
@@ -59,5 +61,17 @@ final class DemoCommandsTests: XCTestCase {
         try h.click(on: "Choose", build)
         XCTAssertEqual(app.page, .photos)
         XCTAssertEqual(app.browser.folder, dir.file("Holidays"))
+        // Another library, then the first again from the sidebar's Recent Libraries.
+        h.press(Key("o"), modifiers: .control, build)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Holidays", in: .tableRows("entries")) == nil && h.drawnText.contains("0 items") }, build))
+        try h.click(on: dir.path.split(separator: "/").last.map(String.init) ?? "", build) // the path bar: the library's parent
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Holidays", in: .tableRows("entries")) != nil }, build))
+        try h.click(on: "Choose", build) // nothing selected: the folder shown
+        XCTAssertEqual(app.browser.folder, dir.path)
+        XCTAssertTrue(h.frames(until: { h.rect(ofText: "Recent Libraries") != nil }, build), "\(h.drawnText)")
+        h.shot("demo-recent-libraries", build)
+        try h.click(on: "Holidays", build)
+        XCTAssertEqual(app.browser.folder, dir.file("Holidays"), "the recent library opens again")
+        XCTAssertEqual(app.browser.recentLibraries(h.ui), [dir.file("Holidays"), dir.path])
     }}
 }
