@@ -313,7 +313,7 @@ public final class AppHost {
         if window === primary {
             SDL_HideWindow(window.window.handle)
         } else {
-            _ = window.ui.images?.shutdown(within: 1)
+            _ = window.ui.images?.shutdown(within: 0) // its workers end after the decode at hand: closing never waits
             window.ui.images = nil
             window.ui.windowScene.objects.removeAll()
         }

@@ -215,6 +215,20 @@ final class WindowsTests: XCTestCase {
         XCTAssertNil(secondModel, "released with its window")
     } }
 
+    func testClosingAWindowStopsItsImageWorkersWithoutWaitingForThem() throws { try onMain {
+        let h = try Harness()
+        h.host.prepareWindow = { $0.ui.images = ImagePipeline(renderer: $0.window.renderer, workers: 2) }
+        let second = try XCTUnwrap(h.host.openWindow())
+        let images = try XCTUnwrap(second.ui.images)
+        h.frame { _ in }
+        XCTAssertEqual(images.loader.runningWorkers, 2)
+        h.host.close(second)
+        XCTAssertNil(second.ui.images, "the window's pipeline goes with it")
+        let deadline = MonotonicClock.seconds() + 10
+        while images.loader.runningWorkers > 0 && MonotonicClock.seconds() < deadline { usleep(5_000) }
+        XCTAssertEqual(images.loader.runningWorkers, 0, "its workers end")
+    } }
+
     func testFontsAreFoundOnceAndShared() throws { try onMain {
         let h = try Harness()
         let second = try XCTUnwrap(h.host.openWindow())
