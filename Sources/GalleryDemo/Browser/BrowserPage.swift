@@ -668,7 +668,7 @@ final class BrowserPage {
                                    accessory: entry.id == .favorites ? .badge(self.favoriteCount) : .none)
                 }
             }
-            let recent = recentLibraries(ui).filter { $0 != libraryRoot }
+            let recent = recentLibraries(ui).filter { $0 != libraryRoot && $0 != folder } // not the one shown
             if !recent.isEmpty {
                 ui.section("Recent Libraries") {
                     ui.forEach(recent.map { LibraryEntry(id: .library($0), title: ($0 as NSString).lastPathComponent, icon: .folder) }) { entry in
