@@ -1,4 +1,3 @@
-import CSDL2
 import Foundation
 import Render2D
 import Widgets
@@ -17,6 +16,11 @@ extension BrowserPage {
     /// The Edit menu's items for the browser.
     func editCommands(_ ui: UI) {
         let targets = commandTargets
+        ui.disabled(trashUndo.isEmpty) {
+            let count = trashUndo.last?.count ?? 0
+            if ui.menuItem(count > 1 ? "Undo Move of \(count) to Trash" : "Undo Move to Trash", shortcut: KeyboardShortcut("z")) { undoTrash() }
+        }
+        ui.divider()
         if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) { selection.selectAll(of: shown) }
         ui.disabled(targets.isEmpty) {
             if ui.menuItem(targets.count == 1 ? "Copy Path" : "Copy Paths", shortcut: KeyboardShortcut("c")) { copyPaths(ui, targets) }
@@ -84,13 +88,20 @@ extension BrowserPage {
     }
 
     /// Moves `ids`' photos to the desktop's trash (GIO's `g_file_trash`: the freedesktop trash,
-    /// with where each came from). What could not be trashed stays, and says why.
+    /// with where each came from); Ctrl+Z puts them back. What could not be trashed stays, and
+    /// says why.
     private func trash(_ ids: RowSelection<Int>) {
         let doomed = photos.filter { ids.contains($0.id) }
         var failures: [String] = []
+        var batch: [Trash.Item] = []
         for photo in doomed {
-            if let problem = Trash.move(photo.path) { failures.append("\(photo.name): \(problem)") }
+            switch Trash.move(photo.path) {
+            case .success(let item?): batch.append(item)
+            case .success(nil): break // trashed where this code cannot find it: not undoable from here
+            case .failure(let why): failures.append("\(photo.name): \(why)")
+            }
         }
+        if !batch.isEmpty { trashUndo = Array((trashUndo + [batch]).suffix(Self.undoLimit)) }
         if viewer.isOpen { viewer.close() }
         selection.removeAll()
         let moved = doomed.count - failures.count
@@ -100,15 +111,17 @@ extension BrowserPage {
     }
 }
 
-/// The desktop's trash, through GIO.
-enum Trash {
-    /// Moves `path` to the trash; returns why it could not, or nil.
-    static func move(_ path: String) -> String? {
-        guard let file = FileName.withCString(path, { g_file_new_for_path($0) }) else { return "not a file name" }
-        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        var error: UnsafeMutablePointer<GError>?
-        guard g_file_trash(file, nil, &error) == 0 else { return nil }
-        defer { g_error_free(error) }
-        return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+extension BrowserPage {
+    /// Trash moves Ctrl+Z can undo, at most.
+    static let undoLimit = 50
+
+    /// Puts the last photos moved to the trash back where they were (Ctrl+Z). A photo whose
+    /// name was taken since stays in the trash, and says so.
+    func undoTrash() {
+        guard let batch = trashUndo.popLast() else { return }
+        let failures = batch.compactMap { item in Trash.restore(item).map { "\((item.original as NSString).lastPathComponent): \($0)" } }
+        let restored = batch.count - failures.count
+        lastAction = "Put \(restored) photo\(restored == 1 ? "" : "s") back from the trash" + (failures.first.map { "; not put back: \($0)" } ?? "")
+        rescan()
     }
 }

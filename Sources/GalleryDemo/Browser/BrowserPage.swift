@@ -118,6 +118,8 @@ final class BrowserPage {
     /// The photos the trash confirmation asks about, and whether it is shown.
     var trashCandidates = RowSelection<Int>()
     var confirmsTrash = false
+    /// The photos each trash move took, newest last: Ctrl+Z puts the last back.
+    var trashUndo: [[Trash.Item]] = []
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     /// A photo to scroll to when the grid or table is next built.

@@ -145,5 +145,13 @@ final class DemoWindowsTests: XCTestCase {
         try h.click(on: "Move to Trash", build)
         XCTAssertFalse(doomed.contains { FileManager.default.fileExists(atPath: $0) }, "in the trash now")
         XCTAssertTrue(h.frames(until: { h.drawnText.contains("4 photos") }, build))
+        // Ctrl+Z puts them back, rating and all (the folder's sidecar kept it).
+        h.press(Key("z"), modifiers: .control, build)
+        XCTAssertTrue(doomed.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "back where they were")
+        XCTAssertTrue(h.frames(until: { h.drawnText.contains("6 photos") }, build))
+        XCTAssertEqual(browser.photos.first { $0.path == doomed[0] }?.rating, 4)
+        XCTAssertTrue(Trash.trashFolders(for: doomed[0]).allSatisfy { trash in
+            ((try? FileManager.default.contentsOfDirectory(atPath: trash + "/info")) ?? []).allSatisfy { !$0.hasPrefix("commands-") }
+        }, "and out of the trash")
     }}
 }
