@@ -4,8 +4,9 @@ import Widgets
 
 /// A photo full-window: fitted (decoded at the window's size) or at 1:1 (decoded at full
 /// size, panned by dragging). Arrows move to the next and previous photo, `Z` or a
-/// double-click switch fit and 1:1 (the digits rate, as in the grid), Escape returns. It shows
-/// in the browser, or in a window of its own (`PhotoWindow`).
+/// double-click switch fit and 1:1 (the digits rate, as in the grid), F11 fills the screen,
+/// Space starts and stops a slideshow, Escape leaves fullscreen, then returns. It shows in the
+/// browser, or in a window of its own (`PhotoWindow`).
 @MainActor
 final class PhotoViewer {
     private(set) var photos: [Photo] = []
@@ -16,6 +17,10 @@ final class PhotoViewer {
     private let dimensions = DimensionCache()
     /// Whether it is a window of its own (no "New Window" button; closing closes the window).
     var isOwnWindow = false
+    /// When the slideshow shows the next photo (UI time); nil when no slideshow runs.
+    private(set) var slideshowNext: Double?
+    /// Seconds each photo of a slideshow is shown.
+    static let slideshowInterval = 3.0
 
     var current: Photo? { isOpen && photos.indices.contains(index) ? photos[index] : nil }
 
@@ -28,7 +33,10 @@ final class PhotoViewer {
         pan = .zero
     }
 
-    func close() { isOpen = false }
+    func close() {
+        isOpen = false
+        slideshowNext = nil
+    }
 
     private func move(_ step: Int) {
         index = min(max(0, index + step), photos.count - 1)
@@ -47,14 +55,28 @@ final class PhotoViewer {
     private func viewer(_ ui: UI, _ photo: Photo) {
         for press in ui.input.keys {
             switch press.key {
-            case .escape: close()
-            case .right, .down, .space: move(1)
+            case .escape:
+                if ui.isFullscreen { ui.setFullscreen(false) } else { close() }
+            case .f11: ui.setFullscreen(!ui.isFullscreen)
+            case .space: slideshowNext = slideshowNext == nil ? ui.time + Self.slideshowInterval : nil
+            case .right, .down: move(1)
             case .left, .up: move(-1)
             case Key("z"):
                 actualSize.toggle()
                 pan = .zero
             default: break
             }
+        }
+        if let next = slideshowNext {
+            if ui.time >= next {
+                if index + 1 < photos.count {
+                    move(1)
+                    slideshowNext = ui.time + Self.slideshowInterval
+                } else {
+                    slideshowNext = nil // the last photo: the slideshow ends on it
+                }
+            }
+            if let due = slideshowNext { ui.requestRedraw(after: due - ui.time) }
         }
         let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
         ui.drawList.addRect(rect, color: .black)
@@ -93,7 +115,8 @@ final class PhotoViewer {
             ui.hstack {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()
-                ui.text("← → move · Z fit or actual size · drag to pan · Esc", color: .white.opacity(0.7))
+                ui.text(slideshowNext != nil ? "Slideshow · Space stops" : "← → move · Z fit or actual size · Space slideshow · F11 fullscreen · Esc",
+                        color: .white.opacity(0.7))
                 if ui.button(actualSize ? "Fit" : "1:1") { actualSize.toggle(); pan = .zero }
                 if !isOwnWindow && ui.button("New Window") { PhotoWindow.open(ui, photos: photos, at: index) }
                 if ui.button("Close", icon: .xmark) { close() }

@@ -515,6 +515,11 @@ public final class AppHost {
             w.ui.windowScene.openRequests.removeAll()
             for request in requests { _ = open(group: request.group, value: request.value) }
         }
+        for w in windows {
+            guard let fullscreen = w.ui.windowScene.fullscreenRequest else { continue }
+            w.ui.windowScene.fullscreenRequest = nil
+            w.isFullscreen = fullscreen
+        }
         for w in windows where w.ui.windowScene.dismissRequested {
             w.ui.windowScene.dismissRequested = false
             close(w)

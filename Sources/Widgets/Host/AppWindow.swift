@@ -79,6 +79,19 @@ public final class AppWindow {
         return Size(s.width / userScale, s.height / userScale)
     }
 
+    /// Whether it fills its display, without borders (the desktop's fullscreen, not a mode change).
+    public var isFullscreen: Bool {
+        get { SDL_GetWindowFlags(window.handle) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue == SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        set {
+            guard newValue != isFullscreen else { return }
+            if SDL_SetWindowFullscreen(window.handle, newValue ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0) != 0 {
+                Log.warn("fullscreen: \(String(cString: SDL_GetError()))")
+            }
+            ui.windowScene.isFullscreen = isFullscreen
+            frameDue = true
+        }
+    }
+
     /// Its title, as the window manager shows it.
     public var title: String { SDL_GetWindowTitle(window.handle).map { String(cString: $0) } ?? "" }
 
@@ -126,6 +139,9 @@ struct WindowScene {
     var openRequests: [(group: String, value: Data?)] = []
     /// Whether this frame asked to close the window.
     var dismissRequested = false
+    /// Whether the window is fullscreen, and what this frame asked (`setFullscreen`).
+    var isFullscreen = false
+    var fullscreenRequest: Bool?
     /// Objects that live as long as the window (`windowState`).
     var objects: [ObjectIdentifier: AnyObject] = [:]
 }
@@ -158,6 +174,16 @@ extension UI {
     /// if ui.menuItem("Close Window", shortcut: KeyboardShortcut("w")) { ui.dismissWindow() }
     /// ```
     public func dismissWindow() { windowScene.dismissRequested = true }
+
+    /// Whether the window this UI draws fills its display (F11 in most apps).
+    public var isFullscreen: Bool { windowScene.fullscreenRequest ?? windowScene.isFullscreen }
+
+    /// Makes the window this UI draws fill its display, or not, after this frame.
+    ///
+    /// ```swift
+    /// if ui.shortcutPressed(KeyboardShortcut(.f11, modifiers: [])) { ui.setFullscreen(!ui.isFullscreen) }
+    /// ```
+    public func setFullscreen(_ on: Bool) { windowScene.fullscreenRequest = on }
 
     /// The group of the window this UI draws (`AppHost.mainGroup` for the first window's).
     public var windowID: String { windowScene.group }

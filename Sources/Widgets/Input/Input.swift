@@ -72,6 +72,8 @@ public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public static let f10 = scancodeKey(67)
     /// The Menu (application) key: opens the context menu of what has focus.
     public static let menu = scancodeKey(101)
+    /// F11 (fullscreen).
+    public static let f11 = scancodeKey(68)
     /// F12 (the frame inspector).
     public static let f12 = scancodeKey(69)
 }

@@ -57,6 +57,7 @@ public struct KeyboardShortcut: Hashable, Sendable {
         case .pageDown: return "Page Down"
         case .f2: return "F2"
         case .f10: return "F10"
+        case .f11: return "F11"
         case .f12: return "F12"
         default:
             guard key.rawValue > 32, key.rawValue < 0x11_0000, let scalar = Unicode.Scalar(UInt32(key.rawValue)) else { return "?" }

@@ -68,6 +68,41 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertTrue(h.host.quitRequested)
     }}
 
+    func testTheViewerFillsTheScreenWithF11AndPlaysASlideshowWithSpace() throws { try onMain {
+        let lib = try Self.library("slideshow", count: 3)
+        let h = try Harness(width: 1000, height: 700)
+        let app = DemoApp(page: .photos, darkTheme: false, library: lib.path)
+        let browser = app.browser
+        browser.waitForScan()
+        let build: (UI) -> Void = { app.build($0, host: h.host) }
+        h.frames(3, build)
+        browser.open(browser.shown[0].id)
+        h.frame(build)
+        XCTAssertEqual(browser.viewer.index, 0)
+        h.press(.f11, build)
+        XCTAssertTrue(h.host.primary.isFullscreen, "F11: the window fills the screen")
+        XCTAssertTrue(h.ui.isFullscreen)
+        h.press(.space, build)
+        XCTAssertNotNil(browser.viewer.slideshowNext, "Space starts a slideshow")
+        h.wait(PhotoViewer.slideshowInterval)
+        h.frame(build)
+        XCTAssertEqual(browser.viewer.index, 1, "the next photo after the interval")
+        h.wait(PhotoViewer.slideshowInterval)
+        h.frame(build)
+        h.wait(PhotoViewer.slideshowInterval)
+        h.frame(build)
+        XCTAssertEqual(browser.viewer.index, 2)
+        XCTAssertNil(browser.viewer.slideshowNext, "it ends on the last photo")
+        h.press(.space, build)
+        h.press(.space, build)
+        XCTAssertNil(browser.viewer.slideshowNext, "Space stops it")
+        h.press(.escape, build)
+        XCTAssertFalse(h.host.primary.isFullscreen, "Escape leaves fullscreen first")
+        XCTAssertTrue(browser.viewer.isOpen)
+        h.press(.escape, build)
+        XCTAssertFalse(browser.viewer.isOpen, "then the viewer")
+    }}
+
     /// `bench idle --windows 2`: two browser windows, settled, then left alone, draw nothing.
     func testTwoIdleBrowserWindowsDrawNoFrames() throws { try onMain {
         let lib = try Self.library("idle-windows", count: 4)
