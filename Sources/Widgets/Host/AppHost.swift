@@ -456,7 +456,10 @@ public final class AppHost {
         if let accessibilityBridge, w === accessibilityTarget { takeAccessibilityRequests(accessibilityBridge, into: w) }
         profiler.endPhase(.events)
 
-        ui.beginFrame(events: events, size: w.logicalSize, scale: window.backingScale * w.userScale, time: clock())
+        // A docked HUD keeps a strip below the app free: the app is laid out above it.
+        let logical = w.logicalSize
+        let hudHeight = w.showsHUD && ui.hudPlacement == .docked ? min(ui.hudDockHeight, (logical.height / 2).rounded(.down)) : 0
+        ui.beginFrame(events: events, size: Size(logical.width, logical.height - hudHeight), scale: window.backingScale * w.userScale, time: clock())
         if ui.input.quitRequested { quitRequested = true }
         ui.images?.beginFrame()
         if let content = w.content { content(ui) } else { build(ui) }
@@ -469,7 +472,8 @@ public final class AppHost {
             if images.needsFrame { ui.requestRedraw() }
         }
         if w.showsHUD {
-            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil), w === primary {
+            let dock = Rect(x: 0, y: logical.height - hudHeight, width: logical.width, height: hudHeight)
+            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil, dock: dock), w === primary {
                 toggleTraceRecording()
             }
             ui.requestRedraw() // its graphs move

@@ -32,7 +32,34 @@ public struct FrameImages: Sendable, Equatable {
     }
 }
 
+/// Where the frame inspector is: docked along the window's bottom edge, the app laid out above
+/// it so it covers none of the app's controls (the default), or floating over the app where it
+/// was dragged by its header. The choice and the place are kept in the UI's `PersistentStore`.
+public enum HUDPlacement: Equatable, Sendable, Codable {
+    /// Along the bottom edge, below the app.
+    case docked
+    /// Over the app, its top-left corner at `x`, `y` (logical pixels).
+    case floating(x: Double, y: Double)
+}
+
 extension UI {
+    static let hudPlacementKey = "hud.placement"
+
+    /// Where the frame inspector is (see `HUDPlacement`); kept in the persistent store.
+    public var hudPlacement: HUDPlacement {
+        get {
+            persistentStore?.value(Self.hudPlacementKey, as: HUDPlacement.self)
+                ?? stateBox(WidgetID(parent: .root, "hud.placement"), HUDPlacement.docked).value
+        }
+        set {
+            stateBox(WidgetID(parent: .root, "hud.placement"), HUDPlacement.docked).value = newValue
+            persistentStore?.set(newValue, for: Self.hudPlacementKey)
+        }
+    }
+
+    /// How tall the docked inspector was in its last frame (what `AppHost` keeps free below the app).
+    public var hudDockHeight: Double { stateBox(WidgetID(parent: .root, "hud.height"), 170.0).value }
+
     /// Colors of the phases in the inspector's stacked bars.
     static let phaseColors: [Color] = [Color(hex: 0x5AC8FA), Color(hex: 0x34C759), Color(hex: 0xFF9500), Color(hex: 0xAF52DE)]
 
@@ -42,15 +69,17 @@ extension UI {
     /// Click or tap a bar to freeze on that frame and see its phases, its costliest scopes,
     /// its lazy-path counters, the images it requested, uploaded and first drew, and why it
     /// was slow (`FrameRecord.cause()`); ← and → step, "Next janky" jumps, Escape resumes.
-    /// Returns true when the Record / Stop button is clicked.
+    /// Docked (`hudPlacement`), it fills `dock`, the strip the host kept free below the app;
+    /// floating, or with no `dock`, it floats where it was dragged. Returns true when the
+    /// Record / Stop button is clicked.
     ///
     /// ```swift
     /// if ui.profilerHUD(host.profiler, isRecording: recording) { toggleRecording() }
     /// ```
     @discardableResult
-    public func profilerHUD(_ profiler: FrameProfiler, isRecording: Bool = false, note: String? = nil) -> Bool {
+    public func profilerHUD(_ profiler: FrameProfiler, isRecording: Bool = false, note: String? = nil, dock: Rect? = nil) -> Bool {
         var clicked = false
-        profile("frame inspector") { inOverlay { clicked = inspector(profiler, isRecording: isRecording, note: note) } }
+        profile("frame inspector") { inOverlay { clicked = inspector(profiler, isRecording: isRecording, note: note, dock: dock) } }
         return clicked
     }
 
@@ -63,7 +92,7 @@ extension UI {
 
     var inspectorState: InspectorState { stateBox(WidgetID(parent: .root, "hud.inspector"), InspectorState()).value }
 
-    private func inspector(_ profiler: FrameProfiler, isRecording: Bool, note: String?) -> Bool {
+    private func inspector(_ profiler: FrameProfiler, isRecording: Bool, note: String?, dock: Rect?) -> Bool {
         let box = stateBox(WidgetID(parent: .root, "hud.inspector"), InspectorState())
         let font = self.font(size: 12)
         let budget = profiler.jankThresholdMs
@@ -71,48 +100,65 @@ extension UI {
         let live = profiler.lastFrame
         let lazy = live?.lazy ?? LazyPathCounters()
         let showsLazy = lazy != LazyPathCounters()
-        let top = 46.0 + (showsLazy ? 36 : 0)
+        let lineHeight = 18.0
+        let top = 10 + lineHeight * (showsLazy ? 4 : 2)
         let detail = box.value.frozen == nil ? 0.0 : 196
-        let width = min(460, size.width)
-        let panel = Rect(x: max(0, size.width - width - 10), y: 10, width: width, height: top + 104 + detail + (note == nil ? 0 : 18))
-        drawList.addRoundedRect(panel, radius: 8, color: Color(hex: 0x000000, alpha: 0.8))
+        let height = top + 104 + detail + (note == nil ? 0 : 18)
+        let placement = hudPlacement
+        let panel: Rect
+        if let dock, placement == .docked {
+            panel = Rect(x: dock.x, y: dock.y, width: dock.width, height: max(dock.height, 0))
+        } else {
+            let width = min(460, size.width)
+            let corner: Point
+            if case .floating(let x, let y) = placement { corner = Point(x, y) } else { corner = Point(size.width - width - 10, 10) }
+            panel = Rect(x: min(max(0, corner.x), max(0, size.width - width)), y: min(max(0, corner.y), max(0, size.height - 24)),
+                         width: width, height: height)
+        }
+        stateBox(WidgetID(parent: .root, "hud.height"), 170.0).value = height // what a dock keeps free next frame
+        drawList.addRoundedRect(panel, radius: dock == nil || placement != .docked ? 8 : 0, color: Color(hex: 0x000000, alpha: 0.8))
         let dim = Color.white.opacity(0.85)
         let listed = openAccessibilityContainer(WidgetID(parent: .root, "hud"), role: .panel, name: "Frame profiler", frame: panel)
         defer { if listed { closeAccessibilityContainer() } }
-        /// Each line of figures is a label to a screen reader.
-        func line(_ text: String, _ k: Int, at point: Point, color: Color) {
-            font.draw(text, at: point, color: color, into: &drawList)
+        // The buttons at the top right; the lines of figures keep clear of them.
+        let record = Rect(x: panel.maxX - 62, y: panel.y + 6, width: 54, height: 18)
+        let placeButton = Rect(x: record.x - 58, y: record.y, width: 52, height: 18)
+        let content = min(panel.width, 460)
+        /// Each line of figures, cut to fit before `right`, is a label to a screen reader.
+        func line(_ text: String, _ k: Int, row: Int, right: Double, color: Color) {
+            let origin = Point(panel.x + 10, panel.y + 8 + Double(row) * lineHeight)
+            let shown = font.truncated(text, toWidth: max(0, right - origin.x))
+            font.draw(shown, at: origin, color: color, into: &drawList)
             if listed {
                 accessibilityElement(WidgetID(parent: WidgetID(parent: .root, "hud.line"), index: k), role: .label, name: text,
-                                     frame: Rect(x: point.x, y: point.y, width: panel.maxX - point.x - 70, height: font.lineHeight),
+                                     frame: Rect(x: origin.x, y: origin.y, width: font.measure(shown), height: font.lineHeight),
                                      text: AccessibilityText(text))
             }
         }
 
-        // Live figures and the Record / Stop button.
+        // Live figures, the Record / Stop button and the Dock / Float button.
         let sorted = profiler.recentFrames.map(\.workMs).sorted()
         func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        line("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))", 0,
-             at: Point(panel.x + 10, panel.y + 8), color: .white)
-        line("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)", 1,
-             at: Point(panel.x + 10, panel.y + 26), color: dim)
-        let record = Rect(x: panel.maxX - 62, y: panel.y + 6, width: 54, height: 18)
-        let r = interact(WidgetID(parent: .root, "hud.record"), rect: record)
-        if listed {
-            accessibilityElement(r.id, role: .pushButton, name: isRecording ? "Stop" : "Record", frame: record, states: [.enabled, .sensitive],
-                                 actions: [.click])
+        let besideButtons = placeButton.x - 8, whole = panel.x + content - 10
+        line("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))", 0, row: 0,
+             right: min(besideButtons, whole), color: .white)
+        line("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)", 1, row: 1,
+             right: min(besideButtons, whole), color: dim)
+        let r = hudButton(isRecording ? "Stop" : "Record", id: "hud.record", in: record, fill: isRecording ? Color.red : nil, font: font, listed: listed)
+        let docked = placement == .docked && dock != nil
+        if hudButton(docked ? "Float" : "Dock", id: "hud.place", in: placeButton, fill: nil, font: font, listed: listed).clicked {
+            hudPlacement = docked ? .floating(x: size.width - min(460, size.width) - 10, y: 10) : .docked
         }
-        drawList.addRoundedRect(record, radius: 9, color: isRecording ? Color.red : Color.white.opacity(r.isHovered ? 0.35 : 0.2))
-        font.draw(isRecording ? "Stop" : "Record", in: record, alignment: .center, color: .white, into: &drawList)
+        if !docked { dragHUD(panel, header: Rect(x: panel.x, y: panel.y, width: placeButton.x - panel.x, height: top)) }
         if showsLazy {
             line("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   decoding \(lazy.running)",
-                 2, at: Point(panel.x + 10, panel.y + 44), color: dim)
+                 2, row: 2, right: whole, color: dim)
             line("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
-                 3, at: Point(panel.x + 10, panel.y + 62), color: dim)
+                 3, row: 3, right: whole, color: dim)
         }
 
         // The bars: one per frame, stacked by phase, the budget line across.
-        let graph = Rect(x: panel.x + 10, y: panel.y + top + 6, width: panel.width - 20, height: 88)
+        let graph = Rect(x: panel.x + 10, y: panel.y + top + 6, width: content - 20, height: 88)
         let capacity = 600
         let ceiling = max(2 * budget, 1)
         func y(_ ms: Double) -> Double { graph.maxY - min(ms, ceiling) / ceiling * graph.height }
@@ -145,13 +191,33 @@ extension UI {
             box.value.selected = min(max(slot, 0), frames.count - 1)
         }
         if let note {
-            font.draw(note, in: Rect(x: panel.x + 10, y: panel.maxY - 20, width: panel.width - 20, height: 16), color: dim, into: &drawList)
+            font.draw(note, in: Rect(x: panel.x + 10, y: graph.maxY + 6 + detail, width: content - 20, height: 16), color: dim, into: &drawList)
         }
         if let frozen = box.value.frozen {
             frozenDetail(box, frames: frozen, graph: graph, barWidth: barWidth, first: first, budget: budget,
-                         area: Rect(x: panel.x + 10, y: graph.maxY + 8, width: panel.width - 20, height: detail - 8), font: font)
+                         area: Rect(x: panel.x + 10, y: graph.maxY + 8, width: content - 20, height: detail - 8), font: font)
         }
         return r.clicked
+    }
+
+    /// A small button of the inspector, reported to screen readers.
+    private func hudButton(_ title: String, id: String, in rect: Rect, fill: Color?, font: Font, listed: Bool) -> Interaction {
+        let r = interact(WidgetID(parent: .root, id), rect: rect)
+        if listed {
+            accessibilityElement(r.id, role: .pushButton, name: title, frame: rect, states: [.enabled, .sensitive], actions: [.click])
+        }
+        drawList.addRoundedRect(rect, radius: 9, color: fill ?? Color.white.opacity(r.isHovered ? 0.35 : 0.2))
+        font.draw(title, in: rect, alignment: .center, color: .white, into: &drawList)
+        return r
+    }
+
+    /// Dragging the floating inspector by its header moves it (kept on screen, and in the store when let go).
+    private func dragHUD(_ panel: Rect, header: Rect) {
+        let r = interact(WidgetID(parent: .root, "hud.header"), rect: header, sense: .drag)
+        if r.isHovered || r.isActive { setCursor(.resizeAll) }
+        guard r.isActive, r.dragDelta != .zero else { return }
+        hudPlacement = .floating(x: min(max(0, panel.x + r.dragDelta.x), max(0, size.width - panel.width)),
+                                 y: min(max(0, panel.y + r.dragDelta.y), max(0, size.height - 24)))
     }
 
     /// The frozen frame: its marker on the bars, its figures, and the stepping controls.

@@ -318,6 +318,7 @@ final class ControlTests: XCTestCase {
         XCTAssertGreaterThan(okInk.maxX, 600)
 
         XCTAssertFalse(h.host.showsHUD)
+        h.ui.hudPlacement = .floating(x: 640 - 460 - 10, y: 10) // the geometry below is the floating panel's
         h.inject.tap(.f12)
         h.frames(2, build)
         XCTAssertTrue(h.host.showsHUD)

@@ -132,6 +132,109 @@ final class FrameInspectorTests: XCTestCase {
         XCTAssertEqual(try TraceNesting.improperlyNested(trace), [])
     } }
 
+    /// A page with controls along every edge, as the demo's top bar has (the Dark toggle and
+    /// the HUD button at the top right, where the floating inspector used to cover them).
+    @MainActor
+    static func edgeControls(_ ui: UI) {
+        var dark = false
+        ui.vstack(spacing: 0) {
+            ui.hstack {
+                _ = ui.button("Photos")
+                ui.spacer()
+                ui.toggle("Dark", isOn: &dark)
+                _ = ui.button("Hide HUD")
+            }
+            ui.spacer()
+            ui.hstack {
+                _ = ui.button("Cancel")
+                ui.spacer()
+                _ = ui.button("Save", style: .borderedProminent)
+            }
+        }
+    }
+
+    /// What the inspector shows (its lines and buttons) and the page's controls, by rectangle.
+    @MainActor
+    static func hudAndControls(_ tree: AccessibilityTree) -> (hud: [AccessibilityNode], controls: [AccessibilityNode]) {
+        guard let panel = tree.all(.panel, "Frame profiler").first, let index = tree.nodes.firstIndex(where: { $0.id == panel.id })
+        else { return ([], []) }
+        var inHUD = Set<Int>(), stack = [index]
+        while let k = stack.popLast() {
+            inHUD.insert(k)
+            stack += tree.nodes[k].children
+        }
+        let hud = inHUD.filter { $0 != index }.map { tree.nodes[$0] }
+        let controls = tree.nodes.indices.filter { !inHUD.contains($0) && !tree.nodes[$0].actions.isEmpty }.map { tree.nodes[$0] }
+        return (hud, controls)
+    }
+
+    func testTheDockedInspectorCoversNoControlAndNoneOfItsLabelsOverlapAtScales1To2() throws { try onMain {
+        for scale in [1.0, 1.5, 2.0] {
+            let h = try Harness(width: Int(900 * scale), height: Int(600 * scale), scale: scale)
+            h.host.showsHUD = true
+            h.frames(3, Self.edgeControls)
+            let (hud, controls) = Self.hudAndControls(h.ui.accessibilityTree)
+            XCTAssertGreaterThanOrEqual(hud.count, 5, "scale \(scale): the lines, the bars, Record and Float")
+            XCTAssertEqual(controls.count, 5, "scale \(scale): the page's controls are all there, above the dock")
+            for (i, a) in hud.enumerated() {
+                for b in hud[(i + 1)...] where a.role != .image && b.role != .image {
+                    XCTAssertFalse(a.frame.intersects(b.frame), "scale \(scale): '\(a.name)' \(a.frame) overlaps '\(b.name)' \(b.frame)")
+                }
+                for control in controls {
+                    XCTAssertFalse(a.frame.intersects(control.frame), "scale \(scale): '\(a.name)' covers '\(control.name)'")
+                }
+            }
+            let save = try XCTUnwrap(controls.first { $0.name == "Save" })
+            XCTAssertLessThanOrEqual(save.frame.maxY, h.ui.size.height, "the app is laid out above the dock")
+            let panel = try XCTUnwrap(h.ui.accessibilityTree.all(.panel, "Frame profiler").first?.frame)
+            XCTAssertGreaterThan(panel.height, 100, "scale \(scale): the dock is shown, below the app")
+            XCTAssertEqual(panel.minY, h.ui.size.height, accuracy: 0.5)
+            XCTAssertEqual(panel.maxY, 600, accuracy: 0.5)
+            for node in hud {
+                XCTAssertTrue(panel.contains(Point(node.frame.maxX - 0.5, node.frame.maxY - 0.5)), "scale \(scale): '\(node.name)' is inside the dock")
+            }
+        }
+    } }
+
+    func testTheFloatingInspectorsLinesAreCutBeforeItsButtonsInANarrowWindow() throws { try onMain {
+        for scale in [1.0, 1.5, 2.0] {
+            let h = try Harness(width: Int(300 * scale), height: Int(400 * scale), scale: scale)
+            h.host.showsHUD = true
+            h.ui.hudPlacement = .floating(x: 0, y: 60)
+            h.frames(3, Self.edgeControls)
+            let hud = Self.hudAndControls(h.ui.accessibilityTree).hud.filter { $0.role != .image }
+            let panel = try XCTUnwrap(h.ui.accessibilityTree.all(.panel, "Frame profiler").first?.frame)
+            XCTAssertEqual(panel.width, 300, "scale \(scale): as wide as the window")
+            for (i, a) in hud.enumerated() {
+                XCTAssertLessThanOrEqual(a.frame.maxX, panel.maxX + 0.5, "scale \(scale): '\(a.name)' stays in the panel")
+                for b in hud[(i + 1)...] {
+                    XCTAssertFalse(a.frame.intersects(b.frame), "scale \(scale): '\(a.name)' \(a.frame) overlaps '\(b.name)' \(b.frame)")
+                }
+            }
+        }
+    } }
+
+    func testTheInspectorFloatsWhereItIsDraggedAndKeepsItsPlace() throws { try onMain {
+        let folder = try ScratchFolder("hud-place")
+        let h = try Harness(width: 900, height: 600)
+        h.ui.persistentStore = PersistentStore(path: folder.file("state.json"))
+        h.host.showsHUD = true
+        h.frames(2, Self.edgeControls)
+        try h.click(on: "Float", Self.edgeControls)
+        XCTAssertEqual(h.ui.hudPlacement, .floating(x: 900 - 460 - 10, y: 10))
+        XCTAssertEqual(h.ui.size.height, 600, "floating, it keeps no room")
+        h.frame(Self.edgeControls)
+        // Drag it by its header, left and down.
+        h.drag(from: Point(900 - 460 + 40, 20), to: Point(900 - 460 - 160, 220), Self.edgeControls)
+        XCTAssertEqual(h.ui.hudPlacement, .floating(x: 900 - 460 - 10 - 200, y: 210))
+        h.ui.persistentStore?.save()
+        let reopened = PersistentStore(path: folder.file("state.json"))
+        XCTAssertEqual(reopened.value(UI.hudPlacementKey, as: HUDPlacement.self), .floating(x: 900 - 460 - 10 - 200, y: 210),
+                       "its place is kept")
+        try h.click(on: "Dock", Self.edgeControls)
+        XCTAssertEqual(h.ui.hudPlacement, .docked)
+    } }
+
     func testTheInspectorFreezesOnAJankyFrameStepsAndShowsItsCause() throws { try onMain {
         let h = try Harness(width: 800, height: 600)
         Self.presentIsPacing(h)
@@ -147,6 +250,7 @@ final class FrameInspectorTests: XCTestCase {
             }
         }
         h.host.showsHUD = true
+        h.ui.hudPlacement = .floating(x: 800 - 460 - 10, y: 10) // over the app, where the geometry below expects it
         h.frames(20, build)
         slow = true
         h.frame(build)

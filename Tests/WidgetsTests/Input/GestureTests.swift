@@ -84,6 +84,7 @@ final class HUDTests: XCTestCase {
         let dir = try ScratchFolder("hud-trace")
         let h = try Harness()
         h.host.showsHUD = true
+        h.ui.hudPlacement = .floating(x: 640 - 460 - 10, y: 10) // Record at the top right, where the click goes
         h.host.traceFolder = dir.path
         let build: (UI) -> Void = { ui in ui.text("frame") }
         h.frame(build)
