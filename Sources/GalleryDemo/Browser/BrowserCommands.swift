@@ -16,14 +16,20 @@ extension BrowserPage {
     /// The Edit menu's items for the browser.
     func editCommands(_ ui: UI) {
         let targets = commandTargets
-        ui.disabled(trashUndo.isEmpty) {
-            let count = trashUndo.last?.count ?? 0
-            if ui.menuItem(count > 1 ? "Undo Move of \(count) to Trash" : "Undo Move to Trash", shortcut: KeyboardShortcut("z")) { undoTrash() }
+        ui.disabled(undoStack.isEmpty) {
+            if ui.menuItem("Undo " + (undoStack.last?.title ?? ""), shortcut: KeyboardShortcut("z")) { undo() }
         }
         ui.divider()
         if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) { selection.selectAll(of: shown) }
         ui.disabled(targets.isEmpty) {
             if ui.menuItem(targets.count == 1 ? "Copy Path" : "Copy Paths", shortcut: KeyboardShortcut("c")) { copyPaths(ui, targets) }
+        }
+        // In the table, F2 is the table's own (it edits the Name cell in place).
+        ui.disabled(targets.count != 1 || viewMode != .grid || viewer.isOpen) {
+            if ui.menuItem("Rename…", shortcut: KeyboardShortcut(.f2, modifiers: [])), let id = targets.first,
+               let photo = photos.first(where: { $0.id == id }) {
+                grid.renaming = (id, photo.name, false)
+            }
         }
         if ui.menuItem("Find…", icon: .magnifyingGlass, shortcut: KeyboardShortcut("f")) {
             viewer.close()
@@ -101,7 +107,7 @@ extension BrowserPage {
             case .failure(let why): failures.append("\(photo.name): \(why)")
             }
         }
-        if !batch.isEmpty { trashUndo = Array((trashUndo + [batch]).suffix(Self.undoLimit)) }
+        if !batch.isEmpty { remember(.trash(batch)) }
         if viewer.isOpen { viewer.close() }
         selection.removeAll()
         let moved = doomed.count - failures.count
@@ -111,17 +117,67 @@ extension BrowserPage {
     }
 }
 
+/// Something the browser did that Ctrl+Z undoes.
+enum BrowserUndo {
+    /// Photos moved to the trash.
+    case trash([Trash.Item])
+    /// A photo renamed: it is at `path` now, was called `oldName`, and its sidecar is `folder`'s.
+    case rename(path: String, oldName: String, folder: String)
+
+    /// What the Edit menu calls undoing it ("Undo Rename").
+    var title: String {
+        switch self {
+        case .trash(let items): items.count > 1 ? "Move of \(items.count) to Trash" : "Move to Trash"
+        case .rename: "Rename"
+        }
+    }
+}
+
 extension BrowserPage {
-    /// Trash moves Ctrl+Z can undo, at most.
+    /// Actions Ctrl+Z can undo, at most.
     static let undoLimit = 50
 
-    /// Puts the last photos moved to the trash back where they were (Ctrl+Z). A photo whose
-    /// name was taken since stays in the trash, and says so.
-    func undoTrash() {
-        guard let batch = trashUndo.popLast() else { return }
+    func remember(_ action: BrowserUndo) { undoStack = Array((undoStack + [action]).suffix(Self.undoLimit)) }
+
+    /// Undoes the last trash move or rename (Ctrl+Z).
+    func undo() {
+        switch undoStack.popLast() {
+        case .trash(let batch)?: undoTrash(batch)
+        case .rename(let path, let oldName, let folder)?:
+            let name = (path as NSString).lastPathComponent
+            if let problem = FileRename.rename(path, to: oldName) {
+                lastAction = "Could not rename \(name) back: \(problem)"
+            } else {
+                moveSidecarEntries(in: folder, from: name, to: oldName)
+                lastAction = "Renamed \(name) back to \(oldName)"
+                pendingReveal(path: (path as NSString).deletingLastPathComponent + "/" + oldName)
+            }
+        case nil: return
+        }
+        rescan()
+    }
+
+    /// Renames `photo` to `name` in its folder, its rating, favorite and tags with it; a name
+    /// that is not allowed, taken, or in a read-only folder is refused with a message.
+    func rename(_ photo: Photo, to name: String) {
+        guard name != photo.name else { return }
+        if let problem = FileRename.rename(photo.path, to: name) {
+            lastAction = "Could not rename \(photo.name): \(problem)"
+            return
+        }
+        let folder = (photo.path as NSString).deletingLastPathComponent
+        moveSidecarEntries(in: photo.folder, from: photo.name, to: name)
+        remember(.rename(path: folder + "/" + name, oldName: photo.name, folder: photo.folder))
+        lastAction = "Renamed \(photo.name) to \(name)"
+        pendingReveal(path: folder + "/" + name)
+        rescan()
+    }
+
+    /// Puts the photos of a trash move back where they were. A photo whose name was taken
+    /// since stays in the trash, and says so.
+    private func undoTrash(_ batch: [Trash.Item]) {
         let failures = batch.compactMap { item in Trash.restore(item).map { "\((item.original as NSString).lastPathComponent): \($0)" } }
         let restored = batch.count - failures.count
         lastAction = "Put \(restored) photo\(restored == 1 ? "" : "s") back from the trash" + (failures.first.map { "; not put back: \($0)" } ?? "")
-        rescan()
     }
 }

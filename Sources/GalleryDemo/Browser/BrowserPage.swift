@@ -118,8 +118,8 @@ final class BrowserPage {
     /// The photos the trash confirmation asks about, and whether it is shown.
     var trashCandidates = RowSelection<Int>()
     var confirmsTrash = false
-    /// The photos each trash move took, newest last: Ctrl+Z puts the last back.
-    var trashUndo: [[Trash.Item]] = []
+    /// What Ctrl+Z undoes, newest last: trash moves and renames.
+    var undoStack: [BrowserUndo] = []
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     /// A photo to scroll to when the grid or table is next built.
@@ -137,6 +137,7 @@ final class BrowserPage {
         rootNode = FolderNode.root(root)
         grid.onOpen = { [unowned self] photo in self.open(photo.id) }
         grid.contextMenu = { [unowned self] ui, ids in self.menu(ui, ids) }
+        grid.onRename = { [unowned self] photo, name in self.rename(photo, to: name) }
     }
 
     // MARK: Data
@@ -200,6 +201,20 @@ final class BrowserPage {
 
     /// Walks the library again (files landed or left); the selection keeps what is still there.
     func rescan() { list() }
+
+    /// Carries a photo's rating, favorite and tags in `folder`'s sidecar from `old` to `new`
+    /// (it was renamed), and saves the sidecar.
+    func moveSidecarEntries(in folder: String, from old: String, to new: String) {
+        guard var book = sidecars[folder] else { return }
+        if let rating = book.current.ratings.removeValue(forKey: old) { book.current.ratings[new] = rating }
+        if book.current.favorites.remove(old) != nil { book.current.favorites.insert(new) }
+        if let tags = book.current.tags.removeValue(forKey: old) { book.current.tags[new] = tags }
+        sidecars[folder] = book
+        saveProblem = saveSidecar(folder)
+    }
+
+    /// Selects and reveals the photo at `path` once the next walk has found it.
+    func pendingReveal(path: String) { pendingDrop = path }
 
     /// "1 photo", "58 photos".
     static func photoCount(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
@@ -819,7 +834,8 @@ final class BrowserPage {
     /// others can be moved and hidden from the header's menu.
     func columns() -> [TableColumn<Photo>] {
         [
-            TableColumn("Name", value: \Photo.name).width(min: 120, ideal: 220),
+            TableColumn("Name", value: \Photo.name).width(min: 120, ideal: 220)
+                .editable { [unowned self] photo, name in self.rename(photo, to: name) }, // F2 or a second click
             TableColumn("Kind", value: \Photo.kind).width(min: 70, ideal: 100).customizationID("kind"),
             TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(.trailing)
                 .customizationID("size"),

@@ -28,6 +28,10 @@ final class PhotoGrid {
     private(set) var info: LazyGridInfo?
     /// Called on double-click / double-tap.
     var onOpen: ((Photo) -> Void)?
+    /// The photo being renamed in place (F2), and the name typed so far.
+    var renaming: (id: Int, text: String, focused: Bool)?
+    /// Called with the name typed when renaming ends with Return or a click elsewhere (Escape cancels).
+    var onRename: ((Photo, String) -> Void)?
     /// Builds the context menu for the photos it applies to (empty: empty space); nil shows
     /// a small default menu.
     var contextMenu: ((UI, RowSelection<Int>) -> Void)?
@@ -130,6 +134,7 @@ final class PhotoGrid {
                 ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
                              isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
             }
+            if let edit = self.renaming, edit.id == photo.id { self.renameField(ui, photo, over: rect) }
             if r.clicked {
                 self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
                 ui.focus(gridFocus)
@@ -154,6 +159,32 @@ final class PhotoGrid {
             if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
             if ui.menuItem("Select All") { selection.selectAll(rows: order) }
         }
+    }
+
+    /// The name field over a cell being renamed: focused at once; Return or a click elsewhere
+    /// renames, Escape cancels.
+    private func renameField(_ ui: UI, _ photo: Photo, over rect: Rect) {
+        guard var edit = renaming else { return }
+        // Over the cell's title and stars, on the window's background.
+        let strip = Rect(x: rect.x, y: rect.maxY - ui.theme.controlHeight - 12, width: rect.width, height: ui.theme.controlHeight + 12)
+        ui.drawList.addRect(strip, color: ui.theme.background)
+        let field = strip.insetBy(dx: 6, dy: 6)
+        var ended: Bool?
+        ui.region(field) {
+            let fieldID = ui.id("rename")
+            if !edit.focused {
+                ui.focus(fieldID)
+                edit.focused = true
+            } else if ui.focusID == fieldID {
+                if ui.input.keys.contains(where: { $0.key == .escape }) { ended = false }
+                if ui.input.keys.contains(where: { $0.key == .returnKey }) { ended = true }
+            } else {
+                ended = true // focus went elsewhere (a click): the name typed stands, as in a file manager
+            }
+            ui.textField("Name", text: &edit.text, width: field.width, id: "rename")
+        }
+        renaming = ended == nil ? edit : nil
+        if ended == true { onRename?(photo, edit.text) }
     }
 
     /// The grid itself: under month headers (pinned) when there are sections.

@@ -70,12 +70,8 @@ final class DemoWindowsTests: XCTestCase {
 
     func testTheViewerFillsTheScreenWithF11AndPlaysASlideshowWithSpace() throws { try onMain {
         let lib = try Self.library("slideshow", count: 3)
-        let h = try Harness(width: 1000, height: 700)
-        let app = DemoApp(page: .photos, darkTheme: false, library: lib.path)
-        let browser = app.browser
-        browser.waitForScan()
-        let build: (UI) -> Void = { app.build($0, host: h.host) }
-        h.frames(3, build)
+        let session = try DemoSession(library: lib.path, width: 1000)
+        let (h, browser, build) = (session.h, session.browser, session.build)
         browser.open(browser.shown[0].id)
         h.frame(build)
         XCTAssertEqual(browser.viewer.index, 0)
