@@ -43,6 +43,8 @@ final class KitchenSink {
             ui.toggle("Compact rows", isOn: &compact)
             ui.slider("Volume", value: &volume, in: 0...1)
             ui.text("Volume \(Int((volume * 100).rounded())) %", color: ui.theme.secondaryText)
+            ui.progressView("Progress (the volume)", value: volume, width: 300)
+            if notifications { ui.progressView("Waiting for notifications…", width: 300) } // indeterminate: it moves while shown
             ui.hstack {
                 ui.text("Name")
                 ui.textField("Name", text: &name, width: 220)

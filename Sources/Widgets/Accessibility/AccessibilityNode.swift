@@ -165,6 +165,8 @@ public struct AccessibilityStates: OptionSet, Sendable, Hashable {
     // The bit of each is AT-SPI's state number, so `GetState` sends the raw value as it is.
     /// The window is the active one.
     public static let active = AccessibilityStates(bit: 1)
+    /// Busy: working on something of unknown length (an indeterminate progress view).
+    public static let busy = AccessibilityStates(bit: 3)
     /// Checked (a check box, a toggle that is on, a radio button that is chosen).
     public static let checked = AccessibilityStates(bit: 4)
     /// Collapsed (a disclosure, an outline row that can open).
@@ -205,6 +207,8 @@ public struct AccessibilityStates: OptionSet, Sendable, Hashable {
     public static let visible = AccessibilityStates(bit: 30)
     /// It holds more children than it creates: a virtual collection.
     public static let managesDescendants = AccessibilityStates(bit: 31)
+    /// Its value is not known (an indeterminate progress view).
+    public static let indeterminate = AccessibilityStates(bit: 32)
     /// Its text can be selected.
     public static let selectableText = AccessibilityStates(bit: 38)
     /// It can be checked.
