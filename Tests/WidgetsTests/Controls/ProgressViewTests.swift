@@ -6,6 +6,11 @@ import TesseraTesting
 /// ProgressView: a determinate bar filled to its value, an indeterminate one that moves only
 /// while it is on screen, both read by a screen reader as progress bars.
 final class ProgressViewTests: XCTestCase {
+    /// Whether `c` is (close to) `accent`, the bar's fill.
+    static func isAccent(_ c: Color, _ accent: Color) -> Bool {
+        abs(Int(c.r) - Int(accent.r)) < 30 && abs(Int(c.g) - Int(accent.g)) < 30 && abs(Int(c.b) - Int(accent.b)) < 30
+    }
+
     func testADeterminateBarIsFilledToItsValueAndReadAsAPercentage() throws { try onMain {
         let h = try Harness()
         var value = 40.0
@@ -17,9 +22,8 @@ final class ProgressViewTests: XCTestCase {
         XCTAssertEqual(bar.value, "40 %")
         XCTAssertEqual(bar.range?.current ?? -1, 0.4, accuracy: 1e-9)
         let accent = h.ui.theme.accent
-        let isAccent = { (c: Color) in abs(Int(c.r) - Int(accent.r)) < 30 && abs(Int(c.g) - Int(accent.g)) < 30 && abs(Int(c.b) - Int(accent.b)) < 30 }
         let row = Rect(x: bar.frame.x, y: bar.frame.midY, width: bar.frame.width, height: 1)
-        XCTAssertEqual(Double(h.countPixels(in: row, where: isAccent)), 80, accuracy: 3, "40 % of 200 px")
+        XCTAssertEqual(Double(h.countPixels(in: row) { Self.isAccent($0, accent) }), 80, accuracy: 3, "40 % of 200 px")
         XCTAssertNil(h.ui.redrawTime, "a determinate bar asks for no frames")
         value = .nan
         h.frame(build)
@@ -43,9 +47,7 @@ final class ProgressViewTests: XCTestCase {
         let row = Rect(x: bar.frame.x, y: bar.frame.midY, width: bar.frame.width, height: 1)
         @MainActor func segment() -> Int? {
             (0..<Int(row.width)).first { x in
-                h.countPixels(in: Rect(x: row.x + Double(x), y: row.y, width: 1, height: 1)) { c in
-                    abs(Int(c.r) - Int(accent.r)) < 30 && abs(Int(c.g) - Int(accent.g)) < 30 && abs(Int(c.b) - Int(accent.b)) < 30
-                } > 0
+                h.countPixels(in: Rect(x: row.x + Double(x), y: row.y, width: 1, height: 1)) { Self.isAccent($0, accent) } > 0
             }
         }
         h.wait(0.3)
