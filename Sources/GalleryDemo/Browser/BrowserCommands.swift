@@ -99,14 +99,17 @@ extension BrowserPage {
     private func trash(_ ids: RowSelection<Int>) {
         let doomed = photos.filter { ids.contains($0.id) }
         var failures: [String] = []
-        var batch: [Trash.Item] = []
+        var trashed: [String] = []
         for photo in doomed {
             switch Trash.move(photo.path) {
-            case .success(let item?): batch.append(item)
-            case .success(nil): break // trashed where this code cannot find it: not undoable from here
+            case .success: trashed.append(photo.path)
             case .failure(let why): failures.append("\(photo.name): \(why)")
             }
         }
+        // Where they went (one listing of each trash): one not found was trashed where this
+        // code cannot look, and is not undoable from here.
+        let found = Trash.find(trashed)
+        let batch = trashed.compactMap { found[$0] }
         if !batch.isEmpty { remember(.trash(batch)) }
         if viewer.isOpen { viewer.close() }
         selection.removeAll()

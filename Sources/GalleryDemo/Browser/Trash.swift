@@ -8,8 +8,9 @@ import Render2D
 /// else has taken its name since.
 ///
 /// ```swift
-/// if let trashed = try? Trash.move(photo.path).get() { undo.append(trashed) }
-/// Trash.restore(trashed)   // Ctrl+Z
+/// if case .success = Trash.move(photo.path) { trashed.append(photo.path) }
+/// let items = Trash.find(trashed)              // where each went
+/// items.values.forEach { _ = Trash.restore($0) } // Ctrl+Z
 /// ```
 enum Trash {
     /// A file in the trash, and where it came from.
@@ -27,9 +28,8 @@ enum Trash {
         let description: String
     }
 
-    /// Moves `path` to the trash; gives where it went (nil when GIO trashed it somewhere this
-    /// code does not know, so it cannot be put back from here), or why it could not.
-    static func move(_ path: String) -> Result<Item?, Failure> {
+    /// Moves `path` to the trash, or says why it could not (`find` tells where it went).
+    static func move(_ path: String) -> Result<Void, Failure> {
         guard let file = FileName.withCString(path, { g_file_new_for_path($0) }) else { return .failure(Failure(description: "not a file name")) }
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
@@ -37,7 +37,7 @@ enum Trash {
             defer { g_error_free(error) }
             return .failure(Failure(description: error.map { String(cString: $0.pointee.message) } ?? "unknown error"))
         }
-        return .success(find(path))
+        return .success(())
     }
 
     /// Puts `item` back where it came from, and drops its `.trashinfo`. Never replaces a file
@@ -63,23 +63,34 @@ enum Trash {
         return nil
     }
 
-    /// The newest item in the trashes `path` could have gone to whose `.trashinfo` names it.
-    static func find(_ path: String) -> Item? {
-        var newest: (item: Item, date: Date)?
-        for trash in trashFolders(for: path) {
+    /// Where each of `paths` went: the newest item, in the trashes it could have gone to, whose
+    /// `.trashinfo` names it. Missing: trashed somewhere this code does not know (not undoable
+    /// from here). Each trash folder is listed once, and only the `.trashinfo` files named like
+    /// one of `paths` are read (GIO names an item after its file, `photo.2.jpg` on a clash), so
+    /// a full trash costs a listing, not a read of every file in it.
+    static func find(_ paths: [String]) -> [String: Item] {
+        let wanted = Set(paths)
+        /// The part of a name before its first dot: what GIO keeps of it in a clashing item's name.
+        func stem(_ name: String) -> Substring { name.prefix { $0 != "." } }
+        let stems = Set(paths.map { stem(($0 as NSString).lastPathComponent) })
+        var folders: [String] = []
+        for path in paths { for folder in trashFolders(for: path) where !folders.contains(folder) { folders.append(folder) } }
+        var newest: [String: (item: Item, date: Date)] = [:]
+        for trash in folders {
             let infoFolder = trash + "/info"
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: infoFolder) else { continue }
-            for name in names where name.hasSuffix(".trashinfo") {
+            for name in names where name.hasSuffix(".trashinfo") && stems.contains(stem(name)) {
                 let info = infoFolder + "/" + name
-                guard let text = try? String(contentsOfFile: info, encoding: .utf8), originalPath(in: text) == path else { continue }
+                guard let text = try? String(contentsOfFile: info, encoding: .utf8), let original = originalPath(in: text),
+                      wanted.contains(original) else { continue }
                 let date = (try? FileManager.default.attributesOfItem(atPath: info)[.modificationDate] as? Date) ?? .distantPast
-                if date >= newest?.date ?? .distantPast {
-                    let item = Item(original: path, trashed: trash + "/files/" + String(name.dropLast(".trashinfo".count)), info: info)
-                    newest = (item, date)
+                if date >= newest[original]?.date ?? .distantPast {
+                    let item = Item(original: original, trashed: trash + "/files/" + String(name.dropLast(".trashinfo".count)), info: info)
+                    newest[original] = (item, date)
                 }
             }
         }
-        return newest?.item
+        return newest.mapValues(\.item)
     }
 
     /// The `Path=` of a `.trashinfo`, unescaped (the spec escapes it as a URI path).

@@ -149,6 +149,11 @@ extension UI {
                              collection: AccessibilityCollection?, cell: (row: Int, column: Int)?) -> Int? {
         guard accessibility.hiddenDepth == 0 else { return nil }
         var states = states.union([.visible])
+        var actions = actions
+        if disabledDepth > 0 { // inside `disabled(true)`: unavailable, whatever the widget said
+            states.subtract([.enabled, .sensitive, .focusable])
+            actions = []
+        }
         if focusID == id { states.insert(.focused) }
         if frame.intersects(drawList.clipRect) && frame.width > 0 && frame.height > 0 { states.insert(.showing) }
         var node = AccessibilityNode(id: id, role: role, name: name, description: "", value: value, states: states,
@@ -171,7 +176,7 @@ extension UI {
 
     /// The states of an input widget `id`: focusable, enabled, and whatever `extra` says.
     func controlStates(_ extra: AccessibilityStates = []) -> AccessibilityStates {
-        isEnabled ? extra.union([.focusable, .enabled, .sensitive]) : extra
+        extra.union([.focusable, .enabled, .sensitive])
     }
 
     // MARK: Requests

@@ -159,8 +159,7 @@ extension UI {
         let lit = isEnabled && (r.isHovered || menuState.highlighted == index)
         if isAccessibilityEnabled {
             accessibilityElement(r.id, role: .menuItem, name: title, frame: rect,
-                                 states: AccessibilityStates(isEnabled ? [.enabled, .sensitive, .selectable] : []).union(lit ? .selected : []),
-                                 actions: isEnabled ? [.click] : [],
+                                 states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []), actions: [.click],
                                  value: shortcut ?? "")
         }
         let color = role == .destructive ? theme.destructive : theme.text

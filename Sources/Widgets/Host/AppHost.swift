@@ -199,7 +199,7 @@ public final class AppHost {
         waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)
         self.options = options
         let window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync,
-                                position: options.position.map { (Int($0.x), Int($0.y)) })
+                                position: options.position.flatMap(Self.desktopPosition))
         let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.clipboard = SDLClipboard()
         primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
@@ -214,6 +214,13 @@ public final class AppHost {
         MainActorJobs.start()
         ui.accessibilityTitle = options.title
         Log.info("window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(primary.userScale)")
+    }
+
+    /// A desktop position as whole pixels; nil for one that is not a number (an app's setting
+    /// read from a file: never a trap).
+    static func desktopPosition(_ p: Point) -> (x: Int, y: Int)? {
+        guard p.x.isFinite, p.y.isFinite else { return nil }
+        return (Int(min(max(p.x, -100_000), 100_000)), Int(min(max(p.y, -100_000), 100_000)))
     }
 
     /// The viewport of the first window in logical pixels.

@@ -173,20 +173,16 @@ public struct EventInjector {
 
     /// The window moved to another display (SDL_WINDOWEVENT_DISPLAY_CHANGED): the host takes
     /// the new display's scale.
-    public func displayChanged() {
-        var e = SDL_Event()
-        e.window.type = SDL_WINDOWEVENT.rawValue
-        e.window.windowID = window.id
-        e.window.event = UInt8(SDL_WINDOWEVENT_DISPLAY_CHANGED.rawValue)
-        push(&e)
-    }
+    public func displayChanged() { windowEvent(SDL_WINDOWEVENT_DISPLAY_CHANGED) }
 
     /// The window manager's close button (SDL_WINDOWEVENT_CLOSE): the host closes the window.
-    public func closeButton() {
+    public func closeButton() { windowEvent(SDL_WINDOWEVENT_CLOSE) }
+
+    private func windowEvent(_ kind: SDL_WindowEventID) {
         var e = SDL_Event()
         e.window.type = SDL_WINDOWEVENT.rawValue
         e.window.windowID = window.id
-        e.window.event = UInt8(SDL_WINDOWEVENT_CLOSE.rawValue)
+        e.window.event = UInt8(kind.rawValue)
         push(&e)
     }
 

@@ -45,14 +45,18 @@ public enum HUDPlacement: Equatable, Sendable, Codable {
 extension UI {
     static let hudPlacementKey = "hud.placement"
 
-    /// Where the frame inspector is (see `HUDPlacement`); kept in the persistent store.
+    /// Where the frame inspector is (see `HUDPlacement`); kept in the persistent store, read
+    /// from it once (not decoded each frame).
     public var hudPlacement: HUDPlacement {
         get {
-            persistentStore?.value(Self.hudPlacementKey, as: HUDPlacement.self)
-                ?? stateBox(WidgetID(parent: .root, "hud.placement"), HUDPlacement.docked).value
+            let box = stateBox(WidgetID(parent: .root, "hud.placement"), HUDPlacement?.none)
+            if let placement = box.value { return placement }
+            let stored = persistentStore?.value(Self.hudPlacementKey, as: HUDPlacement.self) ?? .docked
+            box.value = stored
+            return stored
         }
         set {
-            stateBox(WidgetID(parent: .root, "hud.placement"), HUDPlacement.docked).value = newValue
+            stateBox(WidgetID(parent: .root, "hud.placement"), HUDPlacement?.none).value = newValue
             persistentStore?.set(newValue, for: Self.hudPlacementKey)
         }
     }

@@ -185,7 +185,11 @@ final class WindowsTests: XCTestCase {
         // A second one open at once is offset, not stacked exactly on the first.
         let third = try XCTUnwrap(h.host.openWindow(group: "photo"))
         XCTAssertEqual(third.window.size, Size(420, 260))
-        if SDLContext.videoDriver != "offscreen" { XCTAssertNotEqual(third.frame.origin, next.frame.origin) }
+        XCTAssertEqual(third.frame.origin, next.frame.origin + Point(32, 32), "offset from the open one, not stacked on it")
+        // A position from a setting that is not a number opens centred, never traps; a huge one is clamped.
+        XCTAssertNil(AppHost.desktopPosition(Point(.nan, 10)))
+        XCTAssertNil(AppHost.desktopPosition(Point(10, .infinity)))
+        XCTAssertEqual(AppHost.desktopPosition(Point(1e300, -1e300)).map { [$0.x, $0.y] }, [100_000, -100_000])
         // What a broken state file holds is not a frame.
         h.host.persistentStore?.set([1, 2, -3], for: "window.photo")
         XCTAssertNil(h.host.savedFrame(of: "photo"))
