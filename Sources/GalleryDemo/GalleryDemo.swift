@@ -53,8 +53,11 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Record every frame's input (with timestamps) to this file.")
     var record: String?
 
-    @Option(help: "Play back a recording made with --record (fixed 60 Hz clock), then exit.")
+    @Option(help: "Play back a recording made with --record at its recorded times, in its window size and scale, with a scratch copy of the settings it was recorded with; then exit.")
     var replay: String?
+
+    @Option(help: "How fast --replay plays: recorded (real time) or max (as fast as frames allow, on a virtual clock that keeps the recorded gaps).")
+    var replaySpeed: String = "recorded"
 
     @Option(help: "Page to open: photos, controls, splits, navigation, table, outline, input.")
     var page: String = "photos"
@@ -67,6 +70,9 @@ struct WindowOptions: ParsableArguments {
             throw ValidationError("unknown page '\(page)'; pages: \(DemoPage.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard size == nil || parsedSize != nil else { throw ValidationError("--size must look like 1280x800") }
+        guard ReplaySpeed(rawValue: replaySpeed) != nil else {
+            throw ValidationError("--replay-speed must be one of: \(ReplaySpeed.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     var parsedSize: (width: Int, height: Int)? { size.flatMap(parseSize) }
@@ -136,10 +142,12 @@ struct Run: ParsableCommand {
         try MainActor.assumeIsolated { () throws -> Void in
             let offscreen = window.resolvedOffscreen
             if offscreen { Log.info("no display: using the offscreen video driver") }
-            let store = PersistentStore.standard(app: "GalleryDemo")
             var replay: InputReplay?
             if let path = window.replay { replay = try InputReplay(path: path) }
-            let recorded = replay.map { (Int($0.header.width), Int($0.header.height)) } // clamped when read
+            // A replay reads and writes a scratch copy of the settings it was recorded with,
+            // never the user's own.
+            let store = try window.replay.map(RecordedSettings.scratchStore(forReplay:)) ?? PersistentStore.standard(app: "GalleryDemo")
+            let recorded = replay.map { (Int(($0.header.width * $0.header.scale).rounded()), Int(($0.header.height * $0.header.scale).rounded())) } // clamped when read
             // Where the first window was left (kept by AppHost); older runs kept only its size.
             let savedFrame = store.value("window.\(AppHost.mainGroup)", as: [Int].self).flatMap { $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil }
             let savedSize = savedFrame.map { ($0[2], $0[3]) }
@@ -152,7 +160,7 @@ struct Run: ParsableCommand {
             var root = folder ?? BrowserPage.lastLibrary(in: store)
             if root == nil { (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853) }
             let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
-                                                  vsync: true, offscreen: offscreen, scale: window.scale,
+                                                  vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
                                                   theme: window.dark ? .dark : .light, position: position))
             host.persistentStore = store
             let thumbnails = FreedesktopThumbnails()
@@ -175,27 +183,35 @@ struct Run: ParsableCommand {
                 if !app.browser.finishSaves(within: 2) { Log.error("quitting with ratings not yet saved: the disk did not answer in 2 s") }
             }
             host.showsHUD = window.hud
-            if let replay {
-                host.replay = replay
-                Log.info("replaying \(window.replay!): input up to frame \(replay.lastFrame)")
-            }
             if let path = window.record {
                 let logical = host.logicalSize
+                store.save() // the settings the recording starts from, kept beside it
+                RecordedSettings.keep(store, forRecording: path)
                 host.recorder = try InputRecorder(path: path, header: RecordingHeader(width: logical.width, height: logical.height, scale: host.userScale))
                 Log.info("recording input to \(path)")
             }
             defer { host.recorder?.close() }
+            if let replay {
+                let speed = ReplaySpeed(rawValue: window.replaySpeed) ?? .recorded
+                Log.info("replaying \(window.replay!): \(replay.steps.count) frames over \(FrameTimeSummary.format(replay.duration)) s, speed \(speed.rawValue)")
+                host.play(replay, speed: speed) { ui in app.build(ui, host: host) }
+                if let shot = window.screenshot {
+                    host.captureScreenshot(to: shot)
+                    host.frame { ui in app.build(ui, host: host) }
+                }
+                store.save()
+                return
+            }
             // Offscreen there is nobody to close the window: stop after a few frames, or, with a
-            // screenshot to take, once the thumbnails on screen have arrived (10 s at most). A
-            // replay stops a second after its last input.
-            let settles = offscreen && window.frames == nil && replay == nil && window.screenshot != nil
-            let frames = window.frames ?? replay.map { $0.lastFrame + 60 } ?? (offscreen && !settles ? 10 : nil) // lastFrame ≤ maxFrame
+            // screenshot to take, once the thumbnails on screen have arrived (10 s at most).
+            let settles = offscreen && window.frames == nil && window.screenshot != nil
+            let frames = window.frames ?? (offscreen && !settles ? 10 : nil)
             // The screenshot is taken once the layout has settled: the last frame of a bounded
             // run, else the fifth frame of an interactive one (which then goes on).
             let shotFrame = frames.map { max(1, $0) } ?? 5
             // Frames on demand for a person at the window; continuous for what is scripted by
-            // frame number (a replay, a tour, a fixed number of frames).
-            host.schedule = replay != nil || window.tour || window.frames != nil ? .continuous : .onDemand
+            // frame number (a tour, a fixed number of frames).
+            host.schedule = window.tour || window.frames != nil ? .continuous : .onDemand
             var count = 0
             let started = MonotonicClock.seconds()
             let inject = EventInjector(window: host.window)
@@ -220,5 +236,36 @@ struct Run: ParsableCommand {
             }
             store.save() // with where each window was left
         }
+    }
+}
+
+/// The settings a recording starts from: saved beside it (`<recording>.state.json`) when it
+/// is made, and copied into a scratch store for its replay, so a replay starts where the
+/// recording did and never writes the user's own settings.
+@MainActor
+enum RecordedSettings {
+    static func path(forRecording recording: String) -> String { recording + ".state.json" }
+
+    /// Saves `store`'s file beside the recording (nothing when it has none yet).
+    static func keep(_ store: PersistentStore, forRecording recording: String) {
+        guard let bytes = try? RegularFile.read(store.path, maxBytes: PersistentStore.maxBytes) else { return }
+        do throws(RegularFile.ReadError) { try RegularFile.replace(bytes, at: path(forRecording: recording), mode: 0o600) } catch {
+            Log.error("could not keep the settings beside the recording: \(error)")
+        }
+    }
+
+    /// A store in a new private temporary folder, holding the settings kept beside
+    /// `recording` (empty when there are none).
+    static func scratchStore(forReplay recording: String) throws -> PersistentStore {
+        var template = Array((NSTemporaryDirectory() + "/tessera-replay-XXXXXX").utf8CString)
+        guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
+            throw ValidationError("cannot make a scratch folder for the replay's settings: \(String(cString: strerror(errno)))")
+        }
+        let scratch = folder + "/state.json"
+        if let bytes = try? RegularFile.read(path(forRecording: recording), maxBytes: PersistentStore.maxBytes) {
+            try? RegularFile.writeNew(bytes, to: scratch, mode: 0o600)
+        }
+        Log.info("replay settings in \(scratch) (the user's own are not touched)")
+        return PersistentStore(path: scratch)
     }
 }

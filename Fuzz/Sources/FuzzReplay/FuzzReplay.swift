@@ -17,9 +17,10 @@ public func fuzzReplayMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMut
 func fuzzReplay(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
     let bytes = Array(input)
     guard let replay = try? InputReplay(bytes: bytes, name: "fuzz") else { return 0 }
-    precondition(replay.lastFrame <= InputReplay.maxFrame)
-    for events in replay.frames.values {
-        for event in events {
+    precondition(replay.duration.isFinite && replay.duration <= InputReplay.maxTime)
+    precondition(zip(replay.steps, replay.steps.dropFirst()).allSatisfy { $0.time <= $1.time }, "steps out of time order")
+    for step in replay.steps {
+        for event in step.events {
             if case .pointerMoved(let p) = event { precondition(p.x.isFinite && abs(p.y) <= 1e6, "unsanitized point") }
         }
     }

@@ -117,9 +117,13 @@ struct Profile: ParsableCommand {
     @Option(help: "The frame budget in milliseconds: frames over it are janky and get a cause.")
     var budgetMs = 1000.0 / 60
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Compare two summaries (A then B): per script and scope, the frame-time percentiles of each, B - A with a bootstrap 95% interval, and regression, improvement or noise. Prints a table; --summary writes the comparison's JSON.", valueName: "summary"))
+    var compare: [String] = []
+
     static let scripts = ["gallery", "table", "outline", "split"]
 
     func validate() throws {
+        guard compare.isEmpty || compare.count == 2 else { throw ValidationError("--compare takes two summaries: A.json B.json") }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
         guard budgetMs > 0, budgetMs <= 10_000 else { throw ValidationError("--budget-ms must be in 0...10000") }
         guard script == "all" || Self.scripts.contains(script) else {
@@ -129,10 +133,11 @@ struct Profile: ParsableCommand {
     }
 
     func run() throws {
+        if compare.count == 2 { return try runComparison() }
         let processStart = processStartSeconds() // first_screen_ms counts from the real process start, as in bench
         let library = try folder ?? images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
         let names = script == "all" ? Self.scripts : [script]
-        let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String) in
+        let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String, screenshots: [FrameScreenshot]) in
             let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
             let host = try AppHost(options: .init(title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen,
                                                   scale: 1, schedule: .continuous))
@@ -176,7 +181,8 @@ struct Profile: ParsableCommand {
                 results.append((name, frames, firstScreen))
             }
             defer { images.shutdown() }
-            return Self.report(results, images: images, profiler: host.profiler, renderer: host.window.renderer.name, library: library)
+            let report = Self.report(results, images: images, profiler: host.profiler, renderer: host.window.renderer.name, library: library)
+            return (report.summary, report.text, report.trace, host.profiler.screenshots.all)
         }
         if let trace {
             try RegularFile.replace(Array(report.trace.utf8), at: trace, mode: 0o600) // private to the user
@@ -185,8 +191,34 @@ struct Profile: ParsableCommand {
         if let summary {
             try report.summary.write(toFile: summary, atomically: true, encoding: .utf8)
             Log.info("summary written to \(summary)")
+            try Self.writeScreenshots(report.screenshots, besideSummary: summary)
         }
         print(report.text)
+    }
+
+    /// The janky frames' screenshots as PNG files in a folder beside the summary
+    /// (`summary.json` → `summary-screenshots/frame-123.png`; a file of the same name is replaced).
+    static func writeScreenshots(_ shots: [FrameScreenshot], besideSummary summary: String) throws {
+        let stem = summary.hasSuffix(".json") ? String(summary.dropLast(5)) : summary
+        let folder = stem + "-screenshots"
+        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw ValidationError("cannot make \(folder): \(String(cString: strerror(errno)))")
+        }
+        for shot in shots {
+            try RegularFile.replace(shot.png, at: "\(folder)/frame-\(shot.frame).png", mode: 0o644)
+        }
+        Log.info("\(shots.count) janky frames' screenshots written to \(folder)")
+    }
+
+    /// `--compare A B`: the table on standard output, the JSON in `--summary`.
+    func runComparison() throws {
+        let rows = CaptureComparison.compare(try CaptureSamples.load(compare[0]), try CaptureSamples.load(compare[1]))
+        guard !rows.isEmpty else { throw ValidationError("\(compare[0]) and \(compare[1]) share no script to compare") }
+        if let summary {
+            try RegularFile.replace(Array(CaptureComparison.json(rows, a: compare[0], b: compare[1]).utf8), at: summary, mode: 0o644)
+            Log.info("comparison written to \(summary)")
+        }
+        print(CaptureComparison.table(rows))
     }
 
     /// The summary JSON, the text report and the trace.
@@ -197,6 +229,7 @@ struct Profile: ParsableCommand {
         func ms(_ us: UInt64) -> String { FrameTimeSummary.format(Double(us) / 1000) }
         var parts: [String] = []
         var causes: [(script: String, report: JankReport)] = []
+        var latencyLines = ["", "input to present, ms:"]
         var lines = ["script    frames   work p50      p95      p99      max   total p50      p99   janky"]
         for result in results {
             let work = FrameTimeSummary(samples: result.frames.map(\.workMs)), total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
@@ -210,6 +243,14 @@ struct Profile: ParsableCommand {
                 part += ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
             }
             if let first = result.firstScreenMs { part += ",\"first_screen_ms\":\(FrameTimeSummary.format(first))" }
+            part += "," + CaptureSamples.json(CaptureSamples.script(result.frames))
+            let latencies = FrameTimeSummary.inputLatencies(of: result.frames)
+            part += ",\"input_latency_ms\":\(FrameTimeSummary.latencyJSON(latencies))"
+            let scrollJank = ScrollJank.allCases.map { kind in (kind, result.frames.filter { $0.scrollJank(budgetMs: profiler.jankThresholdMs) == kind }.count) }
+            part += ",\"scroll_jank\":{" + scrollJank.map { "\"\($0.0.rawValue)\":\($0.1)" }.joined(separator: ",") + "}"
+            latencyLines.append("  " + result.name.padding(toLength: 9, withPad: " ", startingAt: 0)
+                + (latencies.isEmpty ? "no input" : latencies.map { "\($0.kind.name) p50 \(FrameTimeSummary.format($0.summary.p50)) p95 \(FrameTimeSummary.format($0.summary.p95)) p99 \(FrameTimeSummary.format($0.summary.p99))" }.joined(separator: "; "))
+                + (scrollJank.contains { $0.1 > 0 } ? "  |  slow scroll frames: " + scrollJank.filter { $0.1 > 0 }.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ") : ""))
             parts.append(part + "}")
             func pad(_ s: String, _ n: Int) -> String { s.leftPadded(n) }
             lines.append(result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
@@ -234,6 +275,8 @@ struct Profile: ParsableCommand {
             }
             if report.ranked.isEmpty { lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + "no janky frames") }
         }
+        lines += latencyLines
+        lines.append("screenshots of janky frames: \(profiler.screenshots.all.count) (\(profiler.screenshots.bytes >> 10) KB; the slowest \(FrameScreenshots.maxCount) at most, in the trace and beside the summary)")
         lines.append("thumbnails: \(images.decodedTotal) decoded, \(loader.cancelled) cancelled, \(images.failedTotal) failed; "
             + "\(images.prefetchedInTime) ready on sight; \(latency.totalCount) waited, p50 \(ms(latency.valueAtPercentile(50))) ms, "
             + "p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = over the budget, the present counted unless it waits for vsync)")

@@ -2,8 +2,12 @@
 /// the build phase's scopes as nested slices on the main thread, with the lazy path's
 /// counters; an "expected frames" and an "actual frames" track (as Perfetto's FrameTimeline
 /// shows them: each frame's budget beside what it took, janky ones marked with their cause);
-/// one thread per decode worker with a slice per decode; and a flow per image from its
-/// request through decode and upload to the frame that first drew it.
+/// one thread per decode worker with a slice per decode; a flow per image from its
+/// request through decode and upload to the frame that first drew it; and an "input" track
+/// with each input event, a flow from it to the present of the frame that showed it; and each
+/// janky frame's screenshot, as an instant event whose `image` argument is the PNG as a data
+/// URL (Perfetto shows it in the event's details), and as a DevTools screenshot snapshot
+/// (Chrome DevTools' Performance panel shows those in its filmstrip).
 ///
 /// Times are whole microseconds; a slice's start and end are each rounded down and its
 /// duration is their difference, so a slice inside another in nanoseconds stays inside it.
@@ -15,10 +19,14 @@ public enum ChromeTrace {
     static let mainThread = 1
     static let expectedThread = 2
     static let actualThread = 3
+    static let inputThread = 4
+    /// Input flows' ids start here (images' count from 1).
+    static let inputFlowBase = 1 << 40
     static func workerThread(_ worker: Int) -> Int { 100 + worker }
 
     /// Chrome trace-event JSON of `frames` and the `images`' timelines, decoded by `workers` threads, with frames over `budgetMs` marked janky.
-    public static func json(frames: [FrameRecord], images: [ImageTimeline], workers: Int, budgetMs: Double = 1000.0 / 60) -> String {
+    public static func json(frames: [FrameRecord], images: [ImageTimeline], workers: Int, budgetMs: Double = 1000.0 / 60,
+                            screenshots: [FrameScreenshot] = []) -> String {
         var events: [String] = []
         let starts = frames.map(\.startNs) + images.map(\.requestedNs).filter { $0 > 0 }
         let origin = starts.min() ?? 0
@@ -41,8 +49,10 @@ public enum ChromeTrace {
         threadName(expectedThread, "expected frames", sort: 0)
         threadName(actualThread, "actual frames", sort: 1)
         threadName(mainThread, "main (UI)", sort: 2)
-        for w in 0..<workers { threadName(workerThread(w), "decode \(w)", sort: 3 + w) }
+        threadName(inputThread, "input", sort: 3)
+        for w in 0..<workers { threadName(workerThread(w), "decode \(w)", sort: 4 + w) }
         let budgetNs = UInt64(min(max(0, budgetMs.isNaN ? 0 : budgetMs), 1e9) * 1e6) // any budget an app sets, even infinite
+        var inputFlows = 0
         for (n, frame) in frames.enumerated() {
             let lazy = frame.lazy
             let end = frame.startNs + frame.totalNs
@@ -67,10 +77,22 @@ public enum ChromeTrace {
             events.append(slice("frame \(frame.index)", cat: "timeline", tid: expectedThread, start: frame.startNs,
                                 end: min(frame.startNs + budgetNs, nextStart)))
             let janky = frame.isOverBudget(budgetMs)
-            let actualArgs = "\"frame\":\(frame.index),\"ms\":\(FrameTimeSummary.format(Double(frame.budgetedNs) / 1e6)),\"jank\":"
+            var actualArgs = "\"frame\":\(frame.index),\"ms\":\(FrameTimeSummary.format(Double(frame.budgetedNs) / 1e6)),\"jank\":"
                 + (janky ? JSONText.quoted(frame.cause().description) : "\"none\"")
+            if let scrollJank = frame.scrollJank(budgetMs: budgetMs) { actualArgs += ",\"scroll_jank\":\"\(scrollJank.rawValue)\"" }
             events.append(slice("frame \(frame.index)", cat: "timeline", tid: actualThread, start: frame.startNs, end: frame.startNs + frame.budgetedNs,
                                 args: actualArgs, extra: janky ? ",\"cname\":\"terrible\"" : ",\"cname\":\"good\""))
+            // Each input event (1 µs on the input track), a flow to the present that showed it.
+            let presentNs = frame.startNs + frame.workNs + frame.phaseNs[FramePhase.present.rawValue] / 2
+            for (kind, latencyNs) in frame.inputLatencies {
+                let at = frame.startNs + frame.totalNs - latencyNs
+                inputFlows += 1
+                let id = inputFlowBase + inputFlows
+                events.append(slice(kind.name, cat: "input", tid: inputThread, start: at, end: at + 1000,
+                                    args: "\"latency_ms\":\(FrameTimeSummary.format(Double(latencyNs) / 1e6)),\"frame\":\(frame.index)"))
+                events.append("{\"name\":\"input\",\"cat\":\"input\",\"ph\":\"s\",\"id\":\(id),\"pid\":1,\"tid\":\(inputThread),\"ts\":\(us(at))}")
+                events.append("{\"name\":\"input\",\"cat\":\"input\",\"ph\":\"f\",\"bp\":\"e\",\"id\":\(id),\"pid\":1,\"tid\":\(mainThread),\"ts\":\(us(presentNs))}")
+            }
             events.append("{\"name\":\"lazy path\",\"ph\":\"C\",\"pid\":1,\"ts\":\(us(frame.startNs)),\"args\":{\"queued\":\(lazy.queued),"
                 + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"embedded\":\(lazy.embeddedCells),\"resized\":\(lazy.resizedCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
         }
@@ -95,6 +117,14 @@ public enum ChromeTrace {
                 events.append("{\"name\":\"image\",\"cat\":\"image\",\"ph\":\"\(phase)\",\"id\":\(n + 1),\"pid\":1,\"tid\":\(step.1),"
                     + "\"ts\":\(us(step.0))\(phase == "f" ? ",\"bp\":\"e\"" : "")}")
             }
+        }
+        for (n, shot) in screenshots.enumerated() {
+            let data = Base64.encode(shot.png)
+            events.append("{\"name\":\"screenshot of frame \(shot.frame)\",\"cat\":\"screenshot\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
+                + "\"tid\":\(actualThread),\"ts\":\(us(shot.takenNs)),\"args\":{\"frame\":\(shot.frame),\"width\":\(shot.pixels.width),"
+                + "\"height\":\(shot.pixels.height),\"image\":\"data:image/png;base64,\(data)\"}}")
+            events.append("{\"name\":\"Screenshot\",\"cat\":\"disabled-by-default-devtools.screenshot\",\"ph\":\"O\",\"id\":\"0x\(String(n + 1, radix: 16))\","
+                + "\"pid\":1,\"tid\":\(mainThread),\"ts\":\(us(shot.takenNs)),\"args\":{\"snapshot\":\"\(data)\"}}")
         }
         return "{\"traceEvents\":[\n" + events.joined(separator: ",\n") + "\n],\"displayTimeUnit\":\"ms\"}\n"
     }

@@ -12,6 +12,10 @@ public struct ProfileScope: Sendable {
     /// How long it took, in nanoseconds.
     public var durationNs: UInt64
 
+    @usableFromInline init(kind: StaticString, label: String, depth: Int, startNs: UInt64, durationNs: UInt64) {
+        self.kind = kind; self.label = label; self.depth = depth; self.startNs = startNs; self.durationNs = durationNs
+    }
+
     /// When it ended (monotonic nanoseconds).
     public var endNs: UInt64 { startNs + durationNs }
     /// How long it took, in milliseconds.

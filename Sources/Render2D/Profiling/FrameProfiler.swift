@@ -48,6 +48,10 @@ public struct FrameRecord: Sendable {
     /// Whether the present counts against the budget: false when it waits for the display's
     /// refresh (vsync), which is pacing, not work.
     public var presentCounts = true
+    /// The input events the frame handled, with when each happened (see `inputLatencies`).
+    public var inputs: [InputStamp] = []
+    /// What scrolled in the frame, for its scroll-jank category (`scrollJank(budgetMs:)`).
+    public var scroll = ScrollActivity()
 
     /// Events + build + submit: everything before the present.
     public var workNs: UInt64 { phaseNs[0] + phaseNs[1] + phaseNs[2] }
@@ -111,7 +115,7 @@ public final class FrameProfiler {
     public var jankThresholdMs = 1000.0 / 60.0
     /// Whether the build phase's scopes are recorded (`beginScope`/`endScope`, `UI.profile`);
     /// when off, each scope costs one branch.
-    public var recordsScopes = true
+    @exclusivity(unchecked) public var recordsScopes = true
     /// Whether the present waits for the display's refresh (vsync): it then does not count
     /// against the budget (`FrameRecord.presentCounts`).
     public var presentWaitsForVSync = false
@@ -125,14 +129,35 @@ public final class FrameProfiler {
     private var work = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
     private var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
     private var current = FrameRecord()
+    private var latency = InputLatencyHistograms()
     private var phaseStart: UInt64 = 0
     /// Every recorded frame, kept only while `keepsTrace` is set.
     public private(set) var trace: [FrameRecord] = []
     /// Whether every frame is kept for a trace (`trace`), beyond the recent ones.
     public var keepsTrace = false
 
-    /// Forgets the kept frames (a new recording starts empty).
-    public func clearTrace() { trace.removeAll() }
+    /// Forgets the kept frames and their screenshots (a new recording starts empty).
+    public func clearTrace() {
+        trace.removeAll()
+        screenshots.removeAll()
+    }
+
+    /// The janky frames' screenshots (`screenshotIfJanky`), kept to `FrameScreenshots`' budget.
+    public private(set) var screenshots = FrameScreenshots()
+
+    /// Called between the submit and the present while profiling (`AppHost` does while it keeps
+    /// a trace or shows the HUD): when the frame's work is already over the budget and a
+    /// picture of it would be kept, takes one with `read` (the whole frame, read
+    /// back) and keeps it shrunk. The time this takes is the profiler's own, counted in no phase.
+    public func screenshotIfJanky(_ read: () -> PixelBuffer?) {
+        let work = current.workNs
+        guard Double(work) / 1e6 > jankThresholdMs, screenshots.wouldKeep(workNs: work) else { return }
+        defer { phaseStart = MonotonicClock.nanoseconds() }
+        guard let full = read() else { return }
+        let small = full.shrunk(toFit: FrameScreenshots.width, FrameScreenshots.height)
+        guard let png = try? PNGEncoder.encode(small) else { return }
+        screenshots.keep(FrameScreenshot(frame: current.index, takenNs: phaseStart, workNs: work, pixels: small, png: png))
+    }
 
     /// A profiler keeping the last `capacity` frames, ignoring the first `warmupFrames` in its statistics.
     public init(capacity: Int = 600, warmupFrames: Int = 0) {
@@ -143,6 +168,8 @@ public final class FrameProfiler {
     }
     private let recentCapacity: Int
 
+    deinit { scopeLog.free() }
+
     /// Starts timing a frame, now or at `startNs` (a `MonotonicClock.nanoseconds()` taken
     /// earlier: work done for the frame before it began, such as polling events, counts in its
     /// first phase).
@@ -152,8 +179,7 @@ public final class FrameProfiler {
         current.index = frameCount
         current.startNs = phaseStart
         current.presentCounts = !presentWaitsForVSync
-        openScopes.removeAll(keepingCapacity: true)
-        scopeBuffer.removeAll(keepingCapacity: true)
+        scopeLog.reset()
         ticks.frameStarts(ns: phaseStart)
     }
 
@@ -161,42 +187,33 @@ public final class FrameProfiler {
     /// length of each frame), for code that has no `UI` at hand, such as `TableSorter`.
     @MainActor public static var current: FrameProfiler?
 
-    /// This frame's scopes, their times in ticks until `endFrame` converts them (main thread
-    /// only, never during another access: no dynamic exclusivity check).
-    @exclusivity(unchecked) private var scopeBuffer: [ProfileScope] = []
-    /// Scopes begun and not ended yet, innermost last (indices into `scopeBuffer`).
-    @exclusivity(unchecked) private var openScopes: [Int] = []
+    /// This frame's scopes, their times in ticks until `endFrame` converts them.
+    @exclusivity(unchecked) @usableFromInline var scopeLog = ScopeLog()
     @exclusivity(unchecked) private var ticks = TickClock()
 
     /// Opens a scope named `label` of widget `kind` ("table", "list"…; "" for the app's own,
-    /// see `UI.profile`), nested in the scopes open now. Pair it with `endScope()`.
-    @inline(__always)
+    /// see `UI.profile`), nested in the scopes open now. Pair it with `endScope()`. Inlined:
+    /// one branch when scopes are off.
+    @inlinable @inline(__always)
     public func beginScope(_ kind: StaticString, _ label: String) {
         guard recordsScopes else { return }
-        openScopes.append(scopeBuffer.count)
-        scopeBuffer.append(ProfileScope(kind: kind, label: label, depth: openScopes.count - 1, startNs: tessera_ticks(), durationNs: 0))
+        scopeLog.begin(kind, label)
     }
 
     /// Closes the innermost open scope.
-    @inline(__always)
-    public func endScope() {
-        guard let open = openScopes.popLast() else { return }
-        scopeBuffer[open].durationNs = tessera_ticks() &- scopeBuffer[open].startNs
-    }
+    @inlinable @inline(__always)
+    public func endScope() { scopeLog.end() }
 
     /// The frame's scopes in nanoseconds, kept within the build phase (the tick clock and the
     /// phase clock may differ by a few nanoseconds at the edges). Scopes left open end with it.
     private func convertedScopes() -> [ProfileScope] {
-        while !openScopes.isEmpty { endScope() }
         let buildStart = current.startNs + current.phaseNs[FramePhase.events.rawValue]
         let buildEnd = buildStart + current.phaseNs[FramePhase.build.rawValue]
-        return scopeBuffer.map { tickScope in
-            var scope = tickScope
-            let start = min(max(ticks.nanoseconds(tickScope.startNs), buildStart), buildEnd)
-            let end = min(max(ticks.nanoseconds(tickScope.startNs &+ tickScope.durationNs), start), buildEnd)
-            scope.startNs = start
-            scope.durationNs = end - start
-            return scope
+        let ticks = self.ticks
+        return scopeLog.take { startTicks, endTicks in
+            let start = min(max(ticks.nanoseconds(startTicks), buildStart), buildEnd)
+            let end = min(max(ticks.nanoseconds(endTicks), start), buildEnd)
+            return (start, end - start)
         }
     }
 
@@ -206,6 +223,26 @@ public final class FrameProfiler {
 
     /// Records how many input events this frame handled.
     public func recordEvents(_ count: Int) { current.events = count }
+
+    /// Records the frame's input events with when each happened; at the end of the frame
+    /// each one's wait for the present goes into `inputLatency(_:)`.
+    public func recordInputs(_ stamps: [InputStamp]) { current.inputs = stamps }
+
+    /// Adds to what scrolled this frame: `points` by input or by momentum, and whether a fling began.
+    public func noteScroll(inputPoints: Double = 0, momentumPoints: Double = 0, flingStarted: Bool = false) {
+        if inputPoints.isFinite { current.scroll.inputPoints += inputPoints }
+        if momentumPoints.isFinite { current.scroll.momentumPoints += momentumPoints }
+        if flingStarted { current.scroll.flingStarted = true }
+    }
+
+    /// Percentiles of the delay from an input event of `kind` to the present of the first
+    /// frame that showed it, in milliseconds (nil when none was recorded).
+    public func inputLatency(_ kind: InputKind) -> FrameTimeSummary? { latency.summary(kind) }
+
+    /// `inputLatency` of every kind that had input, as JSON (`"input_latency_ms"` in summaries).
+    public var inputLatencyJSON: String {
+        FrameTimeSummary.latencyJSON(InputKind.allCases.compactMap { kind in inputLatency(kind).map { (kind, $0) } })
+    }
 
     /// Ends `phase`: the time since the previous phase ended (or the frame began) is charged to it.
     public func endPhase(_ phase: FramePhase) {
@@ -219,7 +256,7 @@ public final class FrameProfiler {
 
     /// Closes the frame with the renderer's counters.
     public func endFrame(stats: Renderer.Stats) {
-        if !scopeBuffer.isEmpty { current.scopes = convertedScopes() }
+        if scopeLog.count > 0 { current.scopes = convertedScopes() }
         current.drawCalls = stats.drawCalls
         current.vertices = stats.vertices
         current.triangles = stats.triangles
@@ -233,6 +270,7 @@ public final class FrameProfiler {
         if frameCount >= warmupFrames {
             _ = work.record(max(1, current.workNs / 1000))
             _ = total.record(max(1, current.totalNs / 1000))
+            latency.record(current)
             if current.isOverBudget(jankThresholdMs) { jankyFrames += 1 }
             if keepsTrace { trace.append(current) }
         }
@@ -261,7 +299,7 @@ public final class FrameProfiler {
     /// The kept trace as Chrome trace-event JSON (see `ChromeTrace`), with `images` (the
     /// pipeline's timelines) on `workers` decode threads.
     public func chromeTraceJSON(images: [ImageTimeline] = [], workers: Int = 0) -> String {
-        ChromeTrace.json(frames: trace, images: images, workers: workers, budgetMs: jankThresholdMs)
+        ChromeTrace.json(frames: trace, images: images, workers: workers, budgetMs: jankThresholdMs, screenshots: screenshots.all)
     }
 }
 
@@ -289,10 +327,16 @@ struct TickClock {
             nsPerTick = Double(ns - base.ns) / Double(now - base.ticks) // over a second or more: exact enough
         }
         frame = (now, ns)
+        fixedRate = UInt64(min(max(nsPerTick, 0), 1e6) * 4_294_967_296)
     }
 
-    /// `ticks` (read during the current frame) in monotonic nanoseconds.
+    /// `ticks` (read during the current frame) in monotonic nanoseconds: integer arithmetic
+    /// with the rate in 32.32 fixed point (a frame's thousands of scopes convert in microseconds).
     func nanoseconds(_ ticks: UInt64) -> UInt64 {
-        ticks >= frame.ticks ? frame.ns + UInt64(Double(ticks - frame.ticks) * nsPerTick) : frame.ns
+        guard ticks > frame.ticks else { return frame.ns }
+        let product = (ticks - frame.ticks).multipliedFullWidth(by: fixedRate)
+        return frame.ns &+ (product.high << 32 | product.low >> 32)
     }
+    /// `nsPerTick` × 2³².
+    private var fixedRate: UInt64 = 0
 }

@@ -232,6 +232,7 @@ extension UI {
         let p = input.pointer
         let limit = maxOffset(box.value, viewport: viewport)
         let canX = axes.contains(.horizontal) && limit.x > 0, canY = axes.contains(.vertical) && limit.y > 0
+        let before = box.value.offset, wasMoving = box.value.kinetic.isMoving
         if keyboard && focusID == sid { scrollWithKeys(&box.value, viewport: viewport, canX: canX, canY: canY) }
 
         if let visible = box.value.pendingVisible {
@@ -278,11 +279,17 @@ extension UI {
                 box.value.touchDragging = false
             }
         }
+        let byInput = box.value.offset
         if !box.value.touchDragging {
             box.value.offset = box.value.offset - box.value.kinetic.step(dt: deltaTime)
         }
         clampOffset(&box.value, viewport: viewport)
         if box.value.kinetic.isMoving { requestRedraw() } // momentum runs on its own until it stops
+        if box.value.offset != before || box.value.kinetic.isMoving, let profiler { // for the scroll-jank categories
+            func distance(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+            profiler.noteScroll(inputPoints: distance(byInput, before), momentumPoints: distance(box.value.offset, byInput),
+                                flingStarted: !wasMoving && box.value.kinetic.isMoving)
+        }
     }
 
     private func drawScrollbars(_ sid: WidgetID, box: StateBox<ScrollState>, axes: ScrollAxes, viewport: Rect) {

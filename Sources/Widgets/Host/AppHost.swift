@@ -134,13 +134,14 @@ public final class AppHost {
     }
     /// The first window's last frame read back (see `readsBackFrames`).
     public var lastFramePixels: PixelBuffer? { primary.lastFramePixels }
-    /// Records every frame's input (`--record`).
-    public var recorder: InputRecorder?
-    /// Plays recorded input instead of the live one (only quitting stays live), on a fixed
-    /// 60 Hz clock so the replay is deterministic.
-    public var replay: InputReplay? {
-        didSet { if replay != nil { clock = { [unowned self] in 100 + Double(self.frameNumber) / 60 } } }
+    /// Records every frame's input with its time on the UI's clock (`--record`).
+    public var recorder: InputRecorder? {
+        didSet { recordingOrigin = clock() }
     }
+    private var recordingOrigin = 0.0
+    /// The recorded frame's input that the next frame of the first window plays instead of
+    /// the live input (only quitting stays live); nil when no replay runs.
+    private var replayInput: [InputEvent]?
     /// Where the HUD's Record button saves traces (each a new file, mode 0600).
     public var traceFolder = NSTemporaryDirectory()
     /// The last saved trace (shown in the HUD).
@@ -381,6 +382,7 @@ public final class AppHost {
     /// window's close button closes it.
     private func routeEvents() {
         var event = SDL_Event()
+        let eventClock = SDLEventClock()
         while SDL_PollEvent(&event) != 0 {
             let type = SDL_EventType(event.type)
             if event.type == FrameWaker.eventType {
@@ -388,7 +390,7 @@ public final class AppHost {
                 continue
             }
             if type == SDL_QUIT {
-                for w in windows { w.pendingEvents.append(.quit) }
+                for w in windows { w.enqueue(.quit, at: MonotonicClock.nanoseconds()) }
                 if windows.isEmpty { quitRequested = true }
                 continue
             }
@@ -404,7 +406,7 @@ public final class AppHost {
             }
             var pump = self.pump
             pump.coordinateScale = 1 / target.userScale
-            if let e = pump.translate(event, window: target.window) { target.pendingEvents.append(e) }
+            if let e = pump.translate(event, window: target.window) { target.enqueue(e, at: eventClock.nanoseconds(ofSDLTimestamp: event.common.timestamp)) }
         }
         let reasons = FrameWaker.takeReasons()
         if reasons.contains(.general) { wokenForAll = true }
@@ -442,20 +444,31 @@ public final class AppHost {
         profiler.beginFrame(startNs: startNs)
         FrameProfiler.current = profiler
         defer { FrameProfiler.current = nil }
-        var events = w.pendingEvents
-        w.pendingEvents.removeAll(keepingCapacity: true)
+        var (events, times) = w.takeEvents()
+        let frameTime = clock()
         if w === primary {
             if let touchSimulator {
                 touchSimulator.scale = w.userScale
+                let before = times.min() ?? MonotonicClock.nanoseconds()
                 events = touchSimulator.filter(events)
+                if times.count != events.count { times = Array(repeating: before, count: events.count) }
             }
-            if let replay {
-                events = events.filter { $0 == .quit } + replay.events(forFrame: frameNumber - 1)
+            if let replayed = replayInput {
+                // Live input is dropped, but for quitting; the recorded input happened now.
+                let live = events.filter { $0 == .quit }
+                events = live + replayed
+                times = Array(repeating: MonotonicClock.nanoseconds(), count: events.count)
+                replayInput = []
             }
-            recorder?.record(frame: frameNumber - 1, events: events)
+            if let recorder {
+                let now = MonotonicClock.nanoseconds()
+                let ages = times.map { now > $0 ? Double(now - $0) / 1e9 : 0 }
+                recorder.record(frame: frameNumber - 1, time: frameTime - recordingOrigin, events: events, ages: ages)
+            }
         }
+        profiler.recordInputs(zip(events, times).compactMap { event, ns in event.latencyKind.map { InputStamp(kind: $0, ns: ns) } })
         w.framesDrawn += 1
-        w.lastFrameStart = clock()
+        w.lastFrameStart = frameTime
         w.frameDue = !events.isEmpty
         if events.contains(.displayChanged) { w.userScale = w.resolvedUserScale() }
         profiler.recordEvents(events.count)
@@ -466,7 +479,7 @@ public final class AppHost {
         // A docked HUD keeps a strip below the app free: the app is laid out above it.
         let logical = w.logicalSize
         let hudHeight = w.showsHUD && ui.hudPlacement == .docked ? min(ui.hudDockHeight, (logical.height / 2).rounded(.down)) : 0
-        ui.beginFrame(events: events, size: Size(logical.width, logical.height - hudHeight), scale: window.backingScale * w.userScale, time: clock())
+        ui.beginFrame(events: events, size: Size(logical.width, logical.height - hudHeight), scale: window.backingScale * w.userScale, time: frameTime)
         if ui.input.quitRequested { quitRequested = true }
         ui.images?.beginFrame()
         if let content = w.content { content(ui) } else { build(ui) }
@@ -480,7 +493,8 @@ public final class AppHost {
         }
         if w.showsHUD {
             let dock = Rect(x: 0, y: logical.height - hudHeight, width: logical.width, height: hudHeight)
-            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil, dock: dock), w === primary {
+            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil, dock: dock,
+                              screenshot: { w.texture(of: $0) }), w === primary {
                 toggleTraceRecording()
             }
             ui.requestRedraw() // its graphs move
@@ -505,6 +519,9 @@ public final class AppHost {
         renderer.draw(ui.overlayDrawList)
         profiler.endPhase(.submit)
         if w.readsBackFrames { w.lastFramePixels = try? renderer.readPixels() }
+        if profiler.keepsTrace || w.showsHUD { // a janky frame's picture, for the trace and the inspector
+            profiler.screenshotIfJanky { w.readsBackFrames ? w.lastFramePixels : try? renderer.readPixels() }
+        }
         if let path = w.pendingScreenshot {
             w.pendingScreenshot = nil
             do {
@@ -554,6 +571,58 @@ public final class AppHost {
         for w in windows { saveFrame(of: w) }
         let store = persistentStore ?? ui.persistentStore
         if store?.hasUnsavedChanges == true { store?.save() }
+    }
+
+    /// Plays `replay` into the first window: each recorded frame at its recorded time with
+    /// its input, on a clock that runs from the recording's start, so long presses, double
+    /// clicks, flicks and hover delays behave as recorded; after the last one, the frames the
+    /// UI asks for (animations, timers) for `settle` seconds of that clock. Live input is
+    /// ignored but for quitting. Returns then, or when the app quits.
+    ///
+    /// ```swift
+    /// host.play(try InputReplay(path: "session.jsonl"), speed: .max) { ui in app.build(ui) }
+    /// ```
+    public func play(_ replay: InputReplay, speed: ReplaySpeed = .recorded, settle: Double = 1, _ build: (UI) -> Void) {
+        let savedClock = clock
+        let origin = clock()
+        let elapsed = ReplayClock()
+        clock = { origin + elapsed.seconds }
+        defer {
+            clock = savedClock
+            replayInput = nil
+        }
+        let startedAt = MonotonicClock.seconds()
+        let end = replay.duration + (settle.isFinite ? min(max(settle, 0), 3600) : 0)
+        var next = 0
+        while !quitRequested && !primary.isClosed {
+            // The next recorded frame; after the last, the next frame the UI asks for (one a
+            // refresh after a frame with input, or at the time a timer or animation asked).
+            var due = Double.infinity
+            if next < replay.steps.count {
+                due = replay.steps[next].time
+            } else {
+                if primary.frameDue { due = primary.lastFrameStart - origin + primary.window.refreshInterval }
+                if let asked = primary.pacedFrameTime { due = min(due, asked - origin) }
+            }
+            guard due <= end else { break }
+            elapsed.seconds = max(elapsed.seconds, due)
+            if speed == .recorded, !sleepUntil(startedAt + elapsed.seconds) { break }
+            replayInput = next < replay.steps.count ? replay.steps[next].events : []
+            next += 1
+            primary.frameDue = true
+            _ = turn(build, onlyDue: true)
+        }
+    }
+
+    /// Sleeps until `deadline` (monotonic seconds), watching for the app being asked to quit;
+    /// false when it was.
+    private func sleepUntil(_ deadline: Double) -> Bool {
+        while case let wait = deadline - MonotonicClock.seconds(), wait > 0 {
+            usleep(UInt32(min(wait, 0.05) * 1e6))
+            routeEvents()
+            if primary.pendingEvents.contains(.quit) { return false }
+        }
+        return true
     }
 
     /// One turn of the on-demand loop: waits (at most `timeout` seconds) until a frame is
@@ -682,4 +751,9 @@ public final class AppHost {
 
     /// The cursor currently shown (for tests).
     public var shownCursor: CursorKind { currentCursor }
+}
+
+/// The replay's clock: seconds since the recording's start (a box the host's clock reads).
+private final class ReplayClock {
+    var seconds = 0.0
 }

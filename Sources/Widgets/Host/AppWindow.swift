@@ -46,12 +46,41 @@ public final class AppWindow {
     /// When its UI asked for the next frame (clock seconds).
     var requestedFrameTime: Double?
     var lastFrameStart = -Double.infinity
-    /// Its events since its last frame.
+    /// Its events since its last frame, and when each happened (monotonic nanoseconds).
     var pendingEvents: [InputEvent] = []
+    var pendingEventTimes: [UInt64] = []
     var pendingScreenshot: String?
     var textInputActive = false
     /// The scale given in the options (nil: the display's).
     let explicitScale: Double?
+
+    /// The texture of the screenshot the inspector shows, and whose it is.
+    private var screenshotTexture: (frame: Int, texture: TextureHandle)?
+
+    /// A texture of `shot` in this window's renderer (one kept: the one the inspector shows).
+    func texture(of shot: FrameScreenshot) -> TextureHandle? {
+        if let kept = screenshotTexture, kept.frame == shot.frame { return kept.texture }
+        if let kept = screenshotTexture { window.renderer.destroyTexture(kept.texture) }
+        screenshotTexture = nil
+        guard let texture = try? window.renderer.makeTexture(width: shot.pixels.width, height: shot.pixels.height, pixels: shot.pixels) else { return nil }
+        screenshotTexture = (shot.frame, texture)
+        return texture
+    }
+
+    /// Queues `event`, which happened at `ns` (monotonic nanoseconds), for the next frame.
+    func enqueue(_ event: InputEvent, at ns: UInt64) {
+        pendingEvents.append(event)
+        pendingEventTimes.append(ns)
+    }
+
+    /// The queued events and their times, leaving the queue empty.
+    func takeEvents() -> (events: [InputEvent], times: [UInt64]) {
+        defer {
+            pendingEvents.removeAll(keepingCapacity: true)
+            pendingEventTimes.removeAll(keepingCapacity: true)
+        }
+        return (pendingEvents, pendingEventTimes)
+    }
 
     init(group: String, number: Int, window: Window, ui: UI, explicitScale: Double?, content: ((UI) -> Void)?) {
         self.group = group

@@ -253,3 +253,18 @@ public struct EventInjector {
         push(&e)
     }
 }
+
+/// Turns SDL event timestamps (milliseconds since SDL started, 32 bits) into monotonic
+/// nanoseconds, against one reading of both clocks taken when it is made: an event's time is
+/// how long before that reading it happened (to the millisecond SDL keeps).
+struct SDLEventClock {
+    private let nowNs = MonotonicClock.nanoseconds()
+    private let nowMs = UInt32(truncatingIfNeeded: SDL_GetTicks64())
+
+    /// When an event stamped `timestamp` happened (an age over a minute, a clock gone wrong, counts as now).
+    func nanoseconds(ofSDLTimestamp timestamp: UInt32) -> UInt64 {
+        let ageMs = UInt64(nowMs &- timestamp) // wraps with SDL's 32-bit milliseconds
+        guard ageMs <= 60_000, nowNs > ageMs * 1_000_000 else { return nowNs }
+        return nowNs - ageMs * 1_000_000
+    }
+}

@@ -74,16 +74,21 @@ extension UI {
     /// its lazy-path counters, the images it requested, uploaded and first drew, and why it
     /// was slow (`FrameRecord.cause()`); ← and → step, "Next janky" jumps, Escape resumes.
     /// Docked (`hudPlacement`), it fills `dock`, the strip the host kept free below the app;
-    /// floating, or with no `dock`, it floats where it was dragged. Returns true when the
+    /// floating, or with no `dock`, it floats where it was dragged. A frozen janky frame shows
+    /// its screenshot (`FrameProfiler.screenshots`) beside its figures where the panel is wide
+    /// enough, through `screenshot`, which gives the picture's texture. Returns true when the
     /// Record / Stop button is clicked.
     ///
     /// ```swift
     /// if ui.profilerHUD(host.profiler, isRecording: recording) { toggleRecording() }
     /// ```
     @discardableResult
-    public func profilerHUD(_ profiler: FrameProfiler, isRecording: Bool = false, note: String? = nil, dock: Rect? = nil) -> Bool {
+    public func profilerHUD(_ profiler: FrameProfiler, isRecording: Bool = false, note: String? = nil, dock: Rect? = nil,
+                            screenshot: ((FrameScreenshot) -> TextureHandle?)? = nil) -> Bool {
         var clicked = false
-        profile("frame inspector") { inOverlay { clicked = inspector(profiler, isRecording: isRecording, note: note, dock: dock) } }
+        profile("frame inspector") {
+            inOverlay { clicked = inspector(profiler, isRecording: isRecording, note: note, dock: dock, screenshot: screenshot) }
+        }
         return clicked
     }
 
@@ -96,7 +101,8 @@ extension UI {
 
     var inspectorState: InspectorState { stateBox(WidgetID(parent: .root, "hud.inspector"), InspectorState()).value }
 
-    private func inspector(_ profiler: FrameProfiler, isRecording: Bool, note: String?, dock: Rect?) -> Bool {
+    private func inspector(_ profiler: FrameProfiler, isRecording: Bool, note: String?, dock: Rect?,
+                           screenshot: ((FrameScreenshot) -> TextureHandle?)?) -> Bool {
         let box = stateBox(WidgetID(parent: .root, "hud.inspector"), InspectorState())
         let font = self.font(size: 12)
         let budget = profiler.jankThresholdMs
@@ -198,8 +204,22 @@ extension UI {
             font.draw(note, in: Rect(x: panel.x + 10, y: graph.maxY + 6 + detail, width: content - 20, height: 16), color: dim, into: &drawList)
         }
         if let frozen = box.value.frozen {
-            frozenDetail(box, frames: frozen, graph: graph, barWidth: barWidth, first: first, budget: budget,
-                         area: Rect(x: panel.x + 10, y: graph.maxY + 8, width: content - 20, height: detail - 8), font: font)
+            let area = Rect(x: panel.x + 10, y: graph.maxY + 8, width: content - 20, height: detail - 8)
+            frozenDetail(box, frames: frozen, graph: graph, barWidth: barWidth, first: first, budget: budget, area: area, font: font)
+            // The janky frame's picture, right of the figures (below the buttons) where the panel has room for it.
+            if let screenshot, frozen.indices.contains(box.value.selected),
+               let shot = profiler.screenshots.screenshot(ofFrame: frozen[box.value.selected].index) {
+                let left = panel.x + content + 10, top = record.maxY + 8
+                let room = Rect(x: left, y: top, width: panel.maxX - left - 10, height: panel.maxY - top - 8)
+                let scale = min(room.width / Double(shot.pixels.width), room.height / Double(shot.pixels.height), 1)
+                if scale >= 0.5, let texture = screenshot(shot) {
+                    let picture = Rect(x: room.x, y: room.y, width: Double(shot.pixels.width) * scale, height: Double(shot.pixels.height) * scale)
+                    drawList.addImage(texture, in: picture)
+                    drawList.addRectBorder(picture, color: Color.white.opacity(0.5))
+                    accessibilityElement(WidgetID(parent: .root, "hud.screenshot"), role: .image, name: "Screenshot of frame \(shot.frame)",
+                                         frame: picture, states: [.enabled])
+                }
+            }
         }
         return r.clicked
     }
@@ -266,7 +286,9 @@ extension UI {
         let janky = frame.isOverBudget(budget)
         row("frame \(frame.index)   \(formatted(ms)) ms" + (janky ? "   over the \(formatted(budget, decimals: 1)) ms budget" : "   within budget"),
             color: janky ? Color(hex: 0xFF6961) : .white)
-        if janky { row("cause: " + frame.cause().description, color: .white) }
+        if janky { row("cause: " + frame.cause().description + (frame.scrollJank(budgetMs: budget).map { "   scroll: " + $0.rawValue } ?? ""), color: .white) }
+        let latency = frame.worstInputLatencyMs
+        if !latency.isEmpty { row("input to present: " + latency.map { "\($0.kind.name) \(formatted($0.ms)) ms" }.joined(separator: ", ")) }
         row(FramePhase.allCases.map { "\($0.name) \(formatted(Double(frame.phaseNs[$0.rawValue]) / 1e6))" }.joined(separator: "   "))
         let scopes = frame.scopes.sorted { $0.durationNs > $1.durationNs }.prefix(3)
         row("scopes: " + (scopes.isEmpty ? "none" : scopes.map { "\($0.name) \(formatted($0.ms))" }.joined(separator: ", ")))

@@ -3,8 +3,8 @@ import Render2D
 
 /// The header line of an input recording: the window it was made in.
 public struct RecordingHeader: Codable, Sendable, Equatable {
-    /// The format's version.
-    public var version = 1
+    /// The format's version: 2 times frames on the UI's clock (1 kept frame numbers only).
+    public var version = 2
     /// The window's width, in logical pixels.
     public var width: Double
     /// The window's height, in logical pixels.
@@ -15,18 +15,21 @@ public struct RecordingHeader: Codable, Sendable, Equatable {
     public init(width: Double, height: Double, scale: Double) { self.width = width; self.height = height; self.scale = scale }
 }
 
-/// One frame's input in a recording.
+/// One frame of a recording: when it ran and its input.
 public struct RecordedFrame: Codable, Sendable, Equatable {
     /// The frame's number since the recording started.
     public var frame: Int
-    /// Seconds since the recording started (informative; replays run on a fixed 60 Hz clock).
+    /// When the frame ran, in seconds on the UI's clock since the recording started: a replay
+    /// plays the frame at this time.
     public var time: Double
     /// The frame's input.
     public var events: [InputEvent]
+    /// How long before the frame each event happened, in seconds (from its SDL timestamp).
+    public var ages: [Double]?
 }
 
-/// Writes every frame's input events with timestamps as JSON lines (a header line first),
-/// for `InputReplay` to feed back. A write that fails (a full disk, a closed pipe) ends the
+/// Writes every frame's input events with their times as JSON lines (a header line first),
+/// for `AppHost.play` to feed back at the same times. A write that fails (a full disk, a closed pipe) ends the
 /// recording with its reason in `failure` and the log; the app goes on.
 ///
 /// ```swift
@@ -38,7 +41,6 @@ public final class InputRecorder {
     /// Why the recording stopped early, if it did: what the last write could not do.
     public private(set) var failure: String?
     private var descriptor: Int32
-    private let start = MonotonicClock.seconds()
     private let encoder = JSONEncoder()
 
     /// Starts a recording at `path` (replacing it) with `header` as its first line; throws
@@ -79,10 +81,11 @@ public final class InputRecorder {
         }
     }
 
-    /// Records `events` of frame `frame` (frames without input are skipped).
-    public func record(frame: Int, events: [InputEvent]) {
-        guard !events.isEmpty else { return }
-        write(RecordedFrame(frame: frame, time: MonotonicClock.seconds() - start, events: events))
+    /// Records frame `frame`, run `time` seconds after the recording started on the UI's
+    /// clock, with its `events` (none for a frame drawn for an animation or a timer), each
+    /// `ages[i]` seconds older than the frame. A replay runs the same frames at the same times.
+    public func record(frame: Int, time: Double, events: [InputEvent], ages: [Double] = []) {
+        write(RecordedFrame(frame: frame, time: time, events: events, ages: ages.count == events.count && !events.isEmpty ? ages : nil))
     }
 
     /// Ends the recording.
@@ -101,7 +104,13 @@ public struct RecordingError: Error, CustomStringConvertible {
     public var description: String { "cannot record to \(path): \(why)" }
 }
 
-/// A recording read back: the events of each frame, in order.
+/// A recording read back: each recorded frame's time and input, in order, for `AppHost.play`
+/// to run again at the recorded times.
+///
+/// ```swift
+/// let replay = try InputReplay(path: "session.jsonl")
+/// host.play(replay, speed: .recorded) { ui in app.build(ui) }
+/// ```
 public struct InputReplay: Sendable {
     /// Why a recording could not be read.
     public enum LoadError: Error, CustomStringConvertible {
@@ -117,20 +126,30 @@ public struct InputReplay: Sendable {
         }
     }
 
+    /// One recorded frame: when it ran (seconds since the recording started) and its input.
+    public struct Step: Sendable, Equatable {
+        /// Seconds since the recording started, on the UI's clock.
+        public var time: Double
+        /// The frame's input.
+        public var events: [InputEvent]
+    }
+
     /// The window the recording was made in.
     public let header: RecordingHeader
-    /// The events of each frame with input, by frame number.
-    public let frames: [Int: [InputEvent]]
-    /// The last frame with input.
-    public let lastFrame: Int
+    /// The recorded frames in the order they ran (times never decrease).
+    public let steps: [Step]
+    /// When the last recorded frame ran, in seconds since the start.
+    public var duration: Double { steps.last?.time ?? 0 }
 
     /// Recordings larger than this are refused (about two hours of busy input).
     public static let maxBytes = 256 << 20
     /// Frame numbers beyond this are refused (over three weeks at 60 Hz).
     public static let maxFrame = 100_000_000
+    /// Times beyond this are refused (a week, in seconds).
+    public static let maxTime = 7 * 86_400.0
 
-    /// Reads a recording (never a FIFO or device, at most `maxBytes`). Frame numbers out of
-    /// range are an error; every number in an event is brought into range (`sanitized`).
+    /// Reads a recording (never a FIFO or device, at most `maxBytes`). Frame numbers or times
+    /// out of range are an error; every number in an event is brought into range (`sanitized`).
     public init(path: String) throws(LoadError) {
         let data: [UInt8]
         do throws(RegularFile.ReadError) { data = try RegularFile.read(path, maxBytes: Self.maxBytes) } catch {
@@ -154,20 +173,37 @@ public struct InputReplay: Sendable {
         func clamp(_ v: Double, _ lo: Double, _ hi: Double, _ fallback: Double) -> Double { v.isFinite ? min(max(v, lo), hi) : fallback }
         header = RecordingHeader(width: clamp(raw.width, 1, 16_384, 1280), height: clamp(raw.height, 1, 16_384, 800),
                                  scale: clamp(raw.scale, 0.5, 4, 1))
-        var frames: [Int: [InputEvent]] = [:]
+        var recorded: [(frame: Int, step: Step)] = []
         for line in 1..<lines.count {
             let frame = try decode(RecordedFrame.self, line)
             guard (0...Self.maxFrame).contains(frame.frame) else {
                 throw .malformed(path: path, line: line + 1, why: "frame \(frame.frame) is out of range")
             }
-            frames[frame.frame, default: []] += frame.events.map { $0.sanitized() }
+            guard frame.time.isFinite, (0...Self.maxTime).contains(frame.time) else {
+                throw .malformed(path: path, line: line + 1, why: "time \(frame.time) is out of range")
+            }
+            recorded.append((frame.frame, Step(time: frame.time, events: frame.events.map { $0.sanitized() })))
         }
-        self.frames = frames
-        lastFrame = frames.keys.max() ?? 0
+        // In frame order; a time earlier than the frame before it (a hand-edited file) plays with it.
+        recorded.sort { $0.frame < $1.frame }
+        var steps: [Step] = []
+        steps.reserveCapacity(recorded.count)
+        for (_, var step) in recorded {
+            step.time = max(step.time, steps.last?.time ?? 0)
+            steps.append(step)
+        }
+        self.steps = steps
     }
+}
 
-    /// The events of frame `frame` (none when it had no input).
-    public func events(forFrame frame: Int) -> [InputEvent] { frames[frame] ?? [] }
+/// How fast `AppHost.play` plays a recording.
+public enum ReplaySpeed: String, Sendable, CaseIterable {
+    /// At the recorded times, in real time.
+    case recorded
+    /// As fast as frames allow, on a virtual clock that still advances by the recorded gaps
+    /// (and by the frame interval between frames the UI asks for), so gestures that depend on
+    /// time (long presses, double clicks, flicks, hover delays) come out as recorded.
+    case max
 }
 
 extension InputEvent {

@@ -135,6 +135,21 @@ public enum InputEvent: Sendable, Equatable, Codable {
     case quit
 }
 
+extension InputEvent {
+    /// The kind of input whose latency it counts in (nil for window changes, drops and quitting).
+    public var latencyKind: InputKind? {
+        switch self {
+        case .pointerMoved: .pointer
+        case .mouseButton: .button
+        case .wheel: .wheel
+        case .key: .key
+        case .text, .composition: .text
+        case .finger: .touch
+        case .resized, .displayChanged, .dropped, .quit: nil
+        }
+    }
+}
+
 /// What was dropped on the window.
 public enum DroppedItem: Sendable, Equatable, Codable {
     /// The path of a file or folder.

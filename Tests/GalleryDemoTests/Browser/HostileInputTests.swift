@@ -51,7 +51,7 @@ final class HostileInputTests: XCTestCase {
         try (header + "\n" + frames.joined(separator: "\n") + "\n").write(toFile: dir.file("r.jsonl"), atomically: true, encoding: .utf8)
         let replay = try InputReplay(path: dir.file("r.jsonl"))
         XCTAssertEqual(replay.header, RecordingHeader(width: 16_384, height: 1, scale: 4))
-        XCTAssertEqual(replay.events(forFrame: 3), [.pointerMoved(Point(10, 1e6)), .wheel(dx: -1e5, dy: 2), .resized(Size(16_384, 1))])
+        XCTAssertEqual(replay.steps, [InputReplay.Step(time: 0.05, events: [.pointerMoved(Point(10, 1e6)), .wheel(dx: -1e5, dy: 2), .resized(Size(16_384, 1))])])
 
         try (header + "\n" + #"{"frame":9223372036854775807,"time":0,"events":[]}"# + "\n")
             .write(toFile: dir.file("far.jsonl"), atomically: true, encoding: .utf8)

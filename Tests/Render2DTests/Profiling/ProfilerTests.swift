@@ -50,7 +50,7 @@ final class ProfilerTests: XCTestCase {
         XCTAssertEqual(Set(phases.compactMap { $0["name"] as? String }), Set(FramePhase.allCases.map(\.name)))
         XCTAssertEqual(events.filter { $0["name"] as? String == "frame" }.count, 3)
         let threadNames = events.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
-        XCTAssertEqual(Set(threadNames), ["expected frames", "actual frames", "main (UI)", "decode 0", "decode 1"])
+        XCTAssertEqual(Set(threadNames), ["expected frames", "actual frames", "main (UI)", "input", "decode 0", "decode 1"])
         let decodes = events.filter { $0["cat"] as? String == "decode" }
         XCTAssertEqual(decodes.compactMap { $0["tid"] as? Int }.sorted(), [100, 101], "each decode on its worker's thread")
         XCTAssertEqual(decodes.first { $0["tid"] as? Int == 101 }?["name"] as? String, "a \"quoted\".jpg")

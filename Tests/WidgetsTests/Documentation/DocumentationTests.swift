@@ -14,7 +14,8 @@ final class DocumentationTests: XCTestCase {
                                                 against: ["Tests/WidgetsTests/Documentation/ArticleSnippets.swift",
                                                           "Tests/WidgetsTests/Documentation/TestingArticleTests.swift",
                                                           "Tests/WidgetsTests/Documentation/AccessibilityArticleTests.swift",
-                                                          "Tests/WidgetsTests/Documentation/WindowsArticleTests.swift"])
+                                                          "Tests/WidgetsTests/Documentation/WindowsArticleTests.swift",
+                                                          "Tests/WidgetsTests/Documentation/ProfilingArticleTests.swift"])
     }
 
     func testEachCounterKeepsItsOwnState() throws { try onMain {

@@ -23,12 +23,12 @@ final class InputRecorderTests: XCTestCase {
         let recorder = try InputRecorder(descriptor: ends[1], path: "a pipe", header: header)
         var buffer = [UInt8](repeating: 0, count: 4096)
         XCTAssertGreaterThan(read(ends[0], &buffer, buffer.count), 0, "the header went through")
-        recorder.record(frame: 1, events: events)
+        recorder.record(frame: 1, time: Double(1) / 60, events: events)
         XCTAssertNil(recorder.failure)
         close(ends[0]) // the reader quits
-        recorder.record(frame: 2, events: events)
+        recorder.record(frame: 2, time: Double(2) / 60, events: events)
         XCTAssertEqual(recorder.failure, String(cString: strerror(EPIPE)))
-        recorder.record(frame: 3, events: events) // and later frames are simply not recorded
+        recorder.record(frame: 3, time: Double(3) / 60, events: events) // and later frames are simply not recorded
         recorder.close()
     }
 }

@@ -218,6 +218,7 @@ struct Bench: ParsableCommand {
             json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
             json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
             json += ",\"accessibility\":\(accessibility),\"a11y_nodes\":\(host.ui.accessibilityTree.nodes.count)"
+            json += ",\"input_latency_ms\":\(host.profiler.inputLatencyJSON)"
             json += bench.fields() + "}"
             print(json)
         }
