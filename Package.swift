@@ -25,6 +25,13 @@ let package = Package(
             pkgConfig: "harfbuzz", // its cflags bring FreeType's and GLib's include paths too
             providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "libjpeg62-turbo-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
+        // exiv2's XMP through gexiv2: the photo browser's sidecars (ratings, labels, tags that
+        // digiKam, darktable and Lightroom read). Only the demo links it.
+        .systemLibrary(
+            name: "CGExiv2",
+            pkgConfig: "gobject-2.0", // GLib's include paths (gexiv2's own cflags add -pthread, which SwiftPM refuses)
+            providers: [.apt(["libgexiv2-dev"])]
+        ),
         // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
         // fonts into a resource bundle next to every built binary.
         .target(
@@ -49,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "GalleryDemo",
             dependencies: [
-                "Widgets", "Render2D", "CSDL2",
+                "Widgets", "Render2D", "CSDL2", "CGExiv2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

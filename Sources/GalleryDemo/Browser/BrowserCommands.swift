@@ -43,7 +43,7 @@ extension BrowserPage {
         }
     }
 
-    /// The Photo menu: ratings, favorite, a window of its own.
+    /// The Photo menu: ratings (0–5), color labels (6–9), pick, reject and unflag (P, X, U), favorite, a window of its own.
     func photoCommands(_ ui: UI) {
         let targets = commandTargets
         ui.disabled(targets.isEmpty) {
@@ -51,6 +51,14 @@ extension BrowserPage {
                 let title = stars == 0 ? "No Rating" : "Rate " + String(repeating: "★", count: stars)
                 if ui.menuItem(title, shortcut: KeyboardShortcut(Character(String(stars)), modifiers: [])) { rate(targets, stars) }
             }
+            ui.divider()
+            for (digit, label) in zip(6...9, ColorLabel.allCases) {
+                if ui.menuItem("Label " + label.rawValue, shortcut: KeyboardShortcut(Character(String(digit)), modifiers: [])) { setLabel(targets, label) }
+            }
+            ui.divider()
+            if ui.menuItem("Pick", shortcut: KeyboardShortcut("p", modifiers: [])) { setFlag(targets, .picked) }
+            if ui.menuItem("Reject", shortcut: KeyboardShortcut("x", modifiers: [])) { setFlag(targets, .rejected) }
+            if ui.menuItem("Unflag", shortcut: KeyboardShortcut("u", modifiers: [])) { setFlag(targets, nil) }
             ui.divider()
             if ui.menuItem("Favorite", icon: .star, shortcut: KeyboardShortcut(".", modifiers: [])) { setFavorite(targets) }
             if ui.menuItem("Open in New Window", icon: .photo, shortcut: KeyboardShortcut(.returnKey, modifiers: [.control])),
@@ -101,8 +109,13 @@ extension BrowserPage {
         var failures: [String] = []
         var trashed: [String] = []
         for photo in doomed {
+            let sidecars = XMPSidecar.ownSidecars(of: photo.path) // they go with it, and come back with it
             switch Trash.move(photo.path) {
-            case .success: trashed.append(photo.path)
+            case .success:
+                trashed.append(photo.path)
+                for sidecar in sidecars {
+                    if case .success = Trash.move(sidecar) { trashed.append(sidecar) }
+                }
             case .failure(let why): failures.append("\(photo.name): \(why)")
             }
         }
@@ -148,9 +161,11 @@ extension BrowserPage {
         case .trash(let batch)?: undoTrash(batch)
         case .rename(let path, let oldName, let folder)?:
             let name = (path as NSString).lastPathComponent
+            let oldPath = (path as NSString).deletingLastPathComponent + "/" + oldName
             if let problem = FileRename.rename(path, to: oldName) {
                 lastAction = "Could not rename \(name) back: \(problem)"
             } else {
+                for problem in XMPSidecar.renameSidecars(from: path, to: oldPath) { Log.warn("sidecar not renamed back: \(problem)") }
                 moveSidecarEntries(in: folder, from: name, to: oldName)
                 lastAction = "Renamed \(name) back to \(oldName)"
                 pendingReveal(path: (path as NSString).deletingLastPathComponent + "/" + oldName)
@@ -169,9 +184,11 @@ extension BrowserPage {
             return
         }
         let folder = (photo.path as NSString).deletingLastPathComponent
+        let problems = XMPSidecar.renameSidecars(from: photo.path, to: folder + "/" + name) // its XMP goes with it
+        for problem in problems { Log.warn("sidecar not renamed: \(problem)") }
         moveSidecarEntries(in: photo.folder, from: photo.name, to: name)
         remember(.rename(path: folder + "/" + name, oldName: photo.name, folder: photo.folder))
-        lastAction = "Renamed \(photo.name) to \(name)"
+        lastAction = "Renamed \(photo.name) to \(name)" + (problems.first.map { "; its sidecar \($0)" } ?? "")
         pendingReveal(path: folder + "/" + name)
         rescan()
     }

@@ -209,6 +209,8 @@ final class BrowserPage {
         if let rating = book.current.ratings.removeValue(forKey: old) { book.current.ratings[new] = rating }
         if book.current.favorites.remove(old) != nil { book.current.favorites.insert(new) }
         if let tags = book.current.tags.removeValue(forKey: old) { book.current.tags[new] = tags }
+        if let label = book.current.labels.removeValue(forKey: old) { book.current.labels[new] = label }
+        if let flag = book.current.flags.removeValue(forKey: old) { book.current.flags[new] = flag }
         sidecars[folder] = book
         saveProblem = saveSidecar(folder)
     }
@@ -278,8 +280,7 @@ final class BrowserPage {
                 let book = sidecars[found.path]
                 for var photo in found.photos {
                     photo.id = first + added.count
-                    photo.rating = book?.current.ratings[photo.name] ?? 0 // 0...5: the sidecar clamps what it reads
-                    photo.isFavorite = book?.current.favorites.contains(photo.name) ?? false
+                    photo.read(from: book?.current ?? FolderSidecar())
                     added.append(photo)
                 }
             }
@@ -407,8 +408,7 @@ final class BrowserPage {
         guard !folders.isEmpty else { return }
         for i in photos.indices where folders.contains(photos[i].folder) {
             guard let book = sidecars[photos[i].folder] else { continue }
-            photos[i].rating = book.current.ratings[photos[i].name] ?? 0
-            photos[i].isFavorite = book.current.favorites.contains(photos[i].name)
+            photos[i].read(from: book.current)
         }
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
@@ -459,8 +459,7 @@ final class BrowserPage {
             change(&photos[i])
             let photo = photos[i]
             var book = sidecars[photo.folder] ?? SidecarBook()
-            book.current.ratings[photo.name] = photo.rating == 0 ? nil : photo.rating
-            if photo.isFavorite { book.current.favorites.insert(photo.name) } else { book.current.favorites.remove(photo.name) }
+            photo.write(into: &book.current)
             sidecars[photo.folder] = book
             if folders.last != photo.folder { folders.append(photo.folder) } // photos come folder by folder
         }
@@ -539,8 +538,31 @@ final class BrowserPage {
         lastAction = (makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites") + (saveProblem.map { " (\($0))" } ?? "")
     }
 
+    /// Sets the color label of the photos `ids` (or clears it, when they all have it already,
+    /// as Lightroom's 6–9 do).
+    func setLabel(_ ids: RowSelection<Int>, _ label: ColorLabel) {
+        let clears = photos.allSatisfy { !ids.contains($0.id) || $0.label == label }
+        edit(ids) { $0.label = clears ? nil : label }
+        lastAction = (clears ? "Cleared the label of \(ids.count)" : "Labeled \(ids.count) \(label.rawValue)") + (saveProblem.map { " (\($0))" } ?? "")
+    }
+
+    /// Picks or rejects the photos `ids` (nil: neither). A reject takes the place of the stars
+    /// (as in darktable, and as XMP records it: `xmp:Rating` -1).
+    func setFlag(_ ids: RowSelection<Int>, _ flag: PickFlag?) {
+        edit(ids) { photo in
+            photo.flag = flag
+            if flag == .rejected { photo.rating = 0 }
+        }
+        let verb = switch flag { case .picked: "Picked"; case .rejected: "Rejected"; case nil: "Unflagged" }
+        lastAction = "\(verb) \(ids.count)" + (saveProblem.map { " (\($0))" } ?? "")
+    }
+
+    /// Rates the photos `ids` 0–5 stars; a rejected photo given stars is no longer rejected.
     func rate(_ ids: RowSelection<Int>, _ stars: Int) {
-        edit(ids) { $0.rating = stars }
+        edit(ids) { photo in
+            photo.rating = stars
+            if stars > 0 && photo.flag == .rejected { photo.flag = nil }
+        }
         lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))" + (saveProblem.map { " (\($0))" } ?? "")
     }
 
@@ -846,6 +868,7 @@ final class BrowserPage {
                 .customizationID("modified"),
             TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100)
                 .customizationID("rating"),
+            TableColumn("Label", value: \Photo.marks).width(min: 70, ideal: 110).customizationID("label"),
         ]
     }
 

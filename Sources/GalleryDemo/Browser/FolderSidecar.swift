@@ -1,12 +1,36 @@
 import Foundation
 import Render2D
 
-/// Ratings, favorites and tags of one folder's photos, kept in `.tessera.json` beside them.
-/// A corrupt file is moved aside (`.tessera.json.corrupt-<time>`) and the folder starts fresh.
+/// A photo's color label, as Lightroom, darktable and digiKam write it (`xmp:Label`).
+enum ColorLabel: String, CaseIterable, Sendable {
+    case red = "Red", yellow = "Yellow", green = "Green", blue = "Blue"
+
+    /// The label the number keys 6–9 set, as in Lightroom and darktable.
+    init?(key digit: Int) {
+        guard (6...9).contains(digit) else { return nil }
+        self = Self.allCases[digit - 6]
+    }
+}
+
+/// A photo picked or rejected (`P`, `X`).
+enum PickFlag: Int, Sendable {
+    case picked = 1, rejected = -1
+}
+
+/// Ratings, favorites, color labels, picks and tags of one folder's photos, kept in
+/// `.tessera.json` beside them (and, but for favorites, in each photo's XMP sidecar: see
+/// `PhotoSidecars`). A corrupt file is moved aside (`.tessera.json.corrupt-<time>`) and the
+/// folder starts fresh.
 struct FolderSidecar: Codable, Equatable {
     var ratings: [String: Int] = [:]
     var favorites: Set<String> = []
     var tags: [String: String] = [:]
+    /// Color labels by photo name ("Red", "Yellow", "Green", "Blue").
+    var labels: [String: String] = [:]
+    /// 1 picked, -1 rejected, by photo name.
+    var flags: [String: Int] = [:]
+    /// Photos whose XMP sidecar exists but could not be read: never written over.
+    var unreadableXMP: Set<String> = []
     /// Set when the sidecar exists but could not be read (or moved aside): it is then never
     /// written over, and the folder's edits stay in memory.
     var isReadOnly = false
@@ -14,7 +38,7 @@ struct FolderSidecar: Codable, Equatable {
     /// save writes them back unchanged.
     var unknown: [String: Data] = [:]
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case ratings, favorites, tags }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case ratings, favorites, tags, labels, flags }
 
     init(ratings: [String: Int] = [:], favorites: Set<String> = [], tags: [String: String] = [:], isReadOnly: Bool = false) {
         self.ratings = ratings; self.favorites = favorites; self.tags = tags; self.isReadOnly = isReadOnly
@@ -39,6 +63,8 @@ struct FolderSidecar: Codable, Equatable {
         ratings = raw.mapValues { $0.isFinite ? Int(min(max($0, 0), 5)) : 0 }.filter { $0.value > 0 }
         favorites = read(.favorites, as: Set<String>.self) ?? []
         tags = read(.tags, as: [String: String].self) ?? [:]
+        labels = (read(.labels, as: [String: String].self) ?? [:]).filter { ColorLabel(rawValue: $0.value) != nil }
+        flags = (read(.flags, as: [String: Int].self) ?? [:]).filter { $0.value == 1 || $0.value == -1 }
         unreadableKeys = Set(unreadable.map(\.rawValue))
         isReadOnly = !unreadable.isEmpty
     }
@@ -154,6 +180,12 @@ struct FolderSidecar: Codable, Equatable {
         }
         for name in Set(base.tags.keys).union(ours.tags.keys) where base.tags[name] != ours.tags[name] {
             merged.tags[name] = ours.tags[name]
+        }
+        for name in Set(base.labels.keys).union(ours.labels.keys) where base.labels[name] != ours.labels[name] {
+            merged.labels[name] = ours.labels[name]
+        }
+        for name in Set(base.flags.keys).union(ours.flags.keys) where base.flags[name] != ours.flags[name] {
+            merged.flags[name] = ours.flags[name]
         }
         merged.unknown = theirs.unknown.merging(ours.unknown) { theirs, _ in theirs }
         return merged

@@ -107,7 +107,12 @@ struct LibraryWalk {
                     }
                 }
             }
-            let sidecar = listing.hasSidecar ? FolderSidecar.load(folder: folder) : nil
+            var sidecar = listing.hasSidecar ? FolderSidecar.load(folder: folder) : nil
+            if !listing.xmpNames.isEmpty {
+                var overlaid = sidecar ?? FolderSidecar()
+                PhotoSidecars.overlayXMP(&overlaid, folder: folder, photos: photos.map(\.name), xmpNames: listing.xmpNames)
+                sidecar = overlaid
+            }
             guard visit(FoundFolder(path: folder, photos: photos, sidecar: sidecar, listedAt: listedAt)) else { return }
             if photoCount >= limit {
                 problems.append((root, "more than \(limit) photos: the rest are not listed"))
@@ -133,14 +138,16 @@ struct LibraryWalk {
         let isLink: Bool
     }
 
-    /// The folder's visible entries sorted by name, and whether it has a sidecar; nil (errno
+    /// The folder's visible entries sorted by name, whether it has a sidecar, and its XMP
+    /// sidecars' names; nil (errno
     /// set) when it cannot be listed. An entry whose type the file system does not give (or
     /// that is not trusted) is `lstat`ed, so a link is always known as one.
-    private static func list(_ folder: String, trustingTypes: Bool) -> (entries: [Entry], hasSidecar: Bool)? {
+    private static func list(_ folder: String, trustingTypes: Bool) -> (entries: [Entry], hasSidecar: Bool, xmpNames: Set<String>)? {
         guard let dir = FileName.withCString(folder, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var entries: [Entry] = []
         var hasSidecar = false
+        var xmpNames: Set<String> = []
         while let raw = readdir(dir) {
             var type = trustingTypes ? raw.pointee.d_type : UInt8(DT_UNKNOWN)
             // Every byte kept, UTF-8 or not: a Latin-1 name is listed (and shown with U+FFFD), not lost.
@@ -149,6 +156,10 @@ struct LibraryWalk {
             }
             if name.hasPrefix(".") {
                 if name == ".tessera.json" { hasSidecar = true }
+                continue
+            }
+            if name.hasSuffix(".xmp") {
+                xmpNames.insert(name)
                 continue
             }
             if type == UInt8(DT_UNKNOWN) {
@@ -165,7 +176,7 @@ struct LibraryWalk {
                                  mayBeFolder: type == UInt8(DT_DIR) || isLink || type == UInt8(DT_UNKNOWN), isLink: isLink))
         }
         entries.sort { $0.name < $1.name }
-        return (entries, hasSidecar)
+        return (entries, hasSidecar, xmpNames)
     }
 
     /// `path` with links resolved (nil when it cannot be).

@@ -134,6 +134,7 @@ final class PhotoGrid {
                 ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
                              isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
             }
+            Self.drawMarks(ui, photo, in: rect)
             if let edit = self.renaming, edit.id == photo.id { self.renameField(ui, photo, over: rect) }
             if r.clicked {
                 self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
@@ -203,5 +204,27 @@ final class PhotoGrid {
             ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
                                                       alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
         }, cell: cell)
+    }
+
+    /// The colors of the label dots, in `ColorLabel`'s order.
+    static let labelColors = [Color(hex: 0xE5484D), Color(hex: 0xF5C518), Color(hex: 0x30A46C), Color(hex: 0x3E63DD)]
+
+    /// A photo's marks over its cell: its color label as a dot in the top-right corner, a
+    /// check for a pick, and a rejected photo dimmed with a cross.
+    static func drawMarks(_ ui: UI, _ photo: Photo, in rect: Rect) {
+        let mark = 16.0
+        if photo.flag == .rejected {
+            ui.drawList.addRect(rect, color: Color.black.opacity(0.55))
+        }
+        if let flag = photo.flag {
+            let badge = Rect(x: rect.x + 6, y: rect.y + 6, width: mark + 4, height: mark + 4)
+            ui.drawList.addRoundedRect(badge, radius: badge.width / 2, color: flag == .picked ? Color(hex: 0x30A46C) : Color(hex: 0xE5484D))
+            ui.drawIcon(flag == .picked ? .checkmark : .xmark, in: badge.insetBy(dx: 3, dy: 3), color: .white)
+        }
+        if let label = photo.label, let index = ColorLabel.allCases.firstIndex(of: label) {
+            let center = Point(rect.maxX - 6 - mark / 2, rect.y + 6 + mark / 2)
+            ui.drawList.addCircle(center: center, radius: mark / 2, color: labelColors[index])
+            ui.drawList.addCircleBorder(center: center, radius: mark / 2, color: .white, thickness: 1.5)
+        }
     }
 }

@@ -15,6 +15,9 @@ struct Photo: Identifiable, Sendable {
     var size: Int64 = 0
     var modified: Double = 0
     var isFavorite = false
+    /// Its color label and pick flag (from its XMP sidecar, or the folder's `.tessera.json`).
+    var label: ColorLabel?
+    var flag: PickFlag?
     /// When it was taken (EXIF `DateTimeOriginal`, Unix seconds), once read.
     var taken: Double?
     /// The month it belongs to (`PhotoMonth`): when it was taken, else when it was modified.

@@ -32,7 +32,7 @@ final class SidecarSaver: Sendable {
     private let write: @Sendable (_ folder: String, _ current: FolderSidecar, _ base: FolderSidecar) -> FolderSidecar?
 
     init(write: @escaping @Sendable (_ folder: String, _ current: FolderSidecar, _ base: FolderSidecar) -> FolderSidecar? = {
-        $1.save(folder: $0, base: $2)
+        PhotoSidecars.save(folder: $0, current: $1, base: $2)
     }) {
         self.write = write
         Thread.start(named: "tessera-sidecar", nice: 10) { [self] in run() } // lives as long as the process

@@ -27,7 +27,8 @@ final class BrowserModelTests: XCTestCase {
         let fresh = BrowserPage(root: lib.path)
         fresh.open(folder: lib.path)
         fresh.waitForScan()
-        XCTAssertEqual(fresh.photos.filter { $0.rating > 0 }.count, 0, "a corrupt sidecar falls back to no ratings")
+        XCTAssertEqual(fresh.photos.prefix(2).map(\.rating), [4, 4], "the ratings' record is the photos' XMP sidecars")
+        XCTAssertEqual(fresh.photos.filter(\.isFavorite).count, 0, "favorites, kept only in the corrupt file, fall back to none")
         let aside = try FileManager.default.contentsOfDirectory(atPath: lib.path).filter { $0.hasPrefix(".tessera.json.corrupt-") }
         XCTAssertEqual(aside.count, 1, "and is kept aside")
     }}
