@@ -91,13 +91,6 @@ enum XMPSidecar {
         return values(of: metadata)
     }
 
-    /// The XMP packet embedded in a JPEG's or other photo's bytes, if it has one.
-    static func embedded(in bytes: [UInt8]) -> PhotoXMP? {
-        guard let metadata = try? open(bytes: bytes, name: "the photo"), gexiv2_metadata_has_xmp(metadata) != 0 else { return nil }
-        defer { g_object_unref(metadata) }
-        return values(of: metadata)
-    }
-
     /// Writes `xmp` into the photo's sidecar (`target(for:)`), keeping what else the file
     /// holds; a new sidecar when it has none. The file is replaced whole (a new file renamed
     /// over it), and never when it could not be read.
