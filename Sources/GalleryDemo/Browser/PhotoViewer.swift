@@ -2,18 +2,28 @@ import Foundation
 import Render2D
 import Widgets
 
-/// A photo full-window: fitted (decoded at the window's size) or at 1:1 (decoded at full
-/// size, panned by dragging). Arrows move to the next and previous photo, `Z` or a
-/// double-click switch fit and 1:1 (the digits rate, as in the grid), F11 fills the screen,
-/// Space starts and stops a slideshow, Escape leaves fullscreen, then returns. It shows in the
-/// browser, or in a window of its own (`PhotoWindow`).
+/// A photo full-window: fitted (decoded at the window's size), or zoomed, from its fitted
+/// size to 8 times 1:1, by the wheel or a pinch around the pointer or the fingers (decoded a
+/// tile at a time where it is larger than the screen), panned by dragging. Arrows move to the
+/// next and previous photo, `Z` or a double-click switch fit and 1:1 (the digits rate, as in
+/// the grid), F11 fills the screen, Space starts and stops a slideshow, Escape leaves
+/// fullscreen, then returns. It shows in the browser, or in a window of its own (`PhotoWindow`).
 @MainActor
 final class PhotoViewer {
     private(set) var photos: [Photo] = []
     private(set) var index = 0
     private(set) var isOpen = false
-    private(set) var actualSize = false
+    /// The zoom: image pixels per physical pixel over 1 (1 is 1:1); nil fits the photo.
+    private(set) var zoom: Double?
+    /// The most a photo is zoomed in: 8 screen pixels per image pixel.
+    static let maxZoom = 8.0
+    /// Where the zoomed photo's centre is, from the view's centre.
     private var pan = Point.zero
+    /// Pinches (the zoom when the fingers came down, for the pinch's scale).
+    private var gestures = GestureRecognizer()
+    /// Where the photo was drawn in the last frame (nil until its size is known).
+    private(set) var shownFrame: Rect?
+    private var zoomAtPinchStart: Double?
     private let dimensions = DimensionCache()
     /// Whether it is a window of its own (no "New Window" button; closing closes the window).
     var isOwnWindow = false
@@ -29,7 +39,7 @@ final class PhotoViewer {
         self.photos = photos
         self.index = index
         isOpen = true
-        actualSize = false
+        zoom = nil
         pan = .zero
     }
 
@@ -41,6 +51,31 @@ final class PhotoViewer {
     private func move(_ step: Int) {
         index = min(max(0, index + step), photos.count - 1)
         pan = .zero
+    }
+
+    /// Fit, or 1:1 (`Z`, a double-click, the button).
+    private func toggleActualSize() {
+        zoom = zoom == nil ? 1 : nil
+        pan = .zero
+    }
+
+    /// Zooms to `newZoom` (clamped between the fitted size and `maxZoom`; at or under the
+    /// fitted size it fits) keeping the image point under `anchor` where it is (along an axis
+    /// where the photo is smaller than the view, it stays centred).
+    private func zoom(to newZoom: Double, around anchor: Point, area: Rect, fit: Double) {
+        let old = zoom ?? fit
+        let clamped = min(max(newZoom, fit), Self.maxZoom)
+        guard clamped.isFinite, old > 0 else { return }
+        if clamped <= fit * 1.0001 {
+            zoom = nil
+            pan = .zero
+            return
+        }
+        // The point under the anchor, from the image's centre, scales with the zoom.
+        let center = Point(area.midX + pan.x, area.midY + pan.y)
+        let ratio = clamped / old
+        pan = Point(anchor.x - area.midX - (anchor.x - center.x) * ratio, anchor.y - area.midY - (anchor.y - center.y) * ratio)
+        zoom = clamped
     }
 
     func build(_ ui: UI) {
@@ -61,9 +96,7 @@ final class PhotoViewer {
             case .space: slideshowNext = slideshowNext == nil ? ui.time + Self.slideshowInterval : nil
             case .right, .down: move(1)
             case .left, .up: move(-1)
-            case Key("z"):
-                actualSize.toggle()
-                pan = .zero
+            case Key("z"): toggleActualSize()
             default: break
             }
         }
@@ -83,28 +116,48 @@ final class PhotoViewer {
         ui.drawList.pushClip(rect)
         let area = rect.insetBy(dx: 12, dy: 12), fitted = area.insetBy(dx: 0, dy: 24)
         let r = ui.interact(ui.id("viewer.pan"), rect: rect, sense: [.click, .drag])
-        if r.doubleClicked { actualSize.toggle(); pan = .zero }
+        if r.doubleClicked { toggleActualSize() }
         // The size is read from the header on a background queue: until it is known (a frame or
         // two; a cold disk may take longer), the photo stays fitted.
-        if actualSize, let size = dimensions.dimensions(of: photo.path) {
-            // 1:1: one image pixel per physical pixel, centred, dragged to pan within the image.
-            let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale
-            if r.isActive { pan = pan + r.dragDelta }
-            let slackX = max(0, (w - area.width) / 2), slackY = max(0, (h - area.height) / 2)
-            pan = Point(min(max(pan.x, -slackX), slackX), min(max(pan.y, -slackY), slackY))
-            if w > area.width || h > area.height { ui.setCursor(.resizeAll) }
-            let frame = Rect(x: area.midX - w / 2 + pan.x, y: area.midY - h / 2 + pan.y, width: w, height: h)
-            if ["jpg", "jpeg", "jpe"].contains((photo.name as NSString).pathExtension.lowercased()) {
-                // Decoded a tile at a time, only where in view: a 200-megapixel photo at 1:1 costs a screenful.
-                ui.tiledImage(photo.path, imageWidth: size.width, imageHeight: size.height, in: frame, visible: area)
+        if let size = dimensions.dimensions(of: photo.path), size.width > 0, size.height > 0 {
+            let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale // at 1:1, in points
+            let fit = min(fitted.width / w, fitted.height / h)
+            // The wheel and pinches zoom around the pointer and the fingers.
+            if r.isHovered && ui.input.wheel.y != 0 {
+                let notches = ui.input.wheel.y / EventPump().wheelStep
+                zoom(to: (zoom ?? fit) * pow(1.25, notches), around: ui.input.pointer.position, area: area, fit: fit)
+            }
+            var pinching = false
+            for case .pinch(let scale, let center) in gestures.update(ui.input, time: ui.time) where rect.contains(center) {
+                let start = zoomAtPinchStart ?? (zoom ?? fit)
+                zoomAtPinchStart = start
+                zoom(to: start * scale, around: center, area: area, fit: fit)
+                pinching = true
+            }
+            if !pinching { zoomAtPinchStart = nil }
+            shownFrame = Rect(x: fitted.midX - w * fit / 2, y: fitted.midY - h * fit / 2, width: w * fit, height: h * fit)
+            if let zoom {
+                let zw = w * zoom, zh = h * zoom
+                if r.isActive && !pinching { pan = pan + r.dragDelta }
+                let slackX = max(0, (zw - area.width) / 2), slackY = max(0, (zh - area.height) / 2)
+                pan = Point(min(max(pan.x, -slackX), slackX), min(max(pan.y, -slackY), slackY))
+                if zw > area.width || zh > area.height { ui.setCursor(.resizeAll) }
+                let frame = Rect(x: area.midX - zw / 2 + pan.x, y: area.midY - zh / 2 + pan.y, width: zw, height: zh)
+                shownFrame = frame
+                if zoom >= 0.5, ["jpg", "jpeg", "jpe"].contains((photo.name as NSString).pathExtension.lowercased()) {
+                    // Decoded a tile at a time, only where in view: a 200-megapixel photo at 1:1 costs a screenful.
+                    ui.tiledImage(photo.path, imageWidth: size.width, imageHeight: size.height, in: frame, visible: area)
+                } else {
+                    ui.asyncImage(photo.path, in: frame, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+                }
             } else {
-                ui.asyncImage(photo.path, in: frame, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+                ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
             }
         } else {
             ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
         }
         // The neighbours load next, at the size the viewer asks for, so arrows show them at once.
-        if let images = ui.images, !actualSize {
+        if let images = ui.images, zoom == nil {
             let spec = ImageFraming.thumbnailSpec(for: fitted.size, scale: ui.scale, mode: .fit)
             for step in [1, -1] where photos.indices.contains(index + step) {
                 images.prefetch(photos[index + step].path, spec: spec, priority: 1)
@@ -115,9 +168,10 @@ final class PhotoViewer {
             ui.hstack {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()
-                ui.text(slideshowNext != nil ? "Slideshow · Space stops" : "← → move · Z fit or actual size · Space slideshow · F11 fullscreen · Esc",
+                if let zoom { ui.text("\(Int((zoom * 100).rounded())) %", color: .white) }
+                ui.text(slideshowNext != nil ? "Slideshow · Space stops" : "← → · wheel zooms · Z 1:1 · Space slideshow · F11 · Esc",
                         color: .white.opacity(0.7))
-                if ui.button(actualSize ? "Fit" : "1:1") { actualSize.toggle(); pan = .zero }
+                if ui.button(zoom != nil ? "Fit" : "1:1") { toggleActualSize() }
                 if !isOwnWindow && ui.button("New Window") { PhotoWindow.open(ui, photos: photos, at: index) }
                 if ui.button("Close", icon: .xmark) { close() }
             }

@@ -68,6 +68,63 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertTrue(h.host.quitRequested)
     }}
 
+    func testTheWheelAndAPinchZoomTheViewerAroundThePointerAndTheFingers() throws { try onMain {
+        let lib = try ScratchFolder("viewer-zoom")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 1600, height: 1200, seed: 7), to: lib.file("zoom-\(getpid()).jpg"))
+        let session = try DemoSession(library: lib.path, width: 1000)
+        let (h, browser, build) = (session.h, session.browser, session.build)
+        browser.open(browser.shown[0].id)
+        XCTAssertTrue(h.frames(until: { browser.viewer.shownFrame != nil }, build), "the photo's size is read")
+        let fitted = try XCTUnwrap(browser.viewer.shownFrame)
+        let fit = fitted.width / 1600
+        XCTAssertLessThan(fit, 1, "a 1600 px photo fits a 1000 px window smaller than 1:1")
+        // Z shows it 1:1, larger than the view; two notches in, off centre, the point under the
+        // pointer stays under it.
+        h.press(Key("z"), build)
+        XCTAssertEqual(browser.viewer.zoom, 1)
+        let actual = try XCTUnwrap(browser.viewer.shownFrame)
+        XCTAssertEqual(actual.width, 1600, accuracy: 0.5)
+        let pointer = Point(fitted.x + fitted.width * 0.25, fitted.y + fitted.height * 0.3)
+        func share(_ frame: Rect) -> Point { Point((pointer.x - frame.x) / frame.width, (pointer.y - frame.y) / frame.height) }
+        h.inject.mouseMove(to: pointer)
+        h.frame(build)
+        for _ in 0..<2 {
+            h.inject.wheel(dy: 1)
+            h.frame(build)
+        }
+        XCTAssertEqual(try XCTUnwrap(browser.viewer.zoom), 1.5625, accuracy: 1e-9, "each notch zooms 1.25×")
+        let zoomed = try XCTUnwrap(browser.viewer.shownFrame)
+        XCTAssertEqual(zoomed.width, 2500, accuracy: 0.5)
+        XCTAssertEqual(share(zoomed).x, share(actual).x, accuracy: 0.002, "the photo's point under the pointer stays there")
+        XCTAssertEqual(share(zoomed).y, share(actual).y, accuracy: 0.002)
+        // Out past the fitted size: it fits again.
+        for _ in 0..<10 {
+            h.inject.wheel(dy: -1)
+            h.frame(build)
+        }
+        XCTAssertNil(browser.viewer.zoom)
+        XCTAssertEqual(browser.viewer.shownFrame, fitted)
+
+        // Two fingers spreading to twice their distance: twice the fitted size.
+        let mid = Point(fitted.midX, fitted.midY)
+        h.inject.finger(1, .down, at: mid - Point(100, 0))
+        h.inject.finger(2, .down, at: mid + Point(100, 0))
+        h.frame(build)
+        for step in 1...4 {
+            let spread = 100 + 25 * Double(step)
+            h.inject.finger(1, .moved, at: mid - Point(spread, 0), delta: Point(-25, 0))
+            h.inject.finger(2, .moved, at: mid + Point(spread, 0), delta: Point(25, 0))
+            h.frame(build)
+        }
+        XCTAssertEqual(try XCTUnwrap(browser.viewer.zoom), 2 * fit, accuracy: fit * 0.05, "a pinch to twice the distance: twice the size")
+        h.inject.finger(1, .up, at: mid - Point(200, 0))
+        h.inject.finger(2, .up, at: mid + Point(200, 0))
+        h.frame(build)
+        h.shot("viewer-zoomed", build)
+        h.press(Key("z"), build)
+        XCTAssertNil(browser.viewer.zoom, "Z fits it again")
+    }}
+
     func testTheViewerFillsTheScreenWithF11AndPlaysASlideshowWithSpace() throws { try onMain {
         let lib = try Self.library("slideshow", count: 3)
         let session = try DemoSession(library: lib.path, width: 1000)
