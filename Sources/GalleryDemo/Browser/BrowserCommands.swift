@@ -43,7 +43,8 @@ extension BrowserPage {
         }
     }
 
-    /// The Photo menu: ratings (0–5), color labels (6–9), pick, reject and unflag (P, X, U), favorite, a window of its own.
+    /// The Photo menu: ratings (0–5), color labels (6–9), pick, reject and unflag (P, X, U),
+    /// rotate (Ctrl+[ and Ctrl+]), favorite, a window of its own.
     func photoCommands(_ ui: UI) {
         let targets = commandTargets
         ui.disabled(targets.isEmpty) {
@@ -59,6 +60,9 @@ extension BrowserPage {
             if ui.menuItem("Pick", shortcut: KeyboardShortcut("p", modifiers: [])) { setFlag(targets, .picked) }
             if ui.menuItem("Reject", shortcut: KeyboardShortcut("x", modifiers: [])) { setFlag(targets, .rejected) }
             if ui.menuItem("Unflag", shortcut: KeyboardShortcut("u", modifiers: [])) { setFlag(targets, nil) }
+            ui.divider()
+            if ui.menuItem("Rotate Left", shortcut: KeyboardShortcut("[")) { rotate(targets, clockwise: false) }
+            if ui.menuItem("Rotate Right", shortcut: KeyboardShortcut("]")) { rotate(targets, clockwise: true) }
             ui.divider()
             if ui.menuItem("Favorite", icon: .star, shortcut: KeyboardShortcut(".", modifiers: [])) { setFavorite(targets) }
             if ui.menuItem("Open in New Window", icon: .photo, shortcut: KeyboardShortcut(.returnKey, modifiers: [.control])),
@@ -139,12 +143,15 @@ enum BrowserUndo {
     case trash([Trash.Item])
     /// A photo renamed: it is at `path` now, was called `oldName`, and its sidecar is `folder`'s.
     case rename(path: String, oldName: String, folder: String)
+    /// Photos turned a quarter turn, clockwise or not.
+    case rotate(paths: [String], clockwise: Bool)
 
     /// What the Edit menu calls undoing it ("Undo Rename").
     var title: String {
         switch self {
         case .trash(let items): items.count > 1 ? "Move of \(items.count) to Trash" : "Move to Trash"
         case .rename: "Rename"
+        case .rotate: "Rotate"
         }
     }
 }
@@ -170,8 +177,43 @@ extension BrowserPage {
                 lastAction = "Renamed \(name) back to \(oldName)"
                 pendingReveal(path: (path as NSString).deletingLastPathComponent + "/" + oldName)
             }
+        case .rotate(let paths, let clockwise)?:
+            rotate(paths: paths, clockwise: !clockwise, undoable: false)
+            return
         case nil: return
         }
+        rescan()
+    }
+
+    /// Turns the photos `ids` a quarter turn (JPEGs: their EXIF orientation, `PhotoRotation`),
+    /// off the main thread; Ctrl+Z turns them back.
+    func rotate(_ ids: RowSelection<Int>, clockwise: Bool) {
+        rotate(paths: photos.filter { ids.contains($0.id) }.map(\.path), clockwise: clockwise, undoable: true)
+    }
+
+    private func rotate(paths: [String], clockwise: Bool, undoable: Bool) {
+        guard !paths.isEmpty else { return }
+        rotationsRunning += 1
+        lastAction = "Rotating \(paths.count) photo\(paths.count == 1 ? "" : "s")…"
+        Task.detached(priority: .utility) { [weak self] in
+            let problems = paths.compactMap { path in
+                PhotoRotation.rotate(path, clockwise: clockwise).map { "\((path as NSString).lastPathComponent): \($0)" }
+            }
+            await MainActor.run { self?.rotated(paths, clockwise: clockwise, problems: problems, undoable: undoable) }
+        }
+    }
+
+    /// A rotation finished: what turned shows turned (new thumbnails, new dimensions).
+    private func rotated(_ paths: [String], clockwise: Bool, problems: [String], undoable: Bool) {
+        rotationsRunning -= 1
+        let turned = paths.count - problems.count
+        if undoable && turned > 0 { remember(.rotate(paths: paths, clockwise: clockwise)) }
+        for path in paths {
+            dimensions.forget(path)
+            viewer.dimensions.forget(path)
+        }
+        lastAction = "Rotated \(turned) photo\(turned == 1 ? "" : "s") \(clockwise ? "right" : "left")" + (problems.first.map { "; not rotated: \($0)" } ?? "")
+        if let first = problems.first { Log.error("rotate: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")) }
         rescan()
     }
 

@@ -154,6 +154,11 @@ final class DimensionCache: Sendable {
         return nil
     }
 
+    /// Forgets what was read of `path` (the file changed: it is read again when asked).
+    func forget(_ path: String) {
+        entries.withLock { _ = $0.removeValue(forKey: path) }
+    }
+
     /// Takes dimensions known from elsewhere (the library index).
     func remember(_ path: String, width: Int, height: Int) {
         entries.withLock { state in

@@ -100,7 +100,7 @@ final class BrowserPage {
     let viewer = PhotoViewer()
     let grid = PhotoGrid(photos: [])
     private let sorter = TableSorter<Photo>(name: "files")
-    private let dimensions = DimensionCache(capacity: 1_000_000) // as many as a library lists
+    let dimensions = DimensionCache(capacity: 1_000_000) // as many as a library lists
     private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
     private var revision = 0
     /// Samples still being written into the folder (the first run): the grid fills in as they land.
@@ -120,6 +120,8 @@ final class BrowserPage {
     var confirmsTrash = false
     /// What Ctrl+Z undoes, newest last: trash moves and renames.
     var undoStack: [BrowserUndo] = []
+    /// Rotations under way (off the main thread).
+    var rotationsRunning = 0
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     /// A photo to scroll to when the grid or table is next built.

@@ -24,7 +24,8 @@ final class PhotoViewer {
     /// Where the photo was drawn in the last frame (nil until its size is known).
     private(set) var shownFrame: Rect?
     private var zoomAtPinchStart: Double?
-    private let dimensions = DimensionCache()
+    /// The photos' sizes, read from their headers in the background.
+    let dimensions = DimensionCache()
     /// Whether it is a window of its own (no "New Window" button; closing closes the window).
     var isOwnWindow = false
     /// When the slideshow shows the next photo (UI time); nil when no slideshow runs.
