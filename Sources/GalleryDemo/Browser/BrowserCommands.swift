@@ -211,6 +211,7 @@ extension BrowserPage {
         for path in paths {
             dimensions.forget(path)
             viewer.dimensions.forget(path)
+            viewer.info.forget(path)
         }
         lastAction = "Rotated \(turned) photo\(turned == 1 ? "" : "s") \(clockwise ? "right" : "left")" + (problems.first.map { "; not rotated: \($0)" } ?? "")
         if let first = problems.first { Log.error("rotate: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")) }

@@ -6,8 +6,8 @@ import Widgets
 /// size to 8 times 1:1, by the wheel or a pinch around the pointer or the fingers (decoded a
 /// tile at a time where it is larger than the screen), panned by dragging. Arrows move to the
 /// next and previous photo, `Z` or a double-click switch fit and 1:1 (the digits rate, as in
-/// the grid), F11 fills the screen, Space starts and stops a slideshow, Escape leaves
-/// fullscreen, then returns. It shows in the browser, or in a window of its own (`PhotoWindow`).
+/// the grid), `I` shows how the photo was taken (its EXIF), F11 fills the screen, Space starts
+/// and stops a slideshow, Escape leaves fullscreen, then returns. It shows in the browser, or in a window of its own (`PhotoWindow`).
 @MainActor
 final class PhotoViewer {
     private(set) var photos: [Photo] = []
@@ -26,6 +26,10 @@ final class PhotoViewer {
     private var zoomAtPinchStart: Double?
     /// The photos' sizes, read from their headers in the background.
     let dimensions = DimensionCache()
+    /// Their EXIF, read in the background for the info overlay.
+    let info = PhotoInfoCache()
+    /// Whether the info overlay shows (`I`).
+    private(set) var showsInfo = false
     /// Whether it is a window of its own (no "New Window" button; closing closes the window).
     var isOwnWindow = false
     /// When the slideshow shows the next photo (UI time); nil when no slideshow runs.
@@ -98,6 +102,7 @@ final class PhotoViewer {
             case .right, .down: move(1)
             case .left, .up: move(-1)
             case Key("z"): toggleActualSize()
+            case Key("i"): showsInfo.toggle()
             default: break
             }
         }
@@ -165,17 +170,39 @@ final class PhotoViewer {
             }
         }
         ui.drawList.popClip()
+        if showsInfo { infoOverlay(ui, photo, in: rect) }
         ui.region(Rect(x: rect.x + 12, y: rect.maxY - 40, width: rect.width - 24, height: 32)) {
             ui.hstack {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()
                 if let zoom { ui.text("\(Int((zoom * 100).rounded())) %", color: .white) }
-                ui.text(slideshowNext != nil ? "Slideshow · Space stops" : "← → · wheel zooms · Z 1:1 · Space slideshow · F11 · Esc",
+                ui.text(slideshowNext != nil ? "Slideshow · Space stops" : "← → · wheel zooms · Z 1:1 · I info · Space slideshow · F11 · Esc",
                         color: .white.opacity(0.7))
                 if ui.button(zoom != nil ? "Fit" : "1:1") { toggleActualSize() }
                 if !isOwnWindow && ui.button("New Window") { PhotoWindow.open(ui, photos: photos, at: index) }
                 if ui.button("Close", icon: .xmark) { close() }
             }
         }
+    }
+
+    /// How the photo was taken, over its top-left corner: its name and size, then its EXIF.
+    private func infoOverlay(_ ui: UI, _ photo: Photo, in rect: Rect) {
+        var lines = [("Name", photo.name), ("Size", FileFormat.size(photo.size))]
+        if let size = dimensions.dimensions(of: photo.path) { lines.append(("Dimensions", "\(size.width) × \(size.height)")) }
+        switch info.info(of: photo.path) {
+        case .some(.some(let exif)): lines += exif.lines
+        case .some(.none): lines.append(("EXIF", "none"))
+        case .none: lines.append(("EXIF", "reading…"))
+        }
+        let font = ui.font(size: 13), line = 20.0
+        let panel = Rect(x: rect.x + 16, y: rect.y + 16, width: min(360, rect.width - 32), height: Double(lines.count) * line + 16)
+        ui.drawList.addRoundedRect(panel, radius: 8, color: Color.black.opacity(0.7))
+        for (k, (what, value)) in lines.enumerated() {
+            let y = panel.y + 8 + Double(k) * line
+            font.draw(what, in: Rect(x: panel.x + 12, y: y, width: 100, height: line), color: .white.opacity(0.65), into: &ui.drawList)
+            font.draw(font.truncated(value, toWidth: panel.width - 128), in: Rect(x: panel.x + 116, y: y, width: panel.width - 128, height: line),
+                      color: .white, into: &ui.drawList)
+        }
+        ui.accessibilityElement(ui.id("viewer.info"), role: .panel, name: lines.map { "\($0.0): \($0.1)" }.joined(separator: ", "), frame: panel)
     }
 }

@@ -125,6 +125,28 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertNil(browser.viewer.zoom, "Z fits it again")
     }}
 
+    func testIShowsHowThePhotoWasTakenOverIt() throws { try onMain {
+        let lib = try ScratchFolder("viewer-info")
+        let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 300, height: 200, seed: 2))
+        let camera = CameraMetadata(make: "Fujifilm", model: "X-T5", dateTimeOriginal: "2024:05:17 09:41:00")
+        try SamplePhotos.write(try EXIFWriter.inserting(camera, into: jpeg), to: lib.file("info-\(getpid()).jpg"))
+        let session = try DemoSession(library: lib.path, width: 1000)
+        let (h, browser, build) = (session.h, session.browser, session.build)
+        browser.open(browser.shown[0].id)
+        h.frame(build)
+        h.press(Key("i"), build)
+        XCTAssertTrue(browser.viewer.showsInfo)
+        let path = browser.shown[0].path
+        XCTAssertTrue(h.frames(until: { browser.viewer.info.info(of: path) != nil }, build), "the EXIF is read in the background")
+        h.frame(build)
+        XCTAssertNotNil(h.rect(ofText: "Fujifilm X-T5"), "the camera, as exiv2 reads it: \(h.drawnText)")
+        XCTAssertNotNil(h.rect(ofText: "2024:05:17 09:41:00"))
+        let panel = try XCTUnwrap(h.findAll(.panel).first { $0.name.hasPrefix("Name: \(browser.shown[0].name)") })
+        XCTAssertTrue(panel.name.contains("Camera: Fujifilm X-T5"), panel.name)
+        h.press(Key("i"), build)
+        XCTAssertNil(h.rect(ofText: "Fujifilm X-T5"), "I again hides it")
+    }}
+
     func testTheViewerFillsTheScreenWithF11AndPlaysASlideshowWithSpace() throws { try onMain {
         let lib = try Self.library("slideshow", count: 3)
         let session = try DemoSession(library: lib.path, width: 1000)
