@@ -25,13 +25,6 @@ let package = Package(
             pkgConfig: "harfbuzz", // its cflags bring FreeType's and GLib's include paths too
             providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "libjpeg62-turbo-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
         ),
-        // exiv2's XMP through gexiv2: the photo browser's sidecars (ratings, labels, tags that
-        // digiKam, darktable and Lightroom read). Only the demo links it.
-        .systemLibrary(
-            name: "CGExiv2",
-            pkgConfig: "gobject-2.0", // GLib's include paths (gexiv2's own cflags add -pthread, which SwiftPM refuses)
-            providers: [.apt(["libgexiv2-dev"])]
-        ),
         // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
         // fonts into a resource bundle next to every built binary.
         .target(
@@ -56,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "GalleryDemo",
             dependencies: [
-                "Widgets", "Render2D", "CSDL2", "CGExiv2",
+                "Widgets", "Render2D", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -69,7 +62,9 @@ let package = Package(
             // and so the tests, link the runtime dynamically; a release build of the tests would
             // link the test runner statically too, which XCTest cannot be, so run them in debug.
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+            // gexiv2 (through CSDL2's header): the browser's XMP sidecars, rotation and EXIF info.
+            linkerSettings: [.linkedLibrary("gexiv2"),
+                             .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                           .when(configuration: .release))]
         ),
         // Beside the tests that use it (the package's top level is fixed), exported as a product.

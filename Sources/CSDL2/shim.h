@@ -24,6 +24,12 @@
 #include <time.h>
 #include <sched.h>
 #include <sys/prctl.h>
+// gexiv2 (exiv2's XMP and EXIF) when installed: the demo's photo browser links it
+// (`.linkedLibrary("gexiv2")`); an app without it builds the same. GLib's headers are
+// included by one module only: two modules including them disagree under the sanitizers.
+#if __has_include(<gexiv2/gexiv2.h>)
+#include <gexiv2/gexiv2.h>
+#endif
 
 // Function-like and compound macros that Swift does not import.
 

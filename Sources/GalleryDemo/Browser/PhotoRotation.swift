@@ -1,4 +1,4 @@
-import CGExiv2
+import CSDL2
 import Foundation
 import Render2D
 
