@@ -44,7 +44,7 @@ extension BrowserPage {
     }
 
     /// The Photo menu: ratings (0–5), color labels (6–9), pick, reject and unflag (P, X, U),
-    /// rotate (Ctrl+[ and Ctrl+]), favorite, a window of its own.
+    /// rotate (Ctrl+R right, Ctrl+Shift+R left), favorite, a window of its own.
     func photoCommands(_ ui: UI) {
         let targets = commandTargets
         ui.disabled(targets.isEmpty) {
@@ -61,8 +61,8 @@ extension BrowserPage {
             if ui.menuItem("Reject", shortcut: KeyboardShortcut("x", modifiers: [])) { setFlag(targets, .rejected) }
             if ui.menuItem("Unflag", shortcut: KeyboardShortcut("u", modifiers: [])) { setFlag(targets, nil) }
             ui.divider()
-            if ui.menuItem("Rotate Left", shortcut: KeyboardShortcut("[")) { rotate(targets, clockwise: false) }
-            if ui.menuItem("Rotate Right", shortcut: KeyboardShortcut("]")) { rotate(targets, clockwise: true) }
+            if ui.menuItem("Rotate Right", shortcut: KeyboardShortcut("r")) { rotate(targets, clockwise: true) }
+            if ui.menuItem("Rotate Left", shortcut: KeyboardShortcut("r", modifiers: [.control, .shift])) { rotate(targets, clockwise: false) }
             ui.divider()
             if ui.menuItem("Favorite", icon: .star, shortcut: KeyboardShortcut(".", modifiers: [])) { setFavorite(targets) }
             if ui.menuItem("Open in New Window", icon: .photo, shortcut: KeyboardShortcut(.returnKey, modifiers: [.control])),

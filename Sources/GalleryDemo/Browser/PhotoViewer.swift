@@ -3,7 +3,8 @@ import Render2D
 import Widgets
 
 /// A photo full-window: fitted (decoded at the window's size), or zoomed, from its fitted
-/// size to 8 times 1:1, by the wheel or a pinch around the pointer or the fingers (decoded a
+/// size to 8 times 1:1, by the wheel or a pinch around the pointer or the fingers, or Ctrl+=
+/// and Ctrl+- around the centre (decoded a
 /// tile at a time where it is larger than the screen), panned by dragging. Arrows move to the
 /// next and previous photo, `Z` or a double-click switch fit and 1:1 (the digits rate, as in
 /// the grid), `I` shows how the photo was taken (its EXIF), F11 fills the screen, Space starts
@@ -93,6 +94,7 @@ final class PhotoViewer {
     }
 
     private func viewer(_ ui: UI, _ photo: Photo) {
+        var keyZoom: Double? // Ctrl+= and Ctrl+-: a step in or out around the centre
         for press in ui.input.keys {
             switch press.key {
             case .escape:
@@ -103,6 +105,8 @@ final class PhotoViewer {
             case .left, .up: move(-1)
             case Key("z"): toggleActualSize()
             case Key("i"): showsInfo.toggle()
+            case Key("=") where press.modifiers.contains(.control): keyZoom = 1.25
+            case Key("-") where press.modifiers.contains(.control): keyZoom = 0.8
             default: break
             }
         }
@@ -133,6 +137,7 @@ final class PhotoViewer {
                 let notches = ui.input.wheel.y / EventPump().wheelStep
                 zoom(to: (zoom ?? fit) * pow(1.25, notches), around: ui.input.pointer.position, area: area, fit: fit)
             }
+            if let step = keyZoom { zoom(to: (zoom ?? fit) * step, around: Point(area.midX, area.midY), area: area, fit: fit) }
             var pinching = false
             for case .pinch(let scale, let center) in gestures.update(ui.input, time: ui.time) where rect.contains(center) {
                 let start = zoomAtPinchStart ?? (zoom ?? fit)

@@ -7,7 +7,7 @@ import Widgets
 @testable import GalleryDemo
 
 /// Rotation turns a JPEG by its EXIF orientation, its pixels untouched, in a copy renamed
-/// over it; Ctrl+] and Ctrl+[ turn the selection off the main thread, Ctrl+Z turns it back.
+/// over it; Ctrl+R and Ctrl+Shift+R turn the selection off the main thread, Ctrl+Z turns it back.
 final class PhotoRotationTests: XCTestCase {
     /// The entropy-coded data from the first start of scan on: the pixels, whatever the metadata says.
     private static func scan(_ path: String) throws -> [UInt8] {
@@ -59,13 +59,13 @@ final class PhotoRotationTests: XCTestCase {
         let (h, browser, build) = (session.h, session.browser, session.build)
         h.click(at: BrowserEndToEndTests.cell(browser, 0), build)
         let photo = browser.photos[try XCTUnwrap(browser.selection.first)]
-        h.press(Key("]"), modifiers: .control, build)
+        h.press(Key("r"), modifiers: .control, build)
         XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
         XCTAssertEqual(try Self.orientation(photo.path), 6)
         XCTAssertEqual(browser.lastAction, "Rotated 1 photo right")
-        h.press(Key("["), modifiers: .control, build)
+        h.press(Key("r"), modifiers: [.control, .shift], build)
         XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
-        h.press(Key("["), modifiers: .control, build)
+        h.press(Key("r"), modifiers: [.control, .shift], build)
         XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
         XCTAssertEqual(try Self.orientation(photo.path), 8, "right, then left twice: a quarter turn left")
         browser.undo()

@@ -123,6 +123,12 @@ final class DemoWindowsTests: XCTestCase {
         h.shot("viewer-zoomed", build)
         h.press(Key("z"), build)
         XCTAssertNil(browser.viewer.zoom, "Z fits it again")
+        // Ctrl+= and Ctrl+- step in and out around the centre.
+        h.press(Key("="), modifiers: .control, build)
+        XCTAssertEqual(try XCTUnwrap(browser.viewer.zoom), fit * 1.25, accuracy: 1e-9)
+        h.press(Key("-"), modifiers: .control, build)
+        XCTAssertNil(browser.viewer.zoom, "back to the fitted size")
+        XCTAssertEqual(browser.grid.zoom, 1, "the grid's zoom is not touched while the viewer shows")
     }}
 
     func testIShowsHowThePhotoWasTakenOverIt() throws { try onMain {
