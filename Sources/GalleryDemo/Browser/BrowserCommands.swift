@@ -106,32 +106,41 @@ extension BrowserPage {
     }
 
     /// Moves `ids`' photos to the desktop's trash (GIO's `g_file_trash`: the freedesktop trash,
-    /// with where each came from); Ctrl+Z puts them back. What could not be trashed stays, and
-    /// says why.
+    /// with where each came from), their own sidecars with them, off the main thread with its
+    /// progress shown and a Cancel button; Ctrl+Z puts back what went. What could not be
+    /// trashed stays, and says why.
     private func trash(_ ids: RowSelection<Int>) {
-        let doomed = photos.filter { ids.contains($0.id) }
-        var failures: [String] = []
-        var trashed: [String] = []
-        for photo in doomed {
-            let sidecars = XMPSidecar.ownSidecars(of: photo.path) // they go with it, and come back with it
-            switch Trash.move(photo.path) {
+        let doomed = photos.filter { ids.contains($0.id) }.map(\.path)
+        guard !doomed.isEmpty else { return }
+        if viewer.isOpen { viewer.close() }
+        selection.removeAll()
+        let title = doomed.count == 1 ? "Moving to the trash" : "Moving \(doomed.count) photos to the trash"
+        let job = FileJob.start(title, items: doomed, each: { path -> (moved: [String], failure: String?) in
+            let sidecars = XMPSidecar.ownSidecars(of: path) // they go with it, and come back with it
+            switch Trash.move(path) {
             case .success:
-                trashed.append(photo.path)
-                for sidecar in sidecars {
-                    if case .success = Trash.move(sidecar) { trashed.append(sidecar) }
-                }
-            case .failure(let why): failures.append("\(photo.name): \(why)")
+                return ([path] + sidecars.filter { if case .success = Trash.move($0) { true } else { false } }, nil)
+            case .failure(let why):
+                return ([], "\((path as NSString).lastPathComponent): \(why)")
             }
+        }) { [weak self] job, results, cancelled in
+            self?.fileJobs.removeAll { $0 === job }
+            self?.trashed(results.map(\.1), cancelled: cancelled, of: doomed.count)
         }
+        fileJobs.append(job)
+    }
+
+    /// A trash move finished (or was cancelled): what went is undoable, what did not says why.
+    private func trashed(_ results: [(moved: [String], failure: String?)], cancelled: Bool, of count: Int) {
+        let trashed = results.flatMap(\.moved), failures = results.compactMap(\.failure)
         // Where they went (one listing of each trash): one not found was trashed where this
         // code cannot look, and is not undoable from here.
         let found = Trash.find(trashed)
         let batch = trashed.compactMap { found[$0] }
         if !batch.isEmpty { remember(.trash(batch)) }
-        if viewer.isOpen { viewer.close() }
-        selection.removeAll()
-        let moved = doomed.count - failures.count
-        lastAction = "Moved \(moved) photo\(moved == 1 ? "" : "s") to the trash" + (failures.first.map { "; not moved: \($0)" } ?? "")
+        let moved = results.count - failures.count
+        lastAction = "Moved \(moved) photo\(moved == 1 ? "" : "s") to the trash" + (cancelled ? " (cancelled: \(count - results.count) not moved)" : "")
+            + (failures.first.map { "; not moved: \($0)" } ?? "")
         if let first = failures.first { Log.error("trash: \(first)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : "")) }
         rescan()
     }
@@ -186,27 +195,26 @@ extension BrowserPage {
     }
 
     /// Turns the photos `ids` a quarter turn (JPEGs: their EXIF orientation, `PhotoRotation`),
-    /// off the main thread; Ctrl+Z turns them back.
+    /// off the main thread with its progress shown and a Cancel button; Ctrl+Z turns back
+    /// those that turned.
     func rotate(_ ids: RowSelection<Int>, clockwise: Bool) {
         rotate(paths: photos.filter { ids.contains($0.id) }.map(\.path), clockwise: clockwise, undoable: true)
     }
 
     private func rotate(paths: [String], clockwise: Bool, undoable: Bool) {
         guard !paths.isEmpty else { return }
-        rotationsRunning += 1
-        lastAction = "Rotating \(paths.count) photo\(paths.count == 1 ? "" : "s")…"
-        Task.detached(priority: .utility) { [weak self] in
-            let problems = paths.compactMap { path in
-                PhotoRotation.rotate(path, clockwise: clockwise).map { "\((path as NSString).lastPathComponent): \($0)" }
-            }
-            await MainActor.run { self?.rotated(paths, clockwise: clockwise, problems: problems, undoable: undoable) }
+        let title = paths.count == 1 ? "Rotating" : "Rotating \(paths.count) photos"
+        let job = FileJob.start(title, items: paths, each: { PhotoRotation.rotate($0, clockwise: clockwise) }) { [weak self] job, results, _ in
+            self?.fileJobs.removeAll { $0 === job }
+            let problems = results.compactMap { path, problem in problem.map { "\((path as NSString).lastPathComponent): \($0)" } }
+            self?.rotated(results.filter { $0.1 == nil }.map(\.0), clockwise: clockwise, problems: problems, undoable: undoable)
         }
+        fileJobs.append(job)
     }
 
     /// A rotation finished: what turned shows turned (new thumbnails, new dimensions).
     private func rotated(_ paths: [String], clockwise: Bool, problems: [String], undoable: Bool) {
-        rotationsRunning -= 1
-        let turned = paths.count - problems.count
+        let turned = paths.count
         if undoable && turned > 0 { remember(.rotate(paths: paths, clockwise: clockwise)) }
         for path in paths {
             dimensions.forget(path)

@@ -120,8 +120,8 @@ final class BrowserPage {
     var confirmsTrash = false
     /// What Ctrl+Z undoes, newest last: trash moves and renames.
     var undoStack: [BrowserUndo] = []
-    /// Rotations under way (off the main thread).
-    var rotationsRunning = 0
+    /// File operations under way (off the main thread): trash moves, rotations.
+    var fileJobs: [FileJob] = []
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
     private var shownVersion = 0
     /// A photo to scroll to when the grid or table is next built.
@@ -899,6 +899,7 @@ final class BrowserPage {
             ui.padding(12) {
                 // A photo's ID is its index in `photos`: the selection costs O(selected), not O(photos).
                 let picked = selection.sorted().compactMap { photos.indices.contains($0) ? photos[$0] : nil }
+                fileJobsStatus(ui)
                 if !lastAction.isEmpty { ui.text(lastAction, color: ui.theme.secondaryText) }
                 guard let first = picked.first else {
                     ui.text("No selection", font: ui.font(size: 17, weight: .bold))

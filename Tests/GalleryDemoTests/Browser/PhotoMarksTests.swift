@@ -128,6 +128,7 @@ final class PhotoMarksTests: XCTestCase {
         h.click(at: BrowserEndToEndTests.cell(browser, 0), build)
         XCTAssertEqual(browser.selection.count, 1)
         h.press(.delete, build) // one photo: no question asked
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         XCTAssertFalse(FileManager.default.fileExists(atPath: photo.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: photo.path + ".xmp"), "the sidecar went to the trash with it")
         browser.undo()

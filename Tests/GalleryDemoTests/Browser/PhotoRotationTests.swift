@@ -60,16 +60,16 @@ final class PhotoRotationTests: XCTestCase {
         h.click(at: BrowserEndToEndTests.cell(browser, 0), build)
         let photo = browser.photos[try XCTUnwrap(browser.selection.first)]
         h.press(Key("r"), modifiers: .control, build)
-        XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         XCTAssertEqual(try Self.orientation(photo.path), 6)
         XCTAssertEqual(browser.lastAction, "Rotated 1 photo right")
         h.press(Key("r"), modifiers: [.control, .shift], build)
-        XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         h.press(Key("r"), modifiers: [.control, .shift], build)
-        XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         XCTAssertEqual(try Self.orientation(photo.path), 8, "right, then left twice: a quarter turn left")
         browser.undo()
-        XCTAssertTrue(h.frames(until: { browser.rotationsRunning == 0 }, build))
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         XCTAssertEqual(try Self.orientation(photo.path), 1, "Ctrl+Z turns the last turn back")
     } }
 }

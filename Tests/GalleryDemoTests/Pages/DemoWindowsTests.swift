@@ -259,6 +259,7 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertTrue(doomed.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "cancelled: nothing moved")
         h.press(.delete, build)
         try h.click(on: "Move to Trash", build)
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build), "moved off the main thread")
         XCTAssertFalse(doomed.contains { FileManager.default.fileExists(atPath: $0) }, "in the trash now")
         XCTAssertTrue(h.frames(until: { h.drawnText.contains("4 photos") }, build))
         // Ctrl+Z puts them back, rating and all (the folder's sidecar kept it).
