@@ -130,7 +130,9 @@ final class PhotoGrid {
         let cell: (UI, Int, Rect) -> Void = { ui, i, rect in
             let photo = photos[i]
             // A screen reader reads the file name and date, then the rating as the value.
-            let r = ui.accessibilityLabel(ui.isAccessibilityEnabled ? photo.name + ", " + FileFormat.date(photo.date) : "") {
+            // Its label and pick or reject follow, as the grid draws them.
+            let r = ui.accessibilityLabel(ui.isAccessibilityEnabled ? photo.name + ", " + FileFormat.date(photo.date)
+                + (photo.marks.isEmpty ? "" : ", " + photo.marks) : "") {
                 ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
                              isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
             }

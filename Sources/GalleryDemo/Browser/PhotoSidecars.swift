@@ -54,7 +54,7 @@ enum PhotoSidecars {
         let names = Set(base.ratings.keys).union(current.ratings.keys).union(base.labels.keys).union(current.labels.keys)
             .union(base.flags.keys).union(current.flags.keys).union(base.tags.keys).union(current.tags.keys)
         // (Not for a photo gone from the folder, renamed or trashed: its sidecar went with it.)
-        for name in names.sorted() where !current.unreadableXMP.contains(name) && access(folder + "/" + name, F_OK) == 0 {
+        for name in names.sorted() where !current.unreadableXMP.contains(name) && XMPSidecar.exists(folder + "/" + name) {
             let ours = xmp(of: name, in: current)
             guard ours != xmp(of: name, in: base) else { continue }
             do throws(XMPSidecar.Failure) { try XMPSidecar.write(ours, for: folder + "/" + name) } catch {

@@ -116,9 +116,12 @@ enum XMPSidecar {
             throw Failure(description: "cannot write beside \(path): \(error)")
         }
         // A sidecar another program made meanwhile is not replaced; ours (read above) is.
-        let published = original == nil ? link(temporary, path) == 0 : rename(temporary, path) == 0
+        // File names as the file system has them (a Latin-1 name too), not as Swift re-encodes them.
+        let published = FileName.withCString(temporary) { from in
+            FileName.withCString(path) { to in original == nil ? link(from, to) == 0 : rename(from, to) == 0 }
+        }
         let why = String(cString: strerror(errno))
-        unlink(temporary)
+        _ = FileName.withCString(temporary) { unlink($0) }
         guard published else { throw Failure(description: "cannot write \(path): \(why)") }
     }
 
@@ -136,7 +139,7 @@ enum XMPSidecar {
     /// exiv2 is set up once, before any thread uses it (its XMP toolkit is not thread-safe to start).
     private static let initialized: Bool = gexiv2_initialize() != 0
 
-    private static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func exists(_ path: String) -> Bool { FileName.withCString(path) { access($0, F_OK) } == 0 }
 
     private static func open(_ path: String) throws(Failure) -> Metadata {
         let bytes: [UInt8]

@@ -15,6 +15,8 @@ struct CaptureSamples: Equatable {
 
     /// Scopes kept per script: the ones that took the most time in all.
     static let maxScopes = 16
+    /// Frames read per measure: an hour at 60 Hz.
+    static let maxSamples = 216_000
 
     /// A script's samples from its frames.
     static func script(_ frames: [FrameRecord]) -> Script {
@@ -66,11 +68,14 @@ struct CaptureSamples: Equatable {
             throw LoadError(description: "\(name) is not a profile summary: \("\(error)".prefix(160))")
         }
         var scripts: [String: Script] = [:]
-        for (name, script) in summary.scripts {
+        // At most 16 scripts of 64 scopes each are compared: the bootstrap's time stays bounded.
+        for (name, script) in summary.scripts.sorted(by: { $0.key < $1.key }).prefix(16) {
             guard let samples = script.samples else { continue }
-            // Times a frame could take: finite, 0 to 1,000 s (a file anyone could write).
-            let finite = { (values: [Double]) in values.filter(\.isFinite).map { min(max($0, 0), 1e6) } }
-            scripts[name] = Script(work: finite(samples.work_ms), scopes: samples.scope_ms.mapValues(finite))
+            // Times a frame could take: finite, 0 to 1,000 s, and at most `maxSamples` of them
+            // (a file anyone could write; the bootstrap sorts each a thousand times).
+            let finite = { (values: [Double]) in values.prefix(maxSamples).filter(\.isFinite).map { min(max($0, 0), 1e6) } }
+            let scopes = samples.scope_ms.sorted { $0.key < $1.key }.prefix(maxScopes * 4).map { ($0.key, finite($0.value)) }
+            scripts[name] = Script(work: finite(samples.work_ms), scopes: Dictionary(uniqueKeysWithValues: scopes))
         }
         guard !scripts.isEmpty else {
             throw LoadError(description: "\(name) has no per-frame samples (a summary from before they were kept): profile again")

@@ -327,7 +327,7 @@ struct TickClock {
             nsPerTick = Double(ns - base.ns) / Double(now - base.ticks) // over a second or more: exact enough
         }
         frame = (now, ns)
-        fixedRate = UInt64(min(max(nsPerTick, 0), 1e6) * 4_294_967_296)
+        fixedRate = nsPerTick.isFinite ? UInt64(min(max(nsPerTick, 0), 1e6) * 4_294_967_296) : 0
     }
 
     /// `ticks` (read during the current frame) in monotonic nanoseconds: integer arithmetic

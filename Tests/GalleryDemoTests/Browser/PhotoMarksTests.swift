@@ -27,6 +27,8 @@ final class PhotoMarksTests: XCTestCase {
         // (The upper half of the cell's right edge: the month header above the rows shifts them.)
         let corner = Rect(x: cell.x + size.width / 2 - 24, y: cell.y - size.height, width: 24, height: size.height)
         XCTAssertGreaterThan(h.countPixels(in: corner) { $0.g > 140 && $0.r < 90 && $0.b < 140 }, 20, "the green label's dot")
+        XCTAssertTrue(h.findAll(.image).contains { $0.name.hasPrefix(photo.name) && $0.name.hasSuffix(", Green, picked") },
+                      "a screen reader hears the marks: \(h.findAll(.image).map(\.name))")
         XCTAssertTrue(browser.finishSaves())
 
         let shown = try XMPSidecarTests.exiv2(photo.path + ".xmp")

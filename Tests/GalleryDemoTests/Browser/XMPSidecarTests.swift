@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import TestSupport
+import Render2D
 @testable import GalleryDemo
 
 /// XMP sidecars through exiv2: what we write, an independent reader (exiv2's command line)
@@ -77,5 +78,22 @@ final class XMPSidecarTests: XCTestCase {
         XCTAssertEqual(mkfifo(dir.file("c.jpg.xmp"), 0o644), 0)
         XCTAssertThrowsError(try XMPSidecar.read(for: dir.file("c.jpg")))
         XCTAssertThrowsError(try XMPSidecar.write(PhotoXMP(rating: 1), for: dir.file("c.jpg")))
+    }
+
+    /// A Latin-1 name (an old camera card's, a zip's) keeps its bytes: the sidecar is made
+    /// beside the photo under the photo's own name, not a re-encoded one.
+    func testASidecarOfANameThatIsNotUTF8KeepsItsBytes() throws {
+        let dir = try ScratchFolder("xmp-latin1")
+        let photo = dir.path + "/" + FileName.string(fromBytes: Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        try XMPSidecar.write(PhotoXMP(rating: 3), for: photo)
+        let listed = try XCTUnwrap(FileName.withCString(dir.path) { opendir($0) })
+        var names: [[UInt8]] = []
+        while let entry = readdir(listed) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name.first != UInt8(ascii: ".") { names.append(name) }
+        }
+        closedir(listed)
+        XCTAssertEqual(names, [Array("caf".utf8) + [0xE9] + Array(".jpg.xmp".utf8)])
+        XCTAssertEqual(try XMPSidecar.read(for: photo)?.rating, 3)
     }
 }

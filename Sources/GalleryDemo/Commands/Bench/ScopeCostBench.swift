@@ -8,6 +8,7 @@ import Render2D
 /// costs on this CPU (a scope reads it twice: the floor under `ns_per_scope`).
 enum ScopeCostBench {
     static let frames = 2_000, scopesPerFrame = 200
+    /// Where the tick reads are summed, so they are not optimized away (the bench runs on one thread).
     nonisolated(unsafe) private static var tickSum: UInt64 = 0
 
     static func run() -> String {
