@@ -7,12 +7,12 @@ import TesseraTesting
 /// While profiling, a janky frame gets a small screenshot: kept to a budget, written into
 /// the trace, and shown by the frozen inspector beside the frame's cause.
 final class JankScreenshotTests: XCTestCase {
-    /// A red block on the left of the window; the build sleeps when `slow` says so.
+    /// A red block on the left of the window; the build sleeps 300 ms when `slow` says so.
     @MainActor
     final class Page {
         var slow = false
         func build(_ ui: UI) {
-            if slow { usleep(40_000) }
+            if slow { usleep(300_000) }
             ui.drawList.addRect(Rect(x: 0, y: 0, width: ui.size.width / 2, height: 200), color: Color(hex: 0xE02020))
             ui.text("slow frames here")
         }
@@ -24,7 +24,11 @@ final class JankScreenshotTests: XCTestCase {
         let page = Page()
         h.host.showsHUD = true
         h.host.profiler.keepsTrace = true
-        h.frames(5, page.build)
+        // A budget the ordinary frames keep even under a sanitizer; the slow one takes 300 ms.
+        h.host.profiler.jankThresholdMs = 150
+        h.frames(3, page.build) // the first frames build the glyph atlas
+        h.host.profiler.clearTrace()
+        h.frames(3, page.build)
         XCTAssertEqual(h.host.profiler.screenshots.all.count, 0, "no janky frame, no picture")
         page.slow = true
         h.frame(page.build)
