@@ -154,6 +154,8 @@ enum BrowserUndo {
     case rename(path: String, oldName: String, folder: String)
     /// Photos turned a quarter turn, clockwise or not.
     case rotate(paths: [String], clockwise: Bool)
+    /// Photos moved (or copied) from one place to another.
+    case transfer([PhotoTransfer.Move], copied: Bool)
 
     /// What the Edit menu calls undoing it ("Undo Rename").
     var title: String {
@@ -161,6 +163,7 @@ enum BrowserUndo {
         case .trash(let items): items.count > 1 ? "Move of \(items.count) to Trash" : "Move to Trash"
         case .rename: "Rename"
         case .rotate: "Rotate"
+        case .transfer(_, let copied): copied ? "Copy" : "Move"
         }
     }
 }
@@ -182,13 +185,15 @@ extension BrowserPage {
                 lastAction = "Could not rename \(name) back: \(problem)"
             } else {
                 for problem in XMPSidecar.renameSidecars(from: path, to: oldPath) { Log.warn("sidecar not renamed back: \(problem)") }
-                moveSidecarEntries(in: folder, from: name, to: oldName)
+                carrySidecarEntry(from: folder, name, to: folder, oldName)
                 lastAction = "Renamed \(name) back to \(oldName)"
                 pendingReveal(path: (path as NSString).deletingLastPathComponent + "/" + oldName)
             }
         case .rotate(let paths, let clockwise)?:
             rotate(paths: paths, clockwise: !clockwise, undoable: false)
             return
+        case .transfer(let moves, let copied)?:
+            undoTransfer(moves, copied: copied)
         case nil: return
         }
         rescan()
@@ -237,7 +242,7 @@ extension BrowserPage {
         let folder = (photo.path as NSString).deletingLastPathComponent
         let problems = XMPSidecar.renameSidecars(from: photo.path, to: folder + "/" + name) // its XMP goes with it
         for problem in problems { Log.warn("sidecar not renamed: \(problem)") }
-        moveSidecarEntries(in: photo.folder, from: photo.name, to: name)
+        carrySidecarEntry(from: photo.folder, photo.name, to: photo.folder, name)
         remember(.rename(path: folder + "/" + name, oldName: photo.name, folder: photo.folder))
         lastAction = "Renamed \(photo.name) to \(name)" + (problems.first.map { "; its sidecar \($0)" } ?? "")
         pendingReveal(path: folder + "/" + name)

@@ -120,6 +120,9 @@ final class BrowserPage {
     var confirmsTrash = false
     /// What Ctrl+Z undoes, newest last: trash moves and renames.
     var undoStack: [BrowserUndo] = []
+    /// Photos dropped on a folder whose names it has already: the question asked about them.
+    var pendingTransfer: PendingTransfer?
+    var asksAboutClashes = false
     /// File operations under way (off the main thread): trash moves, rotations.
     var fileJobs: [FileJob] = []
     /// Bumped whenever `shown` changes, so the table's sorter never reorders other rows.
@@ -204,17 +207,19 @@ final class BrowserPage {
     /// Walks the library again (files landed or left); the selection keeps what is still there.
     func rescan() { list() }
 
-    /// Carries a photo's rating, favorite and tags in `folder`'s sidecar from `old` to `new`
-    /// (it was renamed), and saves the sidecar.
-    func moveSidecarEntries(in folder: String, from old: String, to new: String) {
-        guard var book = sidecars[folder] else { return }
-        if let rating = book.current.ratings.removeValue(forKey: old) { book.current.ratings[new] = rating }
-        if book.current.favorites.remove(old) != nil { book.current.favorites.insert(new) }
-        if let tags = book.current.tags.removeValue(forKey: old) { book.current.tags[new] = tags }
-        if let label = book.current.labels.removeValue(forKey: old) { book.current.labels[new] = label }
-        if let flag = book.current.flags.removeValue(forKey: old) { book.current.flags[new] = flag }
-        sidecars[folder] = book
-        saveProblem = saveSidecar(folder)
+    /// Carries a photo's rating, favorite, tags, label and flag from `name` in `folder`'s
+    /// sidecar to `newName` in `newFolder`'s (it was renamed, moved or copied: `keepingSource`),
+    /// and saves both sidecars.
+    func carrySidecarEntry(from folder: String, _ name: String, to newFolder: String, _ newName: String, keepingSource: Bool = false) {
+        guard folder != newFolder || name != newName else { return }
+        let entry = sidecars[folder]?.current.entry(for: name) ?? FolderSidecar.Entry()
+        if !keepingSource, sidecars[folder] != nil {
+            sidecars[folder]?.current.set(nil, for: name)
+        }
+        if entry != FolderSidecar.Entry() || sidecars[newFolder] != nil {
+            sidecars[newFolder, default: SidecarBook()].current.set(entry, for: newName)
+        }
+        saveProblem = (folder == newFolder ? [folder] : [folder, newFolder]).compactMap { saveSidecar($0) }.first
     }
 
     /// Selects and reveals the photo at `path` once the next walk has found it.
@@ -683,6 +688,7 @@ final class BrowserPage {
         persist(ui)
         updateShown()
         trashConfirmation(ui)
+        clashQuestion(ui)
         if viewer.isOpen {
             viewer.build(ui)
             return
@@ -734,6 +740,7 @@ final class BrowserPage {
                 }
             }
         }
+        if let rows = sidebarInfo, ui.activeDrag != nil { folderDropDestinations(ui, rows) }
         if ui.input.modifiers.contains(.alt) { // alt-click or alt-Right: the rest of the subtree, in the background
             for case .folder(let path) in expandedFolders.subtracting(expandedBefore) {
                 if let node = path == rootNode.path ? rootNode : folderLister.node(at: path) { folderLister.expandAll(from: node) }

@@ -72,6 +72,29 @@ struct FolderSidecar: Codable, Equatable {
     /// Known keys of a shape this version cannot read (kept as they were in `unknown`).
     var unreadableKeys: Set<String> = []
 
+    /// One photo's values, to carry them to another name or folder.
+    struct Entry: Equatable {
+        var rating: Int?
+        var isFavorite = false
+        var tags: String?
+        var label: String?
+        var flag: Int?
+    }
+
+    /// Photo `name`'s values (all empty when it has none).
+    func entry(for name: String) -> Entry {
+        Entry(rating: ratings[name], isFavorite: favorites.contains(name), tags: tags[name], label: labels[name], flag: flags[name])
+    }
+
+    /// Sets photo `name`'s values (nil: removes them).
+    mutating func set(_ entry: Entry?, for name: String) {
+        ratings[name] = entry?.rating
+        if entry?.isFavorite == true { favorites.insert(name) } else { favorites.remove(name) }
+        tags[name] = entry?.tags
+        labels[name] = entry?.label
+        flags[name] = entry?.flag
+    }
+
     static func path(for folder: String) -> String { folder + "/.tessera.json" }
 
     /// The sidecar in `bytes` (a file's contents), unknown top-level keys kept; throws when

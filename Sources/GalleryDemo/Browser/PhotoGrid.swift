@@ -1,6 +1,13 @@
 import Render2D
 import Widgets
 
+/// A photo carried by a drag from the grid (to a folder of the sidebar).
+struct DraggedPhoto: Equatable, Sendable {
+    /// Its ID in the browser (`Photo.id`).
+    let id: Int
+    let path: String
+}
+
 /// The adaptive grid of hero cells over a folder of photos, shared by the photo browser,
 /// `bench gallery` and `profile`: visible cells load nearest the centre first, the prefetch
 /// window ahead of the scroll after them. With `sections`, the photos are grouped under
@@ -143,6 +150,10 @@ final class PhotoGrid {
                 ui.focus(gridFocus)
             }
             if r.doubleClicked { self.onOpen?(photo) }
+            // Dragging a cell drags the selection it is in, or it alone (selected), to a folder.
+            ui.draggable(r, items: self.dragged(i, photo, order: order)) { ui, square in
+                ui.asyncImage(photo.path, in: square, mode: .fill)
+            }
             if r.secondaryClicked {
                 self.menuTarget = self.selection.contextMenuTarget(index: i, mode: .multiple, rows: order)
                 ui.openPopup("photoMenu")
@@ -162,6 +173,17 @@ final class PhotoGrid {
             if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
             if ui.menuItem("Select All") { selection.selectAll(rows: order) }
         }
+    }
+
+    /// The photos a drag starting on cell `i` carries: the selection when the cell is in it;
+    /// else the cell alone, selected (as a file manager does).
+    private func dragged(_ i: Int, _ photo: Photo, order: RowOrder<Int>) -> [DraggedPhoto] {
+        if !selection.selected.contains(row: i, id: photo.id) {
+            selection.click(index: i, modifiers: [], mode: .multiple, rows: order)
+            return [DraggedPhoto(id: photo.id, path: photo.path)]
+        }
+        let byID = Dictionary(photos.lazy.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
+        return selection.selected.compactMap { id in byID[id].map { DraggedPhoto(id: id, path: $0) } }
     }
 
     /// The name field over a cell being renamed: focused at once; Return or a click elsewhere

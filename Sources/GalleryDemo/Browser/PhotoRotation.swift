@@ -28,15 +28,15 @@ enum PhotoRotation {
     static func rotate(_ path: String, clockwise: Bool) -> String? {
         guard canRotate(path) else { return "only JPEG photos can be turned" }
         // File names as the file system has them (a Latin-1 name too), not as Swift re-encodes them.
-        let file = FileName.bytes(path).map { CChar(bitPattern: $0) } + [0]
-        let copy = FileName.bytes(path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").map { CChar(bitPattern: $0) } + [0]
+        let file = FileCopy.cString(path)
+        let copy = FileCopy.cString(path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         defer { unlink(copy) }
         var before = stat()
         let source = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
         guard source >= 0 else { return String(cString: strerror(errno)) }
         defer { close(source) }
         guard fstat(source, &before) == 0, before.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
-        if let problem = copyFile(source, to: copy, mode: before.st_mode & 0o7777) { return problem }
+        if let problem = FileCopy.copy(source, to: copy, mode: before.st_mode & 0o7777) { return problem }
         guard let metadata = gexiv2_metadata_new() else { return "exiv2 could not start" }
         defer { g_object_unref(metadata) }
         var error: UnsafeMutablePointer<GError>?
@@ -57,29 +57,6 @@ enum PhotoRotation {
             return "it changed while being turned: left as it is"
         }
         guard rename(copy, file) == 0 else { return String(cString: strerror(errno)) }
-        return nil
-    }
-
-    /// Copies the open file `source` into a new file `target` with `mode`; returns why it could not.
-    private static func copyFile(_ source: Int32, to target: [CChar], mode: mode_t) -> String? {
-        let out = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard out >= 0 else { return errno == EACCES || errno == EROFS ? "the folder is read-only" : String(cString: strerror(errno)) }
-        defer { close(out) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return String(cString: strerror(errno)) }
-            if n == 0 { break }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { write(out, $0.baseAddress! + written, n - written) }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { return "cannot copy it: " + String(cString: strerror(errno)) }
-                written += w
-            }
-        }
-        fchmod(out, mode) // as the photo was, whatever the umask
         return nil
     }
 }

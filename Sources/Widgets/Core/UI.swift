@@ -130,6 +130,10 @@ public final class UI {
     var consumedKeys: Set<Int32> = []
     /// A drop target took this frame's drop (`onDrop`).
     var dropTaken = false
+    /// The drag within the window under way (`draggable`), if any.
+    var dragSession: DragSession?
+    /// The press whose drag Escape cancelled: it does not start another.
+    var cancelledDragPress: Double?
     /// The menu (popup) being built: its items count themselves for keyboard navigation.
     var menuState = MenuBuildState()
     /// Inside `textSelection(.enabled)`.
@@ -270,6 +274,7 @@ public final class UI {
             requestRedraw(after: p.pressTime + input.settings.longPressDuration - time)
         }
         if !input.pointer.isDown && !input.pointer.released { activeID = nil }
+        finishDrag()
         drawTooltip()
         popupRects = popupRectsThisFrame
         popupRectsThisFrame.removeAll(keepingCapacity: true)
@@ -459,7 +464,9 @@ public final class UI {
             r.pressed = activeSinceFrame == frameIndex - 1
             if pointer.released {
                 let isClick = pointer.kind == .mouse || pointer.wasTap
-                r.clicked = over && isClick
+                // The release that ends a drag (or its cancel) is not a click on its source.
+                let dragged = dragSession?.sourceID == id || cancelledDragPress == pointer.pressTime
+                r.clicked = over && isClick && !dragged
                 r.doubleClicked = r.clicked && pointer.clickCount == 2
                 activeID = nil
             }

@@ -76,6 +76,8 @@ public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public static let f11 = scancodeKey(68)
     /// F12 (the frame inspector).
     public static let f12 = scancodeKey(69)
+    /// The left Ctrl key (held during a drag, it makes the drop a copy).
+    public static let control = scancodeKey(224)
 }
 
 /// A mouse button.

@@ -244,7 +244,7 @@ struct ReorderState {
 }
 
 /// What a list showed this frame.
-public struct ListInfo: Sendable {
+public struct ListInfo {
     /// Global indices of the rows drawn.
     public var visibleRows: Range<Int>
     /// How many rows the list has.
@@ -253,6 +253,27 @@ public struct ListInfo: Sendable {
     public var scrollOffset: Double
     /// The rectangle the rows scroll in.
     public var bodyRect: Rect
+    /// The rows drawn, by ID, each with its rectangle within `bodyRect`: where to put a
+    /// `dropDestination` for a row, or a popover.
+    public var rowFrames: [ListRowFrame] = []
+
+    /// Where the row of `id` was drawn this frame (nil: scrolled away or collapsed).
+    ///
+    /// ```swift
+    /// if let rect = info.rect(ofRow: SidebarItem.folder(path)) { ui.dropDestination(for: Int.self, in: rect) { … } }
+    /// ```
+    public func rect<ID: Hashable>(ofRow id: ID) -> Rect? {
+        let key = AnyHashable(id)
+        return rowFrames.first { $0.id == key }?.rect
+    }
+}
+
+/// A row a list drew: its ID and where it is (`ListInfo.rowFrames`).
+public struct ListRowFrame {
+    /// The row's ID, as `forEach` or `outlineGroup` gave it.
+    public var id: AnyHashable
+    /// Where it was drawn, logical pixels, clipped to the list.
+    public var rect: Rect
 }
 
 extension UI {
@@ -486,7 +507,7 @@ extension UI {
             virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
                 info.scrollOffset = scroll.offset.y
                 info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
-                                                focused: focused, memo: memo, mode: mode)
+                                                focused: focused, memo: memo, mode: mode, frames: &info.rowFrames)
             }
             if listed { closeAccessibilityContainer() }
             for toggle in listAccessibilityToggles { toggle() }

@@ -182,7 +182,7 @@ extension UI {
 
     /// Draws the visible rows (and section headers); returns the global rows drawn.
     func drawListRows(ctx: ListRowContext, layout: ListLayout, offset: Double, hovered: Bool, focused: Bool,
-                      memo: StateBox<ListMemo>, mode: SelectionMode) -> Range<Int> {
+                      memo: StateBox<ListMemo>, mode: SelectionMode, frames: inout [ListRowFrame]) -> Range<Int> {
         let slots = layout.geometry.visibleSlots(offset: offset, height: ctx.rect.height)
         let hoveredRow = hovered ? ctx.row(atY: input.pointer.position.y, offset: offset, layout: layout) : nil
         let selected = memo.value.selection.selected
@@ -205,6 +205,7 @@ extension UI {
             let (s, local) = layout.locate(row)
             let source = ctx.collector.sources[s]
             let rowID = source.id(local)
+            frames.append(ListRowFrame(id: rowID, rect: rowRect.intersection(ctx.rect)))
             if let reorder, reorder.source == s, reorder.from == local {
                 drawList.addRect(rowRect, color: theme.control.opacity(0.5)) // the gap the dragged row left
                 continue
