@@ -25,7 +25,7 @@ extension BrowserPage {
             if ui.menuItem(targets.count == 1 ? "Copy Path" : "Copy Paths", shortcut: KeyboardShortcut("c")) { copyPaths(ui, targets) }
         }
         // In the table, F2 is the table's own (it edits the Name cell in place).
-        ui.disabled(targets.count != 1 || viewMode != .grid || viewer.isOpen) {
+        ui.disabled(targets.count != 1 || !viewMode.showsGrid || viewer.isOpen) {
             if ui.menuItem("Rename…", shortcut: KeyboardShortcut(.f2, modifiers: [])), let id = targets.first,
                let photo = photos.first(where: { $0.id == id }) {
                 grid.renaming = (id, photo.name, false)
@@ -74,7 +74,7 @@ extension BrowserPage {
 
     /// The View menu's items for the grid's zoom.
     func zoomCommands(_ ui: UI) {
-        ui.disabled(viewMode != .grid || viewer.isOpen) {
+        ui.disabled(!viewMode.showsGrid || viewer.isOpen) {
             if ui.menuItem("Larger Thumbnails", shortcut: KeyboardShortcut("=")) { grid.zoom = PhotoGrid.clampedZoom(grid.zoom * 1.25) }
             if ui.menuItem("Smaller Thumbnails", shortcut: KeyboardShortcut("-")) { grid.zoom = PhotoGrid.clampedZoom(grid.zoom / 1.25) }
             if ui.menuItem("Default Thumbnail Size", shortcut: KeyboardShortcut("0")) { grid.zoom = 1 }

@@ -11,7 +11,13 @@ import Widgets
 /// the viewer. Ratings, favorites and tags live in each folder's sidecar.
 @MainActor
 final class BrowserPage {
-    enum ViewMode: String, Codable { case grid, table }
+    /// How the content shows the photos: square cells, justified rows (each photo at its own
+    /// shape), or the table.
+    enum ViewMode: String, Codable {
+        case grid, justified, table
+        /// The photo grid shows them (square or justified).
+        var showsGrid: Bool { self != .table }
+    }
 
     let root: String
     /// The folder the content is narrowed to (the library's root: not narrowed).
@@ -352,6 +358,10 @@ final class BrowserPage {
             if photos[id].month != month {
                 photos[id].month = month
                 moved = true
+            }
+            if photos[id].aspectRatio != facts.aspectRatio {
+                photos[id].aspectRatio = facts.aspectRatio
+                moved = true // the justified grid lays it out at its own shape
             }
         }
         pendingFacts = []
@@ -779,7 +789,7 @@ final class BrowserPage {
             ui.padding(EdgeInsets(horizontal: 10, vertical: 6)) {
                 ui.hstack(spacing: 8) {
                     viewModeOrigin = ui.availableRect.origin
-                    ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Table", .table)], id: "viewMode")
+                    ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Justified", .justified), ("Table", .table)], id: "viewMode")
                     filterOrigin = ui.availableRect.origin
                     if focusesFilter {
                         ui.focus(ui.id("filter"))
@@ -821,16 +831,17 @@ final class BrowserPage {
                 return
             }
             // Return alone (not a command's Ctrl+Return, nor one a field or a dialog took).
-            if viewMode == .grid, !selection.isEmpty, ui.shortcutPressed(KeyboardShortcut(.returnKey, modifiers: [])),
+            if viewMode.showsGrid, !selection.isEmpty, ui.shortcutPressed(KeyboardShortcut(.returnKey, modifiers: [])),
                let first = shown.first(where: { selection.contains($0.id) }) {
                 open(first.id)
             }
             if let reveal = pendingReveal { // a dropped photo, scrolled to where it is drawn
                 pendingReveal = nil
-                if viewMode == .grid { grid.reveal(reveal) } else { ui.scrollTable("files", toRow: reveal) }
+                if viewMode.showsGrid { grid.reveal(reveal) } else { ui.scrollTable("files", toRow: reveal) }
             }
             switch viewMode {
-            case .grid:
+            case .grid, .justified:
+                grid.isJustified = viewMode == .justified
                 grid.selection.selected = selection
                 ui.padding(8) { grid.build(ui) }
                 selection = grid.selection.selected
@@ -885,7 +896,7 @@ final class BrowserPage {
     func menu(_ ui: UI, _ ids: RowSelection<Int>) {
         if ids.isEmpty {
             if ui.menuItem("Select All") { selection.selectAll(of: shown) }
-            if ui.menuItem(viewMode == .grid ? "Show as Table" : "Show as Grid") { viewMode = viewMode == .grid ? .table : .grid }
+            if ui.menuItem(viewMode.showsGrid ? "Show as Table" : "Show as Grid") { viewMode = viewMode.showsGrid ? .table : .grid }
             return
         }
         ui.text(ids.count == 1 ? (shown.first { ids.contains($0.id) }?.name ?? "") : "\(ids.count) photos", color: ui.theme.secondaryText)

@@ -18,6 +18,9 @@ struct PhotoFacts: Sendable, Equatable {
     /// EXIF orientation, 1...8.
     var orientation: Int
 
+    /// The upright width over the height (0: not known).
+    var aspectRatio: Float { width > 0 && height > 0 ? Float(width) / Float(height) : 0 }
+
     /// The facts of the image whose first bytes are `head` (nil when they are no image).
     static func read(head: [UInt8], name: String) -> PhotoFacts? {
         guard let info = try? ImageDecoder.inspect(head, name: name) else { return nil }

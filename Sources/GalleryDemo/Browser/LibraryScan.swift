@@ -24,6 +24,7 @@ struct FoundFolder: Sendable {
             var photo = photo
             photo.taken = entry.facts.taken
             if let month = entry.facts.month { photo.month = month }
+            photo.aspectRatio = entry.facts.aspectRatio
             return photo
         }
         return FoundFolder(path: path, photos: dated, sidecar: sidecar, listedAt: listedAt)

@@ -14,7 +14,14 @@ struct DraggedPhoto: Equatable, Sendable {
 /// pinned month headers.
 @MainActor
 final class PhotoGrid {
-    var photos: [Photo]
+    var photos: [Photo] {
+        didSet { aspectRatios = nil }
+    }
+    /// Justified rows (each photo at its own shape, uncropped) rather than square cells.
+    var isJustified = false
+    /// The photos' aspect ratios for the justified layout, made once per `photos` (the layout
+    /// is kept while this array is the same one).
+    private var aspectRatios: [Double]?
     /// Consecutive runs of `photos` under a header each (nil: one run, no header).
     var sections: [Section]?
     /// A header's title and how many photos follow it.
@@ -117,6 +124,15 @@ final class PhotoGrid {
         if ui.focusID == gridFocus, !ui.hasOpenPopup, let info {
             let rowsInView = max(1, Int(info.viewport.height / max(1, info.cellSize.height + 8)))
             for press in ui.input.keys {
+                // Justified rows hold different counts: ↑ and ↓ go to the nearest photo of the next row.
+                if let layout = info.justified, press.key == .up || press.key == .down, press.modifiers.isDisjoint(with: [.control, .alt]),
+                   let current = selection.cursorIndex(in: order) {
+                    let target = layout.item(nearest: current, rowsAway: press.key == .up ? -1 : 1)
+                    selection.moveCursor(to: target, extending: press.modifiers.contains(.shift), mode: .multiple, rows: order)
+                    ui.scrollGrid("photos", toItem: target)
+                    ui.consumeKey(press.key)
+                    continue
+                }
                 if let target = selection.key(press.key, modifiers: press.modifiers, mode: .multiple, pageSize: rowsInView * info.columns,
                                               columns: info.columns, rows: order) {
                     ui.scrollGrid("photos", toItem: target)
@@ -214,20 +230,33 @@ final class PhotoGrid {
 
     /// The grid itself: under month headers (pinned) when there are sections.
     private func buildGrid(_ ui: UI, columns: [GridItem], cell: @escaping (UI, Int, Rect) -> Void) -> LazyGridInfo {
+        if isJustified {
+            if aspectRatios == nil {
+                aspectRatios = photos.map { $0.aspectRatio > 0 ? Double($0.aspectRatio) : JustifiedLayout.defaultAspectRatio }
+            }
+            return ui.lazyJustifiedGrid("photos", aspectRatios: aspectRatios ?? [], sections: sections?.map(\.count), rowHeight: 160,
+                                        headerHeight: 40, pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom),
+                                        header: { ui, s, rect in self.drawHeader(ui, s, rect) }, cell: cell)
+        }
         guard let sections else {
             return ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom), cell: cell)
         }
         return ui.lazyVGrid("photos", columns: columns, spacing: 8, sections: sections.map(\.count), headerHeight: 40,
-                            pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom), header: { ui, s, rect in
-            // Opaque: the photos scroll under the pinned header.
-            ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
-            ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
-                                                                   into: &ui.drawList)
-            let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
-            ui.accessibilityElement(ui.id("month"), role: .heading, name: sections[s].title + ", " + count, frame: rect)
-            ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
-                                                      alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
-        }, cell: cell)
+                            pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom), header: { ui, s, rect in self.drawHeader(ui, s, rect) },
+                            cell: cell)
+    }
+
+    /// A month's header over its photos.
+    private func drawHeader(_ ui: UI, _ s: Int, _ rect: Rect) {
+        guard let sections, sections.indices.contains(s) else { return }
+        // Opaque: the photos scroll under the pinned header.
+        ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
+        ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
+                                                               into: &ui.drawList)
+        let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
+        ui.accessibilityElement(ui.id("month"), role: .heading, name: sections[s].title + ", " + count, frame: rect)
+        ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
+                                                  alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
     }
 
     /// The colors of the label dots, in `ColorLabel`'s order.

@@ -22,6 +22,8 @@ struct Photo: Identifiable, Sendable {
     var taken: Double?
     /// The month it belongs to (`PhotoMonth`): when it was taken, else when it was modified.
     var month = 0
+    /// Its upright width over its height, once its header was read (0: not known yet).
+    var aspectRatio: Float = 0
 
     /// The date the library sorts and groups it by.
     var date: Double { taken ?? modified }

@@ -157,8 +157,8 @@ final class BrowserEndToEndTests: XCTestCase {
 
         // The toolbar's segmented control switches to the table; a header click sorts by size.
         let font = h.ui.font
-        let gridWidth = font.measure("Grid") + 24, tableWidth = font.measure("Table") + 24
-        h.click(at: page.viewModeOrigin + Point(gridWidth + tableWidth / 2, 13), build)
+        let before = ["Grid", "Justified"].reduce(0.0) { $0 + font.measure($1) + 24 }, tableWidth = font.measure("Table") + 24
+        h.click(at: page.viewModeOrigin + Point(before + tableWidth / 2, 13), build)
         h.frame(build)
         XCTAssertEqual(page.viewMode, .table)
         let body = try XCTUnwrap(page.tableInfo?.bodyRect)

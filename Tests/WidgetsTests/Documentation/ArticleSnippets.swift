@@ -368,6 +368,18 @@ func photoGrid(_ ui: UI, photos: [Photo]) {
 }
 // end snippet
 
+// snippet: justified-grid
+@MainActor
+func justifiedPhotos(_ ui: UI, photos: [Photo], ratios: [Double], months: [(title: String, count: Int)], zoom: Binding<Double>) {
+    ui.lazyJustifiedGrid("photos", aspectRatios: ratios, sections: months.map(\.count), rowHeight: 160,
+                         pinnedViews: .sectionHeaders, zoom: zoom) { ui, month, rect in
+        ui.font.draw(months[month].title, in: rect, color: ui.theme.text, into: &ui.drawList)
+    } cell: { ui, i, rect in
+        ui.asyncImage(photos[i].path, in: rect)
+    }
+}
+// end snippet
+
 @MainActor
 func imagePipelineSetup(host: AppHost) {
     // snippet: image-pipeline

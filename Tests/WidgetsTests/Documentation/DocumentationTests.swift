@@ -18,6 +18,21 @@ final class DocumentationTests: XCTestCase {
                                                           "Tests/WidgetsTests/Documentation/ProfilingArticleTests.swift"])
     }
 
+    func testTheJustifiedGridOfTheArticleDrawsEachMonthsPhotosAtTheirShapes() throws { try onMain {
+        let h = try Harness()
+        let photos = (0..<30).map { Photo(path: "/nowhere/\($0).jpg") }
+        let ratios = (0..<30).map { [1.5, 0.75, 1][$0 % 3] }
+        var zoom = 1.0
+        let build: (UI) -> Void = { ui in
+            justifiedPhotos(ui, photos: photos, ratios: ratios, months: [("May 2024", 12), ("June 2024", 18)],
+                            zoom: Binding(get: { zoom }, set: { zoom = $0 }))
+        }
+        h.frames(2, build)
+        XCTAssertNotNil(h.rect(ofText: "May 2024"), "the first month's header")
+        let grid = try XCTUnwrap(h.ui.accessibilityTree.nodes.first { $0.role == .list }, "the grid")
+        XCTAssertEqual(grid.collection?.rows, 30)
+    } }
+
     func testEachCounterKeepsItsOwnState() throws { try onMain {
         let h = try Harness()
         let counters = Counters()

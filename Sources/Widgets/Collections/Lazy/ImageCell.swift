@@ -171,7 +171,9 @@ extension UI {
             let nearEnd = range.lowerBound >= info.visible.upperBound
             for i in range {
                 let distance = Double(nearEnd ? i - range.lowerBound : range.upperBound - 1 - i) / Double(range.count)
-                images.prefetch(path(i), spec: spec, priority: 1 + Double(rank) + distance * 0.99)
+                // A justified grid's cells each have their own size: the thumbnail its cell will ask for.
+                let itemSpec = info.justified.map { ImageFraming.thumbnailSpec(for: $0.frame(ofItem: i).size, scale: scale, mode: mode) } ?? spec
+                images.prefetch(path(i), spec: itemSpec, priority: 1 + Double(rank) + distance * 0.99)
             }
         }
     }

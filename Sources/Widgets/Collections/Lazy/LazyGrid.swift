@@ -148,7 +148,7 @@ public enum GridLayout {
     /// layout.offset(ofItem: 3)          // 30 + 2 × 108 + 30: the second section's first row
     /// layout.visibleItems(offset: 0, viewport: 200)
     /// ```
-    public struct Sections: Sendable, Equatable {
+    public struct Sections: Sendable, Equatable, LazyGridGeometry {
         /// How many items each section holds.
         public let counts: [Int]
         /// How many items a row holds.
@@ -187,31 +187,10 @@ public enum GridLayout {
         public var count: Int { sectionStarts.last ?? 0 }
         /// The distance from one row's start to the next's.
         public var pitch: Double { rowLength + spacing }
-        /// The height of everything, without the last row's trailing spacing.
-        public var contentLength: Double {
-            let end = sectionOffsets.last ?? 0
-            return (counts.last ?? 0) > 0 ? end - spacing : end
-        }
-
+        var endsWithRow: Bool { (counts.last ?? 0) > 0 }
         /// The section holding item `index` (clamped to the items).
         public func section(ofItem index: Int) -> Int {
-            lastIndex(in: sectionStarts.dropLast(), atMost: min(max(0, index), max(0, count - 1)))
-        }
-
-        /// The section at `offset` along the grid: the last one starting at or before it.
-        public func section(atOffset offset: Double) -> Int {
-            lastIndex(in: sectionOffsets.dropLast(), atMost: offset)
-        }
-
-        /// The last index of `values` (ascending) whose value is at most `limit`: the last of
-        /// equal values (an empty section shares its first item with the next).
-        private func lastIndex<T: Comparable>(in values: ArraySlice<T>, atMost limit: T) -> Int {
-            var lo = 0, hi = values.count // the first index whose value passes `limit`
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if values[values.startIndex + mid] <= limit { lo = mid + 1 } else { hi = mid }
-            }
-            return max(0, lo - 1)
+            sectionStarts.dropLast().lastIndex(atMost: min(max(0, index), max(0, count - 1)))
         }
 
         /// Which column item `index` is in.
@@ -247,19 +226,6 @@ public enum GridLayout {
             let below = bottom - sectionOffsets[e] - headerLength
             let end = below <= 0 ? sectionStarts[e] : min(sectionStarts[e + 1], sectionStarts[e] + (Int((below / pitch).rounded(.up))) * columns)
             return first..<max(first, min(count, end))
-        }
-
-        /// Sections whose headers overlap `offset ..< offset + viewport`, and the one whose header is pinned there.
-        public func visibleSections(offset: Double, viewport: Double) -> Range<Int> {
-            guard !counts.isEmpty, viewport > 0 else { return 0..<0 }
-            return section(atOffset: max(0, offset))..<(section(atOffset: max(0, offset) + viewport) + 1)
-        }
-
-        /// Where section `s`'s header is drawn when headers are pinned and the grid is scrolled
-        /// to `offset`: at the top while its items scroll under it, pushed up by the next
-        /// section's header as it arrives.
-        public func pinnedHeaderOffset(of s: Int, scrolledTo offset: Double) -> Double {
-            min(max(offset, sectionOffsets[s]), sectionOffsets[s + 1] - headerLength)
         }
     }
 }
@@ -321,8 +287,8 @@ struct LazyGridMemo {
     var motion = ScrollMotion()
     var lastOffset = 0.0
     var direction = ScrollDirection.forward
-    var columns = 0
-    var trackLength = 0.0
+    /// What the last layout was made for: a change of it (a resize, a zoom) keeps the top item in place.
+    var shape: GridShape?
     /// Item index and its distance from the viewport top, to keep in view when columns change
     /// (set by a pinch: the item under the fingers).
     var anchor: (item: Int, screenY: Double)?
@@ -345,6 +311,28 @@ struct LazyGridMemo {
     }
 }
 
+/// What a grid's layout depends on besides its items: its tracks and their length across, and
+/// the length of a line of cells along (a justified grid's aimed row height).
+struct GridShape: Equatable {
+    var tracks: Int
+    var trackLength: Double
+    var lineLength: Double
+
+    /// Whether a layout for `other` lays the items out elsewhere.
+    func differs(from other: GridShape) -> Bool {
+        tracks != other.tracks || abs(trackLength - other.trackLength) > 0.5 || abs(lineLength - other.lineLength) > 0.5
+    }
+}
+
+/// An item's cell across the grid: where it starts and how wide it is, how long it is along,
+/// and where layout-built content narrower than it sits.
+struct GridCell {
+    var across: Double
+    var width: Double
+    var length: Double
+    var alignment: HorizontalAlignment
+}
+
 /// What a lazy grid showed this frame.
 public struct LazyGridInfo: Sendable {
     /// The items built this frame.
@@ -361,8 +349,11 @@ public struct LazyGridInfo: Sendable {
     public var scrollOffset: Double
     /// The grid's visible rectangle.
     public var viewport: Rect
-    /// Where its sections and items lie (one section without a header for a grid built without sections).
-    public var layout: GridLayout.Sections
+    /// Where its sections and items lie (one section without a header for a grid built
+    /// without sections); nil for a justified grid.
+    public var layout: GridLayout.Sections?
+    /// Where a justified grid's rows and items lie (`lazyJustifiedGrid`); nil for the others.
+    public var justified: JustifiedLayout?
     /// The sections whose headers it drew.
     public var visibleSections: Range<Int> = 0..<0
     /// How fast it scrolls, in points per second (`ScrollMotion`).
@@ -477,11 +468,35 @@ extension UI {
         withID(gid) { scrollTo("scroll", offset: horizontal ? Point(offset, 0) : Point(0, offset)) }
     }
 
-    /// Both grids: "tracks" run across the scroll axis (columns of a vertical grid), "lines"
-    /// of cells follow one another along it.
+    /// The uniform grids: "tracks" run across the scroll axis (columns of a vertical grid),
+    /// "lines" of cells follow one another along it.
     private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, sections: [Int], headerLength: Double,
                           pinsHeaders: Bool, trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
                           cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+        let available = availableRect
+        let across = vertical ? available.width - theme.scrollbarWidth : (available.height.isFinite ? available.height : 300) - theme.scrollbarWidth
+        let tracks = GridLayout.tracks(items, length: across)
+        let trackLength = tracks.first?.length ?? across
+        let lineLength = max(1, trackCross?(trackLength) ?? trackLength)
+        let memo = stateBox(WidgetID(parent: id(name), "memo"), LazyGridMemo())
+        let lines = memo.value.layout(sections, columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: headerLength)
+        var info = lazyGrid(name, vertical: vertical, spacing: spacing, geometry: lines,
+                            shape: GridShape(tracks: tracks.count, trackLength: trackLength, lineLength: lineLength),
+                            cellSize: vertical ? Size(trackLength, lineLength) : Size(lineLength, trackLength), pinsHeaders: pinsHeaders,
+                            zoom: zoom, header: header, cell: { i in
+                                let track = tracks[lines.column(ofItem: i)]
+                                return GridCell(across: track.offset, width: track.length, length: lineLength, alignment: track.alignment)
+                            }, content: cell)
+        info.columns = tracks.count
+        info.layout = lines
+        return info
+    }
+
+    /// Every lazy grid: the items of `geometry` in a virtual scroll view, only those in view
+    /// built, each in its `cell`; headers over them (pinned with `pinsHeaders`).
+    func lazyGrid<Geometry: LazyGridGeometry>(_ name: String, vertical: Bool, spacing: Double, geometry lines: Geometry, shape: GridShape,
+                                               cellSize: Size, pinsHeaders: Bool, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
+                                               cell: (Int) -> GridCell, content: (UI, Int, Rect) -> Void) -> LazyGridInfo {
         let gid = id(name)
         profiler?.beginScope("grid", name)
         defer { profiler?.endScope() }
@@ -491,40 +506,34 @@ extension UI {
         let memo = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo())
         memo.value.isHorizontal = !vertical
         let across = vertical ? rect.width - theme.scrollbarWidth : rect.height - theme.scrollbarWidth
-        let tracks = GridLayout.tracks(items, length: across)
-        let trackLength = tracks.first?.length ?? across
-        let lineLength = max(1, trackCross?(trackLength) ?? trackLength)
-        let lines = memo.value.layout(sections, columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: headerLength)
         let count = lines.count
         let viewportLength = vertical ? rect.height : rect.width
-        var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: tracks.count,
-                                cellSize: vertical ? Size(trackLength, lineLength) : Size(lineLength, trackLength), scrollOffset: 0,
-                                viewport: rect, layout: lines)
+        var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: 0, cellSize: cellSize,
+                                scrollOffset: 0, viewport: rect, layout: nil)
         withID(gid) {
             // Relayout (resize, zoom): keep the anchored item where it was on screen.
             let scrollName = "scroll"
             let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
-            if memo.value.columns != 0 && (memo.value.columns != tracks.count || abs(memo.value.trackLength - trackLength) > 0.5),
-               let anchor = memo.value.anchor ?? memo.value.topItem {
+            if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem {
                 let target = lines.offset(ofItem: anchor.item) - anchor.screenY
                 scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
             }
             memo.value.anchor = nil
-            memo.value.columns = tracks.count
-            memo.value.trackLength = trackLength
+            memo.value.shape = shape
             // A zoom changes the app's columns next frame; the anchor set here is used then.
             if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
             if let request = pendingItemScrolls.removeValue(forKey: gid), count > 0 {
-                let target = ScrollAnchor.offset(showing: lines.offset(ofItem: min(max(0, request.index), count - 1)), length: lineLength,
+                let item = min(max(0, request.index), count - 1)
+                let target = ScrollAnchor.offset(showing: lines.offset(ofItem: item), length: cell(item).length,
                                                  viewport: viewportLength, current: offsetNow, anchor: request.anchor)
                 scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
             }
-            let content = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
+            let contentSize = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
             let listed = openAccessibilityContainer(WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
                                                     collection: AccessibilityCollection(rows: count))
             defer { if listed { closeAccessibilityContainer() } }
             // A Tab stop: focused, the arrows and Page Up/Down scroll it (an app's selection keys come first).
-            virtualScrollView(scrollName, contentSize: content, viewport: rect, axes: vertical ? .vertical : .horizontal,
+            virtualScrollView(scrollName, contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
                               focusable: true) { scroll in
                 let offset = vertical ? scroll.offset.y : scroll.offset.x
                 if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
@@ -545,27 +554,27 @@ extension UI {
                 info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
                 if let first = info.visible.first { memo.value.topItem = (first, lines.offset(ofItem: first) - offset) }
                 for i in info.visible {
-                    let track = tracks[lines.column(ofItem: i)]
+                    let place = cell(i)
                     let along = lines.offset(ofItem: i) - offset
                     let cellRect = vertical
-                        ? Rect(x: rect.x + track.offset, y: rect.y + along, width: track.length, height: lineLength)
-                        : Rect(x: rect.x + along, y: rect.y + track.offset, width: lineLength, height: track.length)
+                        ? Rect(x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
+                        : Rect(x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
                     // Layout-built content sits in its cell by the item's alignment (across the column
                     // of a vertical grid); the rect is the whole cell for content drawn directly.
                     _ = accessibilityItem(i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin) {
                         _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
-                                  alignment: CrossAlignment(track.alignment), id: WidgetID(parent: gid, index: i)) { cell(self, i, cellRect) }
+                                  alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)) { content(self, i, cellRect) }
                         return cellRect.size
                     }
                 }
-                guard headerLength > 0 else { return }
+                guard lines.headerLength > 0 else { return }
                 // Headers over the cells; a pinned one at the top, over the items scrolling under it.
                 info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
                 let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
                 for s in info.visibleSections {
                     let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
-                    let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: headerLength)
-                        : Rect(x: rect.x + along, y: rect.y, width: headerLength, height: across)
+                    let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
+                        : Rect(x: rect.x + along, y: rect.y, width: lines.headerLength, height: across)
                     _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
                               id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
                 }
@@ -576,7 +585,7 @@ extension UI {
 
     /// Two-finger pinch (and ctrl+wheel) scales `zoom`; the item under the pinch centre is
     /// anchored so it stays under the fingers when the columns change.
-    private func handlePinchZoom(_ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: GridLayout.Sections, memo: StateBox<LazyGridMemo>) {
+    private func handlePinchZoom(_ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: some LazyGridGeometry, memo: StateBox<LazyGridMemo>) {
         let fingers = Array(input.fingers.values)
         var center: Point?
         if fingers.count >= 2 {

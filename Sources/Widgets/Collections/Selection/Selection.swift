@@ -93,15 +93,31 @@ public struct SelectionModel<ID: Hashable>: Equatable {
         default: return nil
         }
         let index = min(max(target, 0), count - 1)
+        moveCursor(to: index, extending: modifiers.contains(.shift), mode: mode, rows: rows)
+        return index
+    }
+
+    /// Where the keyboard's cursor is in `rows` (nil: none yet).
+    public func cursorIndex(in rows: RowOrder<ID>) -> Int? { locate(cursor, hint: cursorHint, rows: rows) }
+
+    /// Moves the cursor to the row at `index`, as a navigation key does: it becomes the
+    /// selection, or (`extending`, Shift held) the range from the anchor to it. For layouts
+    /// whose rows hold different counts, where the app works out the row Up or Down goes to.
+    ///
+    /// ```swift
+    /// selection.moveCursor(to: layout.item(nearest: current, rowsAway: -1), extending: shift, mode: .multiple, rows: order)
+    /// ```
+    public mutating func moveCursor(to index: Int, extending: Bool, mode: SelectionMode, rows: RowOrder<ID>) {
+        guard mode != .none, index >= 0, index < rows.count else { return }
+        selected.follow(rows)
         let id = rows.idAt(index)
-        if mode == .multiple && modifiers.contains(.shift), let anchorIndex = locate(anchor, hint: anchorHint, rows: rows) {
+        if mode == .multiple && extending, let anchorIndex = locate(anchor, hint: anchorHint, rows: rows) {
             selected.select(min(anchorIndex, index)...max(anchorIndex, index), in: rows, adding: false)
             cursor = id
             cursorHint = index
         } else {
             selectOnly(id, at: index)
         }
-        return index
     }
 
     /// The index of `id`, trying `hint` first, then every row.
