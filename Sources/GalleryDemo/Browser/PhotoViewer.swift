@@ -20,8 +20,40 @@ final class PhotoViewer {
     static let maxZoom = 8.0
     /// Where the zoomed photo's centre is, from the view's centre.
     private var pan = Point.zero
+    /// A finger's flick keeps the zoomed photo moving, slowing as a scroll view does.
+    private var panMomentum = KineticScroller()
     /// Pinches (the zoom when the fingers came down, for the pinch's scale).
     private var gestures = GestureRecognizer()
+    /// Centres the photo, any glide stopped.
+    private func resetPan() {
+        pan = .zero
+        panMomentum.stop()
+    }
+
+    /// Whether a flick still moves the photo.
+    var isGliding: Bool { panMomentum.isMoving }
+
+    /// Drags move the zoomed photo; a finger's flick keeps it moving after the release (a
+    /// mouse's drag stops where it is let go, as on the desktop), until it slows to a stop or
+    /// meets an edge. `slack` is how far it can move from the centre each way.
+    private func panByDrag(_ ui: UI, _ r: Interaction, pinching: Bool, slack: Point) {
+        let touch = ui.input.pointer.kind == .touch
+        if r.isActive && !pinching {
+            pan = pan + r.dragDelta
+            if touch { panMomentum.addSample(delta: r.dragDelta, time: ui.time) } else { panMomentum.stop() }
+            if ui.input.pointer.released && touch { panMomentum.release(time: ui.time) }
+        } else if pinching || ui.input.pointer.pressed {
+            panMomentum.stop()
+        } else if panMomentum.isMoving {
+            pan = pan + panMomentum.step(dt: ui.deltaTime)
+            ui.requestRedraw()
+        }
+        let clamped = Point(min(max(pan.x, -slack.x), slack.x), min(max(pan.y, -slack.y), slack.y))
+        if clamped.x != pan.x { panMomentum.stopAxis(.horizontal) }
+        if clamped.y != pan.y { panMomentum.stopAxis(.vertical) }
+        pan = clamped
+    }
+
     /// Where the photo was drawn in the last frame (nil until its size is known).
     private(set) var shownFrame: Rect?
     private var zoomAtPinchStart: Double?
@@ -46,7 +78,7 @@ final class PhotoViewer {
         self.index = index
         isOpen = true
         zoom = nil
-        pan = .zero
+        resetPan()
     }
 
     func close() {
@@ -56,13 +88,13 @@ final class PhotoViewer {
 
     private func move(_ step: Int) {
         index = min(max(0, index + step), photos.count - 1)
-        pan = .zero
+        resetPan()
     }
 
     /// Fit, or 1:1 (`Z`, a double-click, the button).
     private func toggleActualSize() {
         zoom = zoom == nil ? 1 : nil
-        pan = .zero
+        resetPan()
     }
 
     /// Zooms to `newZoom` (clamped between the fitted size and `maxZoom`; at or under the
@@ -74,7 +106,7 @@ final class PhotoViewer {
         guard clamped.isFinite, old > 0 else { return }
         if clamped <= fit * 1.0001 {
             zoom = nil
-            pan = .zero
+            resetPan()
             return
         }
         // The point under the anchor, from the image's centre, scales with the zoom.
@@ -149,9 +181,8 @@ final class PhotoViewer {
             shownFrame = Rect(x: fitted.midX - w * fit / 2, y: fitted.midY - h * fit / 2, width: w * fit, height: h * fit)
             if let zoom {
                 let zw = w * zoom, zh = h * zoom
-                if r.isActive && !pinching { pan = pan + r.dragDelta }
                 let slackX = max(0, (zw - area.width) / 2), slackY = max(0, (zh - area.height) / 2)
-                pan = Point(min(max(pan.x, -slackX), slackX), min(max(pan.y, -slackY), slackY))
+                panByDrag(ui, r, pinching: pinching, slack: Point(slackX, slackY))
                 if zw > area.width || zh > area.height { ui.setCursor(.resizeAll) }
                 let frame = Rect(x: area.midX - zw / 2 + pan.x, y: area.midY - zh / 2 + pan.y, width: zw, height: zh)
                 shownFrame = frame

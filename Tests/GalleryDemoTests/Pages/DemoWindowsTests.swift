@@ -68,6 +68,45 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertTrue(h.host.quitRequested)
     }}
 
+    func testAFingersFlickGlidesTheZoomedPhotoOnAndAMouseDragStopsWhereLetGo() throws { try onMain {
+        let lib = try ScratchFolder("viewer-glide")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 2400, height: 1800, seed: 9), to: lib.file("glide-\(getpid()).jpg"))
+        let session = try DemoSession(library: lib.path, width: 1000)
+        let (h, browser, build) = (session.h, session.browser, session.build)
+        browser.open(browser.shown[0].id)
+        XCTAssertTrue(h.frames(until: { browser.viewer.shownFrame != nil }, build))
+        h.press(Key("z"), build) // 1:1: far larger than the view
+        let start = try XCTUnwrap(browser.viewer.shownFrame)
+        let mid = Point(500, 350)
+        // A quick finger flick to the left, 30 pt a frame.
+        h.inject.finger(1, .down, at: mid)
+        h.frame(build)
+        for step in 1...5 {
+            h.inject.finger(1, .moved, at: mid - Point(Double(step) * 30, 0))
+            h.frame(build)
+        }
+        h.inject.finger(1, .up, at: mid - Point(150, 0))
+        h.frame(build)
+        let released = try XCTUnwrap(browser.viewer.shownFrame)
+        XCTAssertLessThan(released.x, start.x - 100, "the drag moved it")
+        XCTAssertTrue(browser.viewer.isGliding, "the flick goes on")
+        h.frames(10, build)
+        let gliding = try XCTUnwrap(browser.viewer.shownFrame)
+        XCTAssertLessThan(gliding.x, released.x - 50, "it keeps moving left after the finger lifted")
+        XCTAssertTrue(h.frames(until: { !browser.viewer.isGliding }, timeout: 10, build), "and slows to a stop (or meets the edge)")
+        let stopped = try XCTUnwrap(browser.viewer.shownFrame)
+        h.frames(5, build)
+        XCTAssertEqual(browser.viewer.shownFrame, stopped, "stopped")
+        XCTAssertGreaterThanOrEqual(stopped.maxX, 1000 - 12 - 0.5, "never past the photo's edge")
+
+        // The mouse: the same drag stops where it is let go.
+        h.drag(from: mid, to: mid + Point(150, 0), steps: 5, build)
+        let dropped = try XCTUnwrap(browser.viewer.shownFrame)
+        XCTAssertFalse(browser.viewer.isGliding)
+        h.frames(10, build)
+        XCTAssertEqual(browser.viewer.shownFrame, dropped)
+    } }
+
     func testTheWheelAndAPinchZoomTheViewerAroundThePointerAndTheFingers() throws { try onMain {
         let lib = try ScratchFolder("viewer-zoom")
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 1600, height: 1200, seed: 7), to: lib.file("zoom-\(getpid()).jpg"))
