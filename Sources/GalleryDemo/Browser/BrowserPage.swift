@@ -363,6 +363,17 @@ final class BrowserPage {
                 photos[id].aspectRatio = facts.aspectRatio
                 moved = true // the justified grid lays it out at its own shape
             }
+            if !facts.embedded.isEmpty {
+                // As read from the photo: the base too, so it is not taken for an edit to save.
+                var book = sidecars[photos[id].folder] ?? SidecarBook()
+                let name = photos[id].name
+                if PhotoSidecars.applyEmbedded(facts.embedded, to: &book.current, name: name, path: path) {
+                    _ = PhotoSidecars.applyEmbedded(facts.embedded, to: &book.base, name: name, path: path)
+                    sidecars[photos[id].folder] = book
+                    photos[id].read(from: book.current)
+                    moved = true
+                }
+            }
         }
         pendingFacts = []
         if moved { revision += 1 }

@@ -31,6 +31,10 @@ struct FolderSidecar: Codable, Equatable {
     var flags: [String: Int] = [:]
     /// Photos whose XMP sidecar exists but could not be read: never written over.
     var unreadableXMP: Set<String> = []
+    /// Photos whose values were read from outside this file (their XMP sidecar, or the XMP
+    /// embedded in them): a save that finds the file without them keeps them (and so writes
+    /// them there), rather than taking their absence for another instance's deletion.
+    var readElsewhere: Set<String> = []
     /// Set when the sidecar exists but could not be read (or moved aside): it is then never
     /// written over, and the folder's edits stay in memory.
     var isReadOnly = false
@@ -211,6 +215,10 @@ struct FolderSidecar: Codable, Equatable {
             merged.flags[name] = ours.flags[name]
         }
         merged.unknown = theirs.unknown.merging(ours.unknown) { theirs, _ in theirs }
+        // What was read from XMP is not in the file until a save puts it there: kept, not lost.
+        for name in ours.readElsewhere where merged.entry(for: name) == Entry() { merged.set(ours.entry(for: name), for: name) }
+        merged.readElsewhere = ours.readElsewhere.union(theirs.readElsewhere)
+        merged.unreadableXMP = ours.unreadableXMP.union(theirs.unreadableXMP) // never written over, after a save too
         return merged
     }
 

@@ -5,8 +5,21 @@ import Render2D
 // A photo's facts and its row in the library index, with no other dependency on the app:
 // FuzzIndexRow links this file to fuzz the reading of rows.
 
-/// What the library index knows of a photo, read from its header: when it was taken and
-/// its upright size.
+/// A photo's marks as the XMP embedded in its file has them (Lightroom and darktable can
+/// write them there): nil where it says nothing.
+struct EmbeddedMarks: Sendable, Equatable {
+    /// 1...5 stars.
+    var rating: Int?
+    /// "Red", "Yellow", "Green" or "Blue".
+    var label: String?
+    /// 1 picked, -1 rejected.
+    var flag: Int?
+
+    var isEmpty: Bool { rating == nil && label == nil && flag == nil }
+}
+
+/// What the library index knows of a photo, read from its header: when it was taken, its
+/// upright size, and the marks of the XMP embedded in it.
 struct PhotoFacts: Sendable, Equatable {
     /// EXIF `DateTimeOriginal` as seconds since 1970, reading the camera's local time as UTC (nil: none).
     var taken: Double?
@@ -17,6 +30,8 @@ struct PhotoFacts: Sendable, Equatable {
     var height: Int
     /// EXIF orientation, 1...8.
     var orientation: Int
+    /// The marks of its embedded XMP (read with the facts, off this file: see `FactsScan`).
+    var embedded = EmbeddedMarks()
 
     /// The upright width over the height (0: not known).
     var aspectRatio: Float { width > 0 && height > 0 ? Float(width) / Float(height) : 0 }
@@ -34,12 +49,6 @@ struct PhotoFacts: Sendable, Equatable {
             facts.month = d.year * 12 + d.month - 1
         }
         return facts
-    }
-
-    /// The facts of the file at `path` (its first 64 KB: EXIF and the frame header), or nil.
-    static func read(path: String) -> PhotoFacts? {
-        guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10) else { return nil }
-        return read(head: head, name: path)
     }
 }
 
@@ -66,16 +75,21 @@ struct IndexEntry: Sendable, Equatable {
         guard let path: String = value("path"), let size: Int64 = value("size"), let modified: Double = value("modified"),
               let taken: Double? = optional("taken"), let month: Int? = optional("month"),
               let width: Int = value("width"), let height: Int = value("height"), let orientation: Int = value("orientation"),
-              (0...(1 << 20)).contains(width), (0...(1 << 20)).contains(height), (1...8).contains(orientation), modified.isFinite
+              (0...(1 << 20)).contains(width), (0...(1 << 20)).contains(height), (1...8).contains(orientation), modified.isFinite,
+              // The embedded marks: absent in rows from before there were any.
+              let rating: Int? = optional("xmp_rating"), let label: String? = optional("xmp_label"), let flag: Int? = optional("xmp_flag"),
+              rating.map({ (1...5).contains($0) }) ?? true, label.map({ $0.count <= 16 }) ?? true, flag.map({ $0 == 1 || $0 == -1 }) ?? true
         else { return nil }
         self.init(path: path, size: size, modified: modified,
-                  facts: PhotoFacts(taken: taken, month: month, width: width, height: height, orientation: orientation))
+                  facts: PhotoFacts(taken: taken, month: month, width: width, height: height, orientation: orientation,
+                                    embedded: EmbeddedMarks(rating: rating, label: label, flag: flag)))
     }
 }
 
 extension IndexEntry {
     /// The row's columns, in the order `rowForFuzzing` reads them.
-    static let columns = ["path", "folder", "size", "modified", "taken", "month", "width", "height", "orientation"]
+    static let columns = ["path", "folder", "size", "modified", "taken", "month", "width", "height", "orientation",
+                          "xmp_rating", "xmp_label", "xmp_flag"]
 
     /// A row of any values, from any bytes: for each column a tag (0 NULL, 1 an integer and 2 a
     /// real of 8 bytes, 3 text and 4 a blob of a length byte and its bytes, 5 no such column)

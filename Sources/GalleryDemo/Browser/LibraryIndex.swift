@@ -100,6 +100,14 @@ final class LibraryIndex: Sendable {
                 t.column("orientation", .integer).notNull()
             }
         }
+        // v3: the marks of the XMP embedded in the photo, read with its facts.
+        migrator.registerMigration("photos v3") { db in
+            try db.alter(table: "photo") { t in
+                t.add(column: "xmp_rating", .integer)
+                t.add(column: "xmp_label", .text)
+                t.add(column: "xmp_flag", .integer)
+            }
+        }
         try migrator.migrate(queue)
         // A damaged file opens; its first real read says so.
         try queue.read { db in
@@ -137,12 +145,15 @@ final class LibraryIndex: Sendable {
         guard !entries.isEmpty else { return }
         try database.write { db in
             let statement = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO photo (path, folder, size, modified, taken, month, width, height, orientation)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO photo (path, folder, size, modified, taken, month, width, height, orientation,
+                                              xmp_rating, xmp_label, xmp_flag)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for e in entries {
+                let marks = e.facts.embedded
                 try statement.execute(arguments: [e.path, (e.path as NSString).deletingLastPathComponent, e.size, e.modified, e.facts.taken,
-                                                  e.facts.month, e.facts.width, e.facts.height, e.facts.orientation])
+                                                  e.facts.month, e.facts.width, e.facts.height, e.facts.orientation,
+                                                  marks.rating, marks.label, marks.flag])
             }
         }
     }
@@ -206,6 +217,17 @@ final class FactsScan: Sendable {
         finished.signal()
     }
 
+    /// The facts of the photo at `path` from its first 64 KB, with its embedded XMP's marks.
+    static func read(_ path: String) -> PhotoFacts {
+        let unknown = PhotoFacts(taken: nil, month: nil, width: 0, height: 0, orientation: 1)
+        guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10) else { return unknown }
+        var facts = PhotoFacts.read(head: head, name: path) ?? unknown // (a frame header past the first 64 KB: no size)
+        if let xmp = XMPSidecar.embedded(inJPEG: head, path: path) {
+            facts.embedded = EmbeddedMarks(rating: xmp.rating > 0 ? xmp.rating : nil, label: xmp.label?.rawValue, flag: xmp.flag?.rawValue)
+        }
+        return facts
+    }
+
     private func run(_ photos: [Photo], root: String, index: LibraryIndex?, dimensions: DimensionCache?) {
         defer {
             state.withLock { $0.isDone = true }
@@ -244,7 +266,7 @@ final class FactsScan: Sendable {
                     batch.append((photo.id, photo.path, entry.facts))
                 }
             } else {
-                let facts = PhotoFacts.read(path: photo.path) ?? PhotoFacts(taken: nil, month: nil, width: 0, height: 0, orientation: 1)
+                let facts = Self.read(photo.path)
                 fromFiles += 1
                 batch.append((photo.id, photo.path, facts))
                 toStore.append(IndexEntry(path: photo.path, size: photo.size, modified: photo.modified, facts: facts))

@@ -17,17 +17,23 @@ struct FoundFolder: Sendable {
     let listedAt: UInt64
 
     /// The folder with its photos dated from `entries` (the index's, by path) where they still describe them.
+    /// The marks of their embedded XMP go into the folder's sidecar where it has none of them.
     func dated(by entries: [String: IndexEntry]) -> FoundFolder {
         guard !entries.isEmpty else { return self }
+        var marked = sidecar
         let dated = photos.map { photo -> Photo in
             guard let entry = entries[photo.path], entry.describes(photo) else { return photo }
             var photo = photo
             photo.taken = entry.facts.taken
             if let month = entry.facts.month { photo.month = month }
             photo.aspectRatio = entry.facts.aspectRatio
+            if !entry.facts.embedded.isEmpty {
+                var book = marked ?? FolderSidecar()
+                if PhotoSidecars.applyEmbedded(entry.facts.embedded, to: &book, name: photo.name, path: photo.path) { marked = book }
+            }
             return photo
         }
-        return FoundFolder(path: path, photos: dated, sidecar: sidecar, listedAt: listedAt)
+        return FoundFolder(path: path, photos: dated, sidecar: marked, listedAt: listedAt)
     }
 }
 

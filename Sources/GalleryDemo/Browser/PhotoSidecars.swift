@@ -23,11 +23,24 @@ enum PhotoSidecars {
             do throws(XMPSidecar.Failure) {
                 guard let xmp = try XMPSidecar.read(for: photo) else { continue }
                 apply(xmp, to: &sidecar, name: name)
+                sidecar.readElsewhere.insert(name)
             } catch {
                 sidecar.unreadableXMP.insert(name)
                 Log.warn("\(error): its rating is not written there")
             }
         }
+    }
+
+    /// Lays the marks of the XMP embedded in photo `name` (at `path`) into `sidecar`, when
+    /// neither the sidecar nor an XMP sidecar file says anything of it (those are the record:
+    /// what is embedded is what the photo came with). Returns whether it did.
+    static func applyEmbedded(_ marks: EmbeddedMarks, to sidecar: inout FolderSidecar, name: String, path: String) -> Bool {
+        guard !marks.isEmpty, sidecar.entry(for: name) == FolderSidecar.Entry(),
+              !XMPSidecar.candidates(for: path).contains(where: XMPSidecar.exists) else { return false }
+        sidecar.set(FolderSidecar.Entry(rating: marks.rating, label: marks.label.flatMap { ColorLabel(rawValue: $0)?.rawValue },
+                                        flag: marks.flag), for: name)
+        sidecar.readElsewhere.insert(name)
+        return true
     }
 
     /// The XMP values of photo `name` in `sidecar`.

@@ -77,6 +77,40 @@ enum XMPSidecar {
         return problems
     }
 
+    /// The XMP embedded in a JPEG (an APP1 segment named `http://ns.adobe.com/xap/1.0/`, as
+    /// Lightroom, darktable and cameras write it), from its first bytes `head`; a segment that
+    /// lies past them (after a large EXIF block) is read from the file at `path`. Nil when it
+    /// has none or exiv2 cannot read it. At most 16 segments are looked at, each at most 64 KB.
+    static func embedded(inJPEG head: [UInt8], path: String) -> PhotoXMP? {
+        guard head.count > 4, head[0] == 0xFF, head[1] == 0xD8 else { return nil }
+        let namespace = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+        var file: Int32 = -1
+        defer { if file >= 0 { close(file) } }
+        /// `count` bytes at `offset`: from `head`, else read from the file.
+        func bytes(at offset: Int, count: Int) -> [UInt8]? {
+            if offset + count <= head.count { return Array(head[offset..<(offset + count)]) }
+            if file < 0 { file = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) } }
+            guard file >= 0 else { return nil }
+            var out = [UInt8](repeating: 0, count: count)
+            let n = out.withUnsafeMutableBytes { pread(file, $0.baseAddress, count, off_t(offset)) }
+            return n == count ? out : nil
+        }
+        var offset = 2
+        for _ in 0..<16 { // the segments before the image data: a handful in a real file
+            guard let marker = bytes(at: offset, count: 4), marker[0] == 0xFF else { return nil }
+            let length = Int(marker[2]) << 8 | Int(marker[3])
+            if marker[1] == 0xDA || marker[1] == 0xD9 || length < 2 { return nil } // the image data: no XMP before it
+            if marker[1] == 0xE1, length > 2 + namespace.count, bytes(at: offset + 4, count: namespace.count) == namespace,
+               let packet = bytes(at: offset + 4 + namespace.count, count: length - 2 - namespace.count),
+               let metadata = try? open(bytes: packet, name: path) {
+                defer { g_object_unref(metadata) }
+                return values(of: metadata)
+            }
+            offset += 2 + length
+        }
+        return nil
+    }
+
     /// The photo's XMP from its sidecar (nil when it has none); throws when one exists but
     /// cannot be read.
     static func read(for photo: String) throws(Failure) -> PhotoXMP? {

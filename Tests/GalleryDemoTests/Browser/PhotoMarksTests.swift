@@ -85,6 +85,9 @@ final class PhotoMarksTests: XCTestCase {
         XCTAssertTrue(lightroom.contains("Red") && lightroom.contains("Xmp.crs.Exposure2012"), lightroom)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib.file(names[0] + ".xmp")), "no second sidecar beside Lightroom's")
         XCTAssertEqual(try XMPSidecar.read(for: lib.file(names[2])), PhotoXMP(rating: 5, flag: .picked))
+        // What only darktable's sidecar says is still shown once the folder's save has landed.
+        XCTAssertEqual(page.photos.first { $0.name == names[1] }?.label, .blue, "not lost when the save lands")
+        XCTAssertEqual(page.photos.first { $0.name == names[1] }?.rating, 2)
     } }
 
     func testAnUnreadableSidecarIsNeverWrittenOverWhileTheRatingIsStillKept() throws { try onMain {
@@ -101,6 +104,9 @@ final class PhotoMarksTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: lib.file(name + ".xmp")))), garbage, "untouched")
         let json = try String(contentsOfFile: lib.file(".tessera.json"), encoding: .utf8)
         XCTAssertTrue(json.contains("\"\(name)\":2"), "the rating is kept in .tessera.json: \(json)")
+        page.rate(RowSelection([id]), 4) // a second save, after the first one landed
+        XCTAssertTrue(page.finishSaves())
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: lib.file(name + ".xmp")))), garbage, "still untouched")
     } }
 
     func testTheSidecarGoesWithItsPhotoRenamedOrTrashedAndComesBackWithUndo() throws { try onMain {
