@@ -52,6 +52,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
 
+    @Option(help: "Library, scrub: photos in the generated camera-like library (240 px, in YYYY/MM/DD folders; written once into the cache folder).")
+    var photos = 100_000
+
     @Option(help: "Table: columns in all (the six file columns, then computed ones; the table then also scrolls sideways).")
     var columns = 6
 
@@ -101,6 +104,7 @@ struct Bench: ParsableCommand {
         guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
         guard (1...8).contains(windows) else { throw ValidationError("--windows must be in 1...8") }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
+        guard (1...1_000_000).contains(photos) else { throw ValidationError("--photos must be in 1...1000000 (the walk lists a million at most)") }
         guard (1...2_000_000).contains(entries) else { throw ValidationError("--entries must be in 1...2000000") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
@@ -156,7 +160,7 @@ struct Bench: ParsableCommand {
             if scene == "library" {
                 let host = try AppHost(options: .init(title: "Tessera bench library", width: 1280, height: 800, vsync: true,
                                                       offscreen: offscreen, scale: 1, schedule: .onDemand))
-                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 240, height: 160)
+                let folder = try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160)
                 print(try LibraryBench.run(host: host, folder: folder, processStart: processStart, freshIndex: freshIndex))
                 return
             }
@@ -176,7 +180,7 @@ struct Bench: ParsableCommand {
             case "table": bench = TableBench(rows: rows, columns: columns)
             case "outline": bench = OutlineBench()
             case "scrub":
-                bench = ScrubBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 240, height: 160),
+                bench = ScrubBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160),
                                    index: LibraryIndex.standard())
             case "gallery":
                 bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),

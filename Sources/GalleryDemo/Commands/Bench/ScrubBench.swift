@@ -32,6 +32,8 @@ final class ScrubBench: BenchScene {
     private var startsBeforeDrag = 0
     private var releaseEnd: Double?
     private var releaseToSharpMs: Double?
+    /// From the release to the first frame with an image (embedded or sharp) in every visible cell.
+    private var releaseToScreenMs: Double?
     private var jankyWhileDragging = 0, jankyAfter = 0, framesWhileDragging = 0
     private var embeddedWhileDragging = 0
 
@@ -108,6 +110,10 @@ final class ScrubBench: BenchScene {
             }
         case .settlingAfter:
             if let last = host.profiler.lastFrame, releaseEnd == nil { releaseEnd = Double(last.startNs + last.totalNs) / 1e9 }
+            if let releaseEnd, releaseToScreenMs == nil, let last = host.profiler.lastFrame, last.lazy.visibleCells > 0,
+               last.lazy.placeholderCells == 0 {
+                releaseToScreenMs = (Double(last.startNs + last.totalNs) / 1e9 - releaseEnd) * 1000
+            }
             if let releaseEnd, isSharp, let last = host.profiler.lastFrame {
                 releaseToSharpMs = (Double(last.startNs + last.totalNs) / 1e9 - releaseEnd) * 1000
                 phase = .done
@@ -131,6 +137,7 @@ final class ScrubBench: BenchScene {
             + ",\"janky_frames_while_dragging\":\(jankyWhileDragging),\"janky_frames_after_release\":\(jankyAfter)"
             + ",\"sharp_decodes_started_while_dragging_and_after\":\(during.count),\"sharp_decodes_for_photos_passed_over\":\(passedOver.count)"
             + ",\"embedded_cell_frames_while_dragging\":\(embeddedWhileDragging),\"embedded_decoded\":\(images.embeddedTotal)"
-            + ",\"release_to_sharp_screen_ms\":\(f(releaseToSharpMs)),\"janky_threshold_ms\":\(FrameTimeSummary.format(host.profiler.jankThresholdMs))"
+            + ",\"release_to_screen_ms\":\(f(releaseToScreenMs)),\"release_to_sharp_screen_ms\":\(f(releaseToSharpMs))"
+            + ",\"janky_threshold_ms\":\(FrameTimeSummary.format(host.profiler.jankThresholdMs)),\"peak_rss_mb\":\(peakRSSMegabytes())"
     }
 }
