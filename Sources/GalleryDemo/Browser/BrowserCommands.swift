@@ -199,7 +199,7 @@ extension BrowserPage {
         rescan()
     }
 
-    /// Turns the photos `ids` a quarter turn (JPEGs: their EXIF orientation, `PhotoRotation`),
+    /// Turns the photos `ids` a quarter turn (in their XMP sidecars, `PhotoRotation`),
     /// off the main thread with its progress shown and a Cancel button; Ctrl+Z turns back
     /// those that turned.
     func rotate(_ ids: RowSelection<Int>, clockwise: Bool) {
@@ -221,11 +221,16 @@ extension BrowserPage {
     private func rotated(_ paths: [String], clockwise: Bool, problems: [String], undoable: Bool) {
         let turned = paths.count
         if undoable && turned > 0 { remember(.rotate(paths: paths, clockwise: clockwise)) }
+        let turnedPaths = Set(paths)
         for path in paths {
             dimensions.forget(path)
             viewer.dimensions.forget(path)
             viewer.info.forget(path)
         }
+        turnedQuarter(turnedPaths)
+        // The index's sizes were the photo's before the turn: read again on the next start.
+        do { try index?.forget(paths) } catch { Log.warn("cannot update the library index: \(error)") }
+        thumbnailsChanged = true // made again, at the new orientation
         lastAction = "Rotated \(turned) photo\(turned == 1 ? "" : "s") \(clockwise ? "right" : "left")" + (problems.first.map { "; not rotated: \($0)" } ?? "")
         if let first = problems.first { Log.error("rotate: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")) }
         rescan()

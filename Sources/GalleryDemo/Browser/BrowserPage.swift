@@ -126,6 +126,8 @@ final class BrowserPage {
     var confirmsTrash = false
     /// What Ctrl+Z undoes, newest last: trash moves and renames.
     var undoStack: [BrowserUndo] = []
+    /// Photos turned since the last frame: their thumbnails are made again.
+    var thumbnailsChanged = false
     /// Photos dropped on a folder whose names it has already: the question asked about them.
     var pendingTransfer: PendingTransfer?
     var asksAboutClashes = false
@@ -226,6 +228,14 @@ final class BrowserPage {
             sidecars[newFolder, default: SidecarBook()].current.set(entry, for: newName)
         }
         saveProblem = (folder == newFolder ? [folder] : [folder, newFolder]).compactMap { saveSidecar($0) }.first
+    }
+
+    /// The photos at `paths` were turned a quarter turn: their shapes swap (the justified grid lays them out anew).
+    func turnedQuarter(_ paths: Set<String>) {
+        for i in photos.indices where paths.contains(photos[i].path) && photos[i].aspectRatio > 0 {
+            photos[i].aspectRatio = 1 / photos[i].aspectRatio
+        }
+        revision += 1
     }
 
     /// Selects and reveals the photo at `path` once the next walk has found it.
@@ -697,6 +707,10 @@ final class BrowserPage {
             if let next = sidecarRetryTime { ui.requestRedraw(after: next - ui.time) }
         }
         let generated = sampleGeneration.map { $0.folder == scanRoot ? $0.published : -1 } ?? -1
+        if thumbnailsChanged {
+            thumbnailsChanged = false
+            ui.images?.filesMayHaveChanged() // a turned photo's version changed with its orientation
+        }
         if watcher?.takeChange() == true || generated != samplesSeen {
             samplesSeen = generated
             ui.images?.filesMayHaveChanged() // an edited photo is decoded again; a file that changed may read now

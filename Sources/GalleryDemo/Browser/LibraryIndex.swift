@@ -140,6 +140,15 @@ final class LibraryIndex: Sendable {
         }
     }
 
+    /// Drops the entries of `paths` (their facts changed in a way their files do not show).
+    func forget(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.makeStatement(sql: "DELETE FROM photo WHERE path = ?")
+            for path in paths { try statement.execute(arguments: [path]) }
+        }
+    }
+
     /// Adds or replaces `entries`, in one transaction.
     func store(_ entries: [IndexEntry]) throws {
         guard !entries.isEmpty else { return }

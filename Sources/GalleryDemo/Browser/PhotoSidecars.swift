@@ -23,6 +23,7 @@ enum PhotoSidecars {
             do throws(XMPSidecar.Failure) {
                 guard let xmp = try XMPSidecar.read(for: photo) else { continue }
                 apply(xmp, to: &sidecar, name: name)
+                if let orientation = xmp.orientation { OrientationOverrides.shared.set(orientation, for: photo) } // turned in its sidecar
                 sidecar.readElsewhere.insert(name)
             } catch {
                 sidecar.unreadableXMP.insert(name)

@@ -10,6 +10,9 @@ struct PhotoXMP: Equatable, Sendable {
     var flag: PickFlag?
     /// Keywords (`dc:subject`), in order.
     var tags: [String] = []
+    /// The orientation the sidecar records (`tiff:Orientation`, a turn made in darktable,
+    /// digiKam or here), as read; written only by `XMPSidecar.setOrientation`.
+    var orientation: Int?
 }
 
 /// XMP sidecars through exiv2 (gexiv2), the record of ratings that other programs read: a
@@ -129,6 +132,35 @@ enum XMPSidecar {
     /// holds; a new sidecar when it has none. The file is replaced whole (a new file renamed
     /// over it), and never when it could not be read.
     static func write(_ xmp: PhotoXMP, for photo: String) throws(Failure) {
+        try update(photo) { metadata, path throws(Failure) in try set(xmp, in: metadata, path: path) }
+    }
+
+    /// The photo's orientation as its sidecar records it (`tiff:Orientation`, 1...8), as
+    /// darktable and digiKam turn a photo; nil when it has no sidecar or the sidecar none.
+    static func orientation(for photo: String) throws(Failure) -> Int? {
+        guard let path = candidates(for: photo).first(where: exists) else { return nil }
+        return try read(path).orientation
+    }
+
+    /// Records the photo's orientation in its sidecar (nil: removes it), keeping the rest.
+    static func setOrientation(_ orientation: Int?, for photo: String) throws(Failure) {
+        try update(photo) { metadata, path throws(Failure) in
+            var error: UnsafeMutablePointer<GError>?
+            if let orientation {
+                guard gexiv2_metadata_try_set_tag_string(metadata, "Xmp.tiff.Orientation", String(orientation), &error) != 0 else {
+                    throw Failure(description: "cannot set the orientation in \(path): \(message(error))")
+                }
+            } else {
+                _ = gexiv2_metadata_try_clear_tag(metadata, "Xmp.tiff.Orientation", &error)
+                g_clear_error(&error)
+            }
+        }
+    }
+
+    /// Changes the photo's sidecar with `change`, keeping what else the file holds; a new
+    /// sidecar when it has none. The file is replaced whole (a new file renamed over it), and
+    /// never when it could not be read.
+    private static func update(_ photo: String, _ change: (Metadata, String) throws(Failure) -> Void) throws(Failure) {
         let path = target(for: photo)
         let original: [UInt8]?
         do throws(RegularFile.ReadError) { original = exists(path) ? try RegularFile.read(path, maxBytes: maxBytes) : nil } catch {
@@ -137,7 +169,7 @@ enum XMPSidecar {
         let bytes = original ?? emptyPacket
         let metadata = try open(bytes: bytes, name: path)
         defer { g_object_unref(metadata) }
-        try set(xmp, in: metadata, path: path)
+        try change(metadata, path)
         var error: UnsafeMutablePointer<GError>?
         guard let packet = gexiv2_metadata_try_generate_xmp_packet(metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error) else {
             throw Failure(description: "cannot write \(path): \(message(error))")
@@ -206,6 +238,7 @@ enum XMPSidecar {
         default: break
         }
         xmp.tags = strings(metadata, "Xmp.dc.subject")
+        xmp.orientation = string(metadata, "Xmp.tiff.Orientation").flatMap(Int.init).flatMap { (1...8).contains($0) ? $0 : nil }
         return xmp
     }
 

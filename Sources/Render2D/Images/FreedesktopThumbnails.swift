@@ -68,6 +68,18 @@ public struct FreedesktopThumbnails: Sendable {
         root + "/" + folder + "/" + Self.md5Hex(Self.uri(forPath: file)) + ".png"
     }
 
+    /// Removes the cached thumbnails of `file` at every size, and any failure recorded for it:
+    /// for a change the cache cannot see (the photo turned in its sidecar, its modification
+    /// time the same), so they are made again.
+    ///
+    /// ```swift
+    /// thumbnails.forget(file: "/photos/a.jpg")
+    /// ```
+    public func forget(file: String) {
+        for size in Self.sizes { _ = FileName.withCString(path(forFile: file, folder: size.folder)) { unlink($0) } }
+        _ = FileName.withCString(failurePath(forFile: file)) { unlink($0) }
+    }
+
     /// Where a failure to make a thumbnail of `file` is recorded.
     public func failurePath(forFile file: String) -> String { path(forFile: file, folder: "fail/" + appName) }
 

@@ -341,8 +341,16 @@ public enum ImageDecoder {
         return bytes
     }
 
-    /// The format (from the content's signature), dimensions and orientation.
+    /// The format (from the content's signature), dimensions and orientation: the file's own,
+    /// or the one `OrientationOverrides.shared` holds for `name` (a path).
     public static func inspect(_ b: [UInt8], name: String) throws(ImageError) -> ImageInfo {
+        var info = try inspectFile(b, name: name)
+        if let orientation = OrientationOverrides.shared.orientation(for: name) { info.orientation = orientation }
+        return info
+    }
+
+    /// The format, dimensions and orientation the file's own bytes say.
+    private static func inspectFile(_ b: [UInt8], name: String) throws(ImageError) -> ImageInfo {
         guard !b.isEmpty else { throw .empty }
         func be16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) << 8 | Int(b[i + 1]) : 0 }
         func le16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) | Int(b[i + 1]) << 8 : 0 }

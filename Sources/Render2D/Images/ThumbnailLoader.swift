@@ -20,11 +20,18 @@ public struct FileVersion: Hashable, Sendable {
     public var modifiedNs: Int64
     /// The size in bytes.
     public var size: Int64
+    /// The orientation kept for it outside the file (`OrientationOverrides`), 0 for none: a
+    /// photo turned in its sidecar is a new version, whose thumbnails are made again.
+    public var orientation: Int
     /// No version known (the file could not be read, or its version is not asked).
     public static let unknown = FileVersion(modifiedNs: 0, size: -1)
 
-    /// A version of `size` bytes modified at `modifiedNs`.
-    public init(modifiedNs: Int64, size: Int64) { self.modifiedNs = modifiedNs; self.size = size }
+    /// A version of `size` bytes modified at `modifiedNs`, turned to `orientation` (0: its own).
+    public init(modifiedNs: Int64, size: Int64, orientation: Int = 0) {
+        self.modifiedNs = modifiedNs
+        self.size = size
+        self.orientation = orientation
+    }
 
     /// The version of the file at `path` now (`.unknown` when it cannot be read).
     ///
@@ -34,7 +41,8 @@ public struct FileVersion: Hashable, Sendable {
     public static func of(_ path: String) -> FileVersion {
         var st = stat()
         guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return .unknown }
-        return FileVersion(modifiedNs: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec), size: Int64(st.st_size))
+        return FileVersion(modifiedNs: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec), size: Int64(st.st_size),
+                           orientation: OrientationOverrides.shared.orientation(for: path) ?? 0)
     }
 }
 

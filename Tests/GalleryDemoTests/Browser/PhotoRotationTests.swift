@@ -6,51 +6,70 @@ import Render2D
 import Widgets
 @testable import GalleryDemo
 
-/// Rotation turns a JPEG by its EXIF orientation, its pixels untouched, in a copy renamed
-/// over it; Ctrl+R and Ctrl+Shift+R turn the selection off the main thread, Ctrl+Z turns it back.
+/// Rotation records a quarter turn in the photo's XMP sidecar (`tiff:Orientation`, as darktable
+/// and digiKam do), the photo's bytes untouched; thumbnails, sizes and the freedesktop cache
+/// follow at once. Ctrl+R and Ctrl+Shift+R turn the selection off the main thread, Ctrl+Z turns it back.
 final class PhotoRotationTests: XCTestCase {
-    /// The entropy-coded data from the first start of scan on: the pixels, whatever the metadata says.
-    private static func scan(_ path: String) throws -> [UInt8] {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let start = try XCTUnwrap((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
-        return Array(bytes[start...])
-    }
+    private static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    private static func orientation(_ path: String) throws -> Int {
-        EXIF.orientation(inJPEG: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-    }
-
-    func testAQuarterTurnChangesTheOrientationAndNothingOfThePixels() throws {
+    func testAQuarterTurnIsRecordedInTheSidecarAndEveryDecodeFollowsIt() throws {
         XCTAssertEqual((1...8).map { PhotoRotation.turned($0, clockwise: true) }, [6, 7, 8, 5, 2, 3, 4, 1])
         for o in 1...8 { XCTAssertEqual(PhotoRotation.turned(PhotoRotation.turned(o, clockwise: true), clockwise: false), o) }
 
         let dir = try ScratchFolder("rotate")
         let path = dir.file("turn.jpg")
         try SamplePhotos.writeJPEG(SamplePhotos.render(width: 120, height: 80, seed: 3), to: path)
-        XCTAssertTrue(chmod(path, 0o640) == 0)
-        let pixels = try Self.scan(path)
-        XCTAssertNil(PhotoRotation.rotate(path, clockwise: true))
-        XCTAssertEqual(try Self.orientation(path), 6, "a quarter turn right")
-        XCTAssertEqual(try Self.scan(path), pixels, "the pixels are the same bytes")
-        var st = stat()
-        XCTAssertEqual(stat(path, &st), 0)
-        XCTAssertEqual(st.st_mode & 0o777, 0o640, "the photo keeps its permissions")
-        for _ in 0..<3 { XCTAssertNil(PhotoRotation.rotate(path, clockwise: true)) }
-        XCTAssertEqual(try Self.orientation(path), 1, "four turns: upright again")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }, [], "no copy left")
+        try XMPSidecar.write(PhotoXMP(rating: 3, label: .green), for: path)
+        let original = try Self.bytes(path)
+        let thumbnails = FreedesktopThumbnails(root: dir.file("thumbnails"))
+        let spec = ThumbnailSpec(side: 64, fill: false)
+        let before = try thumbnails.thumbnail(path: path, spec: spec).get()
+        XCTAssertGreaterThan(before.pixels.width, before.pixels.height, "landscape before")
+        XCTAssertTrue(thumbnails.flush(within: 10))
+        let cached = thumbnails.path(forFile: path, folder: "normal")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cached), "the freedesktop cache has it")
+
+        XCTAssertNil(PhotoRotation.rotate(path, clockwise: true, thumbnails: thumbnails))
+        XCTAssertEqual(try XMPSidecar.orientation(for: path), 6, "a quarter turn right, in the sidecar")
+        XCTAssertEqual(try Self.bytes(path), original, "the photo's bytes are the same")
+        let shown = try XMPSidecarTests.exiv2(path + ".xmp")
+        XCTAssertTrue(shown.contains("Xmp.tiff.Orientation") && shown.contains("right, top"), shown) // exiv2 names orientation 6
+        XCTAssertEqual(try XMPSidecar.read(for: path)?.rating, 3, "the rating is kept beside it")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cached), "the cache's thumbnail is gone, to be made again")
+        let after = try thumbnails.thumbnail(path: path, spec: spec).get()
+        XCTAssertLessThan(after.pixels.width, after.pixels.height, "decoded turned: portrait")
+        let head = try ImageDecoder.readHeader(path)
+        XCTAssertEqual(try ImageDecoder.inspect(head, name: path).orientation, 6)
+        XCTAssertNotEqual(FileVersion.of(path), FileVersion(modifiedNs: FileVersion.of(path).modifiedNs, size: Int64(original.count)),
+                          "a new version for the thumbnails' caches")
+
+        // A rating written after keeps the turn; four turns in all are upright again.
+        try XMPSidecar.write(PhotoXMP(rating: 5), for: path)
+        XCTAssertEqual(try XMPSidecar.orientation(for: path), 6)
+        for _ in 0..<3 { XCTAssertNil(PhotoRotation.rotate(path, clockwise: true, thumbnails: thumbnails)) }
+        XCTAssertEqual(try XMPSidecar.orientation(for: path), 1)
+        XCTAssertEqual(try Self.bytes(path), original)
     }
 
-    func testWhatCannotBeTurnedSaysWhyAndIsLeftAsItWas() throws {
+    func testWhatCannotBeTurnedSaysWhyAndGetsNoSidecar() throws {
         let dir = try ScratchFolder("rotate-refused")
-        XCTAssertEqual(PhotoRotation.rotate(dir.file("a.png"), clockwise: true), "only JPEG photos can be turned")
+        XCTAssertNotNil(PhotoRotation.rotate(dir.file("missing.png"), clockwise: true))
         let broken = dir.file("broken.jpg")
         let garbage = Array("not a jpeg at all".utf8)
         XCTAssertTrue(FileManager.default.createFile(atPath: broken, contents: Data(garbage)))
-        XCTAssertNotNil(PhotoRotation.rotate(broken, clockwise: true))
-        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: broken))), garbage, "untouched")
+        XCTAssertEqual(PhotoRotation.rotate(broken, clockwise: true), "not an image this app can read")
+        XCTAssertEqual(try Self.bytes(broken), garbage, "untouched")
         XCTAssertEqual(mkfifo(dir.file("fifo.jpg"), 0o644), 0)
         XCTAssertEqual(PhotoRotation.rotate(dir.file("fifo.jpg"), clockwise: true), "not a regular file", "refused at once, not waited on")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }, [], "no copy left")
+        // An unreadable sidecar is never written over.
+        let photo = dir.file("photo.jpg")
+        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 40, height: 30, seed: 1), to: photo)
+        let bad = Array("<x:xmpmeta broken".utf8) + [0xFF]
+        XCTAssertTrue(FileManager.default.createFile(atPath: photo + ".xmp", contents: Data(bad)))
+        XCTAssertNotNil(PhotoRotation.rotate(photo, clockwise: true))
+        XCTAssertEqual(try Self.bytes(photo + ".xmp"), bad)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".xmp") }, ["photo.jpg.xmp"],
+                       "no sidecar made for what was refused")
     }
 
     func testTheKeysTurnTheSelectionAndCtrlZTurnsItBack() throws { try onMain {
@@ -61,15 +80,24 @@ final class PhotoRotationTests: XCTestCase {
         let photo = browser.photos[try XCTUnwrap(browser.selection.first)]
         h.press(Key("r"), modifiers: .control, build)
         XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
-        XCTAssertEqual(try Self.orientation(photo.path), 6)
+        XCTAssertEqual(try XMPSidecar.orientation(for: photo.path), 6)
         XCTAssertEqual(browser.lastAction, "Rotated 1 photo right")
         h.press(Key("r"), modifiers: [.control, .shift], build)
         XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         h.press(Key("r"), modifiers: [.control, .shift], build)
         XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
-        XCTAssertEqual(try Self.orientation(photo.path), 8, "right, then left twice: a quarter turn left")
+        XCTAssertEqual(try XMPSidecar.orientation(for: photo.path), 8, "right, then left twice: a quarter turn left")
+        browser.waitForScan()
+        XCTAssertEqual(Double(try XCTUnwrap(browser.photos.first { $0.path == photo.path }).aspectRatio), 64.0 / 96, accuracy: 0.01,
+                       "its shape turned: the justified grid lays it out upright")
+        // A new start reads the turn from the sidecar.
+        OrientationOverrides.shared.set(nil, for: photo.path)
+        let again = BrowserPage(root: lib.path)
+        again.open(folder: lib.path)
+        again.waitForScan()
+        XCTAssertEqual(OrientationOverrides.shared.orientation(for: photo.path), 8)
         browser.undo()
         XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
-        XCTAssertEqual(try Self.orientation(photo.path), 1, "Ctrl+Z turns the last turn back")
+        XCTAssertEqual(try XMPSidecar.orientation(for: photo.path), 1, "Ctrl+Z turns the last turn back")
     } }
 }
