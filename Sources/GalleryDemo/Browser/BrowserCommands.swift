@@ -179,16 +179,8 @@ extension BrowserPage {
         switch undoStack.popLast() {
         case .trash(let batch)?: undoTrash(batch)
         case .rename(let path, let oldName, let folder)?:
-            let name = (path as NSString).lastPathComponent
-            let oldPath = (path as NSString).deletingLastPathComponent + "/" + oldName
-            if let problem = FileRename.rename(path, to: oldName) {
-                lastAction = "Could not rename \(name) back: \(problem)"
-            } else {
-                for problem in XMPSidecar.renameSidecars(from: path, to: oldPath) { Log.warn("sidecar not renamed back: \(problem)") }
-                carrySidecarEntry(from: folder, name, to: folder, oldName)
-                lastAction = "Renamed \(name) back to \(oldName)"
-                pendingReveal(path: (path as NSString).deletingLastPathComponent + "/" + oldName)
-            }
+            startRename(path, to: oldName, sidecarFolder: folder, undoable: false)
+            return
         case .rotate(let paths, let clockwise)?:
             rotate(paths: paths, clockwise: !clockwise, undoable: false)
             return
@@ -240,18 +232,35 @@ extension BrowserPage {
     /// that is not allowed, taken, or in a read-only folder is refused with a message.
     func rename(_ photo: Photo, to name: String) {
         guard name != photo.name else { return }
-        if let problem = FileRename.rename(photo.path, to: name) {
-            lastAction = "Could not rename \(photo.name): \(problem)"
-            return
+        startRename(photo.path, to: name, sidecarFolder: photo.folder, undoable: true)
+    }
+
+    /// Renames the photo at `path` to `name` off the main thread, its own XMP sidecars with it;
+    /// then its entry in `sidecarFolder`'s sidecar follows, and (`undoable`) Ctrl+Z can take it
+    /// back. What could not be renamed says why.
+    private func startRename(_ path: String, to name: String, sidecarFolder: String, undoable: Bool) {
+        let oldName = (path as NSString).lastPathComponent
+        let target = (path as NSString).deletingLastPathComponent + "/" + name
+        let job = FileJob.start(undoable ? "Renaming" : "Renaming back", items: [path], each: { path -> (problem: String?, sidecars: [String]) in
+            if let problem = FileRename.rename(path, to: name) { return (problem, []) }
+            return (nil, XMPSidecar.renameSidecars(from: path, to: target)) // its XMP goes with it
+        }) { [weak self] job, results, _ in
+            guard let self else { return }
+            fileJobs.removeAll { $0 === job }
+            guard let outcome = results.first?.1 else { return } // cancelled before it began
+            if let problem = outcome.problem {
+                lastAction = "Could not rename \(oldName)\(undoable ? "" : " back"): \(problem)"
+                return
+            }
+            for problem in outcome.sidecars { Log.warn("sidecar not renamed: \(problem)") }
+            carrySidecarEntry(from: sidecarFolder, oldName, to: sidecarFolder, name)
+            if undoable { remember(.rename(path: target, oldName: oldName, folder: sidecarFolder)) }
+            lastAction = (undoable ? "Renamed \(oldName) to \(name)" : "Renamed \(oldName) back to \(name)")
+                + (outcome.sidecars.first.map { "; its sidecar \($0)" } ?? "")
+            pendingReveal(path: target)
+            rescan()
         }
-        let folder = (photo.path as NSString).deletingLastPathComponent
-        let problems = XMPSidecar.renameSidecars(from: photo.path, to: folder + "/" + name) // its XMP goes with it
-        for problem in problems { Log.warn("sidecar not renamed: \(problem)") }
-        carrySidecarEntry(from: photo.folder, photo.name, to: photo.folder, name)
-        remember(.rename(path: folder + "/" + name, oldName: photo.name, folder: photo.folder))
-        lastAction = "Renamed \(photo.name) to \(name)" + (problems.first.map { "; its sidecar \($0)" } ?? "")
-        pendingReveal(path: folder + "/" + name)
-        rescan()
+        fileJobs.append(job)
     }
 
     /// Puts the photos of a trash move back where they were. A photo whose name was taken

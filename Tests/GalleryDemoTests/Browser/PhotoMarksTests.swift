@@ -122,10 +122,13 @@ final class PhotoMarksTests: XCTestCase {
 
         let renamed = lib.file("travel-renamed-\(getpid()).jpg")
         browser.rename(photo, to: (renamed as NSString).lastPathComponent)
+        XCTAssertEqual(browser.fileJobs.count, 1, "off the main thread")
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         XCTAssertTrue(browser.finishSaves())
         XCTAssertFalse(FileManager.default.fileExists(atPath: photo.path + ".xmp"), "no sidecar left under the old name")
         XCTAssertEqual(try XMPSidecar.read(for: renamed)?.rating, 3, "the sidecar went with it")
         browser.undo()
+        XCTAssertTrue(h.frames(until: { browser.fileJobs.isEmpty }, build))
         XCTAssertTrue(browser.finishSaves())
         XCTAssertEqual(try XMPSidecar.read(for: photo.path)?.rating, 3, "and came back with Ctrl+Z")
         XCTAssertFalse(FileManager.default.fileExists(atPath: renamed + ".xmp"))
