@@ -117,4 +117,57 @@ final class ScrubberTests: XCTestCase {
         h.press(.end, build)
         XCTAssertEqual(info?.visible.upperBound, total)
     } }
+
+    /// A million photos in 120 months: the rail reaches every one, in the square grid and the
+    /// justified one, though the content is far past 16.7 M points (positions are Doubles).
+    func testTheRailReachesEveryPhotoOfAMillionInBothGrids() throws { try onMain {
+        let counts = (0..<120).map { 8_000 + ($0 * 7_919) % 700 }
+        let total = counts.reduce(0, +)
+        let ratios = (0..<total).map { [1.5, 0.667, 1.333, 1][$0 % 4] }
+        XCTAssertGreaterThan(total, 1_000_000)
+        for justified in [false, true] {
+            let h = try Harness(width: 800, height: 600)
+            var info: LazyGridInfo?
+            var drawn: [Int: Rect] = [:]
+            let build: (UI) -> Void = { ui in
+                drawn = [:]
+                let area = ui.availableRect
+                let rail = Rect(x: area.maxX - 60, y: area.y, width: 60, height: area.height)
+                if let target = ui.scrubber("dates", in: rail, count: total, position: info?.visible.lowerBound ?? 0, marks: []) {
+                    ui.scrollGrid("grid", toItem: target, anchor: .top)
+                }
+                ui.frame(width: area.width - 60) {
+                    let header: (UI, Int, Rect) -> Void = { _, _, _ in }
+                    let cell: (UI, Int, Rect) -> Void = { _, i, rect in drawn[i] = rect }
+                    info = justified
+                        ? ui.lazyJustifiedGrid("grid", aspectRatios: ratios, sections: counts, rowHeight: 100, headerHeight: 30,
+                                               pinnedViews: .sectionHeaders, header: header, cell: cell)
+                        : ui.lazyVGrid("grid", columns: [GridItem(.adaptive(minimum: 100))], sections: counts, headerHeight: 30,
+                                       pinnedViews: .sectionHeaders, header: header, cell: cell)
+                }
+            }
+            h.frame(build)
+            let length = try XCTUnwrap(justified ? info?.justified?.contentLength : info?.layout?.contentLength)
+            XCTAssertGreaterThan(length, 16_777_216, "past the 16.7 M pixel ceiling of a browser's scroll")
+            let railX = 800.0 - 30
+            for share in [0.1, 0.5, 0.9, 1.0] {
+                h.inject.mouseMove(to: Point(railX, 10))
+                h.frame(build)
+                h.inject.mouseButton(.left, down: true, at: Point(railX, 10))
+                h.frame(build)
+                let y = 10 + (600 - 20) * share
+                h.inject.mouseMove(to: Point(railX, y), buttons: 1)
+                h.frame(build)
+                h.inject.mouseButton(.left, down: false, at: Point(railX, y))
+                h.frame(build)
+                let expected = ScrubberLayout(count: total, length: 580).item(atPosition: 580 * share)
+                let visible = try XCTUnwrap(info?.visible)
+                XCTAssertTrue(visible.lowerBound <= expected + 12 && expected < visible.upperBound + 12,
+                              "\(justified ? "justified" : "square"): \(share) of the rail shows item \(expected): \(visible)")
+                for (i, rect) in drawn { XCTAssertTrue(rect.minY.isFinite && rect.minY > -400 && rect.minY < 700, "item \(i) drawn in view: \(rect)") }
+            }
+            XCTAssertEqual(info?.visible.upperBound, total, "the last photo is reached")
+            XCTAssertNotNil(drawn[total - 1], "and drawn")
+        }
+    } }
 }
