@@ -117,7 +117,7 @@ extension UI {
     /// and a plus while Ctrl makes the drop a copy.
     private func drawDragPreview(_ session: DragSession) {
         let count = session.items.count
-        let origin = input.pointer.position + Point(10, 10)
+        let origin = input.pointer.position + Point(18, 16) // below and right of the pointer: the target stays readable
         if let preview = session.preview {
             let square = Rect(origin: origin, size: Size(64, 64))
             drawList.addRoundedRect(square.insetBy(dx: -3, dy: -3), radius: 6, color: theme.background.opacity(0.9))

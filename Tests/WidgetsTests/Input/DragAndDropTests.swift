@@ -54,7 +54,7 @@ final class DragAndDropTests: XCTestCase {
         XCTAssertTrue(scene.targeted)
         let accent = h.ui.theme.accent
         func isAccent(_ c: Color) -> Bool { abs(Int(c.r) - Int(accent.r)) < 30 && abs(Int(c.g) - Int(accent.g)) < 30 && abs(Int(c.b) - Int(accent.b)) < 30 }
-        let edge = Rect(x: scene.target.x, y: scene.target.maxY - 4, width: scene.target.width, height: 4)
+        let edge = Rect(x: scene.target.x, y: scene.target.y, width: scene.target.width, height: 4)
         XCTAssertGreaterThan(h.countPixels(in: edge, where: isAccent), 200, "the destination is outlined")
         let badge = Rect(x: scene.target.center.x - 12, y: scene.target.center.y - 2, width: 44, height: 26)
         XCTAssertGreaterThan(h.countPixels(in: badge, where: isAccent), 100, "the count's badge follows the pointer")
