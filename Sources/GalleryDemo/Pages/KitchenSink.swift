@@ -11,6 +11,7 @@ final class KitchenSink {
     var notifications = true
     var compact = false
     var volume = 0.35
+    var copies = 2
     var name = "Tessera"
     var search = ""
     var notes = "Notes wrap at the editor's edge; Return starts a new line, Up and Down move by line, Ctrl+Z undoes a word."
@@ -44,6 +45,7 @@ final class KitchenSink {
             ui.slider("Volume", value: &volume, in: 0...1)
             ui.text("Volume \(Int((volume * 100).rounded())) %", color: ui.theme.secondaryText)
             ui.progressView("Progress (the volume)", value: volume, width: 300)
+            ui.stepper("Copies: \(copies)", value: &copies, in: 1...20, id: "copies")
             if notifications { ui.progressView("Waiting for notifications…", width: 300) } // indeterminate: it moves while shown
             ui.hstack {
                 ui.text("Name")
