@@ -13,6 +13,7 @@ final class KitchenSink {
     var volume = 0.35
     var copies = 2
     var name = "Tessera"
+    var password = ""
     var search = ""
     var notes = "Notes wrap at the editor's edge; Return starts a new line, Up and Down move by line, Ctrl+Z undoes a word."
     var lastAction = "—"
@@ -50,6 +51,10 @@ final class KitchenSink {
             ui.hstack {
                 ui.text("Name")
                 ui.textField("Name", text: &name, width: 220)
+            }
+            ui.hstack {
+                ui.text("Password")
+                ui.secureField("Password", text: &password, width: 220)
             }
             ui.hstack {
                 ui.text("Search")

@@ -220,6 +220,26 @@ extension UI {
     /// ```
     @discardableResult
     public func textField(_ placeholder: String, text: inout String, width: Double = 200, id: String? = nil) -> Bool {
+        textFieldBody(placeholder, text: &text, width: width, id: id, secure: false)
+    }
+
+    /// A password field (SwiftUI's `SecureField`): a text field whose characters show as dots,
+    /// whose text cannot be copied or cut out (Ctrl+C and Ctrl+X do nothing; pasting in works),
+    /// and which a screen reader announces as a password field without reading its text.
+    ///
+    /// ```swift
+    /// ui.secureField("Password", text: &password, width: 220)
+    /// ```
+    @discardableResult
+    public func secureField(_ placeholder: String, text: inout String, width: Double = 200, id: String? = nil) -> Bool {
+        textFieldBody(placeholder, text: &text, width: width, id: id, secure: true)
+    }
+
+    /// One dot a character (a Unicode scalar, so carets and selections keep their indices).
+    static func masked(_ text: String) -> String { String(repeating: "•", count: text.unicodeScalars.count) }
+
+    /// The text field, shown as typed or (`secure`) masked.
+    private func textFieldBody(_ placeholder: String, text: inout String, width: Double, id: String?, secure: Bool) -> Bool {
         let font = self.font
         let rect = formRow(placeholder, height: theme.controlHeight).map { Rect(x: $0.x, y: $0.y, width: min(width, $0.width), height: $0.height) }
             ?? allocate(Size(width, theme.controlHeight))
@@ -245,7 +265,7 @@ extension UI {
             var scalars = Array(text.unicodeScalars)
             box.value.caret = min(box.value.caret, scalars.count)
             box.value.anchor = min(box.value.anchor, scalars.count)
-            var carets = font.caretLayout(text)
+            var carets = font.caretLayout(secure ? Self.masked(text) : text)
             // Pointer: press places the caret, drag selects, double-click selects the word.
             let localX = input.pointer.position.x - inner.minX + box.value.scrollX
             if r.pressed {
@@ -271,13 +291,15 @@ extension UI {
                         changed = TextEditing.insert(t.replacingNewlines(), into: &scalars, state: &box.value) || changed
                     case .key(let press):
                         if press.key == .returnKey || press.key == .escape { focus(nil); break typing }
+                        // A password is never copied out (nor cut, which would lose it).
+                        if secure && press.modifiers.contains(.command) && (press.key == Key("c") || press.key == Key("x")) { continue }
                         changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
                     }
                 }
             }
             if changed {
                 text = String(String.UnicodeScalarView(scalars))
-                carets = font.caretLayout(text)
+                carets = font.caretLayout(secure ? Self.masked(text) : text)
             }
             // Keep the caret in view.
             let caretX = carets.x(atCaret: box.value.caret)
@@ -290,8 +312,10 @@ extension UI {
         }
 
         if isAccessibilityEnabled {
-            accessibilityElement(fid, role: .entry, name: placeholder, frame: rect, states: controlStates([.editable, .singleLine, .selectableText]),
-                                 actions: [.activate], text: box.value.accessibilityText(text, focused: focusID == fid))
+            // A password field's text is its dots to a screen reader, as GTK's.
+            accessibilityElement(fid, role: secure ? .passwordText : .entry, name: placeholder, frame: rect,
+                                 states: controlStates([.editable, .singleLine, .selectableText]), actions: [.activate],
+                                 text: box.value.accessibilityText(secure ? Self.masked(text) : text, focused: focusID == fid))
         }
         drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
         drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focusID == fid ? theme.accent : theme.border,
@@ -309,7 +333,7 @@ extension UI {
         if text.isEmpty && input.composition.isEmpty || (text.isEmpty && focusID != fid) {
             font.draw(placeholder, at: Point(inner.minX, textY), color: theme.secondaryText, into: &drawList)
         } else {
-            font.draw(text, at: Point(x0, textY), color: theme.text, into: &drawList)
+            font.draw(secure ? Self.masked(text) : text, at: Point(x0, textY), color: theme.text, into: &drawList)
         }
         if focusID == fid, let layout {
             var caretX = x0 + layout.x(atCaret: box.value.caret)
