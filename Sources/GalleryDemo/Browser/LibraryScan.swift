@@ -94,11 +94,13 @@ struct LibraryWalk {
             }
             var photos: [Photo] = []
             var subfolders: [String] = []
+            var passedOver = false // a photo past the limit: the walk stops after this folder
             for entry in listing.entries {
                 let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
                 var st = stat()
                 if entry.looksLikeImage {
-                    guard photoCount < limit, FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                    guard FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                    guard photoCount < limit else { passedOver = true; continue }
                     photoCount += 1
                     let modified = Double(st.st_mtim.tv_sec)
                     photos.append(Photo(id: -1, path: path, name: entry.name, folder: folder, rating: Self.pseudoRating(entry.name),
@@ -121,7 +123,7 @@ struct LibraryWalk {
                 sidecar = overlaid
             }
             guard visit(FoundFolder(path: folder, photos: photos, sidecar: sidecar, listedAt: listedAt)) else { return }
-            if photoCount >= limit {
+            if passedOver { // (a library of exactly `limit` photos is listed whole, and says nothing)
                 problems.append((root, "more than \(limit) photos: the rest are not listed"))
                 return
             }

@@ -114,6 +114,11 @@ final class LibraryWalkTests: XCTestCase {
         try limited.run { count += $0.photos.count; return true }
         XCTAssertEqual(count, 2)
         XCTAssertTrue(limited.problems.last?.why.contains("more than 2 photos") ?? false, "\(limited.problems)")
+        var exact = LibraryWalk(root: tree.path, limit: 5) // the tree's five photos (a FIFO and a dangling link are none)
+        var all = 0
+        try exact.run { all += $0.photos.count; return true }
+        XCTAssertEqual(all, 5)
+        XCTAssertFalse(exact.problems.contains { $0.why.contains("more than") }, "nothing was left out: \(exact.problems)")
 
         XCTAssertThrowsError(try PhotoLibrary.load(tree.file("top.jpg"))) { XCTAssertTrue("\($0)".contains("is a file")) }
         XCTAssertThrowsError(try PhotoLibrary.load(tree.file("missing"))) { XCTAssertTrue("\($0)".contains("no such folder")) }
