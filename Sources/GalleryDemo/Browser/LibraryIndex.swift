@@ -243,9 +243,22 @@ final class FactsScan: Sendable {
             finished.signal()
             FrameWaker.wake()
         }
+        // The index's entries of one folder at a time (photos come folder by folder, in path
+        // order): a million photos' entries at once would cost a quarter of a gigabyte.
         var known: [String: IndexEntry] = [:]
-        if let index {
-            do { known = try index.entries(under: root) } catch { Log.warn("cannot read the library index: \(error)") }
+        var knownFolder: String?
+        var indexWorks = index != nil
+        func entry(of photo: Photo) -> IndexEntry? {
+            guard indexWorks, let index else { return nil }
+            if knownFolder != photo.folder {
+                knownFolder = photo.folder
+                do { known = try index.entries(inFolder: photo.folder) } catch {
+                    Log.warn("cannot read the library index: \(error)")
+                    indexWorks = false
+                    known = [:]
+                }
+            }
+            return known[photo.path]
         }
         var toStore: [IndexEntry] = []
         var batch: [(id: Int, path: String, facts: PhotoFacts)] = []
@@ -268,7 +281,7 @@ final class FactsScan: Sendable {
             return go
         }
         for (n, photo) in photos.enumerated() {
-            if let entry = known[photo.path], entry.size == photo.size, entry.modified == photo.modified {
+            if let entry = entry(of: photo), entry.size == photo.size, entry.modified == photo.modified {
                 if photo.taken != nil {
                     if let dimensions, entry.facts.width > 0 { dimensions.remember(photo.path, width: entry.facts.width, height: entry.facts.height) }
                 } else {

@@ -39,6 +39,17 @@ final class KitchenSink {
                 if ui.button("Save", icon: .checkmark, style: .borderedProminent) { lastAction = "Saved" }
                 if ui.button("Delete", icon: .trash, style: .destructive) { lastAction = "Deleted" }
                 if ui.accessibilityLabel("Add", { ui.button("", icon: .plus, id: "add") }) { clicks += 1 }
+                // A badge over a button's corner (overlay), the count on a pill (background).
+                ui.overlay(alignment: .topTrailing) {
+                    ui.vstack { ui.padding(EdgeInsets(top: 6, leading: 0, bottom: 0, trailing: 8)) { _ = ui.button("Inbox", id: "inbox") } }
+                } overlay: {
+                    ui.background {
+                        ui.vstack { ui.padding(EdgeInsets(horizontal: 6, vertical: 1)) { ui.text("\(clicks)", color: .white) } }
+                    } background: {
+                        ui.drawList.addRoundedRect(ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 9,
+                                                   color: ui.theme.destructive)
+                    }
+                }
             }
             ui.text("Clicked \(clicks) times · last action: \(lastAction)", color: ui.theme.secondaryText)
             ui.toggle("Notifications", isOn: &notifications)

@@ -32,6 +32,35 @@ public enum VerticalAlignment: Sendable {
     case fill
 }
 
+/// Where a child sits in both directions (SwiftUI's `Alignment`): in a `zstack`, an
+/// `overlay` or a `background`.
+///
+/// ```swift
+/// ui.zstack(alignment: .bottomTrailing) { ui.image(photo); ui.text("4 ★") }
+/// ```
+public struct Alignment: Sendable, Equatable {
+    /// Across.
+    public var horizontal: HorizontalAlignment
+    /// Up and down.
+    public var vertical: VerticalAlignment
+
+    /// An alignment of `horizontal` and `vertical`.
+    public init(horizontal: HorizontalAlignment, vertical: VerticalAlignment) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
+
+    public static let topLeading = Alignment(horizontal: .leading, vertical: .top)
+    public static let top = Alignment(horizontal: .center, vertical: .top)
+    public static let topTrailing = Alignment(horizontal: .trailing, vertical: .top)
+    public static let leading = Alignment(horizontal: .leading, vertical: .center)
+    public static let center = Alignment(horizontal: .center, vertical: .center)
+    public static let trailing = Alignment(horizontal: .trailing, vertical: .center)
+    public static let bottomLeading = Alignment(horizontal: .leading, vertical: .bottom)
+    public static let bottom = Alignment(horizontal: .center, vertical: .bottom)
+    public static let bottomTrailing = Alignment(horizontal: .trailing, vertical: .bottom)
+}
+
 /// Cross-axis placement inside a stack (leading = left in a VStack, top in an HStack).
 enum CrossAlignment: Sendable {
     case start, center, end, fill
@@ -64,6 +93,9 @@ struct LayoutFrame {
     var alignment: CrossAlignment
     var id = WidgetID.root
     var memo = StackMemo()
+    /// A layered frame (`zstack`): children one over another, each placed by this alignment
+    /// (`alignment` says where across, this where along) rather than after the previous one.
+    var layered: CrossAlignment?
 
     var cursor = 0.0
     var count = 0
@@ -93,8 +125,10 @@ struct LayoutFrame {
     /// The gap before the next child.
     var nextGap: Double { count > 0 ? spacing : 0 }
 
-    /// The area left for the next child (used to lay out a nested stack in place).
+    /// The area left for the next child (used to lay out a nested stack in place): all of a
+    /// layered frame's.
     var remainingRect: Rect {
+        if layered != nil { return rect }
         let start = cursor + nextGap
         if axis == .vertical {
             return Rect(x: rect.x, y: rect.y + start, width: rect.width, height: max(0, rect.height - start))
@@ -113,6 +147,7 @@ struct LayoutFrame {
     /// `desiredMain`: what a child cut to fit (a line of text) would take whole; the flexible
     /// children of the next frame share what is left after it, so it is whole when they can give way.
     mutating func place(_ size: Size, flexibleMain: Bool = false, flexibleCross: Bool = false, desiredMain: Double? = nil) -> Rect {
+        if let along = layered { return placeLayered(size, along: along, flexibleMain: flexibleMain, flexibleCross: flexibleCross) }
         let gap = nextGap
         let childMain = axis == .vertical ? size.height : size.width
         let childCross = axis == .vertical ? size.width : size.height
@@ -136,6 +171,42 @@ struct LayoutFrame {
             return Rect(x: rect.x + crossOffset, y: rect.y + mainPos, width: cross, height: main)
         }
         return Rect(x: rect.x + mainPos, y: rect.y + crossOffset, width: main, height: cross)
+    }
+
+    /// Places a child of a layered frame over the others: in the area the largest child took
+    /// last frame (the frame's own when it is to fill), aligned in both directions. The frame
+    /// measures as its largest child.
+    private mutating func placeLayered(_ size: Size, along: CrossAlignment, flexibleMain: Bool, flexibleCross: Bool) -> Rect {
+        let fillsWidth = flexibleCross || alignment == .fill, fillsHeight = flexibleMain || along == .fill
+        let basisWidth = min(rect.width, max(memo.cross, size.width))
+        let basisHeight = rect.height.isFinite ? min(rect.height, max(memo.main, size.height)) : max(memo.main, size.height)
+        let width = fillsWidth ? basisWidth : min(size.width, basisWidth)
+        let height = fillsHeight ? basisHeight : size.height
+        crossExtent = max(crossExtent, fillsWidth ? min(width, size.width) : width)
+        cursor = max(cursor, fillsHeight ? min(height, size.height) : height)
+        count += 1
+        return Rect(x: rect.x + Self.offset(width, in: basisWidth, alignment), y: rect.y + Self.offset(height, in: basisHeight, along),
+                    width: width, height: height)
+    }
+
+    /// Where a child `child` long sits in `basis` by `alignment`.
+    static func offset(_ child: Double, in basis: Double, _ alignment: CrossAlignment) -> Double {
+        switch alignment {
+        case .start, .fill: 0
+        case .center: ((basis - child) / 2).rounded()
+        case .end: basis - child
+        }
+    }
+
+    /// Where a container child (a stack, padding) of a layered frame starts, from the size it
+    /// measured last frame: aligned as a leaf child is, the rest of the area left to it.
+    func layeredOrigin(for size: Size) -> Rect {
+        guard let along = layered, size.width > 0 || size.height > 0 else { return rect }
+        let basisWidth = min(rect.width, max(memo.cross, size.width))
+        let basisHeight = rect.height.isFinite ? min(rect.height, max(memo.main, size.height)) : max(memo.main, size.height)
+        let dx = max(0, Self.offset(min(size.width, basisWidth), in: basisWidth, alignment))
+        let dy = max(0, Self.offset(size.height, in: basisHeight, along))
+        return Rect(x: rect.x + dx, y: rect.y + dy, width: max(0, rect.width - dx), height: max(0, rect.height - dy))
     }
 
     /// What this stack measured, for the memo.
@@ -169,6 +240,62 @@ extension UI {
     /// ```
     public func hstack(spacing: Double? = nil, alignment: VerticalAlignment = .center, _ content: () -> Void) {
         stack(.horizontal, spacing: spacing ?? theme.spacing, alignment: CrossAlignment(alignment), content)
+    }
+
+    /// Lays `content` out in layers, one over the other (SwiftUI's `ZStack`): each child placed by
+    /// `alignment` in the area of the largest one, later ones drawn over earlier ones. The
+    /// stack is as large as its largest child. Widgets and stacks align; wrap other content
+    /// (padding, a region) in a `vstack` to align it.
+    ///
+    /// ```swift
+    /// ui.zstack(alignment: .bottomTrailing) {
+    ///     ui.asyncImage(photo.path, in: ui.allocate(Size(160, 120)))
+    ///     ui.text("★ 4")
+    /// }
+    /// ```
+    public func zstack(alignment: Alignment = .center, _ content: () -> Void) {
+        let parent = layoutStack[layoutStack.count - 1]
+        let id = WidgetID(parent: parent.id, index: parent.count)
+        let memo = state(id, default: StackMemo())
+        let size = child(at: parent.remainingRect, axis: .vertical, spacing: 0, alignment: CrossAlignment(alignment.horizontal), id: id,
+                         memo: memo, layered: CrossAlignment(alignment.vertical), alignsInLayers: true, content)
+        _ = layoutStack[layoutStack.count - 1].place(size)
+    }
+
+    /// `content`, with `overlay` laid over it by `alignment` in its area (SwiftUI's
+    /// `.overlay(alignment:content:)`): a badge on an image, a border over a field.
+    ///
+    /// ```swift
+    /// ui.overlay(alignment: .topTrailing) {
+    ///     ui.button("Inbox")
+    /// } overlay: {
+    ///     ui.text("3", color: .white)
+    /// }
+    /// ```
+    public func overlay(alignment: Alignment = .center, _ content: () -> Void, overlay: () -> Void) {
+        zstack(alignment: alignment) {
+            content()
+            overlay()
+        }
+    }
+
+    /// `content`, with `background` laid under it by `alignment` (SwiftUI's
+    /// `.background(alignment:content:)`). A background meant to fill takes `content`'s size (a
+    /// `frame()` with no size, or `ui.allocate` with flexible sides); as everything in an
+    /// immediate-mode layout, a change of size shows in the frame after it.
+    ///
+    /// ```swift
+    /// ui.background {
+    ///     ui.padding(8) { ui.text("Saved") }
+    /// } background: {
+    ///     ui.drawList.addRoundedRect(ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 6, color: .green)
+    /// }
+    /// ```
+    public func background(alignment: Alignment = .center, _ content: () -> Void, background: () -> Void) {
+        zstack(alignment: alignment) {
+            background()
+            content()
+        }
     }
 
     /// Insets `content` by `insets`.
@@ -238,7 +365,7 @@ extension UI {
             origin.x += max(0, shift)
             origin.width = min(origin.width, memoCross)
         }
-        let size = child(at: origin, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, content)
+        let size = child(at: origin, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, alignsInLayers: true, content)
         _ = layoutStack[layoutStack.count - 1].place(size)
     }
 
@@ -251,8 +378,11 @@ extension UI {
     /// read and write each other's measurements. A lazy list's rows, each in a scope of its own,
     /// keep their names as they scroll.
     @discardableResult
+    ///
+    /// `alignsInLayers`: a stack, placed after it is laid out, which in a `zstack` starts where
+    /// its last size aligns it (others are given their rectangle).
     func child(at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
-               memo: StackMemo? = nil, _ content: () -> Void) -> Size {
+               memo: StackMemo? = nil, layered: CrossAlignment? = nil, alignsInLayers: Bool = false, _ content: () -> Void) -> Size {
         let top = layoutStack.count - 1
         let scope = idStack[idStack.count - 1]
         if id == nil {
@@ -265,10 +395,17 @@ extension UI {
         let frameID = id ?? WidgetID(parent: WidgetID(parent: parent.id, index: Int(truncatingIfNeeded: scope.raw)),
                                      index: -1 - parent.childrenInScope)
         let memo = memo ?? state(frameID, default: StackMemo())
-        layoutStack.append(LayoutFrame(axis: axis, rect: rect, spacing: spacing, alignment: alignment, id: frameID, memo: memo))
+        var rect = rect
+        if alignsInLayers && parent.layered != nil {
+            let last = axis == .vertical ? Size(memo.cross, memo.main) : Size(memo.main, memo.cross)
+            rect = parent.layeredOrigin(for: last)
+        }
+        var frame = LayoutFrame(axis: axis, rect: rect, spacing: spacing, alignment: alignment, id: frameID, memo: memo)
+        frame.layered = layered
+        layoutStack.append(frame)
         content()
-        let frame = layoutStack.removeLast()
-        setState(frameID, frame.measured)
-        return frame.measuredSize
+        let laidOut = layoutStack.removeLast()
+        setState(frameID, laidOut.measured)
+        return laidOut.measuredSize
     }
 }

@@ -138,6 +138,6 @@ final class ScrubBench: BenchScene {
             + ",\"sharp_decodes_started_while_dragging_and_after\":\(during.count),\"sharp_decodes_for_photos_passed_over\":\(passedOver.count)"
             + ",\"embedded_cell_frames_while_dragging\":\(embeddedWhileDragging),\"embedded_decoded\":\(images.embeddedTotal)"
             + ",\"release_to_screen_ms\":\(f(releaseToScreenMs)),\"release_to_sharp_screen_ms\":\(f(releaseToSharpMs))"
-            + ",\"janky_threshold_ms\":\(FrameTimeSummary.format(host.profiler.jankThresholdMs)),\"peak_rss_mb\":\(peakRSSMegabytes())"
+            + ",\"janky_threshold_ms\":\(FrameTimeSummary.format(host.profiler.jankThresholdMs))"
     }
 }
