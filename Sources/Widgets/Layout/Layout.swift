@@ -50,14 +50,23 @@ public struct Alignment: Sendable, Equatable {
         self.vertical = vertical
     }
 
+    /// The top left corner.
     public static let topLeading = Alignment(horizontal: .leading, vertical: .top)
+    /// The middle of the top edge.
     public static let top = Alignment(horizontal: .center, vertical: .top)
+    /// The top right corner.
     public static let topTrailing = Alignment(horizontal: .trailing, vertical: .top)
+    /// The middle of the left edge.
     public static let leading = Alignment(horizontal: .leading, vertical: .center)
+    /// The centre.
     public static let center = Alignment(horizontal: .center, vertical: .center)
+    /// The middle of the right edge.
     public static let trailing = Alignment(horizontal: .trailing, vertical: .center)
+    /// The bottom left corner.
     public static let bottomLeading = Alignment(horizontal: .leading, vertical: .bottom)
+    /// The middle of the bottom edge.
     public static let bottom = Alignment(horizontal: .center, vertical: .bottom)
+    /// The bottom right corner.
     public static let bottomTrailing = Alignment(horizontal: .trailing, vertical: .bottom)
 }
 

@@ -188,8 +188,10 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
     /// The items of row `row`.
     public func items(inRow row: Int) -> Range<Int> { Int(rowStarts[row])..<Int(rowStarts[row + 1]) }
 
+    /// Where item `index`'s row starts along the grid.
     public func offset(ofItem index: Int) -> Double { count == 0 ? 0 : rowOffsets[row(ofItem: index)] }
 
+    /// The first item of the row at `offset` (the section's first on its header).
     public func item(atOffset offset: Double) -> Int {
         guard count > 0 else { return 0 }
         let s = section(atOffset: offset)
@@ -197,6 +199,7 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
         return Int(rowStarts[rowOffsets.dropLast().lastIndex(atMost: offset)])
     }
 
+    /// Items in rows overlapping `offset ..< offset + viewport`.
     public func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
         guard count > 0, viewport > 0 else { return 0..<0 }
         let top = max(0, offset), bottom = top + viewport
