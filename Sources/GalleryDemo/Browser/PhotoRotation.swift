@@ -22,8 +22,9 @@ enum PhotoRotation {
 
     /// Turns the photo at `path` a quarter turn; returns why it could not, or nil.
     static func rotate(_ path: String, clockwise: Bool, thumbnails: FreedesktopThumbnails = FreedesktopThumbnails()) -> String? {
-        // A regular file the decoder reads (a FIFO is refused at once, never waited on).
-        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) }
+        // A regular file the decoder reads, or a link to one (a FIFO is refused at once, never
+        // waited on); only its sidecar is written.
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         var info = stat()
         let isFile = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG

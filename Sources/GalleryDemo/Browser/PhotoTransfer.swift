@@ -121,8 +121,9 @@ enum PhotoTransfer {
             }
         }
         if !copying, FileName.withCString(path, { unlink($0) }) != 0 {
+            let why = String(cString: strerror(errno)) // before anything else can change errno
             // Both copies are whole: the photo is not lost, only not removed from where it was.
-            Log.warn("moved \((path as NSString).lastPathComponent), but the original could not be removed: \(String(cString: strerror(errno)))")
+            Log.warn("moved \((path as NSString).lastPathComponent), but the original could not be removed: \(why)")
         }
         return .placed
     }

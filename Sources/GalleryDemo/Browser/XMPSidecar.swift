@@ -92,7 +92,15 @@ enum XMPSidecar {
         /// `count` bytes at `offset`: from `head`, else read from the file.
         func bytes(at offset: Int, count: Int) -> [UInt8]? {
             if offset + count <= head.count { return Array(head[offset..<(offset + count)]) }
-            if file < 0 { file = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) } }
+            if file < 0 {
+                // (A photo may be a link to a file, as the walk allows; never a FIFO or a device.)
+                file = FileName.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+                var info = stat()
+                if file >= 0 && (fstat(file, &info) != 0 || info.st_mode & S_IFMT != S_IFREG) {
+                    close(file)
+                    file = -2 // not tried again
+                }
+            }
             guard file >= 0 else { return nil }
             var out = [UInt8](repeating: 0, count: count)
             let n = out.withUnsafeMutableBytes { pread(file, $0.baseAddress, count, off_t(offset)) }

@@ -41,7 +41,8 @@ extension UI {
     public func stepper(_ title: String, value: inout Int, in range: ClosedRange<Int>, step: Int = 1, id: String? = nil) -> Bool {
         var real = Double(value)
         let changed = stepper(title, value: &real, in: Double(range.lowerBound)...Double(range.upperBound), step: Double(max(1, step)), id: id)
-        value = Int(real.rounded())
+        // (Within the range, but Double(Int.max) rounds past Int.max: clamped, never a trap.)
+        value = real.rounded() >= Double(range.upperBound) ? range.upperBound : real.rounded() <= Double(range.lowerBound) ? range.lowerBound : Int(real.rounded())
         return changed
     }
 

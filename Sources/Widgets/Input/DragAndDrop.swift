@@ -5,8 +5,12 @@ import Render2D
 struct DragSession {
     /// The widget it started from: its release is not also a click.
     let sourceID: WidgetID
-    /// The items carried (a drop destination takes those of its type).
-    let items: [Any]
+    /// The items carried, as the `[Item]` array `draggable` was given: a destination of that
+    /// type takes them with one cast (not one an item: a drag of 100,000 photos over a sidebar
+    /// of folders costs the same as one of a photo).
+    let items: Any
+    /// How many.
+    let count: Int
     /// Draws the preview in a square at the pointer (nil: a label with the count).
     let preview: ((UI, Rect) -> Void)?
     /// The press it started with (`Pointer.pressTime`): a cancelled drag does not start again
@@ -61,12 +65,12 @@ extension UI {
               cancelledDragPress != pointer.pressTime else { return }
         let carried = items()
         guard !carried.isEmpty else { return }
-        dragSession = DragSession(sourceID: source.id, items: carried, preview: preview, pressTime: pointer.pressTime)
+        dragSession = DragSession(sourceID: source.id, items: carried, count: carried.count, preview: preview, pressTime: pointer.pressTime)
     }
 
     /// The drag under way within the window, if any: a destination can light up before the drop.
     public var activeDrag: ActiveDrag? {
-        dragSession.map { ActiveDrag(count: $0.items.count, isCopy: input.modifiers.contains(.control)) }
+        dragSession.map { ActiveDrag(count: $0.count, isCopy: input.modifiers.contains(.control)) }
     }
 
     /// Makes `rect` a drop destination for the `Item`s of a drag within the window, as SwiftUI's
@@ -84,8 +88,7 @@ extension UI {
     @discardableResult
     public func dropDestination<Item>(for type: Item.Type, in rect: Rect, action: ([Item], DropInfo) -> Bool) -> Bool {
         guard let session = dragSession, !session.dropped, isPointerOver(rect) else { return false }
-        let items = session.items.compactMap { $0 as? Item }
-        guard items.count == session.items.count else { return false } // not what this destination takes
+        guard let items = session.items as? [Item] else { return false } // not what this destination takes
         drawList.addRoundedRect(rect.insetBy(dx: 1, dy: 1), radius: 4, color: theme.accent.opacity(0.18))
         drawList.addRectBorder(rect.insetBy(dx: 1, dy: 1), radius: 4, color: theme.accent, thickness: 2)
         if input.pointer.released {
@@ -116,7 +119,7 @@ extension UI {
     /// The preview at the pointer: the source's picture (or a label) with the count of items,
     /// and a plus while Ctrl makes the drop a copy.
     private func drawDragPreview(_ session: DragSession) {
-        let count = session.items.count
+        let count = session.count
         let origin = input.pointer.position + Point(18, 16) // below and right of the pointer: the target stays readable
         if let preview = session.preview {
             let square = Rect(origin: origin, size: Size(64, 64))

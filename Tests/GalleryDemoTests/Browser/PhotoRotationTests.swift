@@ -43,6 +43,13 @@ final class PhotoRotationTests: XCTestCase {
         XCTAssertNotEqual(FileVersion.of(path), FileVersion(modifiedNs: FileVersion.of(path).modifiedNs, size: Int64(original.count)),
                           "a new version for the thumbnails' caches")
 
+        // A photo that is a link to a file (the walk lists those) turns too; its file is untouched.
+        let link = dir.file("link.jpg")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        XCTAssertNil(PhotoRotation.rotate(link, clockwise: false, thumbnails: thumbnails))
+        XCTAssertEqual(try XMPSidecar.orientation(for: link), 8)
+        XCTAssertEqual(try Self.bytes(path), original)
+
         // A rating written after keeps the turn; four turns in all are upright again.
         try XMPSidecar.write(PhotoXMP(rating: 5), for: path)
         XCTAssertEqual(try XMPSidecar.orientation(for: path), 6)

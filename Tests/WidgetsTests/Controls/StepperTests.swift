@@ -68,6 +68,22 @@ final class StepperTests: XCTestCase {
         XCTAssertEqual(try h.find(.spinButton, "Copies").value, "20")
     } }
 
+    func testARangeAtIntsEdgesStepsWithoutATrap() throws { try onMain {
+        let h = try Harness()
+        var value = Int.max - 1
+        let build: (UI) -> Void = { ui in ui.padding(20) { ui.stepper("Big", value: &value, in: (Int.max - 2)...Int.max) } }
+        h.frames(2, build)
+        let node = try h.find(.spinButton, "Big")
+        h.click(at: Point(node.frame.maxX - node.frame.width / 4, node.frame.midY), build)
+        XCTAssertEqual(value, Int.max, "Double(Int.max) rounds past it: clamped, not a trap")
+        value = Int.min + 1
+        let low: (UI) -> Void = { ui in ui.padding(20) { ui.stepper("Small", value: &value, in: Int.min...0) } }
+        h.frames(2, low)
+        let small = try h.find(.spinButton, "Small")
+        h.click(at: Point(small.frame.x + small.frame.width / 4, small.frame.midY), low)
+        XCTAssertEqual(value, Int.min)
+    } }
+
     func testATapSteps() throws { try onMain {
         let h = try Harness()
         var exposure = 0.0
