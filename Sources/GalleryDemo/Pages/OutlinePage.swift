@@ -10,7 +10,7 @@ final class OutlinePage {
     private var fileSelection: Set<Int> = []
     private var expandedFiles: Set<Int> = []
     private var favorites: Set<Int> = []
-    private var editMode = false
+    private var editMode = EditMode.inactive
     private var lastAction = "Swipe a row left for its actions; alt-click a chevron to expand a whole subtree."
     private var tasks: [OutlineNode] = ["Sketch the layout", "Pick a palette", "Export assets", "Write release notes", "Ship it"]
         .enumerated().map { OutlineNode(id: 500 + $0.offset, name: $0.element, icon: .checkmark, children: nil) }
@@ -60,7 +60,7 @@ final class OutlinePage {
     /// `--tour`: opens a group and an item, selects two rows, opens every inspector group and
     /// swipes a row open (for screenshots).
     func tour(frame: Int, inject: EventInjector) {
-        let listTop = 44.0 + 39 // top bar, then the list's toolbar
+        let listTop = 44.0 + 38 // top bar, then the list's toolbar
         let slotY = { (slot: Int) in listTop + 24 * Double(slot) + 12 }
         switch frame {
         case 2:
@@ -77,17 +77,8 @@ final class OutlinePage {
     }
 
     private func fileList(_ ui: UI) {
-        ui.vstack(spacing: 0) {
-            ui.padding(EdgeInsets(horizontal: 10, vertical: 6)) {
-                ui.hstack {
-                    if ui.button("Expand all", icon: .plus) { ui.expandAllOutlines(inList: "files") }
-                    if ui.button("Collapse all", icon: .minus) { ui.collapseAllOutlines(inList: "files") }
-                    ui.toggle("Edit", isOn: &editMode)
-                    ui.text(lastAction, color: ui.theme.secondaryText)
-                }
-            }
-            ui.divider()
-            ui.list("files", selection: Binding(self, \.fileSelection), editMode: editMode, contextMenu: { ids in
+        ui.toolbar("files.toolbar") {
+            ui.list("files", selection: Binding(self, \.fileSelection), editMode: editMode.isEditing, contextMenu: { ids in
                 if ui.menuItem(ids.isEmpty ? "New Folder" : "Favorite \(ids.count)", icon: .star) {
                     self.favorites.formUnion(ids)
                     self.lastAction = ids.isEmpty ? "New folder" : "Favorited \(ids.count)"
@@ -96,11 +87,14 @@ final class OutlinePage {
                     self.lastAction = "Delete \(ids.count) (demo: nothing removed)"
                 }
             }) {
-                ui.section("Tasks (reorder in edit mode)") {
+                ui.section("Tasks (reorder and delete in edit mode)") {
                     ui.forEach(tasks, onMove: { from, to in
                         let task = self.tasks.remove(at: from)
                         self.tasks.insert(task, at: to)
                         self.lastAction = "Moved \"\(task.name)\" to position \(to + 1)"
+                    }, onDelete: { offsets in
+                        self.lastAction = "Deleted \"\(offsets.map { self.tasks[$0].name }.joined(separator: ", "))\""
+                        for offset in offsets.reversed() { self.tasks.remove(at: offset) }
                     }) { ListRowContent($0.name, icon: .checkmark, iconColor: ui.theme.secondaryText) }
                 }
                 ui.section("Projects (10,000 nodes)") {
@@ -117,6 +111,11 @@ final class OutlinePage {
                     }
                 }
             }
+        } items: {
+            ui.toolbarItem(placement: .navigation) { if ui.button("Expand all", icon: .plus) { ui.expandAllOutlines(inList: "files") } }
+            ui.toolbarItem(placement: .navigation) { if ui.button("Collapse all", icon: .minus) { ui.collapseAllOutlines(inList: "files") } }
+            ui.toolbarItem(placement: .principal, priority: -1) { ui.text(self.lastAction, color: ui.theme.secondaryText) }
+            ui.toolbarItem(placement: .primaryAction, priority: 1) { ui.editButton(Binding(self, \.editMode)) }
         }
     }
 }

@@ -2,7 +2,7 @@ import Render2D
 import Widgets
 
 /// A sortable, selectable table of 100,000 generated files with a toolbar that reacts to
-/// the selection, an edit mode for touch, and a context menu for the selection; or, with
+/// the selection, an edit mode for touch (its EditButton), and a context menu for the selection; or, with
 /// "Tree", a tree table of 1,010,100 folders and files made as they are opened.
 @MainActor
 final class TablePage {
@@ -12,7 +12,7 @@ final class TablePage {
     /// Ranges, not a set: select-all and shift-ranges over the 100,000 rows cost O(1).
     private var selection = RowSelection<UInt64>()
     private var favorites: Set<UInt64> = []
-    private var editMode = false
+    private var editMode = EditMode.inactive
     private var lastAction = ""
     private var treeMode = false
     private var treeOpen: Set<[Int]> = [[0]]
@@ -28,29 +28,7 @@ final class TablePage {
     func build(_ ui: UI) {
         if files.isEmpty { files = FileRow.generate(count: 100_000, names: .realistic) }
         let rows = sorter.view(of: files, sortedBy: order)
-        ui.vstack(spacing: 0) {
-            ui.padding(EdgeInsets(horizontal: 12, vertical: 6)) {
-                ui.hstack {
-                    ui.text(treeMode ? "1,010,100 folders and files" : selection.isEmpty ? "\(files.count) files" : "\(selection.count) selected",
-                            font: ui.font(size: 15, weight: .bold))
-                    if !selection.isEmpty && !treeMode {
-                        if ui.button("Favorite \(selection.count)", icon: .starFill) { favorites.formUnion(selection); lastAction = "Favorited \(selection.count)" }
-                        if ui.button("Invert") { selection.invert() }
-                        if ui.button("Deselect", icon: .xmark) { selection.removeAll() }
-                    }
-                    ui.spacer()
-                    if sorter.isSorting && !treeMode { ui.text("Sorting…", color: ui.theme.secondaryText) }
-                    ui.text(lastAction, color: ui.theme.secondaryText)
-                    ui.toggle("Tree", isOn: &treeMode)
-                    ui.toggle("Edit", isOn: &editMode)
-                    if !treeMode, ui.accessibilityLabel("Inspector", {
-                        ui.button("", icon: Icon(named: showsInspector ? "info" : "info_outline"), id: "inspector")
-                    }) {
-                        showsInspector.toggle()
-                    }
-                }
-            }
-            ui.divider()
+        ui.toolbar("files.toolbar") {
             if treeMode {
                 ui.table("tree", roots: FolderTreeNode.roots, children: { $0.children }, expanded: Binding(self, \.treeOpen),
                          selection: Binding(self, \.treeSelection), sortOrder: Binding(self, \.treeOrder),
@@ -63,7 +41,7 @@ final class TablePage {
             }
             ui.inspector(isPresented: Binding(self, \.showsInspector)) {
                 ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
-                         isSorting: sorter.isSorting, editMode: editMode, contextMenu: { ids in
+                         isSorting: sorter.isSorting, editMode: editMode.isEditing, contextMenu: { ids in
                              if ids.isEmpty {
                                  if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) { self.selection.selectAll(of: rows) }
                              } else {
@@ -88,6 +66,39 @@ final class TablePage {
             ui.confirmationDialog("Move \(count == 1 ? "1 file" : "\(count) files") to the trash?", isPresented: Binding(self, \.confirmsTrash),
                                   actions: [DialogAction("Move to Trash", role: .destructive) { self.lastAction = "Trashed \(count) (demo)" }],
                                   message: "The demo's files are generated: nothing on disk changes.")
+        } items: {
+            toolbarItems(ui)
+        }
+    }
+
+    /// The bar: what is selected, what can be done with it, the view switches. Selection
+    /// actions are secondary (they go into "…" first when the window is narrow).
+    private func toolbarItems(_ ui: UI) {
+        let title = treeMode ? "1,010,100 folders and files" : selection.isEmpty ? "\(files.count) files" : "\(selection.count) selected"
+        ui.toolbarItem(placement: .navigation, priority: 2) { ui.text(title, font: ui.font(size: 15, weight: .bold)) }
+        if !selection.isEmpty && !treeMode {
+            ui.toolbarItem(placement: .secondaryAction) {
+                if ui.button("Favorite \(self.selection.count)", icon: .starFill) {
+                    self.favorites.formUnion(self.selection)
+                    self.lastAction = "Favorited \(self.selection.count)"
+                }
+            }
+            ui.toolbarItem(placement: .secondaryAction, priority: -1) { if ui.button("Invert") { self.selection.invert() } }
+            ui.toolbarItem(placement: .secondaryAction) { if ui.button("Deselect", icon: .xmark) { self.selection.removeAll() } }
+        }
+        ui.toolbarItem(placement: .principal, priority: -2) {
+            ui.text(self.sorter.isSorting && !self.treeMode ? "Sorting…" : self.lastAction, color: ui.theme.secondaryText)
+        }
+        ui.toolbarItem(placement: .primaryAction) { ui.toggle("Tree", isOn: &self.treeMode) }
+        ui.toolbarItem(placement: .primaryAction, priority: 1) { ui.editButton(Binding(self, \.editMode)) }
+        if !treeMode {
+            ui.toolbarItem(placement: .primaryAction, priority: 1) {
+                if ui.accessibilityLabel("Inspector", {
+                    ui.button("", icon: Icon(named: self.showsInspector ? "info" : "info_outline"), id: "inspector")
+                }) {
+                    self.showsInspector.toggle()
+                }
+            }
         }
     }
 

@@ -18,6 +18,8 @@ struct MenuBuildState {
     var chosen: Int?
     /// A closed menu of a menu bar, built only so its items' shortcuts fire: nothing is drawn.
     var shortcutsOnly = false
+    /// A toolbar's "…" menu: the buttons of the items it holds show as menu items.
+    var buttonsAsMenuItems = false
 }
 
 extension UI {

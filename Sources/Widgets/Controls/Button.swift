@@ -22,6 +22,10 @@ extension UI {
     @discardableResult
     public func button(_ title: String, icon: Icon? = nil, style: ButtonStyle = .bordered, id: String? = nil,
                        shortcut: KeyboardShortcut? = nil) -> Bool {
+        if menuState.buttonsAsMenuItems {
+            return menuItem(title.isEmpty ? (id ?? icon?.spokenName ?? "") : title, icon: icon,
+                            role: style == .destructive ? .destructive : .plain, shortcut: shortcut)
+        }
         let font = self.font
         let iconSize = icon == nil ? 0 : (font.lineHeight * 0.9).rounded()
         let gap = icon != nil && !title.isEmpty ? 6.0 : 0

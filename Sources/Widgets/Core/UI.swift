@@ -150,6 +150,8 @@ public final class UI {
     var pendingItemScrolls: [WidgetID: (index: Int, anchor: ScrollAnchor?)] = [:]
     /// The lists whose content is being built (innermost last).
     @usableFromInline var listStack: [ListCollector] = []
+    /// The toolbars whose items are being built (innermost last).
+    var toolbarStack: [ToolbarCollector] = []
     /// The forms being built: controls inside take the label | control row layout.
     var formStack: [FormContext] = []
     /// Regions widgets drew this frame, for tests to scope their finders (`recordsDrawnText` on).

@@ -1,3 +1,4 @@
+import Foundation
 import Render2D
 
 /// How a list looks: `.plain` rows with separators and pinned section headers, or
@@ -115,12 +116,14 @@ final class ListRowSource {
     /// Revealed by swiping right (UIKit's leading swipe actions).
     let leadingSwipeActions: ((Int) -> [SwipeAction])?
     let move: ((_ from: Int, _ to: Int) -> Void)?
+    /// Deletes a row: its delete button shows in edit mode.
+    let delete: ((Int) -> Void)?
     let isHierarchical: Bool
 
     @usableFromInline
     init(count: @escaping () -> Int, id: @escaping (Int) -> AnyHashable, body: @escaping (Int) -> ListRowBody,
          swipeActions: ((Int) -> [SwipeAction])?, leadingSwipeActions: ((Int) -> [SwipeAction])? = nil, move: ((Int, Int) -> Void)?,
-         hierarchy: (depth: (Int) -> Int, disclosure: (Int) -> RowDisclosure, setExpanded: (Int, Bool, Bool) -> Void,
+         delete: ((Int) -> Void)? = nil, hierarchy: (depth: (Int) -> Int, disclosure: (Int) -> RowDisclosure, setExpanded: (Int, Bool, Bool) -> Void,
                      parent: (Int) -> Int?)? = nil) {
         self.count = count
         self.id = id
@@ -128,6 +131,7 @@ final class ListRowSource {
         self.swipeActions = swipeActions
         self.leadingSwipeActions = leadingSwipeActions
         self.move = move
+        self.delete = delete
         isHierarchical = hierarchy != nil
         depth = hierarchy?.depth ?? { _ in 0 }
         disclosure = hierarchy?.disclosure ?? { _ in .none }
@@ -364,24 +368,27 @@ extension UI {
     }
 
     /// Rows for each of `items` inside a `list`; `onMove(from, to)` enables reordering by
-    /// the handle in edit mode (`to` is the index the row ends up at). `swipeActions` show when
-    /// a row is swiped left, `leadingSwipeActions` when it is swiped right.
+    /// the handle in edit mode (`to` is the index the row ends up at), `onDelete` a delete
+    /// button at each row's leading edge in edit mode (SwiftUI's `onDelete(perform:)`: the
+    /// offsets of the rows to remove). `swipeActions` show when a row is swiped left,
+    /// `leadingSwipeActions` when it is swiped right.
     ///
     /// ```swift
-    /// ui.forEach(tasks, onMove: { tasks.move(from: $0, to: $1) }) { ListRowContent($0.title) }
+    /// ui.forEach(tasks, onMove: { tasks.move(from: $0, to: $1) }, onDelete: { for i in $0.reversed() { tasks.remove(at: i) } }) { ListRowContent($0.title) }
     /// ui.forEach(mail, leadingSwipeActions: { [SwipeAction("Read") { markRead($0) }] }) { ListRowContent($0.subject) }
     /// ```
     @inlinable
     public func forEach<Items: RandomAccessCollection>(
         _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil,
         leadingSwipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
-        row: @escaping (Items.Element) -> ListRowContent
+        onDelete: ((IndexSet) -> Void)? = nil, row: @escaping (Items.Element) -> ListRowContent
     ) where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
         registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
                                    body: { .content(row(items[base + $0])) },
                                    swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
-                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
+                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove,
+                                   delete: onDelete.map { delete in { delete(IndexSet(integer: $0)) } }))
     }
 
     /// Rows of any widgets for each of `items` inside a `list`.
@@ -389,13 +396,14 @@ extension UI {
     public func forEach<Items: RandomAccessCollection>(
         _ items: Items, swipeActions: ((Items.Element) -> [SwipeAction])? = nil,
         leadingSwipeActions: ((Items.Element) -> [SwipeAction])? = nil, onMove: ((Int, Int) -> Void)? = nil,
-        rowContent: @escaping (UI, Items.Element) -> Void
+        onDelete: ((IndexSet) -> Void)? = nil, rowContent: @escaping (UI, Items.Element) -> Void
     ) where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
         registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
                                    body: { i in .widgets { rowContent(self, items[base + i]) } },
                                    swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
-                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove))
+                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove,
+                                   delete: onDelete.map { delete in { delete(IndexSet(integer: $0)) } }))
     }
 
     /// Expands every outline in the list `name` on its next frame, level by level: at most

@@ -32,6 +32,11 @@ struct ListRowContext {
         Rect(x: leading(depth: depth), y: rowY + (rowHeight - 12) / 2, width: 12, height: 12)
     }
 
+    /// The red delete button at the leading edge of a deletable row in edit mode.
+    func deleteRect(rowY: Double) -> Rect { Rect(x: rect.x + 8, y: rowY + (rowHeight - 20) / 2, width: 20, height: 20) }
+    /// How far a row's content moves aside for its delete button.
+    static let deleteWidth = 30.0
+
     func handleRect(rowY: Double) -> Rect { Rect(x: rect.maxX - 40, y: rowY, width: 30, height: rowHeight) }
 
     func idAt(_ layout: ListLayout) -> (Int) -> AnyHashable {
@@ -63,12 +68,19 @@ extension UI {
                     let source = ctx.collector.sources[s]
                     let disclosure = source.disclosure(local)
                     let chevron = ctx.chevronRect(depth: source.depth(local), rowY: ctx.slotY(slot, offset: offset, layout: layout))
+                        .offsetBy(dx: ctx.editMode && source.delete != nil ? ListRowContext.deleteWidth : 0, dy: 0)
                     let recursive = input.modifiers.contains(.alt)
-                    if disclosure != .none && chevron.insetBy(dx: -5, dy: -5).contains(p.pressPosition) {
+                    let rowY = ctx.slotY(slot, offset: offset, layout: layout)
+                    if ctx.editMode, let delete = source.delete, ctx.deleteRect(rowY: rowY).insetBy(dx: -4, dy: -4).contains(p.pressPosition) {
+                        delete(local)
+                        changed = true
+                    } else if disclosure != .none && chevron.insetBy(dx: -5, dy: -5).contains(p.pressPosition) {
                         source.setExpanded(local, disclosure == .collapsed, recursive)
                         changed = true
                     } else {
-                        memo.value.selection.click(index: row, modifiers: input.modifiers, mode: mode, rows: rows)
+                        // In edit mode a tap adds or removes a row, as a Ctrl+click does.
+                        let modifiers = ctx.editMode && mode == .multiple ? input.modifiers.union(.command) : input.modifiers
+                        memo.value.selection.click(index: row, modifiers: modifiers, mode: mode, rows: rows)
                         if r.doubleClicked && disclosure != .none {
                             source.setExpanded(local, disclosure == .collapsed, recursive)
                             changed = true
@@ -273,13 +285,20 @@ extension UI {
                          highlighted: Bool) -> Double {
         let depth = source.depth(local)
         var x = ctx.leading(depth: depth)
+        if ctx.editMode && source.delete != nil {
+            let button = ctx.deleteRect(rowY: rect.y)
+            drawList.addCircle(center: Point(button.midX, button.midY), radius: button.width / 2, color: theme.destructive)
+            drawList.addRect(Rect(x: button.x + 5, y: button.midY - 1, width: button.width - 10, height: 2), color: .white)
+            x += ListRowContext.deleteWidth
+        }
         let textColor = highlighted ? theme.onAccent : theme.text
         let secondaryColor = highlighted ? theme.onAccent.opacity(0.8) : theme.secondaryText
         if source.isHierarchical {
             let disclosure = source.disclosure(local)
             if disclosure != .none {
                 let icon: Icon = disclosure == .expanded ? .chevronDown : .chevronRight
-                drawIcon(icon, in: ctx.chevronRect(depth: depth, rowY: rect.y), color: secondaryColor)
+                drawIcon(icon, in: ctx.chevronRect(depth: depth, rowY: rect.y).offsetBy(dx: x - ctx.leading(depth: depth), dy: 0),
+                         color: secondaryColor)
             }
             x += 18
         }
