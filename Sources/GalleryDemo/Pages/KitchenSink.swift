@@ -18,6 +18,15 @@ final class KitchenSink {
     var notes = "Notes wrap at the editor's edge; Return starts a new line, Up and Down move by line, Ctrl+Z undoes a word."
     var lastAction = "—"
     let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
+    var tab = 0
+    var albumPath: [AlbumRoute] = []
+    static let albumNames = ["Summer 2024", "Lisbon", "Family", "Screenshots"]
+
+    /// A page of the navigation stack on the Albums tab.
+    enum AlbumRoute: Hashable, Codable {
+        case album(Int)
+        case photo(Int, Int)
+    }
 
     func build(_ ui: UI) {
         ui.padding(EdgeInsets(16)) {
@@ -25,7 +34,7 @@ final class KitchenSink {
                 ui.hstack(alignment: .top) {
                     ui.frame(width: 420) { controls(ui) }
                     ui.frame(width: 360) { textSamples(ui) }
-                    ui.frame { list(ui) }
+                    ui.frame { pages(ui) }
                 }
             }
         }
@@ -136,6 +145,34 @@ final class KitchenSink {
             ui.drawList.addRectBorder(Rect(x: rect.x + 90, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent, thickness: 2)
             ui.drawList.addCircle(center: Point(rect.x + 215, rect.midY), radius: 28, color: .orange)
             ui.drawList.addLine(from: Point(rect.x + 250, rect.maxY), to: Point(rect.x + 300, rect.y), color: ui.theme.text, thickness: 2)
+        }
+    }
+
+    /// The third column: tabs of the scroll view and a navigation stack.
+    private func pages(_ ui: UI) {
+        ui.tabView(selection: Binding(self, \.tab)) {
+            ui.tab("Rows", icon: .sidebar, value: 0) { ui.padding(EdgeInsets(top: 8, leading: 0, bottom: 0, trailing: 0)) { self.list(ui) } }
+            ui.tab("Albums", icon: .folder, value: 1) { self.albums(ui) }
+        }
+    }
+
+    /// A navigation stack: albums, an album's photos, a photo.
+    private func albums(_ ui: UI) {
+        ui.navigationStack(path: Binding(self, \.albumPath), title: "Albums") {
+            for (i, album) in Self.albumNames.enumerated() { ui.navigationLink(album, icon: .folder, value: AlbumRoute.album(i)) }
+        } navigationDestination: { route in
+            switch route {
+            case .album(let album):
+                ui.navigationTitle(Self.albumNames[album])
+                for photo in 1...6 { ui.navigationLink("IMG_\(4000 + album * 10 + photo).jpg", icon: .photo, value: AlbumRoute.photo(album, photo)) }
+            case .photo(let album, let photo):
+                ui.navigationTitle("IMG_\(4000 + album * 10 + photo).jpg")
+                ui.padding(12) {
+                    ui.text("Photo \(photo) of \(Self.albumNames[album])")
+                    ui.text("Back: the button, Alt+Left, the mouse's back button, or a swipe from the left edge.",
+                            color: ui.theme.secondaryText)
+                }
+            }
         }
     }
 

@@ -150,6 +150,10 @@ public final class UI {
     var pendingItemScrolls: [WidgetID: (index: Int, anchor: ScrollAnchor?)] = [:]
     /// The lists whose content is being built (innermost last).
     @usableFromInline var listStack: [ListCollector] = []
+    /// The tab views whose tabs are being built (innermost last).
+    var tabCollectors: [TabCollector] = []
+    /// The navigation stacks whose pages are being built (innermost last).
+    var navigationStacks: [NavigationStackContext] = []
     /// The toolbars whose items are being built (innermost last).
     var toolbarStack: [ToolbarCollector] = []
     /// The forms being built: controls inside take the label | control row layout.

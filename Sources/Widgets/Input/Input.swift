@@ -88,6 +88,10 @@ public enum MouseButton: Int, Sendable, Codable {
     case middle = 2
     /// The secondary button: context menus.
     case right = 3
+    /// The side button that goes back (SDL's X1): a navigation stack pops.
+    case back = 4
+    /// The side button that goes forward (SDL's X2).
+    case forward = 5
 }
 
 /// What a finger did.
@@ -262,6 +266,8 @@ public struct InputState: Sendable {
     public var dropped: [DroppedItem] = []
     /// The user asked to close the window this frame.
     public var quitRequested = false
+    /// The mouse's back button went down this frame.
+    public var backPressed = false
     /// Thresholds of clicks, drags and long presses.
     public var settings = GestureSettings()
 
@@ -286,6 +292,7 @@ public struct InputState: Sendable {
         text = ""
         dropped.removeAll(keepingCapacity: true)
         resized = nil
+        backPressed = false
         if clearHoverNextFrame && !pointer.isDown {
             pointer.position = Pointer.nowhere
             pointer.kind = .mouse
@@ -329,7 +336,9 @@ public struct InputState: Sendable {
                 return true
             case .right:
                 if isDown { pointer.secondaryPressed = true }
-            case .middle:
+            case .back:
+                if isDown { backPressed = true }
+            case .middle, .forward:
                 break
             }
         case .wheel(let dx, let dy):
