@@ -145,8 +145,39 @@ final class KitchenSink {
             ui.drawList.addRectBorder(Rect(x: rect.x + 90, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent, thickness: 2)
             ui.drawList.addCircle(center: Point(rect.x + 215, rect.midY), radius: 28, color: .orange)
             ui.drawList.addLine(from: Point(rect.x + 250, rect.maxY), to: Point(rect.x + 300, rect.y), color: ui.theme.text, thickness: 2)
+            ui.text("Images of pixels the app holds", font: ui.font(size: 17, weight: .bold))
+            ui.hstack(spacing: 12) {
+                ui.image(sprite, resizable: true, width: 64, interpolation: .none, label: "Sprite, sharp")
+                ui.image(sprite, resizable: true, width: 64, interpolation: .high, label: "Sprite, smooth")
+                ui.image(gradient, resizable: true, contentMode: .fit, width: 140, height: 64, label: "Gradient")
+            }
+            ui.link("SwiftUI's Image documentation", destination: "https://developer.apple.com/documentation/swiftui/image")
         }
     }
+
+    /// A 12 × 12 heart, drawn pixel by pixel.
+    let sprite: ImageBitmap = {
+        let rows = ["..XX....XX..", ".XXXX..XXXX.", "XXXXXXXXXXXX", "XXXXXXXXXXXX", "XXXXXXXXXXXX", ".XXXXXXXXXX.",
+                    "..XXXXXXXX..", "...XXXXXX...", "....XXXX....", ".....XX.....", "............", "............"]
+        var pixels = PixelBuffer(width: 12, height: 12)
+        for (y, row) in rows.enumerated() {
+            for (x, cell) in row.enumerated() where cell == "X" { pixels.bytes.replaceSubrange((y * 12 + x) * 4..<(y * 12 + x) * 4 + 4, with: [230, 40, 70, 255]) }
+        }
+        return ImageBitmap(pixels)
+    }()
+
+    /// A 2:1 gradient from blue to orange.
+    let gradient: ImageBitmap = {
+        var pixels = PixelBuffer(width: 128, height: 64)
+        for y in 0..<64 {
+            for x in 0..<128 {
+                let t = Double(x) / 127
+                let color = Color(hex: 0x0A84FF).mix(.orange, t).mix(.white, Double(y) / 200)
+                pixels.bytes.replaceSubrange((y * 128 + x) * 4..<(y * 128 + x) * 4 + 4, with: [color.r, color.g, color.b, 255])
+            }
+        }
+        return ImageBitmap(pixels)
+    }()
 
     /// The third column: tabs of the scroll view and a navigation stack.
     private func pages(_ ui: UI) {

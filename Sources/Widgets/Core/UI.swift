@@ -150,6 +150,8 @@ public final class UI {
     var pendingItemScrolls: [WidgetID: (index: Int, anchor: ScrollAnchor?)] = [:]
     /// The lists whose content is being built (innermost last).
     @usableFromInline var listStack: [ListCollector] = []
+    /// The textures of the `ImageBitmap`s drawn (`image`); the host gives it the window's renderer.
+    let bitmapTextures = BitmapTextures()
     /// The tab views whose tabs are being built (innermost last).
     var tabCollectors: [TabCollector] = []
     /// The navigation stacks whose pages are being built (innermost last).
@@ -190,6 +192,13 @@ public final class UI {
     /// if ui.menuItem("Copy Path") { ui.clipboard.text = file.path }
     /// ```
     public var clipboard: Clipboard = MemoryClipboard()
+    /// What opens a URL (SwiftUI's `openURL` action): `link` calls it. The desktop's default
+    /// program for the URL (`DesktopURLOpener`) unless the app, or a test, sets its own.
+    ///
+    /// ```swift
+    /// if ui.button("Help") { _ = ui.openURL("https://example.org/help") }
+    /// ```
+    public var openURL: (String) -> Bool = { DesktopURLOpener.open($0) }
     /// Which chooser `fileImporter` and `fileExporter` show: the desktop's portal when there is
     /// one (`.automatic`), or always Tessera's own (`.builtIn`, what tests want).
     public var fileChooserBackend = FileChooserBackend.automatic
@@ -290,7 +299,10 @@ public final class UI {
         textInputFocusedLastFrame = wantsTextInput
         modalLastFrame = modalThisFrame
         modalThisFrame = nil
-        if frameIndex % 60 == 0 { collectStaleState() }
+        if frameIndex % 60 == 0 {
+            collectStaleState()
+            bitmapTextures.sweep(frame: frameIndex)
+        }
     }
 
     /// Whether both layers note the text they draw (`DrawList.drawnText`), so that a test can

@@ -202,6 +202,7 @@ public final class AppHost {
         let window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync,
                                 position: options.position.flatMap(Self.desktopPosition))
         let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
+        ui.bitmapTextures.renderer = window.renderer
         ui.clipboard = SDLClipboard()
         primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
         primary.profiler.presentWaitsForVSync = options.vsync && waitsInSDL
@@ -288,6 +289,7 @@ public final class AppHost {
             let window = try Window(title: title, width: size.0, height: size.1, vsync: options.vsync,
                                     position: frame.map { ($0.x, $0.y) })
             let ui = UI(fonts: FontLibrary(atlas: window.renderer.atlas, sharingFilesWith: primary.ui.fonts), theme: primary.ui.theme)
+            ui.bitmapTextures.renderer = window.renderer
             ui.clipboard = primary.ui.clipboard
             ui.persistentStore = persistentStore ?? primary.ui.persistentStore
             ui.fileChooserBackend = primary.ui.fileChooserBackend

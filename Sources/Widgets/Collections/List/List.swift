@@ -22,18 +22,30 @@ public enum ListAccessory: Sendable, Equatable {
     case badge(Int)
 }
 
-/// A row's content configuration, as UIKit's: a title with an optional icon, secondary
-/// text and an accessory, drawn directly (no layout), so rows of a million-node outline cost
-/// a few quads each.
+/// A picture at the leading edge of a list row: pixels the app holds, or an image file
+/// (its thumbnail, loaded off the main thread by `ui.images`).
+public enum ListRowImage: Sendable {
+    /// Pixels the app holds.
+    case bitmap(ImageBitmap)
+    /// An image file, by path.
+    case file(String)
+}
+
+/// A row's content configuration, as UIKit's: a title with an optional icon or image,
+/// secondary text and an accessory, drawn directly (no layout), so rows of a million-node
+/// outline cost a few quads each.
 ///
 /// ```swift
 /// ListRowContent("Inbox", icon: .folder, secondaryText: "Today", accessory: .badge(12))
+/// ListRowContent("Lisbon", image: .file(cover.path), secondaryText: "212 photos")
 /// ```
 public struct ListRowContent: Sendable {
     /// The row's title.
     public var title: String
     /// An icon before the title.
     public var icon: Icon?
+    /// A picture before the title, as tall as the row, in place of the icon.
+    public var image: ListRowImage?
     /// The icon's color (nil: the accent).
     public var iconColor: Color?
     /// A value at the row's trailing edge, on the title's line, in the secondary color (the
@@ -42,11 +54,12 @@ public struct ListRowContent: Sendable {
     /// What sits at the trailing edge.
     public var accessory: ListAccessory
 
-    /// A row showing `title`, and optionally an icon, secondary text and an accessory.
-    public init(_ title: String, icon: Icon? = nil, iconColor: Color? = nil, secondaryText: String? = nil,
+    /// A row showing `title`, and optionally an icon or an image, secondary text and an accessory.
+    public init(_ title: String, icon: Icon? = nil, iconColor: Color? = nil, image: ListRowImage? = nil, secondaryText: String? = nil,
                 accessory: ListAccessory = .none) {
         self.title = title
         self.icon = icon
+        self.image = image
         self.iconColor = iconColor
         self.secondaryText = secondaryText
         self.accessory = accessory

@@ -268,6 +268,24 @@ extension UI {
         requestRedraw()
     }
 
+    /// A row's picture, cropped to cover its square; a gray square while a file's loads.
+    private func drawRowImage(_ image: ListRowImage, in frame: Rect) {
+        switch image {
+        case .bitmap(let bitmap):
+            guard let texture = bitmapTextures.texture(for: bitmap, filter: .linear, frame: frameIndex) else { return }
+            let placed = ImageFraming.placement(imageWidth: bitmap.width, imageHeight: bitmap.height, in: frame, mode: .fill)
+            drawList.addImage(texture, in: placed.rect, uv: placed.uv)
+        case .file(let path):
+            let spec = ImageFraming.thumbnailSpec(for: frame.size, scale: scale, mode: .fill)
+            if case .ready(let texture, let width, let height) = images?.thumbnail(for: path, spec: spec, priority: 0) {
+                let placed = ImageFraming.placement(imageWidth: width, imageHeight: height, in: frame, mode: .fill)
+                drawList.addImage(texture, in: placed.rect, uv: placed.uv)
+            } else {
+                drawList.addRoundedRect(frame, radius: 3, color: theme.control)
+            }
+        }
+    }
+
     private func drawRowBackground(_ rect: Rect, selected: Bool, hovered: Bool, focused: Bool, style: ListStyle) {
         let color: Color? = selected ? (focused ? theme.accent : theme.controlPressed) : hovered ? theme.selection.opacity(0.45) : nil
         if style == .sidebar {
@@ -317,7 +335,11 @@ extension UI {
             return max(ctx.rowHeight, size.height)
         case .content(let content):
             let font = self.font
-            if let icon = content.icon {
+            if let image = content.image {
+                let side = max(0, ctx.rowHeight - 4)
+                drawRowImage(image, in: Rect(x: x, y: rect.y + (ctx.rowHeight - side) / 2, width: side, height: side))
+                x += side + 6
+            } else if let icon = content.icon {
                 drawIcon(icon, in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: highlighted ? theme.onAccent : content.iconColor ?? theme.accent)
                 x += 22
             }
