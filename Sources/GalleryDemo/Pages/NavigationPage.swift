@@ -6,7 +6,7 @@ import Widgets
 @MainActor
 final class NavigationPage {
     private var state = NavigationSplitState()
-    private var style = NavigationSplitViewStyle.balanced
+    private var style = NavigationSplitViewStyle.automatic
     private var narrow = NavigationSplitNarrowBehavior.overlay
     private var collection = "All Photos"
     private var selectedPhoto: Int?
@@ -57,8 +57,8 @@ final class NavigationPage {
                                                     ("Detail only", .detailOnly)] {
                             if ui.button(title, style: state.visibility == visibility ? .borderedProminent : .bordered) { state.visibility = visibility }
                         }
-                        if ui.button(style == .balanced ? "Style: balanced" : "Style: prominent detail") {
-                            style = style == .balanced ? .prominentDetail : .balanced
+                        if ui.button(style == .automatic ? "Style: automatic" : style == .balanced ? "Style: balanced" : "Style: prominent detail") {
+                            style = style == .automatic ? .balanced : style == .balanced ? .prominentDetail : .automatic
                         }
                         if ui.button(narrow == .overlay ? "Narrow: overlay" : "Narrow: displace") {
                             narrow = narrow == .overlay ? .displace : .overlay

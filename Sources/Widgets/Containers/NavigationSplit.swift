@@ -11,8 +11,14 @@ public enum NavigationSplitViewVisibility: String, Sendable, Codable, Equatable 
 }
 
 /// `.balanced` shrinks the detail to make room for the leading columns; `.prominentDetail`
-/// keeps the detail full size and shows the leading columns over it.
+/// keeps the detail full size and shows the leading columns over it; `.automatic` decides by
+/// the room there is.
 public enum NavigationSplitViewStyle: Sendable, Equatable {
+    /// Side by side while the detail keeps its minimum width. Narrower, a three-column view
+    /// whose content column still fits beside the detail slides the detail out of the way of
+    /// the sidebar (iPad's landscape); narrower still, or with two columns, the leading columns
+    /// cover the detail (portrait).
+    case automatic
     /// The detail shrinks to make room.
     case balanced
     /// The detail keeps its size; the leading columns cover it.
@@ -132,9 +138,13 @@ package struct NavigationSplitLayout: Sendable, Equatable {
         let leadingWidth = leading.reduce(0) { $0 + $1.1 }
         let fits = leadingWidth + detailMinWidth <= rect.width
         let mode: Mode
-        if leading.isEmpty || (style == .balanced && fits) { mode = .tiled }
-        else if style == .balanced && narrowBehavior == .displace { mode = .displace }
-        else { mode = .overlay }
+        let contentFits = threeColumns && contentWidth!.clamp(state.contentWidth) + detailMinWidth <= rect.width
+        switch style {
+        case _ where leading.isEmpty: mode = .tiled
+        case .balanced: mode = fits ? .tiled : narrowBehavior == .displace ? .displace : .overlay
+        case .automatic: mode = fits ? .tiled : contentFits && leading.count == 2 ? .displace : .overlay
+        case .prominentDetail: mode = .overlay
+        }
         var result = NavigationSplitLayout(mode: mode, sidebar: nil, content: nil, detail: nil)
         var x = rect.minX
         for (column, width) in leading {

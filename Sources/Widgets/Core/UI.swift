@@ -146,6 +146,8 @@ public final class UI {
     var scrollStack: [(WidgetID, Rect)] = []
     /// Rows asked to be scrolled to (`scrollTable(_:toRow:anchor:)`), by table, until it is built.
     @usableFromInline var pendingRowScrolls: [WidgetID: (id: AnyHashable, anchor: ScrollAnchor?)] = [:]
+    /// Columns asked to be scrolled into view (`scrollTable(_:toRow:column:anchor:)`), by table.
+    @usableFromInline var pendingColumnScrolls: [WidgetID: String] = [:]
     /// Items of lazy stacks and grids asked to be scrolled to, by widget, until it is built.
     var pendingItemScrolls: [WidgetID: (index: Int, anchor: ScrollAnchor?)] = [:]
     /// The lists whose content is being built (innermost last).

@@ -160,6 +160,21 @@ final class NavigationLayoutTests: XCTestCase {
         XCTAssertNotNil(resolve(compactState, width: 400, threeColumns: false).detail, "no content column: the detail shows")
     }
 
+    func testTheAutomaticStyleTilesThenSlidesTheDetailAsideThenCoversIt() {
+        XCTAssertEqual(resolve(NavigationSplitState(), style: .automatic).mode, .tiled, "240 + 300 + 320 fit in 1200")
+        // 800: the content column and the detail fit, the sidebar too is one column too many.
+        let landscape = resolve(NavigationSplitState(), width: 800, style: .automatic)
+        XCTAssertEqual(landscape.mode, .displace, "the detail slides out of the sidebar's way")
+        XCTAssertEqual(landscape.detail, Rect(x: 540, y: 0, width: 800, height: 700))
+        // Showing only content and detail, they sit side by side again.
+        XCTAssertEqual(resolve(NavigationSplitState(visibility: .doubleColumn), width: 800, style: .automatic).mode, .tiled)
+        // 580: not even the content column fits beside the detail's minimum: the columns cover it.
+        XCTAssertEqual(resolve(NavigationSplitState(), width: 580, style: .automatic).mode, .overlay)
+        XCTAssertEqual(resolve(NavigationSplitState(), width: 540, style: .automatic, threeColumns: false).mode, .overlay,
+                       "two columns that do not fit: the sidebar over the detail")
+        XCTAssertEqual(resolve(NavigationSplitState(), width: 400, style: .automatic).mode, .compact)
+    }
+
     func testVisibilityAndWidthsAndTransitions() {
         var s = NavigationSplitState(visibility: .doubleColumn)
         let double = resolve(s)

@@ -426,6 +426,17 @@ struct ColumnStrip {
         }
         return columns
     }
+
+    /// The horizontal offset that brings column `c` whole into view (as much of it as fits,
+    /// its leading edge first) past the frozen columns, moving no more than needed; a frozen
+    /// column is always in view.
+    @usableFromInline func offset(showing c: Int, current: Double, width: Double) -> Double {
+        guard c >= frozen, c < starts.count - 1 else { return current }
+        let leadingEdge = starts[c] - frozenWidth // the offset that puts its left edge at the frozen edge
+        let trailingEdge = starts[c + 1] - width  // the offset that puts its right edge at the table's
+        let wanted = leadingEdge < current ? leadingEdge : trailingEdge > current ? min(leadingEdge, trailingEdge) : current
+        return min(max(0, wanted), max(0, contentWidth - width))
+    }
 }
 
 /// Table state kept in the UI store.
@@ -666,6 +677,18 @@ extension UI {
         pendingRowScrolls[self.id(name)] = (AnyHashable(id), anchor)
     }
 
+    /// Scrolls table `name` to a cell when it is next built: the row whose ID is `row` as
+    /// `scrollTable(_:toRow:anchor:)` does, and across to the column whose ID is `column` (its
+    /// title unless it was given one), brought whole into view past the frozen columns.
+    ///
+    /// ```swift
+    /// ui.scrollTable("sales", toRow: match.id, column: "Region", anchor: .center)
+    /// ```
+    public func scrollTable(_ name: String, toRow row: some Hashable, column: String, anchor: ScrollAnchor? = nil) {
+        pendingRowScrolls[self.id(name)] = (AnyHashable(row), anchor)
+        pendingColumnScrolls[self.id(name)] = column
+    }
+
     /// The implementation behind every `table` form; inlinable so it is specialized for the
     /// app's row type (unspecialized, generic row access cost ~40 % of a table frame).
     @inlinable
@@ -722,6 +745,10 @@ extension UI {
                 let target = ScrollAnchor.offset(showing: Double(geometry.slot(ofRow: row)) * rowH, length: rowH, viewport: body.height,
                                                  current: offset.y, anchor: request.anchor)
                 scrollTo("body", offset: Point(offset.x, target))
+            }
+            if let column = pendingColumnScrolls.removeValue(forKey: tid), let c = columns.firstIndex(where: { $0.id == column }) {
+                let offset = scrollOffset("body")
+                scrollTo("body", offset: Point(strip.offset(showing: c, current: offset.x, width: body.width), offset.y))
             }
             var offsetX = 0.0
             let axes: ScrollAxes = strip.contentWidth > body.width + 0.5 ? .both : .vertical

@@ -151,6 +151,42 @@ final class WideTableTests: XCTestCase {
         XCTAssertEqual(m.info?.visibleColumns, ["Name", "C3", "C1"])
     } }
 
+    func testScrollingToACellBringsItsRowAndItsColumnIntoViewPastTheFrozenOne() throws { try onMain {
+        let h = try Harness()
+        let m = Model(columns: 12)
+        let rows = makeItems(400)
+        let build = Self.build(m, rows: rows)
+        h.frames(2, build)
+        h.ui.scrollTable("wide", toRow: rows[300].id, column: "C9", anchor: .center)
+        h.frames(2, build)
+        let info = try XCTUnwrap(m.info)
+        XCTAssertTrue(info.visibleRows.contains(300), "the row: \(info.visibleRows)")
+        XCTAssertTrue(info.visibleColumns.contains("C9"))
+        // C9 spans 900...1000 from the table's left: whole, its right edge at the window's.
+        XCTAssertEqual(info.horizontalOffset, 1000 - 640, accuracy: 0.5)
+        let cell = try XCTUnwrap(h.rect(ofText: "c9r\(rows[300].id)"))
+        XCTAssertTrue(cell.minX >= 100 && cell.maxX <= 640, "on screen, past the frozen Name column: \(cell)")
+        // Back to C2, scrolled away to the left: its left edge at the frozen column's right.
+        h.ui.scrollTable("wide", toRow: rows[300].id, column: "C2")
+        h.frames(2, build)
+        XCTAssertEqual(try XCTUnwrap(m.info).horizontalOffset, 200 - 100, accuracy: 0.5)
+        // A column in view does not move it; a frozen one neither; an unknown one is ignored.
+        for column in ["C3", "Name", "nothing"] {
+            h.ui.scrollTable("wide", toRow: rows[300].id, column: column)
+            h.frames(2, build)
+            XCTAssertEqual(try XCTUnwrap(m.info).horizontalOffset, 100, accuracy: 0.5, column)
+        }
+    } }
+
+    func testTheOffsetShowingAColumnMovesNoMoreThanNeeded() {
+        let strip = ColumnStrip(widths: [100, 100, 300, 100], leading: 0, frozen: 1)
+        XCTAssertEqual(strip.offset(showing: 3, current: 0, width: 300), 300, "its right edge at the viewport's")
+        XCTAssertEqual(strip.offset(showing: 1, current: 300, width: 300), 0, "its left edge at the frozen edge")
+        XCTAssertEqual(strip.offset(showing: 2, current: 0, width: 300), 100, "wider than the viewport: its leading edge shown")
+        XCTAssertEqual(strip.offset(showing: 0, current: 150, width: 300), 150, "frozen: always in view")
+        XCTAssertEqual(strip.offset(showing: 9, current: 150, width: 300), 150, "no such column")
+    }
+
     private static func columns(_ count: Int) -> [TableColumn<Item>] {
         [TableColumn("Name", value: \Item.name).width(min: 100, ideal: 120)]
             + (1..<count).map { c in TableColumn("C\(c)", id: "C\(c)", text: { _ in "" }).width(min: 100, ideal: 140).customizationID("C\(c)") }
