@@ -22,12 +22,29 @@ final class TablePage {
     /// The files a confirmation dialog asks about moving to the trash (empty: no dialog).
     private var trashCandidates = RowSelection<UInt64>()
     private var confirmsTrash = false
+    /// The search field's text, and the files whose names hold it (made when it changes).
+    private var query = ""
+    private var filteredQuery = ""
+    private var filtered: [FileRow] = []
+    private var filterVersion = 0
+    private var suggestions: [String] = []
+
+    /// Narrows the files to those whose names hold the query; the first few are its suggestions.
+    private func filter() {
+        filteredQuery = query
+        let needle = query.lowercased()
+        filtered = needle.isEmpty ? [] : files.filter { $0.name.lowercased().contains(needle) }
+        suggestions = needle.isEmpty ? [] : Array(Set(filtered.prefix(200).map(\.name)).sorted().prefix(6))
+        filterVersion += 1
+    }
+
     /// The files by ID (IDs are 1…count), for the inspector.
     private func file(_ id: UInt64) -> FileRow? { id >= 1 && id <= UInt64(files.count) ? files[Int(id) - 1] : nil }
 
     func build(_ ui: UI) {
         if files.isEmpty { files = FileRow.generate(count: 100_000, names: .realistic) }
-        let rows = sorter.view(of: files, sortedBy: order)
+        if query != filteredQuery { filter() }
+        let rows = sorter.view(of: query.isEmpty ? files : filtered, sortedBy: order, version: filterVersion)
         ui.toolbar("files.toolbar") {
             if treeMode {
                 ui.table("tree", roots: FolderTreeNode.roots, children: { $0.children }, expanded: Binding(self, \.treeOpen),
@@ -74,7 +91,8 @@ final class TablePage {
     /// The bar: what is selected, what can be done with it, the view switches. Selection
     /// actions are secondary (they go into "…" first when the window is narrow).
     private func toolbarItems(_ ui: UI) {
-        let title = treeMode ? "1,010,100 folders and files" : selection.isEmpty ? "\(files.count) files" : "\(selection.count) selected"
+        let shown = query.isEmpty ? "\(files.count) files" : "\(filtered.count) of \(files.count) files"
+        let title = treeMode ? "1,010,100 folders and files" : selection.isEmpty ? shown : "\(selection.count) selected"
         ui.toolbarItem(placement: .navigation, priority: 2) { ui.text(title, font: ui.font(size: 15, weight: .bold)) }
         if !selection.isEmpty && !treeMode {
             ui.toolbarItem(placement: .secondaryAction) {
@@ -89,6 +107,7 @@ final class TablePage {
         ui.toolbarItem(placement: .principal, priority: -2) {
             ui.text(self.sorter.isSorting && !self.treeMode ? "Sorting…" : self.lastAction, color: ui.theme.secondaryText)
         }
+        if !treeMode { ui.searchable(text: Binding(self, \.query), prompt: "Search names", suggestions: suggestions, width: 180) }
         ui.toolbarItem(placement: .primaryAction) { ui.toggle("Tree", isOn: &self.treeMode) }
         ui.toolbarItem(placement: .primaryAction, priority: 1) { ui.editButton(Binding(self, \.editMode)) }
         if !treeMode {
