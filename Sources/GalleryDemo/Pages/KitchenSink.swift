@@ -1,3 +1,4 @@
+import Foundation
 import Render2D
 import Widgets
 
@@ -19,6 +20,8 @@ final class KitchenSink {
     var lastAction = "—"
     let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
     var tab = 0
+    /// The date picker's date: a fixed afternoon, so screenshots stay the same.
+    var taken = Date(timeIntervalSince1970: 1_782_400_000)
     var albumPath: [AlbumRoute] = []
     static let albumNames = ["Summer 2024", "Lisbon", "Family", "Screenshots"]
 
@@ -67,6 +70,7 @@ final class KitchenSink {
             ui.text("Volume \(Int((volume * 100).rounded())) %", color: ui.theme.secondaryText)
             ui.progressView("Progress (the volume)", value: volume, width: 300)
             ui.stepper("Copies: \(copies)", value: &copies, in: 1...20, id: "copies")
+            ui.datePicker("Taken", selection: Binding(self, \.taken))
             if notifications { ui.progressView("Waiting for notifications…", width: 300) } // indeterminate: it moves while shown
             ui.hstack {
                 ui.text("Name")

@@ -86,7 +86,10 @@ extension UI {
                     let size = child(at: Rect(x: 0, y: 0, width: self.size.width, height: self.size.height), axis: .vertical,
                                      spacing: 0, alignment: .start, content)
                     drawList.truncate(to: mark)
-                    openPopups[index].size = Size(size.width + 2 * padding, size.height + 2 * padding)
+                    // (Looked up again: what the content did may have closed popups.)
+                    if let i = openPopups.firstIndex(where: { $0.id == pid }) {
+                        openPopups[i].size = Size(size.width + 2 * padding, size.height + 2 * padding)
+                    }
                     return
                 }
                 var rect = Rect(origin: record.anchor, size: record.size)

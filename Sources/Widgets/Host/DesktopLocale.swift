@@ -1,0 +1,28 @@
+import Foundation
+
+/// The user's locale as the desktop sets it: `LC_ALL`, else `LC_TIME`, else `LANG` (Foundation
+/// on Linux does not read them). Date pickers start their weeks on its first weekday and name
+/// months and days in its language.
+///
+/// ```swift
+/// let calendar = DesktopLocale.calendar()          // LANG=de_DE.UTF-8: weeks start on Monday
+/// ```
+public enum DesktopLocale {
+    /// The locale named by the environment's first set variable of `LC_ALL`, `variable` and
+    /// `LANG` ("de_DE.UTF-8@euro" is `de_DE`); "C", "POSIX" or nothing is `en_US_POSIX`.
+    public static func locale(environment: [String: String] = ProcessInfo.processInfo.environment, variable: String = "LC_TIME") -> Locale {
+        let raw = [environment["LC_ALL"], environment[variable], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let name = String(raw.prefix { $0 != "." && $0 != "@" })
+        guard !name.isEmpty, name != "C", name != "POSIX", name.count <= 32, name.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" })
+        else { return Locale(identifier: "en_US_POSIX") }
+        return Locale(identifier: name)
+    }
+
+    /// A Gregorian calendar in `locale` (its first weekday and its names), in the local time zone.
+    public static func calendar(locale: Locale = DesktopLocale.locale()) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        calendar.timeZone = .current
+        return calendar
+    }
+}
