@@ -73,6 +73,7 @@ final class DemoApp {
     private func buildWindow(_ ui: UI, host: AppHost) {
         var isDark = darkTheme ?? (appearance?.colorScheme == .dark)
         ui.theme = isDark ? .dark : .light
+        if let appearance { ui.reducesMotion = appearance.reducesMotion }
         let title = "Tessera — " + (browser.libraryRoot as NSString).lastPathComponent
         if title != windowTitle {
             windowTitle = title

@@ -20,6 +20,7 @@ final class KitchenSink {
     var lastAction = "—"
     let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
     var tab = 0
+    var showsCard = true
     /// The date picker's date: a fixed afternoon, so screenshots stay the same.
     var taken = Date(timeIntervalSince1970: 1_782_400_000)
     var albumPath: [AlbumRoute] = []
@@ -156,6 +157,27 @@ final class KitchenSink {
                 ui.image(gradient, resizable: true, contentMode: .fit, width: 140, height: 64, label: "Gradient")
             }
             ui.link("SwiftUI's Image documentation", destination: "https://developer.apple.com/documentation/swiftui/image")
+            animations(ui)
+        }
+    }
+
+    /// withAnimation, a transition in and out, and a value that springs to its new size.
+    private func animations(_ ui: UI) {
+        ui.text("Animation", font: ui.font(size: 17, weight: .bold))
+        ui.hstack {
+            if ui.button(showsCard ? "Hide card" : "Show card", id: "card") { ui.withAnimation(.spring) { showsCard.toggle() } }
+            ui.text(ui.reducesMotion ? "Reduce motion is on: changes jump" : "springs; a bar follows the volume",
+                    color: ui.theme.secondaryText)
+        }
+        let width = ui.animation(.spring(response: 0.4, dampingFraction: 0.6), value: 40 + volume * 260, id: "volumeBar")
+        ui.drawList.addRoundedRect(ui.allocate(Size(width, 8)), radius: 4, color: ui.theme.accent)
+        ui.transition(.move(edge: .leading).combined(with: .opacity), isPresented: showsCard, id: "card") {
+            ui.background {
+                ui.padding(10) { ui.text("A card that slides in and fades", color: .white) }
+            } background: {
+                ui.drawList.addRoundedRect(ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 8,
+                                           color: Color(hex: 0x5E5CE6))
+            }
         }
     }
 

@@ -488,6 +488,34 @@ public struct DrawList {
         }
     }
 
+    /// The rectangle (logical pixels) around everything added since `mark`; nil when nothing was.
+    public func bounds(since mark: Mark) -> Rect? {
+        guard vertexCount > mark.vertexCount else { return nil }
+        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+        vertexStorage.withUnsafeBufferPointer { v in
+            for i in mark.vertexCount..<vertexCount {
+                minX = min(minX, v[i].position.x); maxX = max(maxX, v[i].position.x)
+                minY = min(minY, v[i].position.y); maxY = max(maxY, v[i].position.y)
+            }
+        }
+        let s = scale > 0 ? scale : 1
+        return Rect(x: Double(minX) / s, y: Double(minY) / s, width: Double(maxX - minX) / s, height: Double(maxY - minY) / s)
+    }
+
+    /// Moves everything added since `mark` by `offset` after scaling it by `scale` about `center`
+    /// (logical pixels): how content comes and goes in a transition. Clip rectangles stay put.
+    public mutating func transform(since mark: Mark, offset: Point, scale factor: Double, about center: Point) {
+        guard offset != .zero || factor != 1 else { return }
+        let s = Float(scale), k = Float(factor.isFinite ? factor : 1)
+        let cx = Float(center.x) * s, cy = Float(center.y) * s, dx = Float(offset.x) * s, dy = Float(offset.y) * s
+        vertexStorage.withUnsafeMutableBufferPointer { v in
+            for i in mark.vertexCount..<vertexCount {
+                v[i].position.x = cx + (v[i].position.x - cx) * k + dx
+                v[i].position.y = cy + (v[i].position.y - cy) * k + dy
+            }
+        }
+    }
+
     /// Notes a line of text drawn in `rect` (logical) when it shows; callers check `recordsText` first.
     mutating func noteText(_ text: String, in rect: Rect) {
         let clip = clipRect

@@ -3,9 +3,8 @@ import Render2D
 import Glibc
 #endif
 
-/// How far a disclosure group is open (animated) and how tall its content measured.
+/// How tall a disclosure group's content measured.
 struct DisclosureMemo {
-    var progress: Double
     var contentHeight = 0.0
 }
 
@@ -39,7 +38,7 @@ extension UI {
     /// ```
     public func disclosureGroup(id name: String, isExpanded: inout Bool, _ content: () -> Void, label: (UI) -> Void) {
         let gid = id(name)
-        let memo = stateBox(WidgetID(parent: gid, "memo"), DisclosureMemo(progress: isExpanded ? 1 : 0))
+        let memo = stateBox(WidgetID(parent: gid, "memo"), DisclosureMemo())
         let header = allocate(Size(availableWidth, theme.controlHeight), flexibleWidth: true)
         let r = interact(gid, rect: header, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
@@ -54,11 +53,9 @@ extension UI {
                                  states: controlStates(isExpanded ? [.expandable, .expanded] : [.expandable, .collapsed]),
                                  actions: [.expandOrCollapse])
         }
-        let target = isExpanded ? 1.0 : 0.0
-        let step = deltaTime / 0.15
-        memo.value.progress = memo.value.progress < target ? min(target, memo.value.progress + step) : max(target, memo.value.progress - step)
-        let t = memo.value.progress
-        if t != target { requestRedraw() }
+        // Opens and closes over 0.15 s, or by the `withAnimation` in effect; at once with reduce motion.
+        let t = min(1, max(0, animatedValue(isExpanded ? 1.0 : 0, animation: currentTransaction ?? .linear(duration: 0.15),
+                                            id: WidgetID(parent: gid, "opening"))))
 
         if r.isHovered { drawList.addRoundedRect(header, radius: theme.cornerRadius, color: theme.control.opacity(0.5)) }
         drawChevron(in: Rect(x: header.x + 4, y: header.midY - 6, width: 12, height: 12), turned: t, color: theme.secondaryText)

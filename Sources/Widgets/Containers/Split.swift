@@ -232,7 +232,7 @@ struct SplitMemo {
     var lastLength: Double?
     var lastLayout: SplitLayout?
     var displayed: Double?
-    var animation: (from: Double, start: Double)?
+    var animation: (from: Double, start: Double, curve: Animation)?
     var lastTargetHidden: SplitSide??
     var grabOffset = 0.0
     var previewHide: SplitSide?
@@ -401,15 +401,14 @@ extension UI {
         let duration = 0.16
         let changed = memo.value.lastTargetHidden.map { $0 != hidden } ?? false
         memo.value.lastTargetHidden = .some(hidden)
-        if changed && !dragging, let from = memo.value.displayed {
-            memo.value.animation = (from, time)
+        if changed && !dragging && !reducesMotion, let from = memo.value.displayed {
+            memo.value.animation = (from, time, currentTransaction ?? .easeOut(duration: duration))
         }
         var position = goal
         if let animation = memo.value.animation, !dragging {
-            let t = min(1, (time - animation.start) / duration)
-            let eased = 1 - (1 - t) * (1 - t)
-            position = animation.from + (goal - animation.from) * eased
-            if t >= 1 { memo.value.animation = nil } else { requestRedraw() }
+            let elapsed = time - animation.start
+            position = animation.from + (goal - animation.from) * animation.curve.progress(at: elapsed)
+            if animation.curve.isFinished(at: elapsed) { memo.value.animation = nil } else { requestRedraw() }
         } else {
             memo.value.animation = nil
         }

@@ -91,14 +91,9 @@ extension UI {
                                  states: controlStates(isOn ? [.checkable, .checked] : .checkable), actions: [.toggle])
         }
         let wid = self.id(id ?? title)
-        // Animate the knob briefly towards its new side.
-        let target = isOn ? 1.0 : 0.0
-        let t = withState(WidgetID(parent: wid, "knob"), default: target) { value -> Double in
-            let step = deltaTime / 0.12
-            value = value < target ? min(target, value + step) : max(target, value - step)
-            return value
-        }
-        if t != target { requestRedraw() }
+        // The knob slides to its new side over 0.12 s, or by the `withAnimation` in effect (a
+        // spring overshoots a little); at once with reduce motion.
+        let t = animatedValue(isOn ? 1.0 : 0, animation: currentTransaction ?? .linear(duration: 0.12), id: WidgetID(parent: wid, "knob"))
         if showsTitle {
             font.draw(title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
                       color: theme.text, into: &drawList)

@@ -154,6 +154,11 @@ public final class UI {
     @usableFromInline var listStack: [ListCollector] = []
     /// The textures of the `ImageBitmap`s drawn (`image`); the host gives it the window's renderer.
     let bitmapTextures = BitmapTextures()
+    /// The animation of the last `withAnimation`, and the last frame it applies to.
+    var transaction: (animation: Animation, untilFrame: Int)?
+    /// Reduce motion (GNOME's `enable-animations` off, or `TESSERA_REDUCE_MOTION=1`; `AppHost`
+    /// follows both): animations and transitions jump to their end.
+    public var reducesMotion = false
     /// The tab views whose tabs are being built (innermost last).
     var tabCollectors: [TabCollector] = []
     /// The navigation stacks whose pages are being built (innermost last).

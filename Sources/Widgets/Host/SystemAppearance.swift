@@ -9,30 +9,46 @@ public enum ColorScheme: Sendable, Equatable {
     case dark
 }
 
-/// The desktop's light or dark preference, followed while the app runs: the freedesktop
-/// settings portal's `org.freedesktop.appearance color-scheme` (read, then watched for
-/// `SettingChanged`, through the `gdbus` tool that desktops ship), else `GTK_THEME` (a
-/// `:dark` variant or a `-dark` theme). A change wakes the frame loop.
+/// The desktop's light or dark preference and its reduce-motion setting, followed while the
+/// app runs: the freedesktop settings portal's `org.freedesktop.appearance color-scheme` and
+/// `org.gnome.desktop.interface enable-animations` (read, then watched for `SettingChanged`,
+/// through the `gdbus` tool that desktops ship), else `GTK_THEME` (a `:dark` variant or a
+/// `-dark` theme) and `TESSERA_REDUCE_MOTION`. A change wakes the frame loop.
 ///
 /// ```swift
 /// let appearance = SystemAppearance()
 /// // each frame:
 /// ui.theme = appearance.colorScheme == .dark ? .dark : .light
+/// ui.reducesMotion = appearance.reducesMotion
 /// ```
 public final class SystemAppearance: Sendable {
-    private let state: Locked<(portal: ColorScheme??, monitor: Process?)>
+    private let state: Locked<Readings>
     private let fallback: ColorScheme?
+    /// `TESSERA_REDUCE_MOTION`: 1 (or true, yes) reduces motion, 0 (or false, no) never does.
+    private let motionOverride: Bool?
+
+    /// What the portal said, and the monitor process watching it.
+    struct Readings {
+        var portal: ColorScheme??
+        var animations: Bool?
+        var monitor: Process?
+    }
 
     /// Starts reading and watching the portal with `gdbus` (a path, or a name looked up on
     /// `PATH`); nothing blocks: until the portal answers, `GTK_THEME` decides.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, gdbus: String = "gdbus") {
         fallback = Self.scheme(gtkTheme: environment["GTK_THEME"])
-        state = Locked((nil, nil))
+        motionOverride = Self.flag(environment["TESSERA_REDUCE_MOTION"])
+        state = Locked(Readings())
         guard let tool = Self.executable(gdbus, path: environment["PATH"]) else { return }
         let state = self.state
         Thread.start(named: "tessera-appear") {
             if let answer = Self.run(tool, Self.readArguments) {
                 state.withLock { $0.portal = .some(Self.scheme(portalReply: answer)) }
+                FrameWaker.wake()
+            }
+            if let answer = Self.run(tool, Self.readAnimationsArguments), let enabled = Self.boolean(in: answer) {
+                state.withLock { $0.animations = enabled }
                 FrameWaker.wake()
             }
             Self.watch(tool, state: state)
@@ -51,11 +67,30 @@ public final class SystemAppearance: Sendable {
         }
     }
 
+    /// Whether animations should jump to their end: `TESSERA_REDUCE_MOTION` when set, else
+    /// GNOME's `enable-animations` turned off (through the portal), else false.
+    public var reducesMotion: Bool {
+        if let motionOverride { return motionOverride }
+        return state.withLock { $0.animations } == false
+    }
+
+    /// `TESSERA_REDUCE_MOTION`'s value as a switch (nil: unset or not a switch).
+    static func flag(_ value: String?) -> Bool? {
+        switch value?.lowercased() {
+        case "1", "true", "yes", "on": true
+        case "0", "false", "no", "off": false
+        default: nil
+        }
+    }
+
     // MARK: The portal through gdbus
 
     static let readArguments = ["call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
                                 "--object-path", "/org/freedesktop/portal/desktop",
                                 "--method", "org.freedesktop.portal.Settings.Read", "org.freedesktop.appearance", "color-scheme"]
+    static let readAnimationsArguments = ["call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
+                                          "--object-path", "/org/freedesktop/portal/desktop", "--method",
+                                          "org.freedesktop.portal.Settings.Read", "org.gnome.desktop.interface", "enable-animations"]
     static let monitorArguments = ["monitor", "--session", "--dest", "org.freedesktop.portal.Desktop",
                                    "--object-path", "/org/freedesktop/portal/desktop"]
 
@@ -87,7 +122,7 @@ public final class SystemAppearance: Sendable {
     }
 
     /// Reads `gdbus monitor`'s lines until it exits, taking each color-scheme change.
-    private static func watch(_ tool: String, state: Locked<(portal: ColorScheme??, monitor: Process?)>) {
+    private static func watch(_ tool: String, state: Locked<Readings>) {
         guard let (process, handle) = launch(tool, monitorArguments) else { return }
         state.withLock { $0.monitor = process }
         var pending = Data()
@@ -100,6 +135,10 @@ public final class SystemAppearance: Sendable {
                 pending.removeSubrange(pending.startIndex...newline)
                 if let change = scheme(settingChanged: line) {
                     state.withLock { $0.portal = .some(change) }
+                    FrameWaker.wake()
+                }
+                if let enabled = animations(settingChanged: line) {
+                    state.withLock { $0.animations = enabled }
                     FrameWaker.wake()
                 }
             }
@@ -128,6 +167,23 @@ public final class SystemAppearance: Sendable {
         guard line.contains("SettingChanged"), line.contains("'org.freedesktop.appearance', 'color-scheme'"),
               let value = uint32(in: line) else { return nil }
         return .some(scheme(portalValue: value))
+    }
+
+    /// A `gdbus monitor` line: nil when it is not an `enable-animations` change, else the new setting.
+    static func animations(settingChanged line: String) -> Bool? {
+        guard line.contains("SettingChanged"), line.contains("'org.gnome.desktop.interface', 'enable-animations'") else { return nil }
+        return boolean(in: line)
+    }
+
+    /// The last `true` or `false` in a gdbus reply such as `(<<false>>,)`.
+    static func boolean(in text: String) -> Bool? {
+        let t = text.range(of: "true", options: .backwards), f = text.range(of: "false", options: .backwards)
+        switch (t, f) {
+        case let (t?, f?): return t.lowerBound > f.lowerBound
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return nil
+        }
     }
 
     /// `GTK_THEME` such as `Adwaita:dark` or `Yaru-dark`.

@@ -233,6 +233,17 @@ final class DemoWindowsTests: XCTestCase {
         XCTAssertTrue(json.contains("\"frames_while_idle\":0,"), json)
     }}
 
+    /// `bench idle animation`: a spring just run (the Dark switch's knob) drew frames, then none.
+    func testAnAnimationThatJustFinishedLeavesTheWindowIdle() throws { try onMain {
+        let lib = try Self.library("idle-animation", count: 4)
+        let host = try AppHost(options: .init(title: "idle", width: 800, height: 600, vsync: false, offscreen: true, scale: 1))
+        let json = IdleBench.run(host: host, folder: lib.path, variant: "animation", seconds: 0.5)
+        XCTAssertTrue(json.contains("\"settled\":true"), json)
+        let settling = try XCTUnwrap(json.firstMatch(of: /"frames_settling":(\d+)/).flatMap { Int($0.1) })
+        XCTAssertGreaterThan(settling, 5, "the spring drew frames while it ran: \(json)")
+        XCTAssertTrue(json.contains("\"frames_while_idle\":0,"), json)
+    }}
+
     func testTheBrowsersKeysAreMenuCommands() throws { try onMain {
         let lib = try Self.library("commands", count: 6)
         defer { Self.emptyTrash(of: lib) }

@@ -10,12 +10,14 @@ import Glibc
 /// (`getrusage`, user + system), the frames drawn and the loop's wake-ups in that time.
 ///
 /// Variants: `plain`; `caret`, with the filter field focused so its caret blinks; `hud`, with
-/// the frame-time HUD open (it runs at the display's rate, on purpose). With `windows` > 1, more
+/// the frame-time HUD open (it runs at the display's rate, on purpose); `animation`, with the
+/// Dark switch flipped in a `withAnimation(.spring)` just before the quiet stretch (its knob
+/// springs across: `frames_settling` counts the frames it drew, then it must draw none). With `windows` > 1, more
 /// browser windows are open (File ▸ New Window's), each settled before the quiet stretch; the
 /// variant applies to the first, and frames are counted in all.
 @MainActor
 enum IdleBench {
-    nonisolated static let variants = ["plain", "caret", "hud"]
+    nonisolated static let variants = ["plain", "caret", "hud", "animation"]
 
     static func run(host: AppHost, folder: String, variant: String, seconds: Double, windows: Int = 1) -> String {
         let thumbnails = FreedesktopThumbnails()
@@ -52,12 +54,17 @@ enum IdleBench {
             inject.mouseButton(.left, down: false, at: field)
         case "hud":
             host.showsHUD = true
+        case "animation":
+            host.ui.withAnimation(.spring) { app.darkTheme = true }
+            FrameWaker.wake() // changed outside a frame, as a timer or a worker would: the loop draws it
         default:
             break
         }
         // Let the variant's own input settle, then measure a quiet stretch.
+        let settlingFrames0 = host.windows.map(\.framesDrawn).reduce(0, +)
         let quietStart = MonotonicClock.seconds()
         while MonotonicClock.seconds() - quietStart < 1 { host.runOnce(timeout: 1 - (MonotonicClock.seconds() - quietStart), build) }
+        let settlingFrames = host.windows.map(\.framesDrawn).reduce(0, +) - settlingFrames0
         let focused = host.ui.wantsTextInput
         let frames0 = host.windows.map(\.framesDrawn), wakeups0 = host.wakeups, wakeEvents0 = FrameWaker.wakeEventsSent
         let cpu0 = processCPUSeconds()
@@ -73,7 +80,7 @@ enum IdleBench {
         let frames = perWindow.reduce(0, +)
         var json = "{\"scene\":\"idle\",\"variant\":\"\(variant)\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\""
         json += ",\"video_driver\":\"\(SDLContext.videoDriver)\",\"settled\":\(settled),\"settle_ms\":\(FrameTimeSummary.format(settleMs))"
-        json += ",\"idle_s\":\(FrameTimeSummary.format(wall)),\"cpu_seconds\":\(FrameTimeSummary.format(cpu))"
+        json += ",\"frames_settling\":\(settlingFrames),\"idle_s\":\(FrameTimeSummary.format(wall)),\"cpu_seconds\":\(FrameTimeSummary.format(cpu))"
         json += ",\"cpu_pct\":\(FrameTimeSummary.format(cpu / wall * 100)),\"frames_while_idle\":\(frames)"
         json += ",\"frames_per_s\":\(FrameTimeSummary.format(Double(frames) / wall)),\"wakeups\":\(host.wakeups - wakeups0)"
         json += ",\"worker_wake_events\":\(FrameWaker.wakeEventsSent - wakeEvents0)"
