@@ -32,16 +32,21 @@ final class KitchenSink {
         case photo(Int, Int)
     }
 
+    /// Three columns side by side when the window has room for their minimums; narrower, they
+    /// wrap onto lines in a scroll view (never squeezed below their minimum).
     func build(_ ui: UI) {
         ui.padding(EdgeInsets(16)) {
-            ui.vstack(spacing: 12) {
-                ui.hstack(alignment: .top) {
-                    ui.frame(width: 420) { controls(ui) }
-                    ui.frame(width: 360) { textSamples(ui) }
-                    ui.frame { pages(ui) }
-                }
+            ui.viewThatFits {
+                ui.alternative { ui.columns(spacing: 16, overflow: .overflow) { self.pageColumns(ui) } }
+                ui.alternative { ui.scrollView("controls.page") { ui.columns(spacing: 16) { self.pageColumns(ui) } } }
             }
         }
+    }
+
+    private func pageColumns(_ ui: UI) {
+        ui.column(minWidth: 360, idealWidth: 450, id: "controls") { self.controls(ui) }
+        ui.column(minWidth: 330, idealWidth: 360, id: "text") { self.textSamples(ui) }
+        ui.column(minWidth: 280, id: "pages") { self.pages(ui) }
     }
 
     private func controls(_ ui: UI) {
@@ -85,7 +90,7 @@ final class KitchenSink {
                 ui.text("Search")
                 ui.textField("Filter rows…", text: &search, width: 220, id: "search")
             }
-            ui.textEditor(text: &notes, width: 400, height: 64, id: "notes")
+            ui.textEditor(text: &notes, width: min(400, ui.availableWidth), height: 64, id: "notes")
             ui.hstack {
                 if ui.button("Menu", icon: .chevronDown) { ui.openPopup("menu") }
                 ui.popup("menu") {
@@ -97,7 +102,9 @@ final class KitchenSink {
                 ui.text("← popup menu · right-click a row for a context menu", color: ui.theme.secondaryText)
             }
             ui.text("Icons", font: ui.font(size: 17, weight: .bold))
-            for icons in [Icon.builtIn, Self.materialIcons.map(Icon.init(named:))] {
+            // Twelve to a row: the column's narrowest width holds them.
+            let all = Icon.builtIn + Self.materialIcons.map(Icon.init(named:))
+            for icons in stride(from: 0, to: all.count, by: 12).map({ Array(all[$0..<min($0 + 12, all.count)]) }) {
                 ui.hstack(spacing: 10) {
                     for icon in icons {
                         let rect = ui.allocate(Size(20, 20))

@@ -248,6 +248,11 @@ extension UI {
                                                    compactWidth: compactWidth, narrowBehavior: narrowBehavior)
         // Detail first: in the overlay mode the leading columns are drawn over it.
         if let detailRect = layout.detail { pane(detailRect.intersection(body), detailRect, detail) }
+        if layout.mode != .compact {
+            if let rect = layout.detail { noteColumn("\(name).detail", width: rect.width, minimum: min(detailMinWidth, body.width)) }
+            if let rect = layout.sidebar { noteColumn("\(name).sidebar", width: rect.width, minimum: min(sidebarWidth.min, body.width)) }
+            if let rect = layout.content, let contentWidth { noteColumn("\(name).content", width: rect.width, minimum: min(contentWidth.min, body.width)) }
+        }
         if layout.mode == .overlay || layout.mode == .displace {
             let covered = (layout.content ?? layout.sidebar).map { $0.maxX } ?? body.minX
             let scrim = Rect(x: covered, y: body.y, width: max(0, body.maxX - covered), height: body.height)

@@ -159,6 +159,14 @@ public final class UI {
     /// Reduce motion (GNOME's `enable-animations` off, or `TESSERA_REDUCE_MOTION=1`; `AppHost`
     /// follows both): animations and transitions jump to their end.
     public var reducesMotion = false
+    /// The rows of columns (`columns`) being built, innermost last.
+    var columnCollectors: [ColumnCollector] = []
+    /// The `viewThatFits` being built, innermost last.
+    var alternativeCollectors: [AlternativeCollector] = []
+    /// The least width the rows of columns built since the innermost `viewThatFits` began need.
+    var columnMinimumNeeded = 0.0
+    /// This frame's columns with their widths and minimums (`recordsDrawnText` on), for tests.
+    package private(set) var columnReports: [ColumnReport] = []
     /// The tab views whose tabs are being built (innermost last).
     var tabCollectors: [TabCollector] = []
     /// The navigation stacks whose pages are being built (innermost last).
@@ -268,6 +276,7 @@ public final class UI {
         wantsTextInput = false
         idStack = [.root]
         landmarks.removeAll(keepingCapacity: true)
+        columnReports.removeAll(keepingCapacity: true)
         redrawTime = nil
         layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
                                    alignment: .start)]
@@ -324,6 +333,12 @@ public final class UI {
     @usableFromInline
     func noteLandmark(_ kind: Landmark.Kind, _ name: String, _ rect: Rect) {
         if content.recordsText { landmarks.append(Landmark(kind: kind, name: name, rect: rect)) }
+    }
+
+    /// Notes a column's width against its minimum for tests (`recordsDrawnText`): columns of
+    /// rows, split panes, navigation columns.
+    func noteColumn(_ name: String, width: Double, minimum: Double) {
+        if content.recordsText { columnReports.append(ColumnReport(name: name, width: width, minimum: minimum)) }
     }
 
     /// The content layer's geometry for this frame.
