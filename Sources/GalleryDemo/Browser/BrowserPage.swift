@@ -810,38 +810,7 @@ final class BrowserPage {
     }
 
     private func content(_ ui: UI) {
-        ui.vstack(spacing: 0) {
-            ui.padding(EdgeInsets(horizontal: 10, vertical: 6)) {
-                ui.hstack(spacing: 8) {
-                    viewModeOrigin = ui.availableRect.origin
-                    ui.picker("", selection: &viewMode, options: [("Grid", .grid), ("Justified", .justified), ("Table", .table)], id: "viewMode")
-                    filterOrigin = ui.availableRect.origin
-                    if focusesFilter {
-                        ui.focus(ui.id("filter"))
-                        focusesFilter = false
-                    }
-                    ui.textField("Filter by name", text: &filter, width: 140, id: "filter")
-                    if let generation = sampleGeneration, isGeneratingHere {
-                        generationProgress(ui, generation)
-                    } else if selection.isEmpty {
-                        // While the first walk goes on, how far it got (a rescan shows the photos it replaces).
-                        let scanning = (staging == nil ? scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : "")
-                            + (factsProgress.map { ", reading dates \($0.done) of \($0.total)…" } ?? "")
-                        ui.text(Self.photoCount(shown.count) + scanning, color: ui.theme.secondaryText)
-                    } else {
-                        ui.text("\(selection.count) selected", color: ui.theme.secondaryText)
-                        if ui.button("Favorite", icon: .star) { setFavorite(selection) }
-                        if ui.button("Rate") { ui.openPopup("rate") }
-                        ui.popup("rate") {
-                            for stars in (0...5).reversed() where ui.menuItem(stars == 0 ? "No rating" : String(repeating: "★", count: stars)) {
-                                rate(selection, stars)
-                            }
-                        }
-                        if ui.button("Copy Paths", style: .plain) { copyPaths(ui, selection) }
-                    }
-                }
-            }
-            ui.divider()
+        ui.toolbar("browser.bar") {
             if let incomplete = watcher?.incomplete { // the user sees what will not update by itself
                 ui.padding(8) { ui.text(incomplete, color: ui.theme.secondaryText) }
             }
@@ -883,6 +852,51 @@ final class BrowserPage {
                 }
                 tableInfo = info
             }
+        } items: {
+            self.barItems(ui)
+        }
+    }
+
+    /// The bar over the photos: the view switch and the filter at the leading edge, the count
+    /// (or what the selection is) after them, the selection's actions at the trailing edge
+    /// (into "…" first when the window is narrow).
+    private func barItems(_ ui: UI) {
+        ui.toolbarItem(placement: .navigation, priority: 3) {
+            self.viewModeOrigin = ui.availableRect.origin
+            ui.picker("", selection: &self.viewMode, options: [("Grid", .grid), ("Justified", .justified), ("Table", .table)], id: "viewMode")
+        }
+        ui.toolbarItem(placement: .navigation, priority: 2) {
+            self.filterOrigin = ui.availableRect.origin
+            if self.focusesFilter {
+                ui.focus(ui.id("filter"))
+                self.focusesFilter = false
+            }
+            ui.textField("Filter by name", text: &self.filter, width: 140, id: "filter")
+        }
+        ui.toolbarItem(placement: .navigation, priority: 1) {
+            if let generation = self.sampleGeneration, self.isGeneratingHere {
+                self.generationProgress(ui, generation)
+            } else if self.selection.isEmpty {
+                // While the first walk goes on, how far it got (a rescan shows the photos it replaces).
+                let scanning = (self.staging == nil ? self.scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : "")
+                    + (self.factsProgress.map { ", reading dates \($0.done) of \($0.total)…" } ?? "")
+                ui.text(Self.photoCount(self.shown.count) + scanning, color: ui.theme.secondaryText)
+            } else {
+                ui.text("\(self.selection.count) selected", color: ui.theme.secondaryText)
+            }
+        }
+        guard !selection.isEmpty, !(sampleGeneration != nil && isGeneratingHere) else { return }
+        ui.toolbarItem(placement: .secondaryAction) { if ui.button("Favorite", icon: .star) { self.setFavorite(self.selection) } }
+        ui.toolbarItem(placement: .secondaryAction) {
+            if ui.button("Rate") { ui.openPopup("rate") }
+            ui.popup("rate") {
+                for stars in (0...5).reversed() where ui.menuItem(stars == 0 ? "No rating" : String(repeating: "★", count: stars)) {
+                    self.rate(self.selection, stars)
+                }
+            }
+        }
+        ui.toolbarItem(placement: .secondaryAction, priority: -1) {
+            if ui.button("Copy Paths", style: .plain) { self.copyPaths(ui, self.selection) }
         }
     }
 

@@ -193,7 +193,9 @@ extension UI {
         if box.value.to != value {
             let shown = box.value.value(at: time)
             let chosen = reducesMotion ? nil : animation ?? currentTransaction
-            box.value = AnimationTrack(from: shown, to: value, start: time, animation: chosen)
+            // Started a frame ago: the first frame drawn after the change already moves (a
+            // frame identical to the last one would be a frame wasted).
+            box.value = AnimationTrack(from: shown, to: value, start: time - 1.0 / 60, animation: chosen)
         }
         guard box.value.isRunning(at: time) else { return value }
         requestRedraw()
