@@ -47,6 +47,19 @@ struct WindowOptions: ParsableArguments {
     @Flag(help: "Show the frame-time HUD from the start (F12 toggles it).")
     var hud = false
 
+    @Option(help: "Layout direction: ltr or rtl (default: from the locale; ar, he, fa and ur read right to left).")
+    var layoutDirection: String?
+
+    /// The direction asked for on the command line; nil follows the locale.
+    func direction() throws -> LayoutDirection? {
+        switch layoutDirection?.lowercased() {
+        case nil: return nil
+        case "ltr": return .leftToRight
+        case "rtl": return .rightToLeft
+        case let other?: throw ValidationError("--layout-direction must be ltr or rtl, not '\(other)'")
+        }
+    }
+
     @Flag(help: "Play a short scripted interaction on the page (table: select rows, open the context menu).")
     var tour = false
 
@@ -163,6 +176,7 @@ struct Run: ParsableCommand {
                                                   vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
                                                   theme: window.dark ? .dark : .light, position: position))
             host.persistentStore = store
+            if let direction = try window.direction() { host.ui.layoutDirection = direction }
             let thumbnails = FreedesktopThumbnails()
             // Every window's images: its own textures, the thumbnails shared on disk.
             let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }

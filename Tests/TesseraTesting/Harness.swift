@@ -33,6 +33,7 @@ public final class Harness {
         host.readsBackFrames = true
         host.ui.recordsDrawnText = true
         host.ui.isAccessibilityEnabled = true // the queries of `find` read the tree
+        host.ui.layoutDirection = .leftToRight // whatever the machine's locale; a test sets its own
         let start = time
         host.clock = { [unowned self] in self.time }
         time = start

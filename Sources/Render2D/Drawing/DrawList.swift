@@ -92,6 +92,8 @@ public struct DrawList {
     /// The lines of text drawn since the last `reset`, where they are at least partly visible
     /// through the clip, when `recordsText` is on.
     public private(set) var drawnText: [DrawnText] = []
+    /// The vertex count when each noted line was drawn: finds the upright run it moved with.
+    private var drawnTextEnds: [Int] = []
 
     /// An empty list for a display of `scale` physical pixels per logical pixel.
     public init(scale: Double = 1) { self.scale = scale }
@@ -102,6 +104,9 @@ public struct DrawList {
         indexCount = 0
         runs.removeAll(keepingCapacity: true)
         drawnText.removeAll(keepingCapacity: true)
+        drawnTextEnds.removeAll(keepingCapacity: true)
+        uprightRuns.removeAll(keepingCapacity: true)
+        uprightDepth = 0
         clipStack.removeAll(keepingCapacity: true)
         clipPx = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         self.scale = scale
@@ -186,6 +191,8 @@ public struct DrawList {
     /// A textured rectangle; `uv` is the source region in 0...1 texture coordinates.
     public mutating func addImage(_ texture: TextureHandle, in rect: Rect,
                                   uv: Rect = Rect(x: 0, y: 0, width: 1, height: 1), tint: Color = .white) {
+        let upright = beginUpright() // a photo is not flipped in a mirrored layout
+        defer { endUpright(upright) }
         addQuadPx(x0: rect.minX * scale, y0: rect.minY * scale, x1: rect.maxX * scale, y1: rect.maxY * scale,
                   uv0: SIMD2(Float(uv.minX), Float(uv.minY)), uv1: SIMD2(Float(uv.maxX), Float(uv.maxY)),
                   color: tint, texture: texture)
@@ -471,10 +478,12 @@ public struct DrawList {
 
     /// Drops everything added since `mark` (used to measure content without showing it).
     public mutating func truncate(to mark: Mark) {
+        while let last = uprightRuns.last, last.start >= mark.vertexCount { uprightRuns.removeLast() }
         vertexCount = mark.vertexCount
         indexCount = mark.indexCount
         runs.removeSubrange(mark.runCount...)
         drawnText.removeSubrange(mark.drawnTextCount...)
+        drawnTextEnds.removeSubrange(mark.drawnTextCount...)
     }
 
     /// Multiplies the opacity of everything added since `mark` by `opacity` (0...1): how a
@@ -516,11 +525,93 @@ public struct DrawList {
         }
     }
 
+    // MARK: Mirroring (right-to-left layouts)
+
+    /// Whether this frame is laid out left to right and then mirrored (`mirror(width:)`): text
+    /// and images drawn into it are noted as upright runs.
+    public var isMirrored = false
+    /// The vertex ranges that keep their orientation when the list is mirrored (text, images,
+    /// a text field's inside), with their horizontal extent (physical pixels).
+    private var uprightRuns: [(start: Int, end: Int, minX: Float, maxX: Float)] = []
+    private var uprightDepth = 0
+
+    /// Where an upright run starts: what is added until `endUpright` moves as a block when the
+    /// list is mirrored instead of being flipped (text stays readable, photos unflipped).
+    public mutating func beginUpright() -> Int {
+        guard isMirrored else { return vertexCount }
+        uprightDepth += 1
+        return vertexCount
+    }
+
+    /// Ends an upright run begun at `start` (the outermost one is noted); `spanning` (logical)
+    /// gives the block's extent, which then lands exactly on its mirrored place (a text field's
+    /// inside), else the extent is what was drawn.
+    public mutating func endUpright(_ start: Int, spanning extent: Rect? = nil) {
+        guard isMirrored else { return }
+        uprightDepth -= 1
+        guard uprightDepth == 0, vertexCount > start else { return }
+        if let extent {
+            uprightRuns.append((start, vertexCount, Float(extent.minX * scale), Float(extent.maxX * scale)))
+            return
+        }
+        var minX = Float.infinity, maxX = -Float.infinity
+        vertexStorage.withUnsafeBufferPointer { v in
+            for i in start..<vertexCount {
+                minX = min(minX, v[i].position.x)
+                maxX = max(maxX, v[i].position.x)
+            }
+        }
+        uprightRuns.append((start, vertexCount, minX, maxX))
+    }
+
+    /// Mirrors the list across a window `width` wide (logical): every vertex's x flipped, the
+    /// upright runs moved as blocks to their mirrored place, clip rectangles and noted text
+    /// mirrored with them. A right-to-left layout is laid out left to right, then mirrored.
+    public mutating func mirror(width: Double) {
+        let w = Float(width * scale)
+        var runs = uprightRuns[...]
+        vertexStorage.withUnsafeMutableBufferPointer { v in
+            var i = 0
+            while i < vertexCount {
+                while let run = runs.first, run.start < i { runs = runs.dropFirst() } // (none: runs never overlap)
+                if let run = runs.first, run.start == i {
+                    let shift = w - run.minX - run.maxX
+                    for k in run.start..<run.end { v[k].position.x += shift }
+                    i = run.end
+                    runs = runs.dropFirst()
+                    continue
+                }
+                v[i].position.x = w - v[i].position.x
+                i += 1
+            }
+        }
+        for i in self.runs.indices {
+            if let clip = self.runs[i].scissor {
+                self.runs[i].scissor = Rect(x: Double(w) - clip.maxX, y: clip.y, width: clip.width, height: clip.height)
+            }
+        }
+        let logical = Double(w) / scale
+        // Noted text moved with its upright run (a line inside a text field moves with the field).
+        var run = uprightRuns.startIndex
+        for i in drawnText.indices {
+            let end = drawnTextEnds[i]
+            while run < uprightRuns.endIndex && uprightRuns[run].end < end { run += 1 }
+            var rect = drawnText[i].rect
+            if run < uprightRuns.endIndex && uprightRuns[run].start < end {
+                rect.x += Double(w - uprightRuns[run].minX - uprightRuns[run].maxX) / scale
+            } else {
+                rect.x = logical - rect.maxX
+            }
+            drawnText[i] = DrawnText(text: drawnText[i].text, rect: rect)
+        }
+    }
+
     /// Notes a line of text drawn in `rect` (logical) when it shows; callers check `recordsText` first.
     mutating func noteText(_ text: String, in rect: Rect) {
         let clip = clipRect
         guard rect.maxX > clip.minX, rect.minX < clip.maxX, rect.maxY > clip.minY, rect.minY < clip.maxY else { return }
         drawnText.append(DrawnText(text: text, rect: rect))
+        drawnTextEnds.append(vertexCount)
     }
 
 }

@@ -348,7 +348,7 @@ public final class Font {
             quads.append(GlyphRun.Quad(x0: x, y0: y, x1: x + a.width, y1: y + a.height, uv0: a.uv0, uv1: a.uv1,
                                        texture: a.texture, colored: a.colored))
         }
-        let entry = CachedRun(text: text, run: GlyphRun(quads: quads, advance: line.advance))
+        let entry = CachedRun(text: text, run: GlyphRun(quads: quads, advance: line.advance, rightToLeft: line.rightToLeft))
         if let set, let hash, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
             var slot = Self.runWays * set
             for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runSlots[other].use < runSlots[slot].use { slot = other }
@@ -423,6 +423,10 @@ public final class Font {
         return ellipsis
     }
 
+    /// Whether `text` is a right-to-left paragraph (its first strong character is Arabic,
+    /// Hebrew…): such a line starts at the right of a left-to-right layout.
+    public func readsRightToLeft(_ text: String) -> Bool { lookUp(text).run.rightToLeft }
+
     // MARK: Drawing
 
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
@@ -437,6 +441,8 @@ public final class Font {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
+        let upright = list.beginUpright() // a mirrored layout moves text, never flips it
+        defer { list.endUpright(upright) }
         if let line = composedLine(entry) {
             let page = firstPage
             let (x0, y0, x1, y1) = (entry.run.x0, entry.run.y0, entry.run.x1, entry.run.y1)
@@ -458,6 +464,11 @@ public final class Font {
     public func draw(_ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
                      truncate: Bool = true, into list: inout DrawList) {
         let y = rect.minY + (rect.height - lineHeight) / 2
+        // A right-to-left paragraph starts at the right edge of a left-to-right layout (in a
+        // mirrored one, the mirroring puts every leading line there).
+        if alignment == .leading && !list.isMirrored && lookUp(text).run.rightToLeft {
+            return draw(text, in: rect, alignment: .trailing, color: color, truncate: truncate, into: &list)
+        }
         if alignment == .leading {
             // One pass for the common case: draw, and redo truncated only if it overflowed.
             let mark = list.mark
@@ -521,10 +532,13 @@ struct GlyphRun {
     let advance: Float
     let x0, y0, x1, y1: Float
     let texture: TextureHandle?
+    /// The paragraph reads right to left (its first strong character is Arabic, Hebrew…).
+    let rightToLeft: Bool
 
-    init(quads: [Quad], advance: Float) {
+    init(quads: [Quad], advance: Float, rightToLeft: Bool = false) {
         self.quads = quads
         self.advance = advance
+        self.rightToLeft = rightToLeft
         var (x0, y0, x1, y1): (Float, Float, Float, Float) = (.infinity, .infinity, -.infinity, -.infinity)
         var texture = quads.first?.texture
         for q in quads {

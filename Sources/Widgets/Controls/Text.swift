@@ -19,7 +19,11 @@ extension UI {
         let font = font ?? self.font
         let whole = font.measure(string)
         let parent = layoutStack[layoutStack.count - 1]
-        let rect = layoutStack[layoutStack.count - 1].place(Size(min(whole, availableWidth), font.lineHeight),
+        // A right-to-left paragraph in a left-to-right column takes the column's width, to
+        // start at its right edge (the text draws aligned to its start).
+        let width = parent.axis == .vertical && parent.alignment == .start && parent.layered == nil && !content.isMirrored
+            && parent.crossAvailable.isFinite && font.readsRightToLeft(string) ? availableWidth : min(whole, availableWidth)
+        let rect = layoutStack[layoutStack.count - 1].place(Size(width, font.lineHeight),
                                                             desiredMain: parent.axis == .horizontal ? whole : nil)
         let id = WidgetID(parent: parent.id, index: parent.count)
         if textIsSelectable { selectableText(string, id: id, in: rect, font: font) }

@@ -267,7 +267,9 @@ extension UI {
             box.value.anchor = min(box.value.anchor, scalars.count)
             var carets = font.caretLayout(secure ? Self.masked(text) : text)
             // Pointer: press places the caret, drag selects, double-click selects the word.
-            let localX = input.pointer.position.x - inner.minX + box.value.scrollX
+            // Mirrored, the field's inside is moved, not flipped: the pointer is found in it as drawn.
+            let pointerX = drawList.isMirrored ? inner.minX + inner.maxX - input.pointer.position.x : input.pointer.position.x
+            let localX = pointerX - inner.minX + box.value.scrollX
             if r.pressed {
                 let i = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
                 box.value.openEdit = nil
@@ -321,6 +323,7 @@ extension UI {
         drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focusID == fid ? theme.accent : theme.border,
                                thickness: focusID == fid ? 2 : 1)
         drawList.pushClip(inner)
+        let upright = drawList.beginUpright() // the text, its selection and caret read left to right even mirrored
         let x0 = inner.minX - box.value.scrollX
         let textY = inner.midY - font.lineHeight / 2
         if focusID == fid && box.value.hasSelection, let layout {
@@ -350,6 +353,7 @@ extension UI {
             }
             requestRedraw(after: (time * 2).rounded(.down) / 2 + 0.5 - time)
         }
+        drawList.endUpright(upright, spanning: inner)
         drawList.popClip()
         return changed
     }

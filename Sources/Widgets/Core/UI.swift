@@ -152,6 +152,15 @@ public final class UI {
     var pendingItemScrolls: [WidgetID: (index: Int, anchor: ScrollAnchor?)] = [:]
     /// The lists whose content is being built (innermost last).
     @usableFromInline var listStack: [ListCollector] = []
+    /// Which way the layout reads: right to left mirrors stacks, splits, navigation columns,
+    /// chevrons, swipe actions, table columns and scrollbars (text and images keep their
+    /// orientation, and leading text aligns right). `AppHost` sets it from the locale
+    /// (`LANG` of ar, he, fa or ur); set it to override.
+    ///
+    /// ```swift
+    /// ui.layoutDirection = .rightToLeft
+    /// ```
+    public var layoutDirection = LayoutDirection.leftToRight
     /// The textures of the `ImageBitmap`s drawn (`image`); the host gives it the window's renderer.
     let bitmapTextures = BitmapTextures()
     /// The animation of the last `withAnimation`, and the last frame it applies to.
@@ -259,11 +268,17 @@ public final class UI {
         self.time = time
         self.size = Size(max(1, size.width), max(1, size.height))
         self.scale = scale > 0 && scale.isFinite ? scale : 1
-        input.beginFrame(events: events, time: time)
+        // A right-to-left layout is laid out left to right and mirrored at the end of the
+        // frame: the input is mirrored to meet it (the arrows swap, but not in a text field).
+        let mirrored = layoutDirection == .rightToLeft
+        input.beginFrame(events: mirrored ? events.map { Self.mirrored($0, width: self.size.width, swapsArrows: !textInputFocusedLastFrame) } : events,
+                         time: time)
         let atlas = fonts.atlas
         atlas.beginFrame() // before anything of this frame is drawn
         content.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         overlayList.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
+        content.isMirrored = mirrored
+        overlayList.isMirrored = mirrored
         drawingOverlay = false
         hotID = nil
         cursor = .arrow
@@ -315,6 +330,11 @@ public final class UI {
         textInputFocusedLastFrame = wantsTextInput
         modalLastFrame = modalThisFrame
         modalThisFrame = nil
+        if layoutDirection == .rightToLeft {
+            content.mirror(width: size.width)
+            overlayList.mirror(width: size.width)
+            textInputRect.x = size.width - textInputRect.maxX
+        }
         if frameIndex % 60 == 0 {
             collectStaleState()
             bitmapTextures.sweep(frame: frameIndex)
@@ -534,4 +554,21 @@ public final class UI {
 
     /// Gives keyboard focus to `id` (nil clears it).
     public func focus(_ id: WidgetID?) { focusID = id; focusClaimedThisFrame = id != nil }
+}
+
+extension UI {
+    /// `event` as a right-to-left layout, laid out left to right in a window `width` wide,
+    /// sees it: positions mirrored, sideways wheel turned, Left and Right swapped (`swapsArrows`).
+    static func mirrored(_ event: InputEvent, width: Double, swapsArrows: Bool) -> InputEvent {
+        func flip(_ p: Point) -> Point { Point(width - p.x, p.y) }
+        switch event {
+        case .pointerMoved(let p): return .pointerMoved(flip(p))
+        case .mouseButton(let button, let isDown, let p): return .mouseButton(button, isDown: isDown, at: flip(p))
+        case .finger(let id, let phase, let p): return .finger(id: id, phase: phase, at: flip(p))
+        case .wheel(let dx, let dy): return .wheel(dx: -dx, dy: dy)
+        case .key(let key, let isDown, let modifiers, let isRepeat) where swapsArrows && (key == .left || key == .right):
+            return .key(key == .left ? .right : .left, isDown: isDown, modifiers: modifiers, isRepeat: isRepeat)
+        default: return event
+        }
+    }
 }

@@ -204,6 +204,7 @@ public final class AppHost {
         let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.bitmapTextures.renderer = window.renderer
         ui.reducesMotion = SystemAppearance.flag(ProcessInfo.processInfo.environment["TESSERA_REDUCE_MOTION"]) ?? false
+        ui.layoutDirection = LayoutDirection(locale: DesktopLocale.locale(variable: "LC_MESSAGES"))
         ui.clipboard = SDLClipboard()
         primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
         primary.profiler.presentWaitsForVSync = options.vsync && waitsInSDL
@@ -292,6 +293,7 @@ public final class AppHost {
             let ui = UI(fonts: FontLibrary(atlas: window.renderer.atlas, sharingFilesWith: primary.ui.fonts), theme: primary.ui.theme)
             ui.bitmapTextures.renderer = window.renderer
             ui.reducesMotion = primary.ui.reducesMotion
+            ui.layoutDirection = primary.ui.layoutDirection
             ui.clipboard = primary.ui.clipboard
             ui.persistentStore = persistentStore ?? primary.ui.persistentStore
             ui.fileChooserBackend = primary.ui.fileChooserBackend

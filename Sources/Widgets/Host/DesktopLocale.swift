@@ -26,3 +26,22 @@ public enum DesktopLocale {
         return calendar
     }
 }
+
+/// The direction a layout reads in (SwiftUI's `LayoutDirection`).
+public enum LayoutDirection: Sendable, Equatable {
+    /// Left to right: English, Russian, Chinese…
+    case leftToRight
+    /// Right to left: Arabic, Hebrew, Persian, Urdu. Stacks, splits, navigation columns,
+    /// chevrons, swipe actions, table columns and scrollbars are mirrored; text and images are not.
+    case rightToLeft
+
+    /// The direction of `locale`'s language: right to left for Arabic, Hebrew, Persian and Urdu.
+    ///
+    /// ```swift
+    /// ui.layoutDirection = LayoutDirection(locale: DesktopLocale.locale(variable: "LC_MESSAGES"))
+    /// ```
+    public init(locale: Locale) {
+        let language = locale.identifier.prefix { $0 != "_" && $0 != "-" }.lowercased()
+        self = ["ar", "he", "iw", "fa", "ur"].contains(language) ? .rightToLeft : .leftToRight
+    }
+}
