@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of every GalleryDemo page, wide (1280x800) and narrow (720x800), made by the
-# demo itself offscreen: docs/pages/<page>.png and docs/pages/<page>-narrow.png.
+# demo itself offscreen: docs/pages/<page>.png and docs/pages/<page>-narrow.png; and the
+# Controls page right to left and dark at 1.5×.
 # Usage: scripts/screenshots.sh [PHOTO-FOLDER]   (default: the sample library)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,4 +17,7 @@ for page in photos controls splits navigation table outline input; do
   "$demo" "${folder[@]}" --offscreen --page "$page" "${tour[@]}" --frames "$frames" --size 1280x800 --screenshot "docs/pages/$page.png" >&2
   "$demo" "${folder[@]}" --offscreen --page "$page" "${tour[@]}" --frames "$frames" --size 720x800 --screenshot "docs/pages/$page-narrow.png" >&2
 done
+# The Controls page mirrored (right to left) and in the dark theme at 1.5×.
+"$demo" "${folder[@]}" --offscreen --page controls --frames 20 --size 1280x800 --layout-direction rtl --screenshot docs/pages/controls-rtl.png >&2
+"$demo" "${folder[@]}" --offscreen --page controls --frames 20 --size 1280x800 --dark --scale 1.5 --screenshot docs/pages/controls-dark-1.5.png >&2
 echo "screenshots in docs/pages" >&2
