@@ -39,9 +39,7 @@ extension UI {
     public func navigationStack<Value: Hashable>(_ name: String = "navigation", path: Binding<[Value]>, title: String = "",
                                                  _ root: () -> Void, navigationDestination: (Value) -> Void) {
         let sid = id(name)
-        let available = availableRect
-        let outer = allocate(Size(available.width, available.height.isFinite ? available.height : 400),
-                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let outer = allocateRemaining(unboundedHeight: 400)
         let memo = stateBox(WidgetID(parent: sid, "memo"), NavigationStackMemo())
         // A swipe let go since the last frame goes back (or not) before anything is drawn.
         if let pulled = memo.value.swipe, !input.pointer.isDown {

@@ -28,9 +28,7 @@ extension UI {
     /// ```
     public func tabView<Tag: Hashable>(_ name: String = "tabs", selection: Binding<Tag>, _ content: () -> Void) {
         let vid = id(name)
-        let available = availableRect
-        let outer = allocate(Size(available.width, available.height.isFinite ? available.height : 400),
-                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let outer = allocateRemaining(unboundedHeight: 400)
         let collector = TabCollector()
         tabCollectors.append(collector)
         withID(vid) { content() }

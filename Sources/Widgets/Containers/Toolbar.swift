@@ -136,9 +136,7 @@ extension UI {
     /// ```
     public func toolbar(_ name: String = "toolbar", _ content: () -> Void, items: () -> Void) {
         let tid = id(name)
-        let available = availableRect
-        let outer = allocate(Size(available.width, available.height.isFinite ? available.height : 400),
-                             flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        let outer = allocateRemaining(unboundedHeight: 400)
         let collector = ToolbarCollector()
         toolbarStack.append(collector)
         withID(tid) { items() }

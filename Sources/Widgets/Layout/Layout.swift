@@ -357,6 +357,15 @@ extension UI {
             flexibleCross: axis == .vertical ? flexibleWidth : flexibleHeight)
     }
 
+    /// Takes all the room left in the enclosing stack, for a container that fills it (a
+    /// toolbar, a tab view, a navigation stack); `unboundedHeight` high where the height has no
+    /// bound (inside a vertical scroll view).
+    func allocateRemaining(unboundedHeight: Double) -> Rect {
+        let available = availableRect
+        return allocate(Size(available.width, available.height.isFinite ? available.height : unboundedHeight),
+                        flexibleWidth: true, flexibleHeight: available.height.isFinite)
+    }
+
     /// The width available to the next widget.
     public var availableWidth: Double { layoutStack[layoutStack.count - 1].remainingRect.width }
     /// The area left to the next widget.

@@ -22,7 +22,8 @@ final class TextScriptsTests: XCTestCase {
         h.frames(2, build)
         h.shot("scripts", build)
         let line = h.ui.font.lineHeight, step = line + h.ui.theme.spacing, background = h.ui.theme.background
-        let row = { (k: Int) in Rect(x: 0, y: 20 + Double(k) * step, width: 300, height: line) }
+        // (The whole width: an Arabic line starts at the right.)
+        let row = { (k: Int) in Rect(x: 0, y: 20 + Double(k) * step, width: 640, height: line) }
         let boxes = try XCTUnwrap(h.inkBounds(in: row(3), differingFrom: background))
         for (k, s) in samples.enumerated() {
             let ink = try XCTUnwrap(h.inkBounds(in: row(k), differingFrom: background), s)
