@@ -115,6 +115,12 @@ final class OutlinePage {
             ui.toolbarItem(placement: .navigation) { if ui.button("Expand all", icon: .plus) { ui.expandAllOutlines(inList: "files") } }
             ui.toolbarItem(placement: .navigation) { if ui.button("Collapse all", icon: .minus) { ui.collapseAllOutlines(inList: "files") } }
             ui.toolbarItem(placement: .principal, priority: -1) { ui.text(self.lastAction, color: ui.theme.secondaryText) }
+            ui.toolbarItem(placement: .primaryAction) {
+                if ui.button("New Task", icon: .plus) {
+                    let id = (self.tasks.map(\.id).max() ?? 499) + 1
+                    ui.withAnimation(.spring) { self.tasks.insert(OutlineNode(id: id, name: "Task \(id - 499)", icon: .checkmark), at: 0) }
+                }
+            }
             ui.toolbarItem(placement: .primaryAction, priority: 1) { ui.editButton(Binding(self, \.editMode)) }
         }
     }

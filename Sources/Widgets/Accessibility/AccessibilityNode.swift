@@ -342,6 +342,14 @@ public struct AccessibilityTree: Sendable {
     public private(set) var nodes: [AccessibilityNode]
     private var indexByID: [WidgetID: Int]
 
+    /// Mirrors every node but the window across a window `width` wide (a right-to-left layout).
+    mutating func mirror(width: Double) {
+        for i in nodes.indices.dropFirst() {
+            let frame = nodes[i].frame
+            nodes[i].frame = Rect(x: width - frame.maxX, y: frame.y, width: frame.width, height: frame.height)
+        }
+    }
+
     /// A tree of only the window, named `title`, with room for `capacity` nodes (the last
     /// frame's count: growing the arrays and the index as a frame reports costs more than they do).
     public init(title: String = "", size: Size = Size(1, 1), capacity: Int = 0) {

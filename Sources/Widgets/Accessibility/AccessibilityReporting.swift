@@ -240,6 +240,8 @@ extension UI {
     func endAccessibilityFrame() {
         guard isAccessibilityEnabled else { return }
         accessibilityTree = accessibility.tree
+        // A right-to-left frame was laid out left to right, then mirrored: so are the nodes.
+        if layoutDirection == .rightToLeft { accessibilityTree.mirror(width: size.width) }
         accessibility = AccessibilityCollector()
     }
 }

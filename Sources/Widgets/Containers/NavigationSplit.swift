@@ -243,9 +243,15 @@ extension UI {
         }
 
         // Resolved after the toolbar, so its buttons take effect in this frame.
-        let layout = NavigationSplitLayout.resolve(body, state: state.wrappedValue, style: style, sidebarWidth: sidebarWidth,
-                                                   contentWidth: contentWidth, detailMinWidth: detailMinWidth,
-                                                   compactWidth: compactWidth, narrowBehavior: narrowBehavior)
+        let resolve = { (visibility: NavigationSplitViewVisibility) in
+            var shown = state.wrappedValue
+            shown.visibility = visibility
+            return NavigationSplitLayout.resolve(body, state: shown, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
+                                                 detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior)
+        }
+        let target = resolve(state.wrappedValue.visibility)
+        let (layout, slide) = slidingColumns(target, id: WidgetID(parent: nid, "slide"), visibility: state.wrappedValue.visibility,
+                                             body: body, resolve: resolve)
         // Detail first: in the overlay mode the leading columns are drawn over it.
         if let detailRect = layout.detail { pane(detailRect.intersection(body), detailRect, detail) }
         if layout.mode != .compact {
@@ -264,7 +270,7 @@ extension UI {
             guard let columnRect else { continue }
             drawList.addRect(columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
             if column == .sidebar { pane(columnRect, sidebar) } else if let content { pane(columnRect, content) }
-            if layout.mode == .compact { continue }
+            if layout.mode == .compact || slide != 0 { continue } // no resize handles while the columns slide
             // A resize handle on the column's trailing edge.
             let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
             let handleID = WidgetID(parent: nid, column.rawValue)
@@ -282,5 +288,33 @@ extension UI {
             drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
             claimSplitterPress(r)
         }
+    }
+
+    /// The columns as drawn while they slide: when the visibility changes (the sidebar button,
+    /// or a `withAnimation`), the leading columns' trailing edge moves to its new place over
+    /// 0.22 s (at once with reduce motion); columns that leave are drawn sliding out, the detail
+    /// beside them following the edge. Returns the layout to draw and how far the columns are
+    /// from where they rest (0: at rest).
+    private func slidingColumns(_ target: NavigationSplitLayout, id: WidgetID, visibility: NavigationSplitViewVisibility, body: Rect,
+                                resolve: (NavigationSplitViewVisibility) -> NavigationSplitLayout) -> (NavigationSplitLayout, Double) {
+        let memo = stateBox(id, (visibility: visibility, leaving: NavigationSplitViewVisibility?.none))
+        let changed = memo.value.visibility != visibility && target.mode != .compact
+        if changed { memo.value = (visibility, memo.value.visibility) }
+        func edge(_ layout: NavigationSplitLayout) -> Double { (layout.content ?? layout.sidebar).map(\.maxX) ?? body.minX }
+        let shown = animatedValue(edge(target), animation: changed ? currentTransaction ?? .easeOut(duration: 0.22) : nil,
+                                  id: WidgetID(parent: id, "edge"))
+        guard shown != edge(target), target.mode != .compact else {
+            memo.value.leaving = nil
+            return (target, 0)
+        }
+        // Growing: the columns shown now slide in; shrinking: the ones that were shown slide out.
+        var drawn = shown < edge(target) || memo.value.leaving == nil ? target : resolve(memo.value.leaving!)
+        let offset = shown - edge(drawn)
+        drawn.sidebar = drawn.sidebar?.offsetBy(dx: offset, dy: 0)
+        drawn.content = drawn.content?.offsetBy(dx: offset, dy: 0)
+        if target.mode == .tiled || target.mode == .displace {
+            drawn.detail = Rect(x: shown, y: body.y, width: target.mode == .tiled ? max(0, body.maxX - shown) : body.width, height: body.height)
+        }
+        return (drawn, offset)
     }
 }

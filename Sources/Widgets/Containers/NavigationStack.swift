@@ -92,6 +92,27 @@ extension UI {
         if goesBack && !path.wrappedValue.isEmpty { path.wrappedValue.removeLast() }
     }
 
+    /// A stack whose path holds values of several types (SwiftUI's `NavigationPath`): each type's
+    /// pages come from its own `navigationDestination(for:)`, registered in `destinations`.
+    ///
+    /// ```swift
+    /// ui.navigationStack(path: Binding(self, \.path), title: "Library") {
+    ///     ui.navigationLink("Summer", value: album)          // an Album
+    ///     ui.navigationLink("Ana", value: person)            // a Person
+    /// } destinations: { d in
+    ///     d.navigationDestination(for: Album.self) { album in albumPage(album) }
+    ///     d.navigationDestination(for: Person.self) { person in personPage(person) }
+    /// }
+    /// ```
+    public func navigationStack(_ name: String = "navigation", path: Binding<[AnyHashable]>, title: String = "",
+                                _ root: () -> Void, destinations: (NavigationDestinations) -> Void) {
+        navigationStack(name, path: path, title: title, root) { top in
+            let chooser = NavigationDestinations(top)
+            destinations(chooser)
+            if !chooser.isBuilt { text("No destination for a \(type(of: top.base))", color: theme.destructive) }
+        }
+    }
+
     /// Names the page of the enclosing navigation stack being built (SwiftUI's
     /// `navigationTitle`): shown in its bar, and on the back button of the page pushed after it.
     ///
@@ -165,5 +186,27 @@ extension UI {
             memo.value.swipe = max(0, p.position.x - p.pressPosition.x)
             requestRedraw()
         }
+    }
+}
+
+/// The destinations of a navigation stack whose path mixes types: the one registered for the
+/// type of the value on top of the path builds its page.
+public final class NavigationDestinations {
+    private let top: AnyHashable
+    /// Whether a destination took the value on top of the path.
+    public private(set) var isBuilt = false
+
+    init(_ top: AnyHashable) { self.top = top }
+
+    /// Builds `destination` when the value on top of the path is a `type` (SwiftUI's
+    /// `navigationDestination(for:destination:)`); the first match wins.
+    ///
+    /// ```swift
+    /// d.navigationDestination(for: Album.self) { album in albumPage(album) }
+    /// ```
+    public func navigationDestination<Value: Hashable>(for type: Value.Type, _ destination: (Value) -> Void) {
+        guard !isBuilt, let value = top.base as? Value else { return }
+        isBuilt = true
+        destination(value)
     }
 }

@@ -92,6 +92,34 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertEqual(app.path, [.album(1)])
     } }
 
+    func testAPathOfSeveralTypesBuildsEachWithItsOwnDestination() throws { try onMain {
+        struct Album: Hashable { let name: String }
+        struct Person: Hashable { let name: String }
+        let h = try Harness(width: 500, height: 400)
+        var path: [AnyHashable] = []
+        let build: (UI) -> Void = { ui in
+            ui.navigationStack(path: Binding(get: { path }, set: { path = $0 }), title: "Library") {
+                ui.navigationLink("Summer", value: Album(name: "Summer"))
+                ui.navigationLink("Ana", value: Person(name: "Ana"))
+            } destinations: { d in
+                d.navigationDestination(for: Album.self) { album in ui.text("Album \(album.name)") }
+                d.navigationDestination(for: Person.self) { person in
+                    ui.text("Person \(person.name)")
+                    ui.navigationLink("Her album", value: Album(name: "Ana's"))
+                }
+            }
+        }
+        h.frames(2, build)
+        try h.click(on: "Ana", build)
+        XCTAssertNotNil(h.rect(ofText: "Person Ana"))
+        try h.click(on: "Her album", build)
+        XCTAssertEqual(path, [AnyHashable(Person(name: "Ana")), AnyHashable(Album(name: "Ana's"))])
+        XCTAssertNotNil(h.rect(ofText: "Album Ana's"), "each type built by its own destination")
+        path.append(AnyHashable(42))
+        h.frames(2, build)
+        XCTAssertNotNil(h.rect(ofText: "No destination for a Int"), "a value no destination takes says so")
+    } }
+
     func testThePathIsTheAppsToSave() throws {
         let path: [Route] = [.album(3), .photo(9)]
         let saved = try JSONEncoder().encode(path)

@@ -326,6 +326,9 @@ final class SplitWidgetTests: XCTestCase {
         // The sidebar button (top-left of the toolbar) hides the sidebar.
         h.click(at: Point(20, 20), build)
         XCTAssertEqual(state.value.visibility, .doubleColumn)
+        XCTAssertEqual(shown, ["content", "detail", "sidebar"], "the sidebar slides out: still drawn, moving left")
+        XCTAssertLessThan(sidebarRect.minX, 0)
+        h.frames(15, build) // 0.25 s: the 0.22 s slide is over
         XCTAssertEqual(shown, ["content", "detail"])
         // Compact: one column, back navigation.
         state.value.visibility = .all
@@ -369,6 +372,13 @@ final class SplitWidgetTests: XCTestCase {
         h.click(at: Point(650, 300), build)
         XCTAssertEqual(state.value.visibility, .detailOnly)
         h.frames(2, build)
+        XCTAssertTrue(detail.minX > 0 && detail.minX < 540, "the detail slides back with the columns: \(detail.minX)")
+        h.frames(15, build)
         XCTAssertEqual(detail.minX, 0)
+        // With reduce motion, the columns come back at once.
+        h.ui.reducesMotion = true
+        state.value.visibility = .all
+        h.frames(2, build)
+        XCTAssertEqual(detail.minX, 540)
     } }
 }

@@ -119,6 +119,34 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(h.countPixels(in: Rect(x: 0, y: 0, width: 400, height: 200)) { $0.r > 200 && $0.g < 100 }, 0)
     } }
 
+    func testARowInsertedUnderWithAnimationFadesInAndOneInsertedWithoutItDoesNot() throws { try onMain {
+        struct Item: Identifiable { let id: Int }
+        let h = try Harness(width: 400, height: 300)
+        var items = [Item(id: 1), Item(id: 2)]
+        let build: (UI) -> Void = { ui in
+            ui.list("items") { ui.forEach(items) { ListRowContent("Row \($0.id)", icon: .starFill, iconColor: .red) } }
+        }
+        h.frames(2, build)
+        let red = { (c: Color) in c.r > 200 && c.g < 110 && c.b < 110 }
+        let full = h.countPixels(in: try XCTUnwrap(h.rect(ofText: "Row 1")).insetBy(dx: -40, dy: 0).offsetBy(dx: -20, dy: 0), where: red)
+        XCTAssertGreaterThan(full, 10, "a red star")
+        h.ui.withAnimation(.linear(duration: 0.5)) { items.insert(Item(id: 3), at: 1) }
+        h.frames(6, build) // 0.1 s of 0.5
+        let arriving = try XCTUnwrap(h.rect(ofText: "Row 3"))
+        let faint = h.countPixels(in: Rect(x: 0, y: arriving.minY, width: 60, height: arriving.height), where: red)
+        XCTAssertLessThan(faint, full / 2, "the new row's star still faint: \(faint) of \(full)")
+        XCTAssertNotNil(h.ui.redrawTime, "fading in: frames asked for")
+        let settled = h.countPixels(in: Rect(x: 0, y: try XCTUnwrap(h.rect(ofText: "Row 2")).minY, width: 60, height: arriving.height), where: red)
+        XCTAssertEqual(settled, full, accuracy: 2, "the rows already there are not faded")
+        h.frames(30, build)
+        XCTAssertEqual(h.countPixels(in: Rect(x: 0, y: arriving.minY, width: 60, height: arriving.height), where: red), full, accuracy: 2)
+        XCTAssertNil(h.ui.redrawTime, "arrived: no more frames")
+        items.append(Item(id: 4)) // no withAnimation: at once
+        h.frame(build)
+        let plain = try XCTUnwrap(h.rect(ofText: "Row 4"))
+        XCTAssertEqual(h.countPixels(in: Rect(x: 0, y: plain.minY, width: 60, height: plain.height), where: red), full, accuracy: 2)
+    } }
+
     func testTheDesktopsReduceMotionSettingIsRead() {
         XCTAssertEqual(SystemAppearance.boolean(in: "(<<false>>,)"), false)
         XCTAssertEqual(SystemAppearance.boolean(in: "(<<<true>>>,)"), true)

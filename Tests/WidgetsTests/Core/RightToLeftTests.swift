@@ -47,6 +47,11 @@ final class RightToLeftTests: XCTestCase {
         try h.click(on: "First", build)
         try h.click(on: "Second", build)
         XCTAssertEqual(clicked, ["First", "Second"], "a click where a button is drawn reaches it")
+        // A screen reader sees the buttons where they are drawn, and its click reaches them.
+        let node = try h.find(.pushButton, "First")
+        XCTAssertEqual(node.frame.midX, first.midX, accuracy: 2)
+        h.click(at: Point(node.frame.midX, node.frame.midY), build)
+        XCTAssertEqual(clicked.last, "First")
     } }
 
     func testAnOutlinesChevronsAndArrowsAreMirrored() throws { try onMain {

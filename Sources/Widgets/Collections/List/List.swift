@@ -232,6 +232,12 @@ struct ListMemo {
     var scrollCorrection = 0.0
     /// Measured row heights (nil while every row is `rowHeight` tall).
     var extents: ItemExtents?
+    /// The rows drawn last frame, and how many rows there were: a row new to the screen while
+    /// the count grew under a `withAnimation` was inserted.
+    var shownRowIDs: Set<AnyHashable> = []
+    var lastRowCount = -1
+    /// Inserted rows fading in: when they began, and how.
+    var arriving: [AnyHashable: (start: Double, animation: Animation)] = [:]
 }
 
 /// A row swiped open (or being swiped): how far its actions are revealed.

@@ -202,6 +202,11 @@ extension UI {
         let reorder = memo.value.reorder
         var first = Int.max, last = -1
         var measured: [(slot: Int, height: Double)] = []
+        // Rows inserted under a `withAnimation` fade and slide in (rows new since the last frame
+        // while the count grew); the rows shown are noted for the next frame.
+        let inserting = memo.value.lastRowCount >= 0 && layout.rowCount > memo.value.lastRowCount && !reducesMotion
+            ? currentTransaction : nil
+        var shownIDs: Set<AnyHashable> = []
         for slot in slots {
             let rowRect = Rect(x: ctx.rect.x, y: ctx.slotY(slot, offset: offset, layout: layout), width: ctx.rect.width,
                                height: layout.geometry.slotHeight(slot))
@@ -232,6 +237,11 @@ extension UI {
                 drawList.pushClip(Rect(x: rowRect.x + (swipe.isLeading ? swipe.offset : 0), y: rowRect.y,
                                        width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }
+            shownIDs.insert(rowID)
+            if let inserting, !memo.value.shownRowIDs.isEmpty, !memo.value.shownRowIDs.contains(rowID) {
+                memo.value.arriving[rowID] = (time - 1.0 / 60, inserting)
+            }
+            let rowMark = drawList.mark
             drawRowBackground(contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
             let body = source.body(local) // built once: the app's row closure runs once a frame
             let item = isAccessibilityEnabled
@@ -241,6 +251,16 @@ extension UI {
             let height = drawRow(source, local: local, body: body, in: contentRect, ctx: ctx, selected: isSelected,
                                  highlighted: isSelected && focused)
             if let item { closeAccessibilityRow(item) }
+            if let arrival = memo.value.arriving[rowID] {
+                if arrival.animation.isFinished(at: time - arrival.start) {
+                    memo.value.arriving[rowID] = nil
+                } else {
+                    let shown = min(1, max(0, arrival.animation.progress(at: time - arrival.start)))
+                    drawList.transform(since: rowMark, offset: Point(-24 * (1 - shown), 0), scale: 1, about: .zero)
+                    drawList.fade(since: rowMark, opacity: shown)
+                    requestRedraw()
+                }
+            }
             if height != rowRect.height { measured.append((slot, height)) }
             if let swipe, swipe.rowID == rowID, swipe.offset > 0 { drawList.popClip() }
             if ctx.editMode && source.move != nil { reorderHandle(ctx: ctx, rowRect: rowRect, source: s, local: local, memo: memo) }
@@ -250,6 +270,9 @@ extension UI {
         }
         if reorder != nil { trackReorder(ctx: ctx, layout: layout, offset: offset, memo: memo) }
         if !measured.isEmpty { recordRowHeights(measured, layout: layout, offset: offset, memo: memo) }
+        memo.value.shownRowIDs = shownIDs
+        memo.value.lastRowCount = layout.rowCount
+        if !memo.value.arriving.isEmpty { memo.value.arriving = memo.value.arriving.filter { shownIDs.contains($0.key) } }
         return last >= first ? first..<(last + 1) : 0..<0
     }
 
