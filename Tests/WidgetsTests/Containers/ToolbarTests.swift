@@ -93,6 +93,48 @@ final class ToolbarTests: XCTestCase {
         XCTAssertEqual(added, 0)
     } }
 
+    /// A finger's tap: down, a frame, up, two frames.
+    @MainActor private static func tap(_ h: Harness, at p: Point, _ build: (UI) -> Void) {
+        h.inject.finger(7, .down, at: p)
+        h.frame(build)
+        h.inject.finger(7, .up, at: p)
+        h.frames(2, build)
+    }
+
+    func testTouchTapsTheOverflowMenuATabAndARowsDeleteButton() throws { try onMain {
+        struct Task: Identifiable { let id: Int }
+        let h = try Harness(width: 220, height: 400)
+        var tab = 0, shared = 0
+        var tasks = (1...3).map { Task(id: $0) }
+        let build: (UI) -> Void = { ui in
+            ui.toolbar {
+                ui.tabView(selection: Binding(get: { tab }, set: { tab = $0 })) {
+                    ui.tab("One", value: 0) { ui.text("first page") }
+                    ui.tab("Tasks", value: 1) {
+                        ui.list("tasks", editMode: true) {
+                            ui.forEach(tasks, onDelete: { for i in $0.reversed() { tasks.remove(at: i) } }) { ListRowContent("Task \($0.id)") }
+                        }
+                    }
+                }
+            } items: {
+                ui.toolbarItem(placement: .navigation, priority: 1) { ui.text("A long toolbar title") }
+                ui.toolbarItem(placement: .secondaryAction) { if ui.button("Share") { shared += 1 } }
+            }
+        }
+        h.frames(3, build)
+        let more = try XCTUnwrap(h.rect(ofText: "…"), "Share went into the menu: \(h.drawnText)")
+        Self.tap(h, at: Point(more.midX, more.midY), build)
+        let share = try XCTUnwrap(h.rect(ofText: "Share", in: .popup))
+        Self.tap(h, at: Point(share.midX, share.midY), build)
+        XCTAssertEqual(shared, 1, "a tap on the menu's item")
+        let tasksTab = try XCTUnwrap(h.rect(ofText: "Tasks"))
+        Self.tap(h, at: Point(tasksTab.midX, tasksTab.midY), build)
+        XCTAssertEqual(tab, 1, "a tap on a tab")
+        let second = try XCTUnwrap(h.rect(ofText: "Task 2"))
+        Self.tap(h, at: Point(18, second.midY), build)
+        XCTAssertEqual(tasks.map(\.id), [1, 3], "a tap on a row's delete button")
+    } }
+
     func testEditButtonSwitchesTheModeAndAListInItDeletesAndPicksByTapping() throws { try onMain {
         struct Task: Identifiable { let id: Int; let name: String }
         let h = try Harness(width: 500, height: 400)
