@@ -287,6 +287,9 @@ extension UI {
                 box.value.caret = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
             }
             if focusID == fid {
+                // In a right-to-left paragraph the arrows move the caret the way they point:
+                // Left towards the paragraph's end.
+                let readsRightToLeft = !secure && font.readsRightToLeft(text)
                 typing: for typed in input.typing {
                     switch typed {
                     case .text(let t):
@@ -295,6 +298,8 @@ extension UI {
                         if press.key == .returnKey || press.key == .escape { focus(nil); break typing }
                         // A password is never copied out (nor cut, which would lose it).
                         if secure && press.modifiers.contains(.command) && (press.key == Key("c") || press.key == Key("x")) { continue }
+                        var press = press
+                        if readsRightToLeft && (press.key == .left || press.key == .right) { press.key = press.key == .left ? .right : .left }
                         changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
                     }
                 }

@@ -97,6 +97,23 @@ final class RightToLeftTests: XCTestCase {
         XCTAssertEqual(text, "abcYXdef")
     } }
 
+    func testInAHebrewFieldLeftMovesTowardsTheEndAsItPoints() throws { try onMain {
+        let h = try Harness(width: 400, height: 200)
+        var text = "אבג"
+        let build: (UI) -> Void = { ui in ui.padding(10) { ui.textField("Name", text: &text, width: 200) } }
+        h.frames(2, build)
+        let drawn = try XCTUnwrap(h.rect(ofText: "אבג"))
+        h.click(at: Point(drawn.midX, drawn.midY), build)
+        h.press(.home, build)
+        h.press(.left, build) // the paragraph reads right to left: Left goes forward
+        h.type("x", build)
+        XCTAssertEqual(text, "אxבג")
+        h.press(.right, build)
+        h.press(.right, build)
+        h.type("y", build)
+        XCTAssertEqual(text, "yאxבג", "Right goes back")
+    } }
+
     func testARightToLeftParagraphStartsAtTheRightOfALeftToRightLayout() throws { try onMain {
         let h = try Harness(width: 500, height: 200)
         let build: (UI) -> Void = { ui in
