@@ -34,7 +34,7 @@ struct Bench: ParsableCommand {
     @Argument(help: "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
     var scene: String
 
-    @Option(help: "Idle: plain, caret (a focused text field) or hud.")
+    @Option(help: "Idle: plain, caret (a focused text field), hud, or animation (a spring that has just run).")
     var variant = "plain"
 
     @Option(help: "Idle: seconds of idling to measure.")
