@@ -322,6 +322,12 @@ public final class Font {
         Double(lookUp(text).run.advance) / scale
     }
 
+    /// `measure(text)` and `readsRightToLeft(text)` with one lookup of the line.
+    public func measureLine(_ text: String) -> (width: Double, readsRightToLeft: Bool) {
+        let run = lookUp(text).run
+        return (Double(run.advance) / scale, run.rightToLeft)
+    }
+
     /// `text` laid out: the run cache's entry, or laid out now (and cached when short; an
     /// entry not cached is never composed).
     private func lookUp(_ text: String) -> CachedRun {
@@ -464,22 +470,20 @@ public final class Font {
     public func draw(_ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
                      truncate: Bool = true, into list: inout DrawList) {
         let y = rect.minY + (rect.height - lineHeight) / 2
+        // One lookup when it fits: the run measured is the run drawn.
+        let entry = lookUp(text)
         // A right-to-left paragraph starts at the right edge of a left-to-right layout (in a
         // mirrored one, the mirroring puts every leading line there).
-        if alignment == .leading && !list.isMirrored && lookUp(text).run.rightToLeft {
-            return draw(text, in: rect, alignment: .trailing, color: color, truncate: truncate, into: &list)
-        }
+        let alignment = alignment == .leading && entry.run.rightToLeft && !list.isMirrored ? .trailing : alignment
         if alignment == .leading {
             // One pass for the common case: draw, and redo truncated only if it overflowed.
             let mark = list.mark
-            if draw(text, at: Point(rect.minX, y), color: color, into: &list) <= rect.width || !truncate { return }
+            if draw(entry, at: Point(rect.minX, y), color: color, into: &list) <= rect.width || !truncate { return }
             list.truncate(to: mark)
             draw(truncated(text, toWidth: rect.width), at: Point(rect.minX, y), color: color, into: &list)
             return
         }
         func x(_ width: Double) -> Double { alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width }
-        // One lookup when it fits: the run measured is the run drawn.
-        let entry = lookUp(text)
         let width = Double(entry.run.advance) / scale
         if !truncate || width <= rect.width {
             draw(entry, at: Point(x(width), y), color: color, into: &list)

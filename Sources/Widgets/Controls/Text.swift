@@ -17,12 +17,12 @@ extension UI {
     /// ```
     public func text(_ string: String, color: Color? = nil, font: Font? = nil) {
         let font = font ?? self.font
-        let whole = font.measure(string)
+        let (whole, readsRightToLeft) = font.measureLine(string)
         let parent = layoutStack[layoutStack.count - 1]
         // A right-to-left paragraph in a left-to-right column takes the column's width, to
         // start at its right edge (the text draws aligned to its start).
-        let width = parent.axis == .vertical && parent.alignment == .start && parent.layered == nil && !content.isMirrored
-            && parent.crossAvailable.isFinite && font.readsRightToLeft(string) ? availableWidth : min(whole, availableWidth)
+        let width = readsRightToLeft && parent.axis == .vertical && parent.alignment == .start && parent.layered == nil
+            && !content.isMirrored && parent.crossAvailable.isFinite ? availableWidth : min(whole, availableWidth)
         let rect = layoutStack[layoutStack.count - 1].place(Size(width, font.lineHeight),
                                                             desiredMain: parent.axis == .horizontal ? whole : nil)
         let id = WidgetID(parent: parent.id, index: parent.count)
