@@ -204,7 +204,7 @@ public final class AppHost {
         let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.bitmapTextures.renderer = window.renderer
         ui.reducesMotion = SystemAppearance.flag(ProcessInfo.processInfo.environment["TESSERA_REDUCE_MOTION"]) ?? false
-        ui.layoutDirection = LayoutDirection(locale: DesktopLocale.locale(variable: "LC_MESSAGES"))
+        ui.layoutDirection = LayoutDirection(environment: ProcessInfo.processInfo.environment)
         ui.clipboard = SDLClipboard()
         primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
         primary.profiler.presentWaitsForVSync = options.vsync && waitsInSDL

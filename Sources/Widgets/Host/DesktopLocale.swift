@@ -41,7 +41,24 @@ public enum LayoutDirection: Sendable, Equatable {
     /// ui.layoutDirection = LayoutDirection(locale: DesktopLocale.locale(variable: "LC_MESSAGES"))
     /// ```
     public init(locale: Locale) {
-        let language = locale.identifier.prefix { $0 != "_" && $0 != "-" }.lowercased()
+        self.init(languageOf: locale.identifier)
+    }
+
+    /// The direction of the language the environment's `LC_ALL`, `LC_MESSAGES` or `LANG` names,
+    /// read from the name alone (no locale data is loaded: it is asked at every start-up).
+    ///
+    /// ```swift
+    /// ui.layoutDirection = LayoutDirection(environment: ProcessInfo.processInfo.environment)
+    /// ```
+    public init(environment: [String: String]) {
+        let name = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        self.init(languageOf: name)
+    }
+
+    /// Right to left when `name` ("he_IL.UTF-8", "ar", "fa-IR") starts with Arabic's, Hebrew's,
+    /// Persian's or Urdu's language code.
+    private init(languageOf name: String) {
+        let language = name.prefix { $0 != "_" && $0 != "-" && $0 != "." && $0 != "@" }.lowercased()
         self = ["ar", "he", "iw", "fa", "ur"].contains(language) ? .rightToLeft : .leftToRight
     }
 }

@@ -16,6 +16,11 @@ final class RightToLeftTests: XCTestCase {
             XCTAssertEqual(LayoutDirection(locale: Locale(identifier: ltr)), .leftToRight, ltr)
         }
         XCTAssertEqual(LayoutDirection(locale: DesktopLocale.locale(environment: ["LANG": "he_IL.UTF-8"])), .rightToLeft)
+        XCTAssertEqual(LayoutDirection(environment: ["LANG": "ar_EG.UTF-8"]), .rightToLeft)
+        XCTAssertEqual(LayoutDirection(environment: ["LANG": "ar_EG.UTF-8", "LC_MESSAGES": "en_US.UTF-8"]), .leftToRight, "messages first")
+        XCTAssertEqual(LayoutDirection(environment: ["LC_ALL": "fa_IR", "LC_MESSAGES": "en_US"]), .rightToLeft, "LC_ALL before all")
+        XCTAssertEqual(LayoutDirection(environment: [:]), .leftToRight)
+        XCTAssertEqual(LayoutDirection(environment: ["LANG": "C.UTF-8"]), .leftToRight)
     }
 
     func testAStackIsMirroredItsTextIsNotAndClicksMeetWhatIsDrawn() throws { try onMain {
