@@ -29,10 +29,7 @@ extension UI {
     public func tabView<Tag: Hashable>(_ name: String = "tabs", selection: Binding<Tag>, _ content: () -> Void) {
         let vid = id(name)
         let outer = allocateRemaining(unboundedHeight: 400)
-        let collector = TabCollector()
-        tabCollectors.append(collector)
-        withID(vid) { content() }
-        tabCollectors.removeLast()
+        let collector = collect(into: TabCollector(), on: \.tabCollectors) { withID(vid) { content() } }
         let tabs = collector.tabs
         guard !tabs.isEmpty else { return }
         let current = AnyHashable(selection.wrappedValue)

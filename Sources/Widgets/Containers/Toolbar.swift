@@ -137,10 +137,7 @@ extension UI {
     public func toolbar(_ name: String = "toolbar", _ content: () -> Void, items: () -> Void) {
         let tid = id(name)
         let outer = allocateRemaining(unboundedHeight: 400)
-        let collector = ToolbarCollector()
-        toolbarStack.append(collector)
-        withID(tid) { items() }
-        toolbarStack.removeLast()
+        let collector = collect(into: ToolbarCollector(), on: \.toolbarStack) { withID(tid) { items() } }
         let barHeight = theme.controlHeight + 12
         let top = collector.entries.filter { !$0.placement.isBottom }
         let bottom = collector.entries.filter { $0.placement.isBottom }

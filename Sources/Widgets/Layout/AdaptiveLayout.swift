@@ -97,10 +97,7 @@ extension UI {
     /// ```
     public func columns(spacing: Double? = nil, overflow: ColumnOverflow = .wrap, _ content: () -> Void) {
         let spacing = spacing ?? theme.spacing * 2
-        let collector = ColumnCollector()
-        columnCollectors.append(collector)
-        content()
-        columnCollectors.removeLast()
+        let collector = collect(into: ColumnCollector(), on: \.columnCollectors, content)
         let entries = collector.columns
         guard !entries.isEmpty else { return }
         noteColumnMinimum(entries, spacing: spacing, overflow: overflow)
@@ -162,10 +159,7 @@ extension UI {
     /// ```
     public func viewThatFits(_ alternatives: () -> Void) {
         let fits = stateBox(WidgetID(parent: id("viewThatFits"), index: layoutStack[layoutStack.count - 1].count), [Double?]())
-        let collector = AlternativeCollector()
-        alternativeCollectors.append(collector)
-        alternatives()
-        alternativeCollectors.removeLast()
+        let collector = collect(into: AlternativeCollector(), on: \.alternativeCollectors, alternatives)
         guard !collector.alternatives.isEmpty else { return }
         let width = availableWidth
         let needs = collector.alternatives.enumerated().map { i, alternative in

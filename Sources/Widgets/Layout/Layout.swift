@@ -366,6 +366,17 @@ extension UI {
                         flexibleWidth: true, flexibleHeight: available.height.isFinite)
     }
 
+    /// Runs `body` with `collector` on top of the UI's `stack` of collectors, so the calls in
+    /// it (`toolbarItem`, `tab`, `column`, `alternative`) add to it, and returns the collector:
+    /// how a container learns its parts before it lays them out.
+    func collect<Collector: AnyObject>(into collector: Collector, on stack: ReferenceWritableKeyPath<UI, [Collector]>,
+                                       _ body: () -> Void) -> Collector {
+        self[keyPath: stack].append(collector)
+        body()
+        self[keyPath: stack].removeLast()
+        return collector
+    }
+
     /// The width available to the next widget.
     public var availableWidth: Double { layoutStack[layoutStack.count - 1].remainingRect.width }
     /// The area left to the next widget.
