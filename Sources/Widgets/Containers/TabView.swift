@@ -91,7 +91,7 @@ extension UI {
         for (i, tab) in tabs.enumerated() {
             let rect = Rect(x: x, y: bar.y, width: widths[i], height: bar.height)
             x += widths[i]
-            let r = interact(WidgetID(parent: id("tab"), index: i), rect: rect, sense: [.click, .focus])
+            let r = interact(WidgetID(parent: id("tab"), index: i), rect: rect, sense: [.click, .focus, .activate])
             let isChosen = i == chosen
             if r.isHovered && !isChosen { drawList.addRect(rect.insetBy(dx: 0, dy: 4), color: theme.controlHovered.opacity(0.6)) }
             if isChosen { drawList.addRect(Rect(x: rect.x + 6, y: rect.maxY - 3, width: rect.width - 12, height: 3), color: theme.accent) }

@@ -20,6 +20,18 @@ public enum ToolbarItemPlacement: Sendable, Equatable {
 
     var isBottom: Bool { self == .status || self == .bottomBar }
 
+    /// Names an item's ID scope (a literal: an enum's description is reflected, slow per item per frame).
+    var name: String {
+        switch self {
+        case .navigation: "navigation"
+        case .principal: "principal"
+        case .primaryAction: "primaryAction"
+        case .secondaryAction: "secondaryAction"
+        case .status: "status"
+        case .bottomBar: "bottomBar"
+        }
+    }
+
     /// Which part of its bar the item sits in.
     var group: ToolbarLayout.Group {
         switch self {
@@ -164,7 +176,7 @@ extension UI {
         guard let collector = toolbarStack.last else { return hstack(content) }
         let ordinal = collector.ordinal[placement, default: 0]
         collector.ordinal[placement] = ordinal + 1
-        let key = name.map { id($0) } ?? WidgetID(parent: id("\(placement)"), index: ordinal)
+        let key = name.map { id($0) } ?? WidgetID(parent: id(placement.name), index: ordinal)
         collector.entries.append(ToolbarEntry(placement: placement, priority: priority, key: key, content: content))
     }
 

@@ -68,6 +68,17 @@ final class DateLabelFormatters {
         spoken.dateStyle = .full
         spoken.timeStyle = .none
     }
+
+    private var shown: (date: Date, labels: (date: String, time: String))?
+
+    /// The button labels of `date`, formatted again only when it changes (a format costs a
+    /// few microseconds; the picker is built every frame).
+    func labels(for date: Date) -> (date: String, time: String) {
+        if let shown, shown.date == date { return shown.labels }
+        let labels = (self.date.string(from: date), time.string(from: date))
+        shown = (date, labels)
+        return labels
+    }
 }
 
 extension UI {
@@ -88,7 +99,7 @@ extension UI {
         let formatters = stateBox(WidgetID(parent: id(title), "formatters." + (calendar.locale?.identifier ?? "")),
                                   DateLabelFormatters(calendar: calendar)).value
         let before = selection.wrappedValue
-        let labels = (date: formatters.date.string(from: before), time: formatters.time.string(from: before))
+        let labels = formatters.labels(for: before)
         let clamp = { (date: Date) in range.map { min(max(date, $0.lowerBound), $0.upperBound) } ?? date }
         let row = { [self] in
             if displayedComponents.contains(.date) {
@@ -106,7 +117,7 @@ extension UI {
                     var hour = calendar.component(.hour, from: selection.wrappedValue)
                     var minute = calendar.component(.minute, from: selection.wrappedValue)
                     let changedHour = stepper("Hour: \(hour)", value: &hour, in: 0...23, id: "hour")
-                    let changedMinute = stepper("Minute: \(String(format: "%02d", minute))", value: &minute, in: 0...59, id: "minute")
+                    let changedMinute = stepper("Minute: \(minute < 10 ? "0" : "")\(minute)", value: &minute, in: 0...59, id: "minute")
                     if changedHour || changedMinute,
                        let date = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: selection.wrappedValue) {
                         selection.wrappedValue = clamp(date)
@@ -151,7 +162,8 @@ extension UI {
         var month = box.value.month ?? selected
         let allowed = { (day: Date) in
             guard let range else { return true }
-            return calendar.startOfDay(for: day) <= range.upperBound && calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: day))! > range.lowerBound
+            let start = calendar.startOfDay(for: day)
+            return start <= range.upperBound && (calendar.date(byAdding: .day, value: 1, to: start) ?? start) > range.lowerBound
         }
         var picked: Date?
         for press in input.keys {

@@ -102,6 +102,26 @@ final class DatePickerTests: XCTestCase {
         XCTAssertEqual(taken, Self.date(calendar, 2026, 12, 24, 16, 30))
     } }
 
+    func testDatesAtTheEdgesOfTimeOpenAndMoveWithoutATrap() throws { try onMain {
+        let h = try Harness(width: 640, height: 480)
+        let calendar = Self.calendar("en_US")
+        for edge in [Date.distantPast, Date.distantFuture, Date(timeIntervalSince1970: 1e15), Date(timeIntervalSince1970: -1e15),
+                     Date(timeIntervalSince1970: .nan)] {
+            var day = edge
+            let range = Date.distantPast...Date.distantFuture
+            let build: (UI) -> Void = { ui in
+                ui.padding(20) { ui.datePicker("Edge", selection: Binding(get: { day }, set: { day = $0 }), in: range, calendar: calendar) }
+            }
+            h.frames(2, build)
+            let button = try XCTUnwrap(h.findAll(.comboBox, "Edge").first)
+            h.click(at: Point(button.frame.midX, button.frame.midY), build)
+            h.frame(build)
+            for key in [Key.pageDown, .pageDown, .right, .down, .pageUp, .returnKey] { h.press(key, build) }
+            h.press(.escape, build)
+            XCTAssertFalse(h.ui.hasOpenPopup, "\(edge)")
+        }
+    } }
+
     func testATapOnADayPicksIt() throws { try onMain {
         let h = try Harness(width: 640, height: 480)
         let calendar = Self.calendar("en_US")

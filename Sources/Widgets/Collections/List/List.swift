@@ -234,7 +234,7 @@ struct ListMemo {
     var extents: ItemExtents?
     /// The rows drawn last frame, and how many rows there were: a row new to the screen while
     /// the count grew under a `withAnimation` was inserted.
-    var shownRowIDs: Set<AnyHashable> = []
+    var shownRowIDs: [AnyHashable] = []
     var lastRowCount = -1
     /// Inserted rows fading in: when they began, and how.
     var arriving: [AnyHashable: (start: Double, animation: Animation)] = [:]

@@ -204,9 +204,12 @@ extension UI {
         var measured: [(slot: Int, height: Double)] = []
         // Rows inserted under a `withAnimation` fade and slide in (rows new since the last frame
         // while the count grew); the rows shown are noted for the next frame.
+        // (Last frame's rows are kept as a list, hashed into a set only when rows were inserted:
+        // a row costs an append a frame, not a hash.)
         let inserting = memo.value.lastRowCount >= 0 && layout.rowCount > memo.value.lastRowCount && !reducesMotion
             ? currentTransaction : nil
-        var shownIDs: Set<AnyHashable> = []
+        let shownBefore: Set<AnyHashable> = inserting == nil ? [] : Set(memo.value.shownRowIDs)
+        memo.value.shownRowIDs.removeAll(keepingCapacity: true)
         for slot in slots {
             let rowRect = Rect(x: ctx.rect.x, y: ctx.slotY(slot, offset: offset, layout: layout), width: ctx.rect.width,
                                height: layout.geometry.slotHeight(slot))
@@ -237,8 +240,8 @@ extension UI {
                 drawList.pushClip(Rect(x: rowRect.x + (swipe.isLeading ? swipe.offset : 0), y: rowRect.y,
                                        width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
             }
-            shownIDs.insert(rowID)
-            if let inserting, !memo.value.shownRowIDs.isEmpty, !memo.value.shownRowIDs.contains(rowID) {
+            memo.value.shownRowIDs.append(rowID)
+            if let inserting, !shownBefore.isEmpty, !shownBefore.contains(rowID) {
                 memo.value.arriving[rowID] = (time - 1.0 / 60, inserting)
             }
             let rowMark = drawList.mark
@@ -251,7 +254,7 @@ extension UI {
             let height = drawRow(source, local: local, body: body, in: contentRect, ctx: ctx, selected: isSelected,
                                  highlighted: isSelected && focused)
             if let item { closeAccessibilityRow(item) }
-            if let arrival = memo.value.arriving[rowID] {
+            if !memo.value.arriving.isEmpty, let arrival = memo.value.arriving[rowID] {
                 if arrival.animation.isFinished(at: time - arrival.start) {
                     memo.value.arriving[rowID] = nil
                 } else {
@@ -270,9 +273,11 @@ extension UI {
         }
         if reorder != nil { trackReorder(ctx: ctx, layout: layout, offset: offset, memo: memo) }
         if !measured.isEmpty { recordRowHeights(measured, layout: layout, offset: offset, memo: memo) }
-        memo.value.shownRowIDs = shownIDs
         memo.value.lastRowCount = layout.rowCount
-        if !memo.value.arriving.isEmpty { memo.value.arriving = memo.value.arriving.filter { shownIDs.contains($0.key) } }
+        if !memo.value.arriving.isEmpty {
+            let shown = Set(memo.value.shownRowIDs)
+            memo.value.arriving = memo.value.arriving.filter { shown.contains($0.key) }
+        }
         return last >= first ? first..<(last + 1) : 0..<0
     }
 
