@@ -6,10 +6,14 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Render2D", targets: ["Render2D"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Profiling", targets: ["Profiling"]),
         .library(name: "Widgets", targets: ["Widgets"]),
         // The harness that drives a real offscreen window with injected events, for app authors' tests.
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
         .executable(name: "GalleryDemo", targets: ["GalleryDemo"]),
+        // The showcase's browser, pages and benches, for the fuzzers (a package of their own); not for apps.
+        .library(name: "GalleryKit", targets: ["GalleryKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,25 +38,56 @@ let package = Package(
             sources: ["AssetLocator.swift"],
             resources: [.copy("Fonts")]
         ),
+        // Painting and text: the draw list, SDL's renderer and windows, fonts, shaping, the
+        // glyph atlas, geometry, and the threads, locks, logs and file checks everything shares.
         .target(
             name: "Render2D",
+            dependencies: ["CSDL2", "TesseraAssets"]
+        ),
+        // Images from files: decoders (JPEG, PNG, GIF, TIFF and the rest through SDL_image),
+        // EXIF, embedded thumbnails, the freedesktop thumbnail cache, and the lazy pipeline
+        // that decodes on worker threads and uploads within a frame's budget.
+        .target(
+            name: "Imaging",
             dependencies: [
-                "CSDL2",
-                "TesseraAssets",
+                "Render2D", "CSDL2",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        // Frame timing: the profiler's records, scopes, input latency, janky-frame
+        // screenshots, attribution of slow frames, and Chrome traces.
+        .target(
+            name: "Profiling",
+            dependencies: [
+                "Render2D", "Imaging", "CSDL2",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .target(
             name: "Widgets",
-            dependencies: ["Render2D", "CSDL2"]
+            dependencies: ["Render2D", "Imaging", "Profiling", "CSDL2"]
         ),
-        .executableTarget(
-            name: "GalleryDemo",
+        // The demo's fixtures: deterministic sample photos, camera EXIF, the sample
+        // generator. Only the demo and the tests depend on it; nothing shipped does.
+        .target(
+            name: "DemoSupport",
+            dependencies: ["Render2D", "Imaging", "Profiling", "CSDL2"]
+        ),
+        // The showcase app: the photo browser, the pages, and the bench, profile and
+        // generate-samples commands. GalleryDemo is the executable over it.
+        .target(
+            name: "GalleryKit",
             dependencies: [
-                "Widgets", "Render2D", "CSDL2",
+                "Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            // gexiv2 (through CSDL2's header): the browser's XMP sidecars, rotation and EXIF info.
+            linkerSettings: [.linkedLibrary("gexiv2")]
+        ),
+        .executableTarget(
+            name: "GalleryDemo",
+            dependencies: ["GalleryKit"],
             // Release builds carry the Swift runtime and Foundation inside the binary, as
             // `swift build --static-swift-stdlib` does: calls into the runtime (retain, release,
             // allocation) go straight there instead of through the dynamic linker's tables, and
@@ -62,27 +97,28 @@ let package = Package(
             // and so the tests, link the runtime dynamically; a release build of the tests would
             // link the test runner statically too, which XCTest cannot be, so run them in debug.
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            // gexiv2 (through CSDL2's header): the browser's XMP sidecars, rotation and EXIF info.
-            linkerSettings: [.linkedLibrary("gexiv2"),
-                             .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                           .when(configuration: .release))]
         ),
         // Beside the tests that use it (the package's top level is fixed), exported as a product.
         .target(
             name: "TesseraTesting",
-            dependencies: ["Widgets", "Render2D", "CSDL2"],
+            dependencies: ["Widgets", "Render2D", "Imaging", "Profiling", "CSDL2"],
             path: "Tests/TesseraTesting"
         ),
         // Fixtures of this repository's own tests: hostile and scratch folders, trace nesting, the docs check, a TIFF reader.
         .target(
             name: "TestSupport",
-            dependencies: ["Render2D", "CSDL2"],
+            dependencies: ["Render2D", "Imaging", "Profiling", "DemoSupport", "CSDL2"],
             path: "Tests/TestSupport"
         ),
-        // Images/Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
-        // Images/Fixtures/: small images made with Pillow.
-        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "TesseraTesting", "TestSupport", "CSDL2"], exclude: ["Images/Findings", "Images/Fixtures"]),
-        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
-        .testTarget(name: "GalleryDemoTests", dependencies: ["GalleryDemo", "Widgets", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "Imaging", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
+        // Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
+        // Fixtures/: small images made with Pillow.
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Render2D", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"],
+                    exclude: ["Findings", "Fixtures"]),
+        .testTarget(name: "ProfilingTests", dependencies: ["Profiling", "Imaging", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
     ]
 )

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-MODULES = ["Widgets", "Render2D", "TesseraTesting", "TesseraAssets"]
+MODULES = ["Widgets", "Render2D", "Imaging", "Profiling", "TesseraTesting", "TesseraAssets"]
 
 
 def main():

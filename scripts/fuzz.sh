@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-60}
 [ -d "Fuzz/Sources/$target" ] || { echo "fuzz: no target $target (see Fuzz/Sources)" >&2; exit 2; }
-# SwiftPM keeps the build plan of a path dependency (Fuzz/Tessera, this repository) until its
+# SwiftPM keeps the build plan of a path dependency (.., this repository) until its
 # manifest changes, so it misses source files added since: plan anew every time.
 # Optimized (with debug information): an unoptimized Swift resampler under ASan runs a few
 # inputs a second.

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 import Widgets
 
 /// Finds widgets as a screen reader sees them, by role and name, and acts on them through the

@@ -1,5 +1,7 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 import Widgets
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 /// Raw SDL events that `EventInjector` does not produce on purpose (for example the mouse
 /// events SDL synthesizes from touch, which Tessera must ignore).

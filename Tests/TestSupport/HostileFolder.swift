@@ -1,5 +1,8 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 
 /// A folder of files that lie or are not files, built at test time class by class, each class
 /// with its variants across the image formats, beside good photos that must still show.
@@ -204,7 +207,7 @@ public final class HostileFolder {
         for i in 0..<64 { bmp += [UInt8(i * 4), 128, UInt8(255 - i * 4)] }
         var tga = tgaHeader(width: 8, height: 8)
         for i in 0..<64 { tga += [UInt8(i * 4), 64, 200] }
-        let gifPath = (#filePath as NSString).deletingLastPathComponent + "/../Render2DTests/Images/Fixtures/noise256.gif"
+        let gifPath = (#filePath as NSString).deletingLastPathComponent + "/../ImagingTests/Fixtures/noise256.gif"
         let jpeg = try SamplePhotos.jpegData(pixels)
         let png = try PNGEncoder.encode(pixels)
         let gif = Array(try Data(contentsOf: URL(fileURLWithPath: gifPath)))

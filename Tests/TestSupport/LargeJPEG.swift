@@ -1,5 +1,8 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 
 /// Photos as large as phones write them, made in a second: a grayscale JPEG of one gray with
 /// a darker left half compresses to almost nothing, and TurboJPEG writes 200 megapixels of it

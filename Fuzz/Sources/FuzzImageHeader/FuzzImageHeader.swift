@@ -1,5 +1,6 @@
 import FuzzDriver
 import Render2D
+import Imaging
 
 /// The header inspector: the signature checks, the JPEG segment walk, EXIF (IFD0
 /// orientation, the Exif IFD's date, IFD1's embedded thumbnail, found and decoded), GIF frame descriptors and BMP

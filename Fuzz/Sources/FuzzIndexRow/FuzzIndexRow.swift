@@ -1,12 +1,11 @@
 import FuzzDriver
 import Foundation
 import GRDB
-import Render2D
+@_spi(Fuzzing) import GalleryKit
 
 /// A row of the library index (`IndexEntry(row)`): values of any type in any column read as
 /// an entry or as nothing, never a trap; what reads has a size, orientation and time the app
-/// can use. `IndexEntry.swift` is the app's own file, linked here: the index belongs to the
-/// GalleryDemo executable, which another package cannot import.
+/// can use. `IndexEntry` is GalleryKit's, reached through its `@_spi(Fuzzing)` symbols.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzIndexRowInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     fuzzIndexRow(Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : count)))

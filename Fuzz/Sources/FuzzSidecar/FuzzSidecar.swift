@@ -1,11 +1,11 @@
 import FuzzDriver
 import Foundation
-import Render2D
+@_spi(Fuzzing) import GalleryKit
 
 /// A folder's sidecar (`.tessera.json`): any bytes decode to a sidecar or a clear error. What
 /// decodes has ratings in 0...5 and, unless a key of another shape makes it read-only, writes
-/// back, reads back the same, and merges with itself unchanged. `FolderSidecar.swift` is the app's own file, linked here: the sidecar belongs to
-/// the GalleryDemo executable, which another package cannot import.
+/// back, reads back the same, and merges with itself unchanged. `FolderSidecar` is GalleryKit's,
+/// reached through its `@_spi(Fuzzing)` symbols.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSidecarInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     fuzzSidecar(Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : count)))

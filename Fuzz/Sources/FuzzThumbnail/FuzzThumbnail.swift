@@ -1,5 +1,6 @@
 import FuzzDriver
 import Render2D
+import Imaging
 
 /// The whole decode, `thumbnail(bytes:)`: headers, TurboJPEG, SDL2_image, the resampler and
 /// the orientation. The first byte picks the name's extension (TGA has no signature) and

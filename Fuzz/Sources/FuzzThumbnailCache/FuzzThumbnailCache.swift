@@ -1,5 +1,6 @@
 import FuzzDriver
 import Render2D
+import Imaging
 
 /// A file in the shared thumbnail cache (another program may have written it, or anyone with
 /// write access to the cache): its PNG text keys and its image, through

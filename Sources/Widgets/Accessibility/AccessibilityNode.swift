@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// What a widget is to a screen reader. The cases are AT-SPI's roles, named as SwiftUI and
 /// AT-SPI name them; `atspiRole` is the number AT-SPI sends.

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// What `accessibilityLabel`, `accessibilityHint` and `accessibilityValue` give the next
 /// widget reported inside them.

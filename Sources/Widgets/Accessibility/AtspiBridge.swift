@@ -1,6 +1,8 @@
 import Foundation
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 /// A frame's accessibility tree as the bridge serves it: the tree, where the window is on
 /// screen, and how many screen pixels a logical pixel takes.

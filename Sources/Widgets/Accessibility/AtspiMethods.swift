@@ -1,5 +1,7 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 // The AT-SPI methods, answered from the last frame's tree. What changes the UI (an action,
 // focus, text, a value, a selection) becomes a request for the next frame.

@@ -1,5 +1,7 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 /// What an object path names: the application, a node of the last frame's tree, or a table
 /// cell made on demand.

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 // How tables report themselves: the table with its whole size, the headers in view, and the
 // rows and cells built this frame. Cells scrolled away are made when a screen reader asks for

@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// How a value moves from where it was to where it is going (SwiftUI's `Animation`): a timing
 /// curve over a duration, or a spring. Pure: its curve is tested without a window.

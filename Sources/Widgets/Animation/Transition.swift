@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A side of a rectangle (SwiftUI's `Edge`).
 public enum Edge: Sendable, Equatable {

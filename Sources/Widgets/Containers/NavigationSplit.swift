@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Which columns of a navigation split view show (SwiftUI's `NavigationSplitViewVisibility`).
 public enum NavigationSplitViewVisibility: String, Sendable, Codable, Equatable {

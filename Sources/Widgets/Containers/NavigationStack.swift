@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// The navigation stack being built: `navigationLink` pushes onto its path, `navigationTitle`
 /// names the page it shows.

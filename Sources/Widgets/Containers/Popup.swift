@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// An open popup: where it is anchored and how big its content measured.
 struct PopupRecord {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 #if canImport(Glibc)
 import Glibc
 #endif

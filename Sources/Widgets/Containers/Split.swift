@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A side of a split view. `.left` and `.top` are synonyms of `.primary`; `.right` and
 /// `.bottom` of `.secondary`.

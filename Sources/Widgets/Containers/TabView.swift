@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A tab built this frame.
 struct TabEntry {

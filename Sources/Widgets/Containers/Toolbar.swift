@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Where a toolbar item goes (SwiftUI's `ToolbarItemPlacement`, the placements a desktop window has).
 public enum ToolbarItemPlacement: Sendable, Equatable {

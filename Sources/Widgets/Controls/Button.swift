@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// How a button draws its background.
 public enum ButtonStyle: Sendable {

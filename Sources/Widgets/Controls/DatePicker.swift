@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// What a date picker edits (SwiftUI's `DatePickerComponents`).
 public struct DatePickerComponents: OptionSet, Sendable {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Whether a list or table is being edited (SwiftUI's `EditMode`): rows show their reorder
 /// handles, delete buttons and selection checkmarks, and a tap selects several rows.

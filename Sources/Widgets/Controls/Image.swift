@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Pixels the app owns and draws with `ui.image` (what SwiftUI draws from a `CGImage`): RGBA,
 /// 8 bits a channel, rows top to bottom. The UI uploads them to a texture the first time they

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 extension UI {
     /// A link (SwiftUI's `Link`): `title` in the accent color, underlined under the pointer;

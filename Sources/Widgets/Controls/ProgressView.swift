@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 extension UI {
     /// A determinate progress bar (SwiftUI's `ProgressView(_:value:total:)`): `value` out of

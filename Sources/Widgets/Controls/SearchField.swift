@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// What a search field keeps between frames: the suggestion the arrow keys reached.
 struct SearchFieldState {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Pure slider math, shared by drawing and input.
 enum SliderMath {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// When a stepper's button held down steps again: once at the press, then after `delay`
 /// every `interval`, as AppKit's and GTK's spin buttons repeat. Pure timing.

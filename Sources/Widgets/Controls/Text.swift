@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Whether text can be selected and copied (`UI.textSelection(_:_:)`).
 public enum TextSelectability: Sendable {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// One line of a wrapped text as shown: the scalars it holds (where carets and selections go
 /// on it comes from the font's `CaretLayout` of its text).

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Where copied text goes. `AppHost` installs SDL's clipboard; the default keeps it in memory.
 @MainActor

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 extension UI {
     /// Builds `content` disabled when `isDisabled` (SwiftUI's `.disabled(_:)`): its controls

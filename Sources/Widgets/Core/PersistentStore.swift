@@ -1,6 +1,8 @@
 import CSDL2
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// Small app state that survives restarts (the role `UserDefaults` plays on Apple systems):
 /// Codable values by key in one JSON file, saved atomically a moment after they change.

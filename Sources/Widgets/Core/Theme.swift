@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Colors and metrics every widget draws with. `Theme.light` and `Theme.dark` are built in.
 ///

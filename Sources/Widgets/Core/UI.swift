@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// What a widget's rectangle should react to.
 public struct Sense: OptionSet, Sendable {

@@ -1,6 +1,8 @@
 import Foundation
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 /// SDL's clipboard (falls back to an in-process copy when the video driver has none).
 @MainActor

@@ -1,6 +1,8 @@
 import CSDL2
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// One top-level window of an `AppHost`: its SDL window and renderer, its `UI` (input routing,
 /// focus, HiDPI scale, widget state), its frame profiler and its own frame schedule. An idle

@@ -1,5 +1,7 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 /// Turns SDL events into `InputEvent`s in logical coordinates (`AppHost` drains SDL's queue and
 /// hands each event to the pump with the window it is for).

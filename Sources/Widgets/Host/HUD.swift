@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// What the frame inspector shows when frozen: a copy of the recent frames (they keep
 /// arriving underneath) and the images of the same stretch of time.

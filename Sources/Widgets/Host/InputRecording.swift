@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// The header line of an input recording: the window it was made in.
 public struct RecordingHeader: Codable, Sendable, Equatable {

@@ -1,6 +1,8 @@
 import CSDL2
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 import Synchronization
 
 /// Runs the main actor's jobs inside the frame loop, so Swift concurrency works in a Tessera

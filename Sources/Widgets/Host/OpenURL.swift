@@ -1,5 +1,7 @@
 import CSDL2
 import Render2D
+import Imaging
+import Profiling
 
 /// Opens URLs with the desktop's default handler, through GIO's `g_app_info_launch_default_for_uri`
 /// (the browser for http and https, the mail program for mailto, the file manager or viewer for file).

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 extension UI {
     /// Times `body` as a scope named `name` in the frame profiler: it shows in the HUD's frame

@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// Light or dark (SwiftUI's `ColorScheme`).
 public enum ColorScheme: Sendable, Equatable {

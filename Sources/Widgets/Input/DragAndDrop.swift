@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A drag within the window: what `draggable` started it with, until the release drops it or
 /// Escape cancels it.

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A gesture recognized from the pointer and the fingers.
 public enum Gesture: Sendable, Equatable {

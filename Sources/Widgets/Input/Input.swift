@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Keyboard modifiers held during an event.
 public struct KeyModifiers: OptionSet, Sendable, Hashable, Codable {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A widget that can take keyboard focus, as built this frame: the Tab order is build order.
 struct FocusEntry {

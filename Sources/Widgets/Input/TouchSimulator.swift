@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Touch input on machines without a touch screen. While `holdKey` is held, the mouse
 /// becomes finger 1: presses, drags and releases turn into real SDL finger events (pushed

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// What a row of columns does when the width cannot give each its minimum.
 public enum ColumnOverflow: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A form being built: controls inside lay themselves out as label | control rows.
 struct FormContext {

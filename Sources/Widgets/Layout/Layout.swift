@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// The direction a stack, split or scroll view lays out along.
 public enum Axis: Sendable {

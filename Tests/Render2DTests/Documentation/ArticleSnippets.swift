@@ -31,14 +31,3 @@ func fittedTitle(_ title: String, width: Double, fonts: FontLibrary) -> String {
     return font.measure(title) <= width ? title : font.truncated(title, toWidth: width)
 }
 // end snippet
-
-// snippet: thumbnail
-func thumbnailSize(of path: String) -> String {
-    do {
-        let thumbnail = try ImageDecoder.thumbnail(path: path, spec: ThumbnailSpec(side: 256))
-        return "\(thumbnail.pixels.width)×\(thumbnail.pixels.height)"
-    } catch {
-        return "unreadable: \(error)"                 // never a crash, a hang or a huge allocation
-    }
-}
-// end snippet

@@ -31,14 +31,4 @@ final class DocumentationTests: XCTestCase {
         XCTAssertTrue(long.hasSuffix("…"))
         XCTAssertLessThanOrEqual(fonts.font(size: 15).measure(long), 200)
     } }
-
-    func testAThumbnailIsMadeOrItsFileIsRefused() throws {
-        let folder = try ScratchFolder("doc-thumbnail")
-        let photo = folder.file("photo.jpg")
-        try SamplePhotos.writeJPEG(SamplePhotos.render(width: 1024, height: 768, seed: 1), to: photo)
-        XCTAssertEqual(thumbnailSize(of: photo), "341×256")
-        let fifo = folder.file("fifo.jpg")
-        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        XCTAssertTrue(thumbnailSize(of: fifo).hasPrefix("unreadable"), "a FIFO named .jpg is refused at once")
-    }
 }

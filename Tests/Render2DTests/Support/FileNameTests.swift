@@ -1,5 +1,7 @@
 import Foundation
 @testable import Render2D
+import Imaging
+import DemoSupport
 import TestSupport
 import TesseraTesting
 import XCTest

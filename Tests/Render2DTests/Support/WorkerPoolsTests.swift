@@ -1,6 +1,8 @@
 import CSDL2
 import Foundation
 @testable import Render2D
+import Imaging
+import DemoSupport
 import TestSupport
 import XCTest
 

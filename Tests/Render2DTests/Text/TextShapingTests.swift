@@ -1,6 +1,8 @@
 import XCTest
 import TesseraTesting
 @testable import Render2D
+import Imaging
+import DemoSupport
 
 /// Shaping (HarfBuzz), bidirectional order (FriBidi), carets and truncation in any
 /// direction. The expected glyphs are HarfBuzz's own output (`hb-shape --no-glyph-names`,

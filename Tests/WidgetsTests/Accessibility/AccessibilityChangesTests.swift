@@ -1,5 +1,8 @@
 import XCTest
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 @testable import Widgets
 
 /// The events between two frames' trees: only what changed, and a bounded number of them.

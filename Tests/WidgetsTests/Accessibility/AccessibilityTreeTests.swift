@@ -1,5 +1,8 @@
 import XCTest
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 import TesseraTesting
 @testable import Widgets
 

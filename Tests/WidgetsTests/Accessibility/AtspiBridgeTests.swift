@@ -2,6 +2,9 @@ import CSDL2
 import Foundation
 import XCTest
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 import TesseraTesting
 import TestSupport
 @testable import Widgets

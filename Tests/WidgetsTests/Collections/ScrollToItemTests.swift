@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Scrolling lazy grids and stacks to an item, by index or by ID, with SwiftUI's anchors, in
 /// the real renderer. Harness: 640×480.

@@ -3,6 +3,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// NavigationStack and TabView: push and pop by link, button, keys, the mouse's back button
 /// and a touch swipe; tabs by click, keys, and the collapsed bar's menu.

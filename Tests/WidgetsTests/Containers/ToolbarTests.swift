@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Toolbars: items at their placements, items that react to the selection, the "…" menu of
 /// the items a narrow window has no room for; EditButton and the edit mode lists honour.

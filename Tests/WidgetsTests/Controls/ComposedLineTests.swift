@@ -1,6 +1,9 @@
 import XCTest
 import TesseraTesting
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 @testable import Widgets
 
 /// Lines of text drawn frame after frame are composed into single quads in the atlas

@@ -3,6 +3,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// DatePicker: the calendar popover starts weeks on the locale's first weekday, moves by keys
 /// and picks by Return, click or tap; the time by steppers; a range bounds both.

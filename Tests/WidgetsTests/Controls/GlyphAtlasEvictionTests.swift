@@ -1,6 +1,9 @@
 import XCTest
 import TesseraTesting
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 @testable import Widgets
 
 final class GlyphAtlasEvictionTests: XCTestCase {

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Material Icons by name, drawn through the glyph atlas like text; the built-ins by theirs.
 final class IconTests: XCTestCase {

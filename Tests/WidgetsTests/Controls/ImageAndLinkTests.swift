@@ -3,6 +3,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Images of pixels the app holds, list rows with pictures, the hero cell's banner, and links.
 final class ImageAndLinkTests: XCTestCase {

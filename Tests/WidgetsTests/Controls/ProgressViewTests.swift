@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// ProgressView: a determinate bar filled to its value, an indeterminate one that moves only
 /// while it is on screen, both read by a screen reader as progress bars.

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// searchable: a search field at the toolbar's trailing end whose suggestions drop down while
 /// it has focus, taken by the arrows and Return or by a click; cleared by its button or Escape.

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// SecureField: what is typed is kept but shown as dots, never copied or cut out, pasted in,
 /// and a screen reader hears a password field, not the password.

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Stepper: − and + step within the range, a held button repeats after half a second, the
 /// keys step with focus, and a screen reader reads and sets it as a spin button.

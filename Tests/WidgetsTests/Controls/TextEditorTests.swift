@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The multi-line editor: wrapping by measured widths (without SDL), and editing, moving by
 /// line and scrolling in the real renderer.

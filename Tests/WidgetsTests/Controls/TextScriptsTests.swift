@@ -1,6 +1,9 @@
 import XCTest
 import TesseraTesting
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 @testable import Widgets
 
 /// Text in other scripts in the real renderer: fallback fonts, color emoji, and a text

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Animations: the curves; values that move when they change, asking for frames only while
 /// they do; withAnimation; transitions in and out; reduce motion.

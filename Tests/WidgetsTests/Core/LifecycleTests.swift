@@ -3,6 +3,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 
 /// A value that background work hands to the main actor, as an app's model would hold it.
 private final class Mailbox: @unchecked Sendable {

@@ -3,6 +3,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Right-to-left layouts: laid out left to right and mirrored, with the input mirrored to
 /// meet it; text, images and text fields keep their orientation; right-to-left paragraphs

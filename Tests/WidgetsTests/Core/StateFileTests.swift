@@ -4,6 +4,9 @@ import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// `state.json` follows the sidecar's rules: two instances keep each other's changes, an
 /// unreadable file is never written over, a failed save is tried again.

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// ZStack, overlay and background: children layered in one area, placed by an alignment in
 /// both directions, later ones drawn over earlier ones; pure placement and pixels.

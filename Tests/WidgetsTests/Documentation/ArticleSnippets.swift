@@ -1,5 +1,8 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 import Widgets
 
 // The code of the articles in Sources/Widgets/Widgets.docc. Every ```swift block of an

@@ -3,6 +3,9 @@ import TesseraTesting
 import TestSupport
 import XCTest
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 @testable import Widgets
 
 /// The articles' code (ArticleSnippets.swift) runs in a real offscreen window, and every

@@ -1,5 +1,8 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 import TesseraTesting
 import Widgets
 import XCTest

@@ -1,4 +1,7 @@
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 import TesseraTesting
 import Widgets
 import XCTest

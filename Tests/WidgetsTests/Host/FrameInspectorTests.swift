@@ -4,6 +4,9 @@ import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The profiler's scopes, jank provoked on purpose and attributed to its cause, and the HUD's
 /// frame inspector driven by mouse, keys and touch in the real renderer.

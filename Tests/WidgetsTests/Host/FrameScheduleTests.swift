@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Frames on demand: `AppHost.runOnce` with the harness's virtual clock and injected events.
 /// A frame runs after input, at the times widgets ask for, and when a worker wakes the loop;

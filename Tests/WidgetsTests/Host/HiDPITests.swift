@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The UI at fractional and whole scales in the real renderer, and where the scale comes from.
 final class HiDPITests: XCTestCase {

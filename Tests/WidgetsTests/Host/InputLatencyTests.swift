@@ -3,6 +3,9 @@ import Foundation
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Input-to-present latency: each event's SDL timestamp carried to the present of the frame
 /// that showed it, summed up per kind, drawn in the inspector and traced; slow scroll frames

@@ -2,6 +2,9 @@ import XCTest
 import Foundation
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// A recording that cannot be written (a full disk, a closed pipe) stops with its reason; it
 /// never takes the app down.

@@ -3,6 +3,9 @@ import Foundation
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// While profiling, a janky frame gets a small screenshot: kept to a budget, written into
 /// the trace, and shown by the frozen inspector beside the frame's cause.

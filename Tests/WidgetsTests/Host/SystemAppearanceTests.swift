@@ -3,6 +3,9 @@ import Foundation
 import TestSupport
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The desktop's light or dark preference: the portal's answers as gdbus prints them, and the
 /// whole path through a stand-in `gdbus` that answers and then announces a change.

@@ -2,6 +2,9 @@ import XCTest
 import Foundation
 import TesseraTesting
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 @testable import Widgets
 
 /// A recording plays back at its recorded times: a long press, a double click beside two

@@ -4,6 +4,9 @@ import TestSupport
 import CSDL2
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Several windows in one `AppHost`: each has its own SDL window, renderer, input, focus and
 /// frame schedule; `ui.openWindow`/`dismissWindow` open and close them after a frame.

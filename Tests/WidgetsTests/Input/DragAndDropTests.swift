@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Drags within the window (`draggable`, `dropDestination`), and files and text dropped on it
 /// through SDL's own drop events.

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 import TestSupport
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 @testable import Widgets
 
 final class GestureTests: XCTestCase {

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Keyboard focus in the real renderer: Tab and Shift-Tab walk the controls in build order,
 /// Space activates, arrows adjust, and a focus ring shows only when focus came from the keyboard.

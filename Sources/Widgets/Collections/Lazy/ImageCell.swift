@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// How an image meets its frame: whole and letterboxed (`fit`), or cropped to cover it (`fill`).
 public enum ContentMode: Sendable {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Where a lazy grid's items and section headers lie: along the scroll axis (offsets), and
 /// across it (each item's cell). The uniform grid's columns and the justified grid's rows

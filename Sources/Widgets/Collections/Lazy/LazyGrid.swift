@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A column (of a vertical grid) or row (of a horizontal one), as SwiftUI's `GridItem`.
 ///

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Item lengths of a lazy stack, estimated until measured, with prefix sums in a Fenwick
 /// tree: the offset of item i, the item at an offset and an update are all O(log n), so

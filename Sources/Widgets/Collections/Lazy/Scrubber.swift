@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Where a labelled stretch of a scrubber's items begins: a month of photos, a letter of names.
 public struct ScrubberMark: Sendable, Equatable {

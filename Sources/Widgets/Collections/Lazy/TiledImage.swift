@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 extension UI {
     /// A JPEG far larger than the screen, drawn in `frame` (the whole image's place, mostly

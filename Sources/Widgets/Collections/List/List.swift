@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// How a list looks: `.plain` rows with separators and pinned section headers, or
 /// `.sidebar` (rounded selection, bold section headers that collapse and expand).

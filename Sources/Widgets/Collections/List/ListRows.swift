@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A list's fixed facts for one frame, shared by its input and drawing code.
 struct ListRowContext {

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// Per-outline state in the UI store: the flattened rows and the expanded IDs they reflect.
 @usableFromInline

@@ -1,5 +1,7 @@
 import Dispatch
 import Render2D
+import Imaging
+import Profiling
 
 /// One key of a sort as a number per row, below `2^bits`, whose order is the key's order:
 /// an integer or double key as its offset from the smallest, a string key as its rank among

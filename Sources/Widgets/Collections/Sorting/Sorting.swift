@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// Ascending or descending, as Foundation's `SortDirection`.
 public enum SortDirection: Sendable, Equatable, Hashable {

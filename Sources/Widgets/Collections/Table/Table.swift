@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A column of a `ui.table`: a title, what each cell shows, whether and how it sorts, and
 /// its width. Named and shaped as SwiftUI's `TableColumn`.

@@ -1,4 +1,6 @@
 import Render2D
+import Imaging
+import Profiling
 
 /// A row of a tree table: a node, where it is shown, its depth, and whether it is expanded.
 public struct TreeTableRow<Node: Identifiable>: Identifiable {

@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// The kinds of files a chooser offers (SwiftUI's `UTType`s, by extension on Linux).
 ///

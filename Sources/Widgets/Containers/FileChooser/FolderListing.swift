@@ -1,5 +1,7 @@
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// One entry of a folder as the file chooser lists it.
 public struct FolderEntry: Identifiable, Sendable, Equatable {

@@ -1,6 +1,8 @@
 import CSDL2
 import Foundation
 import Render2D
+import Imaging
+import Profiling
 
 /// Which file chooser `fileImporter` and `fileExporter` show.
 public enum FileChooserBackend: Sendable {

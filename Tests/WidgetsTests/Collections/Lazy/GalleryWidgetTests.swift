@@ -4,6 +4,9 @@ import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Lazy grids and stacks with the real thumbnail pipeline in the offscreen renderer.
 final class GalleryWidgetTests: XCTestCase {

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// A lazy grid of sections: geometry from prefix sums checked against a plain walk at
 /// 100,000 items, and pinned headers in the real renderer.

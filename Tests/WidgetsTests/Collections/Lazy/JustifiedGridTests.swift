@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The justified grid: rows of equal height filling the width, each item at its own shape,
 /// checked against the layout's rules at 100,000 items, and driven in the real renderer.

@@ -1,5 +1,8 @@
 import XCTest
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 @testable import Widgets
 
 /// Grid track math against SwiftUI's rules, visible and prefetch ranges, lazy-stack extents

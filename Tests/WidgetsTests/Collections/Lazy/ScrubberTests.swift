@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The date rail: positions stand for item numbers; a drag, a click on a label, a finger or a
 /// key jumps the grid there in the same frame.

@@ -4,6 +4,9 @@ import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The two thumbnail tiers in a real grid: a JPEG's embedded EXIF thumbnail is drawn first,
 /// the sharp decode replaces it without a placeholder in between, every step is on the image's

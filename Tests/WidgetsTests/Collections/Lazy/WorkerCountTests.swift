@@ -4,6 +4,9 @@ import TesseraTesting
 import TestSupport
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The image pipeline on machines of every shape: a grid of real photos fills in with 1, 3, 16
 /// and 64 decode workers (a 2-core machine playing a 64-thread one).

@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Lists, outlines, sections, swipe actions and reordering in the real renderer, driven by
 /// injected SDL events. Harness: 640×480; plain rows are 24 pt, so row i's centre is at

@@ -1,5 +1,8 @@
 import XCTest
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 @testable import Widgets
 
 /// A tree node for the outline tests; `children` nil = leaf.

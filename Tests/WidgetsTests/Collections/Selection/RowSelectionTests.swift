@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// A million rows made on demand, counting how many are read: the measure of what a
 /// selection operation costs, without timing anything.

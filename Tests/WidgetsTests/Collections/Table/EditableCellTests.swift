@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Editable table cells in the real renderer: F2 or a click on the selected row opens a text
 /// field in the cell; Return commits, Escape cancels, Tab commits and opens the next editable

@@ -3,6 +3,9 @@ import Foundation
 import TesseraTesting
 @testable import Widgets
 import Render2D
+import Imaging
+import Profiling
+import DemoSupport
 
 struct Item: Identifiable, Sendable, Equatable {
     let id: Int

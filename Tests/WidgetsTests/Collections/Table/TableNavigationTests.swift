@@ -3,6 +3,9 @@ import Foundation
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Type-ahead (logic: binary search in natural key space against a scan), and in the real
 /// renderer: typing selects and reveals, double-click and Return run the primary action, and

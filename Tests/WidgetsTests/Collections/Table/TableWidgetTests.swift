@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Tables in the real renderer, driven by injected SDL events. Harness: 640×480, header
 /// 28 pt, rows 24 pt, so row i's centre is at y = 28 + 24 i + 12 (unscrolled).

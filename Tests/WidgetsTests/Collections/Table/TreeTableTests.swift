@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// The tree table (`ui.table(_:roots:children:expanded:)`) in the real renderer, over a tree
 /// of 1,010,100 nodes made on demand: the chevron, arrows and alt-click expand and collapse,

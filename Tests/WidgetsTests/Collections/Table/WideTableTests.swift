@@ -2,6 +2,9 @@ import XCTest
 import TesseraTesting
 @testable import Widgets
 @testable import Render2D
+@testable import Imaging
+@testable import Profiling
+@testable import DemoSupport
 
 /// Tables wider than their window, in the real renderer: columns shrink to their minimum and
 /// then scroll sideways by shift+wheel, a horizontal wheel, the scrollbar and a finger; the

@@ -1,1 +1,0 @@
-../../../Sources/GalleryDemo/Browser/IndexEntry.swift

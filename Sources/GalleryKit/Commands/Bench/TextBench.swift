@@ -1,0 +1,79 @@
+import Render2D
+import Imaging
+import Profiling
+import DemoSupport
+import Widgets
+
+/// `bench text`: 2,000 labels of 20 characters in a grid filling the window; every frame
+/// the labels' contents shift by one word, so layout is redone but glyphs come from the atlas.
+/// `--scripts mixed` draws the labels from nine scripts (shaped, some right to left, some
+/// from fallback fonts) instead of Latin syllables.
+@MainActor
+final class TextBench: BenchScene {
+    enum Scripts: String { case latin, mixed }
+
+    let n = 2000
+    let columns = 20
+    let scripts: Scripts
+    private var texts: [String] = []
+    /// Each text's glyphs as drawn (ligatures and clusters count once), for the glyphs field:
+    /// counted once in setUp, not in every frame's work.
+    private var glyphCounts: [Int] = []
+    private var drawCalls: [Int] = []
+    private var glyphsPerFrame = 0
+
+    init(scripts: Scripts) {
+        self.scripts = scripts
+    }
+
+    func setUp(host: AppHost) throws {
+        var rng = SplitMix64(seed: 42)
+        let alphabets = scripts == .latin ? [FileRow.syllables] : ScriptSamples.syllables
+        var words: [String] = []
+        for _ in 0..<4096 {
+            if rng.next(below: 4) == 0 {
+                words.append(String(rng.next(below: 100_000)))
+            } else {
+                let syllables = alphabets[rng.next(below: alphabets.count)]
+                var w = ""
+                for _ in 0..<(1 + rng.next(below: 3)) { w += syllables[rng.next(below: syllables.count)] }
+                words.append(w.prefix(1).uppercased() + w.dropFirst())
+            }
+        }
+        // Label k = words k, k+1, ... cut to 20 characters; label i at frame f is texts[i + f].
+        for k in 0..<words.count {
+            var s = ""
+            var j = k
+            while s.count < 20 { s += (s.isEmpty ? "" : " ") + words[j % words.count]; j += 1 }
+            texts.append(String(s.prefix(20)))
+        }
+        let font = host.ui.font
+        glyphCounts = texts.map { text in
+            var scratch = DrawList()
+            font.draw(text, at: Point(0, 0), color: .white, into: &scratch)
+            return scratch.vertexCount / 4
+        }
+    }
+
+    func build(_ ui: UI, frame: Int) {
+        let rows = n / columns
+        let cell = Size(ui.size.width / Double(columns), ui.size.height / Double(rows))
+        let font = ui.font
+        var glyphs = 0
+        for i in 0..<n {
+            let k = (i + frame) % texts.count
+            let origin = Point(Double(i % columns) * cell.width, Double(i / columns) * cell.height)
+            font.draw(texts[k], at: origin, color: ui.theme.text, into: &ui.drawList)
+            glyphs += glyphCounts[k]
+        }
+        glyphsPerFrame = glyphs
+    }
+
+    func measured(frame: FrameRecord) { drawCalls.append(frame.drawCalls) }
+
+    func fields() -> String {
+        let sorted = drawCalls.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        return ",\"scripts\":\"\(scripts.rawValue)\",\"draw_calls\":\(median),\"glyphs\":\(glyphsPerFrame)"
+    }
+}
