@@ -192,9 +192,9 @@ public struct JankReport: Sendable {
 }
 
 /// JSON string literals without Foundation.
-public enum JSONText {
+package enum JSONText {
     /// `s` as a JSON string literal: quotes and backslashes escaped, control characters as `\u00XX`.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var out = "\""
         for c in s.unicodeScalars {
             switch c {

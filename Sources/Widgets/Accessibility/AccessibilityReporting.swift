@@ -176,8 +176,12 @@ extension UI {
         accessibility.tree.update(index, body)
     }
 
-    /// The states of an input widget `id`: focusable, enabled, and whatever `extra` says.
-    func controlStates(_ extra: AccessibilityStates = []) -> AccessibilityStates {
+    /// The states of an input control: focusable, enabled, and whatever `extra` says.
+    ///
+    /// ```swift
+    /// ui.accessibilityElement(id, role: .checkBox, name: "Wrap", frame: rect, states: ui.controlStates(isOn ? .checked : []))
+    /// ```
+    public func controlStates(_ extra: AccessibilityStates = []) -> AccessibilityStates {
         extra.union([.focusable, .enabled, .sensitive])
     }
 
@@ -209,9 +213,13 @@ extension UI {
         queuedAccessibilityRequests.removeAll()
     }
 
-    /// Whether a screen reader (or a test) clicked widget `id` this frame.
-    @usableFromInline
-    func accessibilityActivated(_ id: WidgetID) -> Bool {
+    /// Whether a screen reader (or a test) clicked widget `id` this frame: a custom control
+    /// that reports the `.click` action treats it as a click.
+    ///
+    /// ```swift
+    /// if ui.interact(id, rect: rect, sense: .click).clicked || ui.accessibilityActivated(id) { count += 1 }
+    /// ```
+    public func accessibilityActivated(_ id: WidgetID) -> Bool {
         !accessibilityRequests.isEmpty && accessibilityRequests.activations.contains(id)
     }
 
@@ -220,13 +228,21 @@ extension UI {
         !accessibilityRequests.isEmpty && accessibilityRequests.expansions.contains(id)
     }
 
-    /// The text a screen reader set on field `id` this frame.
-    func accessibilitySetText(_ id: WidgetID) -> String? {
+    /// The text a screen reader set on field `id` this frame, if it set any.
+    ///
+    /// ```swift
+    /// if let spoken = ui.accessibilitySetText(id) { text = spoken }
+    /// ```
+    public func accessibilitySetText(_ id: WidgetID) -> String? {
         accessibilityRequests.isEmpty ? nil : accessibilityRequests.texts[id]
     }
 
-    /// The value a screen reader set on slider `id` this frame.
-    func accessibilitySetValue(_ id: WidgetID) -> Double? {
+    /// The value a screen reader set on slider `id` this frame, if it set any.
+    ///
+    /// ```swift
+    /// if let value = ui.accessibilitySetValue(id) { volume = min(max(value, 0), 1) }
+    /// ```
+    public func accessibilitySetValue(_ id: WidgetID) -> Double? {
         accessibilityRequests.isEmpty ? nil : accessibilityRequests.values[id]
     }
 

@@ -201,17 +201,17 @@ public enum Splitter {
 }
 
 /// The rectangles of a split: pure geometry, shared by drawing, input and tests.
-public struct SplitGeometry: Sendable, Equatable {
+package struct SplitGeometry: Sendable, Equatable {
     /// The first pane's rectangle.
-    public var primary: Rect
+    package var primary: Rect
     /// The splitter's rectangle.
-    public var splitter: Rect
+    package var splitter: Rect
     /// The second pane's rectangle.
-    public var secondary: Rect
+    package var secondary: Rect
 
     /// Lays out `rect` with the splitter centred at `position` (0...1 of the length along the
     /// split axis), `thickness` wide (0 when no splitter is shown).
-    public static func layout(_ rect: Rect, layout: SplitLayout, position: Double, thickness: Double) -> SplitGeometry {
+    package static func layout(_ rect: Rect, layout: SplitLayout, position: Double, thickness: Double) -> SplitGeometry {
         let length = layout.isHorizontal ? rect.width : rect.height
         let t = min(max(thickness, 0), length)
         let p = position.isFinite ? min(max(position, 0), 1) : 0.5

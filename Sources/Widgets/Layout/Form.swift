@@ -35,7 +35,13 @@ extension UI {
 
     /// In a form: allocates a full-width row of `height`, draws `title` in the label column
     /// and returns the control column. Outside a form: nil (the control lays itself out).
-    func formRow(_ title: String, height: Double) -> Rect? {
+    /// A custom control calls it first, so it lines up with the built-in ones in a form:
+    ///
+    /// ```swift
+    /// let rect = ui.formRow("Volume", height: 24) ?? ui.allocate(Size(200, 24))
+    /// ui.drawList.addRect(rect, color: ui.theme.accent)
+    /// ```
+    public func formRow(_ title: String, height: Double) -> Rect? {
         guard let form = formStack.last else { return nil }
         let row = allocate(Size(availableWidth, height), flexibleWidth: true)
         let labelWidth = min(form.labelWidth, row.width * 0.45)

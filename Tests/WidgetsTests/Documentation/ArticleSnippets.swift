@@ -403,3 +403,62 @@ func profilingSetup(host: AppHost, ui: UI, photos: [Photo]) {
     }
     // end snippet
 }
+
+// MARK: Writing a widget
+
+// snippet: star-rating
+extension UI {
+    /// Stars to rate something from 0 to `maximum`: a click sets the rating (a click on the
+    /// current one clears it), ← and → change it while focused, and a screen reader sees a
+    /// slider. Returns true when the rating changed.
+    @discardableResult
+    public func starRating(_ title: String, value: inout Int, maximum: Int = 5) -> Bool {
+        // 1. Identity: from the ID stack, so two ratings side by side stay apart.
+        let id = self.id(title)
+        // 2. Layout: the control column of a form's row, or a rectangle of its own.
+        let side = theme.controlHeight
+        let rect = formRow(title, height: side) ?? allocate(Size(Double(maximum) * side, side))
+        // 3. Interaction: clicks and keyboard focus, the pointer, keys while focused.
+        let r = interact(id, rect: rect, sense: [.click, .focus])
+        if r.isHovered { setCursor(.pointingHand) }
+        func star(atX x: Double) -> Int { min(maximum, max(1, Int((x - rect.x) / side) + 1)) }
+        let old = value
+        if r.clicked {
+            let clicked = star(atX: input.pointer.pressPosition.x)
+            value = clicked == value ? 0 : clicked
+        }
+        if focusID == id {
+            for press in input.keys {
+                if press.key == .right { value = min(maximum, value + 1) }
+                if press.key == .left { value = max(0, value - 1) }
+            }
+        }
+        // 4. Accessibility: what a screen reader asks for, and what it is told.
+        if let asked = accessibilitySetValue(id), asked.isFinite { value = min(maximum, max(0, Int(asked.rounded()))) }
+        accessibilityElement(id, role: .slider, name: title, frame: rect, states: controlStates(.horizontal),
+                             value: "\(value) of \(maximum)",
+                             range: AccessibilityRange(current: Double(value), minimum: 0, maximum: Double(maximum), step: 1))
+        // 5. Drawing: theme colors, so dark mode and the display's scale come for free.
+        let shown = r.isHovered ? star(atX: input.pointer.position.x) : value
+        for index in 0..<maximum {
+            let center = Point(rect.x + (Double(index) + 0.5) * side, rect.midY)
+            drawList.addCircle(center: center, radius: side * 0.3, color: index < shown ? theme.accent : theme.separator)
+        }
+        if focusID == id { drawList.addRectBorder(rect, radius: 4, color: theme.accent.opacity(0.6), thickness: 2) }
+        return value != old
+    }
+}
+// end snippet
+
+// snippet: star-rating-use
+@MainActor
+final class PhotoRating {
+    var rating = 3
+
+    func body(_ ui: UI) {
+        ui.form {
+            ui.starRating("Rating", value: &rating)
+        }
+    }
+}
+// end snippet

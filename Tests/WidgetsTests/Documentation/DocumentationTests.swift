@@ -231,4 +231,41 @@ final class DocumentationTests: XCTestCase {
         let scopes = h.host.profiler.lastFrame?.scopes.map(\.label) ?? []
         XCTAssertTrue(scopes.contains("photo grid"), "\(scopes)")
     } }
+
+    func testTheStarRatingTakesClicksKeysAndAScreenReaderAndDrawsItsStars() throws { try onMain {
+        let h = try Harness(width: 400, height: 120)
+        let photo = PhotoRating()
+        h.frame(photo.body)
+        // The stars are right of the label, in the form's control column: found by their ink.
+        let label = try XCTUnwrap(h.rect(ofText: "Rating"))
+        let side = h.ui.theme.controlHeight
+        let row = Rect(x: label.maxX + 2, y: label.midY - side / 2, width: 398 - label.maxX, height: side)
+        let ink = try XCTUnwrap(h.inkBounds(in: row, differingFrom: h.ui.theme.background))
+        func center(_ n: Int) -> Point { Point(ink.minX + side * 0.3 + Double(n - 1) * side, row.midY) }
+
+        h.click(at: center(5), photo.body)
+        XCTAssertEqual(photo.rating, 5, "a click on the fifth star rates 5")
+        h.click(at: center(5), photo.body)
+        XCTAssertEqual(photo.rating, 0, "a click on the current rating clears it")
+        h.click(at: center(2), photo.body)
+        XCTAssertEqual(photo.rating, 2)
+        h.press(.right, photo.body)
+        XCTAssertEqual(photo.rating, 3, "→ while focused adds a star")
+        h.press(.left, photo.body)
+        h.press(.left, photo.body)
+        XCTAssertEqual(photo.rating, 1, "← takes one away")
+
+        h.inject.mouseMove(to: Point(10, 110)) // away: no hover preview
+        h.frame(photo.body)
+        XCTAssertEqual(h.pixels.pixel(x: Int(center(1).x), y: Int(center(1).y)), h.ui.theme.accent, "the rated star in the accent")
+        XCTAssertEqual(h.pixels.pixel(x: Int(center(3).x), y: Int(center(3).y)), h.ui.theme.separator, "an unrated star")
+
+        h.ui.isAccessibilityEnabled = true
+        h.frame(photo.body)
+        let node = try XCTUnwrap(h.ui.accessibilityTree.all(.slider, "Rating").first)
+        XCTAssertEqual(node.value, "1 of 5")
+        h.ui.perform(.setValue(node.id, 4))
+        h.frame(photo.body)
+        XCTAssertEqual(photo.rating, 4, "a screen reader sets the rating")
+    } }
 }

@@ -245,7 +245,7 @@ extension UI {
     /// ```
     @discardableResult
     public func lazyJustifiedGrid(_ name: String, aspectRatios: [Double], sections: [Int]? = nil, rowHeight: Double = 180,
-                                  spacing: Double = GridLayout.defaultSpacing, headerHeight: Double = 32,
+                                  spacing: Double = GridItem.defaultSpacing, headerHeight: Double = 32,
                                   pinnedViews: PinnedScrollableViews = [], zoom: Binding<Double>? = nil,
                                   header: (UI, _ section: Int, Rect) -> Void = { _, _, _ in },
                                   cell: (UI, _ item: Int, Rect) -> Void) -> LazyGridInfo {

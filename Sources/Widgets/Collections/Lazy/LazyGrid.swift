@@ -9,6 +9,13 @@ import Profiling
 /// [GridItem(.fixed(60)), GridItem(.flexible(minimum: 100))]        // a 60 pt column, the rest flexible
 /// ```
 public struct GridItem: Sendable, Equatable {
+    /// The spacing between a grid's tracks and rows when none is given: 8 points.
+    ///
+    /// ```swift
+    /// ui.lazyVGrid("photos", columns: [GridItem(.adaptive(minimum: 120))], spacing: GridItem.defaultSpacing, count: 100) { _, _ in }
+    /// ```
+    public static let defaultSpacing = 8.0
+
     /// How wide a column (or tall a row) is.
     public enum Size: Sendable, Equatable {
         /// Exactly this many points.
@@ -38,22 +45,22 @@ public struct GridItem: Sendable, Equatable {
 /// length (after spacing) is shared equally by flexible and adaptive items, flexible ones
 /// clamped to their bounds (the leftover going to the others); an adaptive item fits as many
 /// tracks of at least `minimum` as its share allows, sharing it equally up to `maximum`.
-public enum GridLayout {
+package enum GridLayout {
     /// A column (or row) laid out: where it starts, how long it is, and how its content aligns.
-    public struct Track: Sendable, Equatable {
+    package struct Track: Sendable, Equatable {
         /// Where the track starts along the grid's cross axis.
-        public var offset: Double
+        package var offset: Double
         /// The track's length.
-        public var length: Double
+        package var length: Double
         /// Where content narrower than the track sits in it.
-        public var alignment: HorizontalAlignment
+        package var alignment: HorizontalAlignment
     }
 
     /// The spacing between tracks and rows when none is given.
-    public static let defaultSpacing = 8.0
+    package static let defaultSpacing = GridItem.defaultSpacing
 
     /// The tracks (columns of a vertical grid) `items` resolve to across `length`.
-    public static func tracks(_ items: [GridItem], length: Double) -> [Track] {
+    package static func tracks(_ items: [GridItem], length: Double) -> [Track] {
         guard !items.isEmpty else { return [] }
         let available = max(0, length)
         let gaps = items.dropLast().reduce(0) { $0 + ($1.spacing ?? defaultSpacing) }
@@ -102,18 +109,18 @@ public enum GridLayout {
     }
 
     /// Rows of a vertical grid: `count` items in rows of `columns`, `rowLength` tall, `spacing` apart.
-    public struct Rows: Sendable, Equatable {
+    package struct Rows: Sendable, Equatable {
         /// How many items.
-        public var count: Int
+        package var count: Int
         /// How many items a row holds.
-        public var columns: Int
+        package var columns: Int
         /// The height of a row.
-        public var rowLength: Double
+        package var rowLength: Double
         /// The space between rows.
-        public var spacing: Double
+        package var spacing: Double
 
         /// Rows of `count` items, `columns` to a row, `rowLength` tall and `spacing` apart.
-        public init(count: Int, columns: Int, rowLength: Double, spacing: Double) {
+        package init(count: Int, columns: Int, rowLength: Double, spacing: Double) {
             self.count = max(0, count)
             self.columns = max(1, columns)
             self.rowLength = max(1, rowLength)
@@ -121,14 +128,14 @@ public enum GridLayout {
         }
 
         /// How many rows the items fill.
-        public var rowCount: Int { (count + columns - 1) / columns }
+        package var rowCount: Int { (count + columns - 1) / columns }
         /// The distance from one row's start to the next's.
-        public var pitch: Double { rowLength + spacing }
+        package var pitch: Double { rowLength + spacing }
         /// The height of all the rows, without trailing spacing.
-        public var contentLength: Double { rowCount == 0 ? 0 : Double(rowCount) * pitch - spacing }
+        package var contentLength: Double { rowCount == 0 ? 0 : Double(rowCount) * pitch - spacing }
 
         /// Items in rows overlapping `offset ..< offset + viewport`.
-        public func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
+        package func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
             guard count > 0, viewport > 0 else { return 0..<0 }
             let firstRow = max(0, Int((max(0, offset) / pitch).rounded(.down)))
             let lastRow = min(rowCount - 1, Int(((max(0, offset) + viewport) / pitch).rounded(.down)))
@@ -137,7 +144,7 @@ public enum GridLayout {
         }
 
         /// The offset that puts item `index`'s row at the top.
-        public func offset(ofItem index: Int) -> Double { Double(max(0, index) / columns) * pitch }
+        package func offset(ofItem index: Int) -> Double { Double(max(0, index) / columns) * pitch }
     }
 
     /// Sections of a vertical grid, as SwiftUI's `LazyVGrid { Section(header:) { … } }` lays
@@ -150,24 +157,24 @@ public enum GridLayout {
     /// layout.offset(ofItem: 3)          // 30 + 2 × 108 + 30: the second section's first row
     /// layout.visibleItems(offset: 0, viewport: 200)
     /// ```
-    public struct Sections: Sendable, Equatable, LazyGridGeometry {
+    package struct Sections: Sendable, Equatable, LazyGridGeometry {
         /// How many items each section holds.
-        public let counts: [Int]
+        package let counts: [Int]
         /// How many items a row holds.
-        public let columns: Int
+        package let columns: Int
         /// The height of a row.
-        public let rowLength: Double
+        package let rowLength: Double
         /// The space between rows (and after a section's last row).
-        public let spacing: Double
+        package let spacing: Double
         /// The height of a section's header (0: none).
-        public let headerLength: Double
+        package let headerLength: Double
         /// Where each section starts, and (last) where the content ends with its trailing spacing: `counts.count + 1` offsets.
-        public let sectionOffsets: [Double]
+        package let sectionOffsets: [Double]
         /// The number of each section's first item, and (last) the item count: `counts.count + 1` numbers.
-        public let sectionStarts: [Int]
+        package let sectionStarts: [Int]
 
         /// Sections holding `counts` items, `columns` to a row, rows `rowLength` tall and `spacing` apart, under headers `headerLength` tall.
-        public init(counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double = 0) {
+        package init(counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double = 0) {
             self.counts = counts.map { max(0, $0) }
             self.columns = max(1, columns)
             self.rowLength = max(1, rowLength)
@@ -186,27 +193,27 @@ public enum GridLayout {
         }
 
         /// The items of every section.
-        public var count: Int { sectionStarts.last ?? 0 }
+        package var count: Int { sectionStarts.last ?? 0 }
         /// The distance from one row's start to the next's.
-        public var pitch: Double { rowLength + spacing }
+        package var pitch: Double { rowLength + spacing }
         var endsWithRow: Bool { (counts.last ?? 0) > 0 }
         /// The section holding item `index` (clamped to the items).
-        public func section(ofItem index: Int) -> Int {
+        package func section(ofItem index: Int) -> Int {
             sectionStarts.dropLast().lastIndex(atMost: min(max(0, index), max(0, count - 1)))
         }
 
         /// Which column item `index` is in.
-        public func column(ofItem index: Int) -> Int { (index - sectionStarts[section(ofItem: index)]) % columns }
+        package func column(ofItem index: Int) -> Int { (index - sectionStarts[section(ofItem: index)]) % columns }
 
         /// Where item `index`'s row starts along the grid.
-        public func offset(ofItem index: Int) -> Double {
+        package func offset(ofItem index: Int) -> Double {
             let s = section(ofItem: index)
             return sectionOffsets[s] + headerLength + Double((max(0, index) - sectionStarts[s]) / columns) * pitch
         }
 
         /// The item whose row is at `offset` (the first item of the row; the section's first
         /// when `offset` is on its header, the next section's when in the gap after a row).
-        public func item(atOffset offset: Double) -> Int {
+        package func item(atOffset offset: Double) -> Int {
             guard count > 0 else { return 0 }
             let s = section(atOffset: offset)
             let row = max(0, Int(((offset - sectionOffsets[s] - headerLength) / pitch).rounded(.down)))
@@ -214,7 +221,7 @@ public enum GridLayout {
         }
 
         /// Items in rows overlapping `offset ..< offset + viewport`.
-        public func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
+        package func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
             guard count > 0, viewport > 0 else { return 0..<0 }
             let top = max(0, offset), bottom = top + viewport
             // The first row reaching below the top, and the last row starting above the bottom.
@@ -242,9 +249,9 @@ public enum ScrollDirection: Sendable, Equatable {
 
 /// What to load beyond the visible items: a window `ahead` screens ahead in the scroll
 /// direction, then `behind` screens behind, in priority order. Pure arithmetic.
-public enum PrefetchWindow {
+package enum PrefetchWindow {
     /// The item ranges to prefetch, most urgent first (never overlapping `visible`).
-    public static func ranges(visible: Range<Int>, count: Int, direction: ScrollDirection, ahead: Double = 1.5,
+    package static func ranges(visible: Range<Int>, count: Int, direction: ScrollDirection, ahead: Double = 1.5,
                               behind: Double = 0.5) -> [Range<Int>] {
         guard !visible.isEmpty, count > 0 else { return [] }
         let screen = visible.count
@@ -262,16 +269,16 @@ public enum PrefetchWindow {
 /// var motion = ScrollMotion()
 /// let speed = motion.speed(offset: 1200, time: ui.time) // points per second
 /// ```
-public struct ScrollMotion: Sendable {
+package struct ScrollMotion: Sendable {
     /// The stretch of time the speed is measured over, in seconds.
-    public var window = 0.15
+    package var window = 0.15
     private var samples: [(time: Double, offset: Double)] = []
     /// No motion yet.
-    public init() {}
+    package init() {}
 
     /// The speed after a frame at `time` showed `offset`, in points per second (0 once the
     /// offset has not changed for `window` seconds).
-    public mutating func speed(offset: Double, time: Double) -> Double {
+    package mutating func speed(offset: Double, time: Double) -> Double {
         if let last = samples.last, time < last.time { samples.removeAll() } // the clock went back: start again
         samples.append((time, offset))
         // Keep the newest sample at or before the window's start, so a frame after a pause still sees the pause.
@@ -353,7 +360,7 @@ public struct LazyGridInfo: Sendable {
     public var viewport: Rect
     /// Where its sections and items lie (one section without a header for a grid built
     /// without sections); nil for a justified grid.
-    public var layout: GridLayout.Sections?
+    package var layout: GridLayout.Sections?
     /// Where a justified grid's rows and items lie (`lazyJustifiedGrid`); nil for the others.
     public var justified: JustifiedLayout?
     /// The sections whose headers it drew.
@@ -382,7 +389,7 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, count: Int,
+    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int,
                           rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil,
                           cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
         lazyGrid(name, items: columns, vertical: true, spacing: spacing, sections: [count], headerLength: 0, pinsHeaders: false,
@@ -407,7 +414,7 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, sections: [Int],
+    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, sections: [Int],
                           headerHeight: Double = 32, pinnedViews: PinnedScrollableViews = [], rowHeight: ((Double) -> Double)? = nil,
                           zoom: Binding<Double>? = nil, header: (UI, _ section: Int, Rect) -> Void,
                           cell: (UI, _ item: Int, Rect) -> Void) -> LazyGridInfo {
@@ -418,7 +425,7 @@ extension UI {
     /// The collection form: cells get their element and keep state by its `id`.
     @discardableResult
     public func lazyVGrid<Items: RandomAccessCollection>(
-        _ name: String, columns: [GridItem], spacing: Double = GridLayout.defaultSpacing, items: Items,
+        _ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, items: Items,
         rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil, cell: (UI, Items.Element, Rect) -> Void
     ) -> LazyGridInfo where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
@@ -431,7 +438,7 @@ extension UI {
     /// A horizontally scrolling grid (SwiftUI's `ScrollView(.horizontal) { LazyHGrid }`):
     /// `rows` as `GridItem`s across the height, columns `columnWidth` wide (default: square).
     @discardableResult
-    public func lazyHGrid(_ name: String, rows: [GridItem], spacing: Double = GridLayout.defaultSpacing, count: Int,
+    public func lazyHGrid(_ name: String, rows: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int,
                           columnWidth: ((Double) -> Double)? = nil, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
         lazyGrid(name, items: rows, vertical: false, spacing: spacing, sections: [count], headerLength: 0, pinsHeaders: false,
                  trackCross: columnWidth, zoom: nil, header: { _, _, _ in }, cell: cell)

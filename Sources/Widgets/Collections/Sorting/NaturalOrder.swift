@@ -10,12 +10,12 @@
 /// ```swift
 /// NaturalOrder.compare("IMG_9.jpg", "img_10.jpg") // -1
 /// ```
-public enum NaturalOrder {
+package enum NaturalOrder {
     @inline(__always) static func fold(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte | 0x20 : byte }
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
     /// Appends the sort key of `string` to `key`.
-    public static func appendKey(_ string: String, to key: inout [UInt8]) {
+    package static func appendKey(_ string: String, to key: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
             var i = 0
@@ -39,7 +39,7 @@ public enum NaturalOrder {
     }
 
     /// The sort key of `string`.
-    public static func key(_ string: String) -> [UInt8] {
+    package static func key(_ string: String) -> [UInt8] {
         var key: [UInt8] = []
         appendKey(string, to: &key)
         return key
@@ -64,13 +64,13 @@ public enum NaturalOrder {
 
     /// -1, 0 or 1 as `a` orders before, with or after `b` in natural order (ties in natural
     /// order, such as "a" and "A", compare equal).
-    public static func compare(_ a: String, _ b: String) -> Int {
+    package static func compare(_ a: String, _ b: String) -> Int {
         let x = key(a), y = key(b)
         return x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in compare(p, q) } }
     }
 
     /// Whether `string` starts with `prefix`, ASCII case-insensitively (type-ahead's test).
-    public static func hasPrefix(_ string: String, folded prefix: [UInt8]) -> Bool {
+    package static func hasPrefix(_ string: String, folded prefix: [UInt8]) -> Bool {
         var string = string
         return string.withUTF8 { bytes in
             guard bytes.count >= prefix.count else { return false }

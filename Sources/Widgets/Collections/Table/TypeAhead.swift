@@ -12,18 +12,18 @@
 /// let row = TypeAhead.firstMatch(prefix, count: rows.count, sortedText: { rows[$0].name }, reverse: false,
 ///                                after: cursor, text: { rows[$0].name })
 /// ```
-public struct TypeAhead: Sendable {
+@usableFromInline package struct TypeAhead: Sendable {
     /// The prefix typed so far.
-    public private(set) var typed = ""
+    @usableFromInline package private(set) var typed = ""
     private var lastTime = -Double.infinity
     /// Seconds without typing after which the next letter starts a new prefix.
-    public var pause = 1.0
+    @usableFromInline package var pause = 1.0
 
     /// Nothing typed yet.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// Adds `text` typed at `time` and returns the prefix to look for.
-    public mutating func add(_ text: String, at time: Double) -> String {
+    @usableFromInline package mutating func add(_ text: String, at time: Double) -> String {
         if time - lastTime > pause { typed = "" }
         lastTime = time
         typed += text
@@ -32,7 +32,7 @@ public struct TypeAhead: Sendable {
 
     /// The characters typed by `keys` (letters, digits and punctuation without Control or
     /// Alt; a space only inside a prefix): tables take keys, not text input.
-    public static func typedText(_ keys: [KeyPress], continuing: Bool) -> String {
+    @usableFromInline package static func typedText(_ keys: [KeyPress], continuing: Bool) -> String {
         var text = ""
         for press in keys where press.modifiers.intersection([.control, .alt, .command]).isEmpty {
             let code = press.key.rawValue
@@ -46,7 +46,7 @@ public struct TypeAhead: Sendable {
     /// the text the rows are sorted by (in `NaturalOrder`, descending when `reverse`), or is
     /// nil when they are not sorted by it; `text` reads the text to match, for the scan that
     /// starts after row `after` (or at the top) and wraps.
-    public static func firstMatch(_ prefix: String, count: Int, sortedText: ((Int) -> String)?, reverse: Bool, after: Int?,
+    @usableFromInline package static func firstMatch(_ prefix: String, count: Int, sortedText: ((Int) -> String)?, reverse: Bool, after: Int?,
                                   text: (Int) -> String) -> Int? {
         guard !prefix.isEmpty, count > 0 else { return nil }
         let folded = Array(prefix.utf8).map(NaturalOrder.fold)
