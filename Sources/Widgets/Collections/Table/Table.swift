@@ -276,10 +276,10 @@ extension UI {
         primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
-        tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) }, sortOrder: sortOrder,
-                  isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
-                  sectionTitles: [], sectionStarts: [], rowMenus: nil, frozenColumns: frozenColumns,
-                  columnCustomization: columnCustomization, contextMenu: contextMenu, primaryAction: primaryAction, columns: columns())
+        tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: selection == nil ? .none : .multiple,
+                               selection: selection.map { .set($0) }, sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight,
+                               compactWidth: compactWidth, editMode: editMode, frozenColumns: frozenColumns,
+                               columnCustomization: columnCustomization, contextMenu: contextMenu, primaryAction: primaryAction))
     }
 
     /// A table whose selection stays ranges at any size (`RowSelection`): select-all, shift
@@ -300,10 +300,10 @@ extension UI {
         primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
-        tableBody(name, rows: rows, mode: .multiple, selection: .rows(selection), sortOrder: sortOrder, isSorting: isSorting,
-                  rowHeight: rowHeight, compactWidth: 360, editMode: editMode, sectionTitles: [], sectionStarts: [], rowMenus: nil,
-                  frozenColumns: frozenColumns, columnCustomization: columnCustomization, contextMenu: contextMenu,
-                  primaryAction: primaryAction, columns: columns())
+        tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: .multiple, selection: .rows(selection),
+                               sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight, editMode: editMode,
+                               frozenColumns: frozenColumns, columnCustomization: columnCustomization, contextMenu: contextMenu,
+                               primaryAction: primaryAction))
     }
 
     /// A table with single selection (`ID?`), as SwiftUI's `Table(_:selection:)` with an optional binding.
@@ -317,10 +317,9 @@ extension UI {
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
         let asSet = Binding<Set<Rows.Element.ID>>(get: { selection.wrappedValue.map { [$0] } ?? [] },
                                                    set: { selection.wrappedValue = $0.first })
-        return tableBody(name, rows: rows, mode: .single, selection: .set(asSet), sortOrder: sortOrder, isSorting: isSorting,
-                         rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [], sectionStarts: [],
-                         rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, primaryAction: nil,
-                         columns: columns())
+        return tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: .single, selection: .set(asSet),
+                                      sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth,
+                                      contextMenu: contextMenu))
     }
 
     /// A table of rows grouped in sections whose headers stay pinned while their rows scroll.
@@ -332,10 +331,10 @@ extension UI {
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
         let rows = SectionedRows(sections)
-        return tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) }, sortOrder: sortOrder,
-                         isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: editMode,
-                         sectionTitles: sections.map(\.title), sectionStarts: rows.starts, rowMenus: nil,
-                         frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu, primaryAction: nil, columns: columns())
+        return tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: selection == nil ? .none : .multiple,
+                                      selection: selection.map { .set($0) }, sortOrder: sortOrder, rowHeight: rowHeight,
+                                      compactWidth: compactWidth, editMode: editMode, sections: (sections.map(\.title), rows.starts),
+                                      contextMenu: contextMenu))
     }
 
     /// A table of explicit rows (SwiftUI's `Table(of:columns:rows:)`), for constant data;
@@ -346,11 +345,9 @@ extension UI {
         rowHeight: Double? = nil, compactWidth: Double = 360, contextMenu: ((RowSelection<Row.ID>) -> Void)? = nil,
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
-        tableBody(name, rows: rows.map(\.value), mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) },
-                  sortOrder: nil,
-                  isSorting: false, rowHeight: rowHeight, compactWidth: compactWidth, editMode: false, sectionTitles: [],
-                  sectionStarts: [], rowMenus: rows.map(\.contextMenu), frozenColumns: 0, columnCustomization: nil,
-                  contextMenu: contextMenu, primaryAction: nil, columns: columns())
+        tableBody(TableRequest(name: name, rows: rows.map(\.value), columns: columns(), mode: selection == nil ? .none : .multiple,
+                               selection: selection.map { .set($0) }, rowHeight: rowHeight, compactWidth: compactWidth,
+                               rowMenus: rows.map(\.contextMenu), contextMenu: contextMenu))
     }
 
     /// The widths the user gave the columns of table `name` (by column ID), to save them.

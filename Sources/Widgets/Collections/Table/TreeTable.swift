@@ -96,11 +96,10 @@ extension UI {
                         }
                     })
         }
-        let info = tableBody(name, rows: rows, mode: selection == nil ? .none : .multiple, selection: selection.map { .set($0) }, sortOrder: rowOrder,
-                             isSorting: false, rowHeight: rowHeight, compactWidth: 0, editMode: false, sectionTitles: [], sectionStarts: [],
-                             rowMenus: nil, frozenColumns: 0, columnCustomization: nil, contextMenu: contextMenu,
-                             primaryAction: primaryAction, rowsInSortOrder: false, // sorted within each level only
-                             columns: rowColumns)
+        let info = tableBody(TableRequest(name: name, rows: rows, columns: rowColumns, mode: selection == nil ? .none : .multiple,
+                                          selection: selection.map { .set($0) }, sortOrder: rowOrder, rowHeight: rowHeight,
+                                          compactWidth: 0, contextMenu: contextMenu, primaryAction: primaryAction,
+                                          rowsInSortOrder: false)) // sorted within each level only
         if let toggle = state.pendingToggle {
             state.pendingToggle = nil
             state.flattening.setExpanded(at: toggle.row, toggle.expand, recursive: toggle.recursive, expanded: &expanded.wrappedValue)
