@@ -209,86 +209,82 @@ extension UI {
                                  detailMinWidth: Double, compactWidth: Double, narrowBehavior: NavigationSplitNarrowBehavior,
                                  title: String, sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void,
                                  compact: (() -> Void)?) {
-        let nid = id(name)
-        profiler?.beginScope("navigation split", name)
-        defer { profiler?.endScope() }
-        let available = availableRect
-        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 0),
-                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
-        let threeColumns = content != nil
-        let toolbarHeight = 40.0
-        let toolbar = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(toolbarHeight, rect.height))
-        let body = Rect(x: rect.x, y: toolbar.maxY, width: rect.width, height: max(0, rect.height - toolbar.height))
+        widget("navigation split", name, unboundedHeight: 0) { nid, rect in
+            let threeColumns = content != nil
+            let toolbarHeight = 40.0
+            let toolbar = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(toolbarHeight, rect.height))
+            let body = Rect(x: rect.x, y: toolbar.maxY, width: rect.width, height: max(0, rect.height - toolbar.height))
 
-        if body.width < compactWidth, let compact {
-            pane(rect, compact)
-            return
-        }
-        let isCompact = body.width < compactWidth
-        // Toolbar: sidebar button (or back button when compact) and the title.
-        drawList.addRect(toolbar, color: theme.surface)
-        drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
-        pane(toolbar.insetBy(dx: 8, dy: 7)) {
-            withID(nid) {
-                hstack {
-                    if isCompact {
-                        if state.wrappedValue.preferredCompactColumn != .sidebar {
-                            let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
-                            if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
+            if body.width < compactWidth, let compact {
+                pane(rect, compact)
+                return
+            }
+            let isCompact = body.width < compactWidth
+            // Toolbar: sidebar button (or back button when compact) and the title.
+            drawList.addRect(toolbar, color: theme.surface)
+            drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
+            pane(toolbar.insetBy(dx: 8, dy: 7)) {
+                withID(nid) {
+                    hstack {
+                        if isCompact {
+                            if state.wrappedValue.preferredCompactColumn != .sidebar {
+                                let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
+                                if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
+                            }
+                        } else if accessibilityLabel("Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") }) {
+                            state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
                         }
-                    } else if accessibilityLabel("Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") }) {
-                        state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
+                        if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }
                     }
-                    if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }
                 }
             }
-        }
 
-        // Resolved after the toolbar, so its buttons take effect in this frame.
-        let resolve = { (visibility: NavigationSplitViewVisibility) in
-            var shown = state.wrappedValue
-            shown.visibility = visibility
-            return NavigationSplitLayout.resolve(body, state: shown, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
-                                                 detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior)
-        }
-        let target = resolve(state.wrappedValue.visibility)
-        let (layout, slide) = slidingColumns(target, id: WidgetID(parent: nid, "slide"), visibility: state.wrappedValue.visibility,
-                                             body: body, resolve: resolve)
-        // Detail first: in the overlay mode the leading columns are drawn over it.
-        if let detailRect = layout.detail { pane(detailRect.intersection(body), detailRect, detail) }
-        if layout.mode != .compact {
-            if let rect = layout.detail { noteColumn("\(name).detail", width: rect.width, minimum: min(detailMinWidth, body.width)) }
-            if let rect = layout.sidebar { noteColumn("\(name).sidebar", width: rect.width, minimum: min(sidebarWidth.min, body.width)) }
-            if let rect = layout.content, let contentWidth { noteColumn("\(name).content", width: rect.width, minimum: min(contentWidth.min, body.width)) }
-        }
-        if layout.mode == .overlay || layout.mode == .displace {
-            let covered = (layout.content ?? layout.sidebar).map { $0.maxX } ?? body.minX
-            let scrim = Rect(x: covered, y: body.y, width: max(0, body.maxX - covered), height: body.height)
-            drawList.addRect(scrim, color: Color.black.opacity(0.25))
-            // A tap on the dimmed detail dismisses the overlaid columns; it reaches nothing else.
-            if interact(WidgetID(parent: nid, "scrim"), rect: scrim).clicked { state.wrappedValue.visibility = .detailOnly }
-        }
-        for (column, columnRect) in [(NavigationSplitColumn.sidebar, layout.sidebar), (.content, layout.content)] {
-            guard let columnRect else { continue }
-            drawList.addRect(columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
-            if column == .sidebar { pane(columnRect, sidebar) } else if let content { pane(columnRect, content) }
-            if layout.mode == .compact || slide != 0 { continue } // no resize handles while the columns slide
-            // A resize handle on the column's trailing edge.
-            let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
-            let handleID = WidgetID(parent: nid, column.rawValue)
-            let styling = SplitStyling()
-            let r = splitterHandle(handleID, splitter: edge, horizontal: true, styling: styling)
-            let startBox = stateBox(WidgetID(parent: handleID, "start"), 0.0)
-            if r.pressed { startBox.value = columnRect.width }
-            if r.isActive && input.pointer.isDragging {
-                let width = startBox.value + input.pointer.position.x - input.pointer.pressPosition.x
-                if column == .sidebar { state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width) } else { state.wrappedValue.contentWidth = contentWidth?.clamp(width) }
+            // Resolved after the toolbar, so its buttons take effect in this frame.
+            let resolve = { (visibility: NavigationSplitViewVisibility) in
+                var shown = state.wrappedValue
+                shown.visibility = visibility
+                return NavigationSplitLayout.resolve(body, state: shown, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
+                                                     detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior)
             }
-            if r.doubleClicked {
-                if column == .sidebar { state.wrappedValue.sidebarWidth = nil } else { state.wrappedValue.contentWidth = nil } // back to the ideal width
+            let target = resolve(state.wrappedValue.visibility)
+            let (layout, slide) = slidingColumns(target, id: WidgetID(parent: nid, "slide"), visibility: state.wrappedValue.visibility,
+                                                 body: body, resolve: resolve)
+            // Detail first: in the overlay mode the leading columns are drawn over it.
+            if let detailRect = layout.detail { pane(detailRect.intersection(body), detailRect, detail) }
+            if layout.mode != .compact {
+                if let rect = layout.detail { noteColumn("\(name).detail", width: rect.width, minimum: min(detailMinWidth, body.width)) }
+                if let rect = layout.sidebar { noteColumn("\(name).sidebar", width: rect.width, minimum: min(sidebarWidth.min, body.width)) }
+                if let rect = layout.content, let contentWidth { noteColumn("\(name).content", width: rect.width, minimum: min(contentWidth.min, body.width)) }
             }
-            drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
-            claimSplitterPress(r)
+            if layout.mode == .overlay || layout.mode == .displace {
+                let covered = (layout.content ?? layout.sidebar).map { $0.maxX } ?? body.minX
+                let scrim = Rect(x: covered, y: body.y, width: max(0, body.maxX - covered), height: body.height)
+                drawList.addRect(scrim, color: Color.black.opacity(0.25))
+                // A tap on the dimmed detail dismisses the overlaid columns; it reaches nothing else.
+                if interact(WidgetID(parent: nid, "scrim"), rect: scrim).clicked { state.wrappedValue.visibility = .detailOnly }
+            }
+            for (column, columnRect) in [(NavigationSplitColumn.sidebar, layout.sidebar), (.content, layout.content)] {
+                guard let columnRect else { continue }
+                drawList.addRect(columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
+                if column == .sidebar { pane(columnRect, sidebar) } else if let content { pane(columnRect, content) }
+                if layout.mode == .compact || slide != 0 { continue } // no resize handles while the columns slide
+                // A resize handle on the column's trailing edge.
+                let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
+                let handleID = WidgetID(parent: nid, column.rawValue)
+                let styling = SplitStyling()
+                let r = splitterHandle(handleID, splitter: edge, horizontal: true, styling: styling)
+                let startBox = stateBox(WidgetID(parent: handleID, "start"), 0.0)
+                if r.pressed { startBox.value = columnRect.width }
+                if r.isActive && input.pointer.isDragging {
+                    let width = startBox.value + input.pointer.position.x - input.pointer.pressPosition.x
+                    if column == .sidebar { state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width) } else { state.wrappedValue.contentWidth = contentWidth?.clamp(width) }
+                }
+                if r.doubleClicked {
+                    if column == .sidebar { state.wrappedValue.sidebarWidth = nil } else { state.wrappedValue.contentWidth = nil } // back to the ideal width
+                }
+                drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
+                claimSplitterPress(r)
+            }
         }
     }
 

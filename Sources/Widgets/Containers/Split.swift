@@ -287,106 +287,102 @@ extension UI {
     public func split(_ name: String, state binding: Binding<SplitState>, constraints: SplitConstraints = .init(),
                       styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
                       _ primary: () -> Void, secondary: () -> Void) {
-        let sid = id(name)
-        profiler?.beginScope("split", name)
-        defer { profiler?.endScope() }
-        var state = binding.wrappedValue
-        let original = state
-        let available = availableRect
-        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 0),
-                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
-        let memo = stateBox(WidgetID(parent: sid, "memo"), SplitMemo())
-        let horizontal = state.layout.isHorizontal
-        let length = horizontal ? rect.width : rect.height
+        widget("split", name, unboundedHeight: 0) { sid, rect in
+            var state = binding.wrappedValue
+            let original = state
+            let memo = stateBox(WidgetID(parent: sid, "memo"), SplitMemo())
+            let horizontal = state.layout.isHorizontal
+            let length = horizontal ? rect.width : rect.height
 
-        // Container resized: the priority side keeps its pixels, else the proportion stays.
-        // A layout toggle changes the axis, not the container: the fraction stays. Either way
-        // the fraction respects the constraints, including one restored or set from outside.
-        if let old = memo.value.lastLength, old != length, memo.value.lastLayout == state.layout {
-            state.fraction = constraints.resized(state.fraction, from: old, to: length)
-        } else {
-            state.fraction = constraints.clamp(state.fraction)
-        }
-        memo.value.lastLength = length
-        memo.value.lastLayout = state.layout
+            // Container resized: the priority side keeps its pixels, else the proportion stays.
+            // A layout toggle changes the axis, not the container: the fraction stays. Either way
+            // the fraction respects the constraints, including one restored or set from outside.
+            if let old = memo.value.lastLength, old != length, memo.value.lastLayout == state.layout {
+                state.fraction = constraints.resized(state.fraction, from: old, to: length)
+            } else {
+                state.fraction = constraints.clamp(state.fraction)
+            }
+            memo.value.lastLength = length
+            memo.value.lastLayout = state.layout
 
-        var thickness: Double
-        switch splitter {
-        case .invisible: thickness = 0
-        case .line, .custom: thickness = styling.visibleThickness
-        }
-        let handleID = WidgetID(parent: sid, "splitter")
-        if (memo.value.previewHide ?? state.hidden) != nil && styling.hideSplitter { thickness = 0 }
+            var thickness: Double
+            switch splitter {
+            case .invisible: thickness = 0
+            case .line, .custom: thickness = styling.visibleThickness
+            }
+            let handleID = WidgetID(parent: sid, "splitter")
+            if (memo.value.previewHide ?? state.hidden) != nil && styling.hideSplitter { thickness = 0 }
 
-        // Input on the splitter, using where it was drawn last frame. A splitter hidden with its
-        // side takes no input, but one only previewed as hidden is still being dragged.
-        let current = SplitGeometry.layout(rect, layout: state.layout, position: memo.value.displayed ?? target(state, memo.value),
-                                           thickness: thickness)
-        let splitterShown = !(state.hidden != nil && styling.hideSplitter) || activeID == handleID
-        var r = Interaction(id: handleID, rect: current.splitter)
-        if splitterShown {
-            r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling, focusable: true)
-            if focusID == handleID && length > 0 {
-                // The keyboard: the arrows along the split move the divider 10 pt (Shift: 50).
-                for press in input.keys {
-                    let back: Key = horizontal ? .left : .up, forward: Key = horizontal ? .right : .down
-                    guard press.key == back || press.key == forward else { continue }
-                    let step = (press.modifiers.contains(.shift) ? 50 : 10) / length * (press.key == forward ? 1 : -1)
-                    if state.hidden != nil { state.show() }
-                    state.fraction = constraints.dragOutcome(raw: state.fraction + step).fraction
+            // Input on the splitter, using where it was drawn last frame. A splitter hidden with its
+            // side takes no input, but one only previewed as hidden is still being dragged.
+            let current = SplitGeometry.layout(rect, layout: state.layout, position: memo.value.displayed ?? target(state, memo.value),
+                                               thickness: thickness)
+            let splitterShown = !(state.hidden != nil && styling.hideSplitter) || activeID == handleID
+            var r = Interaction(id: handleID, rect: current.splitter)
+            if splitterShown {
+                r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling, focusable: true)
+                if focusID == handleID && length > 0 {
+                    // The keyboard: the arrows along the split move the divider 10 pt (Shift: 50).
+                    for press in input.keys {
+                        let back: Key = horizontal ? .left : .up, forward: Key = horizontal ? .right : .down
+                        guard press.key == back || press.key == forward else { continue }
+                        let step = (press.modifiers.contains(.shift) ? 50 : 10) / length * (press.key == forward ? 1 : -1)
+                        if state.hidden != nil { state.show() }
+                        state.fraction = constraints.dragOutcome(raw: state.fraction + step).fraction
+                        onDrag?(state.fraction)
+                    }
+                }
+                let along = horizontal ? input.pointer.position.x : input.pointer.position.y
+                let origin = horizontal ? rect.minX : rect.minY
+                let center = horizontal ? current.splitter.midX : current.splitter.midY
+                if r.pressed { memo.value.grabOffset = (horizontal ? input.pointer.pressPosition.x : input.pointer.pressPosition.y) - center }
+                if r.isActive && input.pointer.isDragging && length > 0 {
+                    let raw = (along - memo.value.grabOffset - origin) / length
+                    let outcome = constraints.dragOutcome(raw: raw)
+                    state.fraction = outcome.fraction
+                    if state.hidden != nil { state.show() } // dragging a hidden side's splitter pulls it out
+                    memo.value.previewHide = outcome.previewHide
                     onDrag?(state.fraction)
                 }
+                if r.isActive && input.pointer.released, let side = memo.value.previewHide {
+                    state.hide(side)
+                    memo.value.lastTargetHidden = .some(side) // the preview already showed it hidden: no animation
+                }
+                if !r.isActive { memo.value.previewHide = nil }
+                if r.doubleClicked {
+                    if state.hidden != nil { state.show() } else { state.hide(state.fraction <= 0.5 ? .primary : .secondary) }
+                }
             }
-            let along = horizontal ? input.pointer.position.x : input.pointer.position.y
-            let origin = horizontal ? rect.minX : rect.minY
-            let center = horizontal ? current.splitter.midX : current.splitter.midY
-            if r.pressed { memo.value.grabOffset = (horizontal ? input.pointer.pressPosition.x : input.pointer.pressPosition.y) - center }
-            if r.isActive && input.pointer.isDragging && length > 0 {
-                let raw = (along - memo.value.grabOffset - origin) / length
-                let outcome = constraints.dragOutcome(raw: raw)
-                state.fraction = outcome.fraction
-                if state.hidden != nil { state.show() } // dragging a hidden side's splitter pulls it out
-                memo.value.previewHide = outcome.previewHide
-                onDrag?(state.fraction)
-            }
-            if r.isActive && input.pointer.released, let side = memo.value.previewHide {
-                state.hide(side)
-                memo.value.lastTargetHidden = .some(side) // the preview already showed it hidden: no animation
-            }
-            if !r.isActive { memo.value.previewHide = nil }
-            if r.doubleClicked {
-                if state.hidden != nil { state.show() } else { state.hide(state.fraction <= 0.5 ? .primary : .secondary) }
-            }
-        }
 
-        // Where the splitter is drawn this frame (animated briefly on hide/show).
-        let goal = target(state, memo.value)
-        let position = animatedPosition(goal, hidden: memo.value.previewHide ?? state.hidden, memo: memo, dragging: r.isActive)
-        var finalThickness = thickness
-        if (memo.value.previewHide ?? state.hidden) != nil && styling.hideSplitter { finalThickness = 0 }
-        let geometry = SplitGeometry.layout(rect, layout: state.layout, position: position, thickness: finalThickness)
+            // Where the splitter is drawn this frame (animated briefly on hide/show).
+            let goal = target(state, memo.value)
+            let position = animatedPosition(goal, hidden: memo.value.previewHide ?? state.hidden, memo: memo, dragging: r.isActive)
+            var finalThickness = thickness
+            if (memo.value.previewHide ?? state.hidden) != nil && styling.hideSplitter { finalThickness = 0 }
+            let geometry = SplitGeometry.layout(rect, layout: state.layout, position: position, thickness: finalThickness)
 
-        // Hand the state back before the panes run: they may change it themselves.
-        if state != original { binding.wrappedValue = state }
-        pane(geometry.primary, primary)
-        pane(geometry.secondary, secondary)
-        if splitterShown { claimSplitterPress(r) }
+            // Hand the state back before the panes run: they may change it themselves.
+            if state != original { binding.wrappedValue = state }
+            pane(geometry.primary, primary)
+            pane(geometry.secondary, secondary)
+            if splitterShown { claimSplitterPress(r) }
 
-        let context = SplitterContext(rect: geometry.splitter,
-                                      hitRect: splitterHitRect(geometry.splitter, horizontal: horizontal, styling: styling),
-                                      layout: state.layout, hidden: state.hidden, previewHide: memo.value.previewHide,
-                                      isHovered: r.isHovered, isDragging: r.isActive, styling: styling)
-        guard splitterShown || memo.value.previewHide != nil else { return }
-        switch splitter {
-        case .invisible:
-            break
-        case .line:
-            drawSplitterLine(geometry.splitter, horizontal: horizontal, styling: styling, emphasized: r.isActive || r.isHovered)
-        case .custom(let draw):
-            var latest = binding.wrappedValue
-            let before = latest
-            withID(handleID) { draw(self, context, &latest) }
-            if latest != before { binding.wrappedValue = latest }
+            let context = SplitterContext(rect: geometry.splitter,
+                                          hitRect: splitterHitRect(geometry.splitter, horizontal: horizontal, styling: styling),
+                                          layout: state.layout, hidden: state.hidden, previewHide: memo.value.previewHide,
+                                          isHovered: r.isHovered, isDragging: r.isActive, styling: styling)
+            guard splitterShown || memo.value.previewHide != nil else { return }
+            switch splitter {
+            case .invisible:
+                break
+            case .line:
+                drawSplitterLine(geometry.splitter, horizontal: horizontal, styling: styling, emphasized: r.isActive || r.isHovered)
+            case .custom(let draw):
+                var latest = binding.wrappedValue
+                let before = latest
+                withID(handleID) { draw(self, context, &latest) }
+                if latest != before { binding.wrappedValue = latest }
+            }
         }
     }
 

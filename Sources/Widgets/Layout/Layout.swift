@@ -362,7 +362,11 @@ extension UI {
     /// Takes all the room left in the enclosing stack, for a container that fills it (a
     /// toolbar, a tab view, a navigation stack); `unboundedHeight` high where the height has no
     /// bound (inside a vertical scroll view).
-    func allocateRemaining(unboundedHeight: Double) -> Rect {
+    ///
+    /// ```swift
+    /// let canvas = ui.allocateRemaining(unboundedHeight: 240)
+    /// ```
+    public func allocateRemaining(unboundedHeight: Double) -> Rect {
         let available = availableRect
         return allocate(Size(available.width, available.height.isFinite ? available.height : unboundedHeight),
                         flexibleWidth: true, flexibleHeight: available.height.isFinite)

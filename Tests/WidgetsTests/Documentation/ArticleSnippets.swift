@@ -462,3 +462,22 @@ final class PhotoRating {
     }
 }
 // end snippet
+
+// snippet: sparkline
+extension UI {
+    /// A line through `values`, filling the room it is offered, for a screen reader an image
+    /// named `name`.
+    public func sparkline(_ name: String, values: [Double]) {
+        widget("sparkline", name) { id, rect in
+            drawList.addRect(rect, color: theme.background)
+            accessibilityElement(id, role: .image, name: name, frame: rect)
+            guard values.count > 1, let low = values.min(), let high = values.max() else { return }
+            let span = max(high - low, .ulpOfOne)
+            let points = values.indices.map { i in
+                Point(rect.x + rect.width * Double(i) / Double(values.count - 1), rect.maxY - (values[i] - low) / span * rect.height)
+            }
+            drawList.addPolyline(points, color: theme.accent, thickness: 2)
+        }
+    }
+}
+// end snippet

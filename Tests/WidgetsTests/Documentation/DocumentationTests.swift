@@ -268,4 +268,23 @@ final class DocumentationTests: XCTestCase {
         h.frame(photo.body)
         XCTAssertEqual(photo.rating, 4, "a screen reader sets the rating")
     } }
+
+    func testTheSparklineFillsItsRoomAndDrawsItsLine() throws { try onMain {
+        let h = try Harness(width: 300, height: 200)
+        h.ui.isAccessibilityEnabled = true
+        let build = { (ui: UI) in
+            ui.vstack {
+                ui.text("Sales")
+                ui.sparkline("Sales by month", values: [3, 1, 4, 1, 5, 9, 2, 6])
+            }
+        }
+        h.frame(build)
+        let node = try XCTUnwrap(h.ui.accessibilityTree.all(.image, "Sales by month").first)
+        XCTAssertEqual(node.frame.width, 300, accuracy: 1, "the sparkline takes the width offered")
+        XCTAssertGreaterThan(node.frame.height, 120, "and the height left under the title")
+        let accent = h.ui.theme.accent
+        XCTAssertGreaterThan(h.countPixels(in: node.frame) { $0 == accent }, 200, "its line")
+        let top = Rect(x: 0, y: 0, width: 300, height: node.frame.minY - 2) // (the line is 2 px thick at its top)
+        XCTAssertEqual(h.countPixels(in: top) { $0 == accent }, 0, "nothing drawn above it")
+    } }
 }

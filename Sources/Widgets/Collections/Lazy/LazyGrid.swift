@@ -506,90 +506,86 @@ extension UI {
     func lazyGrid<Geometry: LazyGridGeometry>(_ name: String, vertical: Bool, spacing: Double, geometry lines: Geometry, shape: GridShape,
                                                cellSize: Size, pinsHeaders: Bool, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
                                                cell: (Int) -> GridCell, content: (UI, Int, Rect) -> Void) -> LazyGridInfo {
-        let gid = id(name)
-        profiler?.beginScope("grid", name)
-        defer { profiler?.endScope() }
-        let available = availableRect
-        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
-                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
-        let memo = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo())
-        memo.value.isHorizontal = !vertical
-        let across = vertical ? rect.width - theme.scrollbarWidth : rect.height - theme.scrollbarWidth
-        let count = lines.count
-        let viewportLength = vertical ? rect.height : rect.width
-        var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: 0, cellSize: cellSize,
-                                scrollOffset: 0, viewport: rect, layout: nil)
-        withID(gid) {
-            // Relayout (resize, zoom): keep the anchored item where it was on screen.
-            let scrollName = "scroll"
-            let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
-            if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem {
-                let target = lines.offset(ofItem: anchor.item) - anchor.screenY
-                scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
-            }
-            memo.value.anchor = nil
-            memo.value.shape = shape
-            // A zoom changes the app's columns next frame; the anchor set here is used then.
-            if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
-            if let request = pendingItemScrolls.removeValue(forKey: gid), count > 0 {
-                let item = min(max(0, request.index), count - 1)
-                let target = ScrollAnchor.offset(showing: lines.offset(ofItem: item), length: cell(item).length,
-                                                 viewport: viewportLength, current: offsetNow, anchor: request.anchor)
-                scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
-            }
-            let contentSize = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
-            let listed = openAccessibilityContainer(WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
-                                                    collection: AccessibilityCollection(rows: count))
-            defer { if listed { closeAccessibilityContainer() } }
-            // A Tab stop: focused, the arrows and Page Up/Down scroll it (an app's selection keys come first).
-            virtualScrollView(scrollName, contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
-                              focusable: true) { scroll in
-                let offset = vertical ? scroll.offset.y : scroll.offset.x
-                if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
-                memo.value.lastOffset = offset
-                info.scrollOffset = offset
-                info.scrollSpeed = memo.value.motion.speed(offset: offset, time: time)
-                info.isScrollingFast = info.scrollSpeed > viewportLength * LazyGridInfo.fastScreensPerSecond
-                // Cells passed over in a fling cost no sharp decode; a frame after the scroll
-                // settles asks for the sharp thumbnails of the cells it settled on.
-                let deferred = images?.defersSharpTier ?? false
-                if info.isScrollingFast {
-                    images?.defersSharpTier = true
-                    requestRedraw(after: memo.value.motion.window + 0.01)
+        return widget("grid", name) { gid, rect in
+            let memo = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo())
+            memo.value.isHorizontal = !vertical
+            let across = vertical ? rect.width - theme.scrollbarWidth : rect.height - theme.scrollbarWidth
+            let count = lines.count
+            let viewportLength = vertical ? rect.height : rect.width
+            var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: 0, cellSize: cellSize,
+                                    scrollOffset: 0, viewport: rect, layout: nil)
+            withID(gid) {
+                // Relayout (resize, zoom): keep the anchored item where it was on screen.
+                let scrollName = "scroll"
+                let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
+                if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem {
+                    let target = lines.offset(ofItem: anchor.item) - anchor.screenY
+                    scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
                 }
-                defer { images?.defersSharpTier = deferred }
-                info.direction = memo.value.direction
-                info.visible = lines.visibleItems(offset: offset, viewport: viewportLength)
-                info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
-                if let first = info.visible.first { memo.value.topItem = (first, lines.offset(ofItem: first) - offset) }
-                for i in info.visible {
-                    let place = cell(i)
-                    let along = lines.offset(ofItem: i) - offset
-                    let cellRect = vertical
-                        ? Rect(x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
-                        : Rect(x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
-                    // Layout-built content sits in its cell by the item's alignment (across the column
-                    // of a vertical grid); the rect is the whole cell for content drawn directly.
-                    _ = accessibilityItem(i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin) {
-                        _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
-                                  alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)) { content(self, i, cellRect) }
-                        return cellRect.size
+                memo.value.anchor = nil
+                memo.value.shape = shape
+                // A zoom changes the app's columns next frame; the anchor set here is used then.
+                if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
+                if let request = pendingItemScrolls.removeValue(forKey: gid), count > 0 {
+                    let item = min(max(0, request.index), count - 1)
+                    let target = ScrollAnchor.offset(showing: lines.offset(ofItem: item), length: cell(item).length,
+                                                     viewport: viewportLength, current: offsetNow, anchor: request.anchor)
+                    scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
+                }
+                let contentSize = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
+                let listed = openAccessibilityContainer(WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
+                                                        collection: AccessibilityCollection(rows: count))
+                defer { if listed { closeAccessibilityContainer() } }
+                // A Tab stop: focused, the arrows and Page Up/Down scroll it (an app's selection keys come first).
+                virtualScrollView(scrollName, contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
+                                  focusable: true) { scroll in
+                    let offset = vertical ? scroll.offset.y : scroll.offset.x
+                    if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
+                    memo.value.lastOffset = offset
+                    info.scrollOffset = offset
+                    info.scrollSpeed = memo.value.motion.speed(offset: offset, time: time)
+                    info.isScrollingFast = info.scrollSpeed > viewportLength * LazyGridInfo.fastScreensPerSecond
+                    // Cells passed over in a fling cost no sharp decode; a frame after the scroll
+                    // settles asks for the sharp thumbnails of the cells it settled on.
+                    let deferred = images?.defersSharpTier ?? false
+                    if info.isScrollingFast {
+                        images?.defersSharpTier = true
+                        requestRedraw(after: memo.value.motion.window + 0.01)
+                    }
+                    defer { images?.defersSharpTier = deferred }
+                    info.direction = memo.value.direction
+                    info.visible = lines.visibleItems(offset: offset, viewport: viewportLength)
+                    info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
+                    if let first = info.visible.first { memo.value.topItem = (first, lines.offset(ofItem: first) - offset) }
+                    for i in info.visible {
+                        let place = cell(i)
+                        let along = lines.offset(ofItem: i) - offset
+                        let cellRect = vertical
+                            ? Rect(x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
+                            : Rect(x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
+                        // Layout-built content sits in its cell by the item's alignment (across the column
+                        // of a vertical grid); the rect is the whole cell for content drawn directly.
+                        _ = accessibilityItem(i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin) {
+                            _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
+                                      alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)) { content(self, i, cellRect) }
+                            return cellRect.size
+                        }
+                    }
+                    guard lines.headerLength > 0 else { return }
+                    // Headers over the cells; a pinned one at the top, over the items scrolling under it.
+                    info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
+                    let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
+                    for s in info.visibleSections {
+                        let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
+                        let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
+                            : Rect(x: rect.x + along, y: rect.y, width: lines.headerLength, height: across)
+                        _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
+                                  id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
                     }
                 }
-                guard lines.headerLength > 0 else { return }
-                // Headers over the cells; a pinned one at the top, over the items scrolling under it.
-                info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
-                let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
-                for s in info.visibleSections {
-                    let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
-                    let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
-                        : Rect(x: rect.x + along, y: rect.y, width: lines.headerLength, height: across)
-                    _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
-                              id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
-                }
             }
+            return info
         }
-        return info
     }
 
     /// Two-finger pinch (and ctrl+wheel) scales `zoom`; the item under the pinch centre is

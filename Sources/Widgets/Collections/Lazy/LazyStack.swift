@@ -196,85 +196,81 @@ extension UI {
     /// is built at the top of the viewport instead of in the flow.
     private func lazyStack(_ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
                            sections: RowGeometry? = nil, pinsHeaders: Bool = false, content: (UI, Int) -> Void) -> LazyStackInfo {
-        let sid = id(name)
-        profiler?.beginScope("lazy stack", name)
-        defer { profiler?.endScope() }
-        let available = availableRect
-        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
-                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
-        let memo = stateBox(WidgetID(parent: sid, "memo"), LazyStackMemo(extents: ItemExtents(count: count, estimate: estimate + spacing)))
-        memo.value.extents.resize(to: count)
-        memo.value.isHorizontal = !vertical
-        let viewport = vertical ? rect.height : rect.width
-        let across = (vertical ? rect.width : rect.height) - theme.scrollbarWidth
-        var info = LazyStackInfo(built: 0..<0, contentLength: 0, scrollOffset: 0)
-        var listed = false
-        withID(sid) {
-            if let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 {
-                let index = min(max(0, request.index), count - 1)
-                let current = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
-                let target = ScrollAnchor.offset(showing: memo.value.extents.offset(of: index), length: memo.value.extents.length(of: index) - spacing,
-                                                 viewport: viewport, current: current, anchor: request.anchor)
-                scrollTo("scroll", offset: vertical ? Point(0, target) : Point(target, 0))
-            }
-            let total = memo.value.extents.total
-            let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
-            var drift = 0.0
-            listed = openAccessibilityContainer(WidgetID(parent: sid, "scroll"), role: .list, name: name, frame: rect,
-                                                collection: AccessibilityCollection(rows: count))
-            virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
-                              focusable: true) { scroll in
-                let offset = vertical ? scroll.offset.y : scroll.offset.x
-                info.scrollOffset = offset
-                guard count > 0 else { return }
-                @MainActor func build(_ i: Int, at position: Double) -> Double {
-                    let origin = vertical ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
-                    let slot = vertical ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
-                        : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
-                    let size = withID(index: i) {
-                        accessibilityItem(i, id: id("accessibility item"), at: origin) {
-                            child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) { content(self, i) }
+        return widget("lazy stack", name) { sid, rect in
+            let memo = stateBox(WidgetID(parent: sid, "memo"), LazyStackMemo(extents: ItemExtents(count: count, estimate: estimate + spacing)))
+            memo.value.extents.resize(to: count)
+            memo.value.isHorizontal = !vertical
+            let viewport = vertical ? rect.height : rect.width
+            let across = (vertical ? rect.width : rect.height) - theme.scrollbarWidth
+            var info = LazyStackInfo(built: 0..<0, contentLength: 0, scrollOffset: 0)
+            var listed = false
+            withID(sid) {
+                if let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 {
+                    let index = min(max(0, request.index), count - 1)
+                    let current = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
+                    let target = ScrollAnchor.offset(showing: memo.value.extents.offset(of: index), length: memo.value.extents.length(of: index) - spacing,
+                                                     viewport: viewport, current: current, anchor: request.anchor)
+                    scrollTo("scroll", offset: vertical ? Point(0, target) : Point(target, 0))
+                }
+                let total = memo.value.extents.total
+                let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
+                var drift = 0.0
+                listed = openAccessibilityContainer(WidgetID(parent: sid, "scroll"), role: .list, name: name, frame: rect,
+                                                    collection: AccessibilityCollection(rows: count))
+                virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
+                                  focusable: true) { scroll in
+                    let offset = vertical ? scroll.offset.y : scroll.offset.x
+                    info.scrollOffset = offset
+                    guard count > 0 else { return }
+                    @MainActor func build(_ i: Int, at position: Double) -> Double {
+                        let origin = vertical ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
+                        let slot = vertical ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
+                            : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
+                        let size = withID(index: i) {
+                            accessibilityItem(i, id: id("accessibility item"), at: origin) {
+                                child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) { content(self, i) }
+                            }
                         }
+                        let length = (vertical ? size.height : size.width) + spacing
+                        memo.value.extents.setLength(length, of: i)
+                        return length
                     }
-                    let length = (vertical ? size.height : size.width) + spacing
-                    memo.value.extents.setLength(length, of: i)
-                    return length
+                    // The item at the top anchors the layout: items below follow it, the one above
+                    // (overscan, off screen) is measured too, and its correction moves the offset
+                    // rather than what is on screen.
+                    let top = memo.value.extents.index(at: offset)
+                    let topStart = memo.value.extents.offset(of: top)
+                    // The pinned header: the top section's, built last (over its items) at the top.
+                    let pinned = pinsHeaders ? sections.flatMap { slots in
+                        slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
+                    } : nil
+                    if top > 0 && top - 1 != pinned?.slot { _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1)) }
+                    var i = top, position = topStart
+                    while i < count && position - offset < viewport + estimate { // about one item of overscan below
+                        position += i == pinned?.slot ? memo.value.extents.length(of: i) : build(i, at: position)
+                        i += 1
+                    }
+                    info.built = max(0, top - 1)..<i
+                    if let pinned, let slots = sections {
+                        let next = pinned.section + 1 < slots.sectionStarts.count ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : count
+                        let height = memo.value.extents.length(of: pinned.slot) - spacing
+                        // At the top, or pushed up by the next section's header as it arrives.
+                        let y = min(max(offset, memo.value.extents.offset(of: pinned.slot)), memo.value.extents.offset(of: next) - spacing - height)
+                        drawList.addRect(Rect(x: rect.x, y: rect.y + y - offset, width: across, height: height), color: theme.background)
+                        _ = build(pinned.slot, at: y)
+                    }
+                    drift = memo.value.extents.offset(of: top) - topStart
                 }
-                // The item at the top anchors the layout: items below follow it, the one above
-                // (overscan, off screen) is measured too, and its correction moves the offset
-                // rather than what is on screen.
-                let top = memo.value.extents.index(at: offset)
-                let topStart = memo.value.extents.offset(of: top)
-                // The pinned header: the top section's, built last (over its items) at the top.
-                let pinned = pinsHeaders ? sections.flatMap { slots in
-                    slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
-                } : nil
-                if top > 0 && top - 1 != pinned?.slot { _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1)) }
-                var i = top, position = topStart
-                while i < count && position - offset < viewport + estimate { // about one item of overscan below
-                    position += i == pinned?.slot ? memo.value.extents.length(of: i) : build(i, at: position)
-                    i += 1
+                // (Outside the scroll view's own ID scope, where "scroll" names it.)
+                if drift != 0 {
+                    // From where the scroll view is now: a key may have moved it after the items were built.
+                    let now = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
+                    scrollTo("scroll", offset: vertical ? Point(0, now + drift) : Point(now + drift, 0))
                 }
-                info.built = max(0, top - 1)..<i
-                if let pinned, let slots = sections {
-                    let next = pinned.section + 1 < slots.sectionStarts.count ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : count
-                    let height = memo.value.extents.length(of: pinned.slot) - spacing
-                    // At the top, or pushed up by the next section's header as it arrives.
-                    let y = min(max(offset, memo.value.extents.offset(of: pinned.slot)), memo.value.extents.offset(of: next) - spacing - height)
-                    drawList.addRect(Rect(x: rect.x, y: rect.y + y - offset, width: across, height: height), color: theme.background)
-                    _ = build(pinned.slot, at: y)
-                }
-                drift = memo.value.extents.offset(of: top) - topStart
+                info.contentLength = max(0, memo.value.extents.total - spacing)
             }
-            // (Outside the scroll view's own ID scope, where "scroll" names it.)
-            if drift != 0 {
-                // From where the scroll view is now: a key may have moved it after the items were built.
-                let now = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
-                scrollTo("scroll", offset: vertical ? Point(0, now + drift) : Point(now + drift, 0))
-            }
-            info.contentLength = max(0, memo.value.extents.total - spacing)
+            if listed { closeAccessibilityContainer() }
+            return info
         }
-        if listed { closeAccessibilityContainer() }
-        return info
     }
 }

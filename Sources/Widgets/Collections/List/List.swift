@@ -480,82 +480,78 @@ extension UI {
     private func listBody(_ name: String, mode: SelectionMode, selection: Binding<Set<AnyHashable>>?, style: ListStyle,
                           rowHeight: Double?, editMode: Bool, contextMenu: ((Set<AnyHashable>) -> Void)?,
                           _ content: () -> Void) -> ListInfo {
-        let lid = id(name)
-        profiler?.beginScope("list", name)
-        defer { profiler?.endScope() }
-        let available = availableRect
-        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
-                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
-        let memo = stateBox(WidgetID(parent: lid, "memo"), ListMemo())
-        noteLandmark(.list, name, rect)
-        let selectionBinding = selection.map { SelectionBinding.set($0) }
-        selectionBinding?.read(into: &memo.value.selection)
-        let selectionAsRead = memo.value.selection.selected
-        let rowH = rowHeight ?? (style == .sidebar ? theme.rowHeight + 4 : theme.rowHeight)
-        var info = ListInfo(visibleRows: 0..<0, rowCount: 0, scrollOffset: 0, bodyRect: rect)
+        return widget("list", name) { lid, rect in
+            let memo = stateBox(WidgetID(parent: lid, "memo"), ListMemo())
+            noteLandmark(.list, name, rect)
+            let selectionBinding = selection.map { SelectionBinding.set($0) }
+            selectionBinding?.read(into: &memo.value.selection)
+            let selectionAsRead = memo.value.selection.selected
+            let rowH = rowHeight ?? (style == .sidebar ? theme.rowHeight + 4 : theme.rowHeight)
+            var info = ListInfo(visibleRows: 0..<0, rowCount: 0, scrollOffset: 0, bodyRect: rect)
 
-        let collector = ListCollector(command: memo.value.command)
-        memo.value.command = nil
-        listStack.append(collector)
-        withID(lid) { content() }
-        listStack.removeLast()
+            let collector = ListCollector(command: memo.value.command)
+            memo.value.command = nil
+            listStack.append(collector)
+            withID(lid) { content() }
+            listStack.removeLast()
 
-        drawList.pushClip(rect)
-        if style == .sidebar { drawList.addRect(rect, color: theme.control.opacity(0.35)) }
-        withID(lid) {
-            var layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
-            let bodyID = id("body.input")
-            let focused = focusID == bodyID
-            let r = interact(bodyID, rect: rect, sense: [.click, .focus])
-            let offset = scrollOffset("body").y
-            let ctx = ListRowContext(collector: collector, rect: rect, rowHeight: rowH, style: style, editMode: editMode)
-            // Input first: it may expand or collapse rows, which changes the layout drawn below.
-            if handleListPointer(r, ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
-                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+            drawList.pushClip(rect)
+            if style == .sidebar { drawList.addRect(rect, color: theme.control.opacity(0.35)) }
+            withID(lid) {
+                var layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+                let bodyID = id("body.input")
+                let focused = focusID == bodyID
+                let r = interact(bodyID, rect: rect, sense: [.click, .focus])
+                let offset = scrollOffset("body").y
+                let ctx = ListRowContext(collector: collector, rect: rect, rowHeight: rowH, style: style, editMode: editMode)
+                // Input first: it may expand or collapse rows, which changes the layout drawn below.
+                if handleListPointer(r, ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
+                    layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+                }
+                if focused && !hasOpenPopup && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
+                    layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+                }
+                trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
+                if let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector) {
+                    let slot = layout.geometry.slot(ofRow: row)
+                    let target = ScrollAnchor.offset(showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
+                                                     viewport: rect.height, current: offset, anchor: request.anchor)
+                    scrollTo("body", offset: Point(0, target))
+                }
+                info.rowCount = layout.rowCount
+                if memo.value.selection.selected.refersToRows {
+                    // Ranges follow their rows when rows expand, collapse or move.
+                    memo.value.selection.selected.follow(RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout)))
+                }
+                let isTree = collector.sources.contains { $0.isHierarchical }
+                let listed = openAccessibilityContainer(
+                    bodyID, role: isTree ? .tree : .list, name: name, frame: rect,
+                    states: controlStates(mode == .multiple ? [.managesDescendants, .multiselectable] : .managesDescendants),
+                    collection: AccessibilityCollection(rows: layout.rowCount))
+                virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
+                    info.scrollOffset = scroll.offset.y
+                    info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
+                                                    focused: focused, memo: memo, mode: mode, frames: &info.rowFrames)
+                }
+                if listed { closeAccessibilityContainer() }
+                for toggle in listAccessibilityToggles { toggle() }
+                listAccessibilityToggles.removeAll()
+                if memo.value.scrollCorrection != 0 {
+                    // A dragged row held near an edge scrolls the list, frame after frame; rows
+                    // above the top measured anew move it with them.
+                    scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.scrollCorrection)))
+                    memo.value.scrollCorrection = 0
+                    requestRedraw()
+                }
+                if r.secondaryClicked && contextMenu != nil { openPopup("menu") }
+                if let contextMenu {
+                    let ids = memo.value.menuIDs
+                    popup("menu") { contextMenu(ids) }
+                }
             }
-            if focused && !hasOpenPopup && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
-                layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
-            }
-            trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
-            if let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector) {
-                let slot = layout.geometry.slot(ofRow: row)
-                let target = ScrollAnchor.offset(showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
-                                                 viewport: rect.height, current: offset, anchor: request.anchor)
-                scrollTo("body", offset: Point(0, target))
-            }
-            info.rowCount = layout.rowCount
-            if memo.value.selection.selected.refersToRows {
-                // Ranges follow their rows when rows expand, collapse or move.
-                memo.value.selection.selected.follow(RowOrder(count: layout.rowCount, idAt: ctx.idAt(layout)))
-            }
-            let isTree = collector.sources.contains { $0.isHierarchical }
-            let listed = openAccessibilityContainer(
-                bodyID, role: isTree ? .tree : .list, name: name, frame: rect,
-                states: controlStates(mode == .multiple ? [.managesDescendants, .multiselectable] : .managesDescendants),
-                collection: AccessibilityCollection(rows: layout.rowCount))
-            virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
-                info.scrollOffset = scroll.offset.y
-                info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
-                                                focused: focused, memo: memo, mode: mode, frames: &info.rowFrames)
-            }
-            if listed { closeAccessibilityContainer() }
-            for toggle in listAccessibilityToggles { toggle() }
-            listAccessibilityToggles.removeAll()
-            if memo.value.scrollCorrection != 0 {
-                // A dragged row held near an edge scrolls the list, frame after frame; rows
-                // above the top measured anew move it with them.
-                scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.scrollCorrection)))
-                memo.value.scrollCorrection = 0
-                requestRedraw()
-            }
-            if r.secondaryClicked && contextMenu != nil { openPopup("menu") }
-            if let contextMenu {
-                let ids = memo.value.menuIDs
-                popup("menu") { contextMenu(ids) }
-            }
+            drawList.popClip()
+            selectionBinding?.write(&memo.value.selection, readAs: selectionAsRead)
+            return info
         }
-        drawList.popClip()
-        selectionBinding?.write(&memo.value.selection, readAs: selectionAsRead)
-        return info
     }
 }

@@ -147,8 +147,9 @@ struct TableFrame<Rows: RandomAccessCollection> where Rows.Element: Identifiable
 
 // How a table frame flows (`tableBody`), each phase a function below:
 //
-//   1. layout       `tableFrame`: allocate the table, split header from body, arrange and
-//                   measure the columns, and build the rows' geometry;
+//   0. opening      `widget`: the table's ID, its profiler scope, all the room offered;
+//   1. layout       `tableFrame`: split header from body, arrange and measure the
+//                   columns, and build the rows' geometry;
 //   2. requests     `applyTableScrollRequests`: `scrollTable(_:toRow:)` calls since last frame;
 //   3. a11y         `openAccessibilityTable` while a screen reader listens;
 //   4. the body, in one scroll view that knows only the content's size:
@@ -167,14 +168,17 @@ extension UI {
     /// app's row type (unspecialized, generic row access cost ~40 % of a table frame).
     @inlinable
     func tableBody<Rows>(_ request: TableRequest<Rows>) -> TableInfo {
-        let tid = id(request.name)
-        profiler?.beginScope("table", request.name)
-        defer { profiler?.endScope() }
+        widget("table", request.name) { tid, rect in tableBody(request, id: tid, rect: rect) }
+    }
+
+    /// `tableBody` in the table's ID and rectangle.
+    @inlinable
+    func tableBody<Rows>(_ request: TableRequest<Rows>, id tid: WidgetID, rect: Rect) -> TableInfo {
         let memo = stateBox(WidgetID(parent: tid, "memo"), TableMemo<Rows.Element.ID>())
         let userWidths = stateBox(WidgetID(parent: tid, "widths"), [String: Double]())
         request.selection?.read(into: &memo.value.selection)
         let selectionAsRead = memo.value.selection.selected
-        var frame = tableFrame(request, userWidths: userWidths.value)
+        var frame = tableFrame(request, rect: rect, userWidths: userWidths.value)
         memo.value.selection.selected.follow(frame.order) // ranges follow their rows through a new sort
         var info = TableInfo(visibleRows: 0..<0, scrollOffset: 0, rowHeight: frame.rowHeight, bodyRect: frame.body,
                              isCompact: frame.isCompact)
@@ -224,13 +228,10 @@ extension UI {
         return info
     }
 
-    /// Phase 1: allocates the table and lays it out: header and body, the columns shown (the
-    /// first only when compact) and their widths, and the rows' geometry.
+    /// Phase 1: lays the table out in `rect`: header and body, the columns shown (the first
+    /// only when compact) and their widths, and the rows' geometry.
     @inlinable
-    func tableFrame<Rows>(_ request: TableRequest<Rows>, userWidths: [String: Double]) -> TableFrame<Rows> {
-        let available = availableRect
-        let rect = allocate(Size(available.width, available.height.isFinite ? available.height : 300),
-                            flexibleWidth: true, flexibleHeight: available.height.isFinite)
+    func tableFrame<Rows>(_ request: TableRequest<Rows>, rect: Rect, userWidths: [String: Double]) -> TableFrame<Rows> {
         let isCompact = rect.width < request.compactWidth
         let shown = (request.columnCustomization?.wrappedValue ?? TableColumnCustomization()).arrange(request.columns)
         let columns = isCompact ? Array(shown.prefix(1)) : shown
