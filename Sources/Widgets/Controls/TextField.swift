@@ -242,7 +242,6 @@ extension UI {
 
     /// The text field, shown as typed or (`secure`) masked.
     private func textFieldBody(_ placeholder: String, text: inout String, width: Double, id: String?, secure: Bool) -> Bool {
-        let font = self.font
         let rect = formRow(placeholder, height: theme.controlHeight).map { Rect(x: $0.x, y: $0.y, width: min(width, $0.width), height: $0.height) }
             ?? allocate(Size(width, theme.controlHeight))
         let fid = self.id(id ?? placeholder)
@@ -260,93 +259,117 @@ extension UI {
             changed = true
         }
         var layout: CaretLayout?
-
         if focused {
             wantsTextInput = true
             textInputRect = rect
-            var scalars = Array(text.unicodeScalars)
-            box.value.caret = min(box.value.caret, scalars.count)
-            box.value.anchor = min(box.value.anchor, scalars.count)
-            var carets = font.caretLayout(secure ? Self.masked(text) : text)
-            // Pointer: press places the caret, drag selects, double-click selects the word.
-            // Mirrored, the field's inside is moved, not flipped: the pointer is found in it as drawn.
-            let pointerX = drawList.isMirrored ? inner.minX + inner.maxX - input.pointer.position.x : input.pointer.position.x
-            let localX = pointerX - inner.minX + box.value.scrollX
-            if r.pressed {
-                let i = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
-                box.value.openEdit = nil
-                if input.pointer.clickCount >= 3 { // the line
-                    box.value.anchor = 0
-                    box.value.caret = scalars.count
-                } else if input.pointer.clickCount == 2 { // the word
-                    box.value.anchor = TextEditing.wordStart(scalars, before: i)
-                    box.value.caret = TextEditing.wordEnd(scalars, after: i)
-                } else {
-                    box.value.caret = i
-                    if !input.modifiers.contains(.shift) { box.value.anchor = i }
-                }
-            } else if r.isActive && input.pointer.kind == .mouse && input.pointer.isDragging {
-                box.value.caret = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
-            }
-            if focusID == fid {
-                // In a right-to-left paragraph the arrows move the caret the way they point:
-                // Left towards the paragraph's end.
-                let readsRightToLeft = !secure && font.readsRightToLeft(text)
-                typing: for typed in input.typing {
-                    switch typed {
-                    case .text(let t):
-                        changed = TextEditing.insert(t.replacingNewlines(), into: &scalars, state: &box.value) || changed
-                    case .key(let press):
-                        if press.key == .returnKey || press.key == .escape { focus(nil); break typing }
-                        // A password is never copied out (nor cut, which would lose it).
-                        if secure && press.modifiers.contains(.command) && (press.key == Key("c") || press.key == Key("x")) { continue }
-                        var press = press
-                        if readsRightToLeft && (press.key == .left || press.key == .right) { press.key = press.key == .left ? .right : .left }
-                        changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
-                    }
-                }
-            }
-            if changed {
-                text = String(String.UnicodeScalarView(scalars))
-                carets = font.caretLayout(secure ? Self.masked(text) : text)
-            }
-            // Keep the caret in view.
-            let caretX = carets.x(atCaret: box.value.caret)
-            if caretX - box.value.scrollX > inner.width { box.value.scrollX = caretX - inner.width }
-            if caretX - box.value.scrollX < 0 { box.value.scrollX = caretX }
-            box.value.scrollX = max(0, min(box.value.scrollX, max(0, carets.width - inner.width + 2)))
-            layout = carets
+            let edited = editTextField(r, text: &text, fid: fid, inner: inner, secure: secure, box: box)
+            changed = edited.changed || changed
+            layout = edited.carets
         } else {
             box.value.scrollX = 0
         }
-
         if isAccessibilityEnabled {
             // A password field's text is its dots to a screen reader, as GTK's.
             accessibilityElement(fid, role: secure ? .passwordText : .entry, name: placeholder, frame: rect,
                                  states: controlStates([.editable, .singleLine, .selectableText]), actions: [.activate],
                                  text: box.value.accessibilityText(secure ? Self.masked(text) : text, focused: focusID == fid))
         }
+        drawTextField(rect, inner: inner, r, placeholder: placeholder, shown: secure ? Self.masked(text) : text,
+                      focused: focusID == fid, carets: layout, state: box.value)
+        return changed
+    }
+
+    /// A focused field's pointer and keys: a press places the caret, a drag selects, a double
+    /// click selects the word and a triple click the line; typing edits by grapheme cluster,
+    /// Return or Escape ends. Keeps the caret in view. Returns whether the text changed, and
+    /// where its carets are.
+    private func editTextField(_ r: Interaction, text: inout String, fid: WidgetID, inner: Rect, secure: Bool,
+                               box: StateBox<TextEditState>) -> (changed: Bool, carets: CaretLayout) {
+        var scalars = Array(text.unicodeScalars)
+        box.value.caret = min(box.value.caret, scalars.count)
+        box.value.anchor = min(box.value.anchor, scalars.count)
+        var carets = font.caretLayout(secure ? Self.masked(text) : text)
+        // Mirrored, the field's inside is moved, not flipped: the pointer is found in it as drawn.
+        let pointerX = drawList.isMirrored ? inner.minX + inner.maxX - input.pointer.position.x : input.pointer.position.x
+        let localX = pointerX - inner.minX + box.value.scrollX
+        if r.pressed {
+            let i = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
+            box.value.openEdit = nil
+            if input.pointer.clickCount >= 3 { // the line
+                box.value.anchor = 0
+                box.value.caret = scalars.count
+            } else if input.pointer.clickCount == 2 { // the word
+                box.value.anchor = TextEditing.wordStart(scalars, before: i)
+                box.value.caret = TextEditing.wordEnd(scalars, after: i)
+            } else {
+                box.value.caret = i
+                if !input.modifiers.contains(.shift) { box.value.anchor = i }
+            }
+        } else if r.isActive && input.pointer.kind == .mouse && input.pointer.isDragging {
+            box.value.caret = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
+        }
+        var changed = false
+        if focusID == fid {
+            changed = typeIntoTextField(&scalars, readsRightToLeft: !secure && font.readsRightToLeft(text), secure: secure, box: box)
+        }
+        if changed {
+            text = String(String.UnicodeScalarView(scalars))
+            carets = font.caretLayout(secure ? Self.masked(text) : text)
+        }
+        // Keep the caret in view.
+        let caretX = carets.x(atCaret: box.value.caret)
+        if caretX - box.value.scrollX > inner.width { box.value.scrollX = caretX - inner.width }
+        if caretX - box.value.scrollX < 0 { box.value.scrollX = caretX }
+        box.value.scrollX = max(0, min(box.value.scrollX, max(0, carets.width - inner.width + 2)))
+        return (changed, carets)
+    }
+
+    /// This frame's typing into a focused field. In a right-to-left paragraph the arrows move
+    /// the caret the way they point (Left towards the paragraph's end); a password is never
+    /// copied or cut out. Returns whether the text changed.
+    private func typeIntoTextField(_ scalars: inout [Unicode.Scalar], readsRightToLeft: Bool, secure: Bool,
+                                   box: StateBox<TextEditState>) -> Bool {
+        var changed = false
+        typing: for typed in input.typing {
+            switch typed {
+            case .text(let t):
+                changed = TextEditing.insert(t.replacingNewlines(), into: &scalars, state: &box.value) || changed
+            case .key(let press):
+                if press.key == .returnKey || press.key == .escape { focus(nil); break typing }
+                if secure && press.modifiers.contains(.command) && (press.key == Key("c") || press.key == Key("x")) { continue }
+                var press = press
+                if readsRightToLeft && (press.key == .left || press.key == .right) { press.key = press.key == .left ? .right : .left }
+                changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
+            }
+        }
+        return changed
+    }
+
+    /// The field's box, its text (or placeholder), selection, input-method pre-edit text and
+    /// blinking caret, upright even in a mirrored frame.
+    private func drawTextField(_ rect: Rect, inner: Rect, _ r: Interaction, placeholder: String, shown: String, focused: Bool,
+                               carets layout: CaretLayout?, state: TextEditState) {
+        let font = self.font
         drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
-        drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focusID == fid ? theme.accent : theme.border,
-                               thickness: focusID == fid ? 2 : 1)
+        drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)
         drawList.pushClip(inner)
         let upright = drawList.beginUpright() // the text, its selection and caret read left to right even mirrored
-        let x0 = inner.minX - box.value.scrollX
+        let x0 = inner.minX - state.scrollX
         let textY = inner.midY - font.lineHeight / 2
-        if focusID == fid && box.value.hasSelection, let layout {
+        if focused && state.hasSelection, let layout {
             // One span per direction run the selection covers (mixed-direction text).
-            for span in layout.selectionSpans(box.value.selection) {
+            for span in layout.selectionSpans(state.selection) {
                 drawList.addRect(Rect(x: x0 + span.lowerBound, y: textY, width: span.upperBound - span.lowerBound, height: font.lineHeight),
                                  color: theme.selection)
             }
         }
-        if text.isEmpty && input.composition.isEmpty || (text.isEmpty && focusID != fid) {
+        if shown.isEmpty && input.composition.isEmpty || (shown.isEmpty && !focused) {
             font.draw(placeholder, at: Point(inner.minX, textY), color: theme.secondaryText, into: &drawList)
         } else {
-            font.draw(secure ? Self.masked(text) : text, at: Point(x0, textY), color: theme.text, into: &drawList)
+            font.draw(shown, at: Point(x0, textY), color: theme.text, into: &drawList)
         }
-        if focusID == fid, let layout {
-            var caretX = x0 + layout.x(atCaret: box.value.caret)
+        if focused, let layout {
+            var caretX = x0 + layout.x(atCaret: state.caret)
             if !input.composition.isEmpty {
                 // The pre-edit text, underlined, with the caret where the input method puts it.
                 let w = font.draw(input.composition, at: Point(caretX, textY), color: theme.accent, into: &drawList)
@@ -362,6 +385,5 @@ extension UI {
         }
         drawList.endUpright(upright, spanning: inner)
         drawList.popClip()
-        return changed
     }
 }

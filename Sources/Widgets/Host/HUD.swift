@@ -109,68 +109,113 @@ extension UI {
         let font = self.font(size: 12)
         let budget = profiler.jankThresholdMs
         let frames = box.value.frozen ?? profiler.recentFrames
-        let live = profiler.lastFrame
-        let lazy = live?.lazy ?? LazyPathCounters()
+        let lazy = profiler.lastFrame?.lazy ?? LazyPathCounters()
         let showsLazy = lazy != LazyPathCounters()
-        let lineHeight = 18.0
-        let top = 10 + lineHeight * (showsLazy ? 4 : 2)
+        let top = 10 + Self.inspectorLineHeight * (showsLazy ? 4 : 2)
         let detail = box.value.frozen == nil ? 0.0 : 196
         let height = top + 104 + detail + (note == nil ? 0 : 18)
-        let placement = hudPlacement
-        let panel: Rect
-        if let dock, placement == .docked {
-            panel = Rect(x: dock.x, y: dock.y, width: dock.width, height: max(dock.height, 0))
-        } else {
-            let width = min(460, size.width)
-            let corner: Point
-            if case .floating(let x, let y) = placement { corner = Point(x, y) } else { corner = Point(size.width - width - 10, 10) }
-            panel = Rect(x: min(max(0, corner.x), max(0, size.width - width)), y: min(max(0, corner.y), max(0, size.height - 24)),
-                         width: width, height: height)
-        }
+        let panel = inspectorPanel(height: height, dock: dock)
         stateBox(WidgetID(parent: .root, "hud.height"), 170.0).value = height // what a dock keeps free next frame
-        drawList.addRoundedRect(panel, radius: dock == nil || placement != .docked ? 8 : 0, color: Color(hex: 0x000000, alpha: 0.8))
-        let dim = Color.white.opacity(0.85)
+        drawList.addRoundedRect(panel, radius: dock == nil || hudPlacement != .docked ? 8 : 0, color: Color(hex: 0x000000, alpha: 0.8))
         let listed = openAccessibilityContainer(WidgetID(parent: .root, "hud"), role: .panel, name: "Frame profiler", frame: panel)
         defer { if listed { closeAccessibilityContainer() } }
         // The buttons at the top right; the lines of figures keep clear of them.
         let record = Rect(x: panel.maxX - 62, y: panel.y + 6, width: 54, height: 18)
-        let placeButton = Rect(x: record.x - 58, y: record.y, width: 52, height: 18)
         let content = min(panel.width, 460)
-        /// Each line of figures, cut to fit before `right`, is a label to a screen reader.
-        func line(_ text: String, _ k: Int, row: Int, right: Double, color: Color) {
-            let origin = Point(panel.x + 10, panel.y + 8 + Double(row) * lineHeight)
-            let shown = font.truncated(text, toWidth: max(0, right - origin.x))
-            font.draw(shown, at: origin, color: color, into: &drawList)
-            if listed {
-                accessibilityElement(WidgetID(parent: WidgetID(parent: .root, "hud.line"), index: k), role: .label, name: text,
-                                     frame: Rect(x: origin.x, y: origin.y, width: font.measure(shown), height: font.lineHeight),
-                                     text: AccessibilityText(text))
+        let lines = InspectorLines(panel: panel, font: font, listed: listed)
+        let recordClicked = inspectorFigures(profiler, lazy: showsLazy ? lazy : nil, lines: lines, record: record, top: top,
+                                             isRecording: isRecording, dock: dock)
+        let graph = Rect(x: panel.x + 10, y: panel.y + top + 6, width: content - 20, height: 88)
+        let bars = inspectorBars(frames, budget: budget, graph: graph, box: box, font: font, listed: listed)
+        if let note {
+            font.draw(note, in: Rect(x: panel.x + 10, y: graph.maxY + 6 + detail, width: content - 20, height: 16),
+                      color: Self.inspectorDim, into: &drawList)
+        }
+        if let frozen = box.value.frozen {
+            let area = Rect(x: panel.x + 10, y: graph.maxY + 8, width: content - 20, height: detail - 8)
+            frozenDetail(box, frames: frozen, graph: graph, barWidth: bars.width, first: bars.first, budget: budget, area: area, font: font)
+            if let screenshot, frozen.indices.contains(box.value.selected),
+               let shot = profiler.screenshots.screenshot(ofFrame: frozen[box.value.selected].index) {
+                // Right of the figures (below the buttons) where the panel has room for it.
+                let left = panel.x + content + 10, top = record.maxY + 8
+                inspectorScreenshot(shot, in: Rect(x: left, y: top, width: panel.maxX - left - 10, height: panel.maxY - top - 8),
+                                    texture: screenshot)
             }
         }
+        return recordClicked
+    }
 
-        // Live figures, the Record / Stop button and the Dock / Float button.
+    private static let inspectorLineHeight = 18.0
+    private static let inspectorDim = Color.white.opacity(0.85)
+
+    /// Where the inspector goes: in the dock, or floating where it was dragged (at first, the
+    /// window's top right corner), kept on screen.
+    private func inspectorPanel(height: Double, dock: Rect?) -> Rect {
+        let placement = hudPlacement
+        if let dock, placement == .docked {
+            return Rect(x: dock.x, y: dock.y, width: dock.width, height: max(dock.height, 0))
+        }
+        let width = min(460, size.width)
+        let corner: Point
+        if case .floating(let x, let y) = placement { corner = Point(x, y) } else { corner = Point(size.width - width - 10, 10) }
+        return Rect(x: min(max(0, corner.x), max(0, size.width - width)), y: min(max(0, corner.y), max(0, size.height - 24)),
+                    width: width, height: height)
+    }
+
+    /// The inspector's lines of figures: each cut to fit before `right`, and a label to a screen reader.
+    private struct InspectorLines {
+        let panel: Rect
+        let font: Font
+        let listed: Bool
+
+        @MainActor
+        func draw(_ text: String, _ k: Int, row: Int, right: Double, color: Color, in ui: UI) {
+            let origin = Point(panel.x + 10, panel.y + 8 + Double(row) * UI.inspectorLineHeight)
+            let shown = font.truncated(text, toWidth: max(0, right - origin.x))
+            font.draw(shown, at: origin, color: color, into: &ui.drawList)
+            if listed {
+                ui.accessibilityElement(WidgetID(parent: WidgetID(parent: .root, "hud.line"), index: k), role: .label, name: text,
+                                        frame: Rect(x: origin.x, y: origin.y, width: font.measure(shown), height: font.lineHeight),
+                                        text: AccessibilityText(text))
+            }
+        }
+    }
+
+    /// The live figures (work percentiles, draw calls, janky frames, and the lazy image path's
+    /// counters when it runs), the Record / Stop button and the Dock / Float button. Returns
+    /// whether Record / Stop was clicked.
+    private func inspectorFigures(_ profiler: FrameProfiler, lazy: LazyPathCounters?, lines: InspectorLines, record: Rect,
+                                  top: Double, isRecording: Bool, dock: Rect?) -> Bool {
+        let panel = lines.panel, font = lines.font, dim = Self.inspectorDim
+        let placeButton = Rect(x: record.x - 58, y: record.y, width: 52, height: 18)
+        let live = profiler.lastFrame
         let sorted = profiler.recentFrames.map(\.workMs).sorted()
         func pct(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        let besideButtons = placeButton.x - 8, whole = panel.x + content - 10
-        line("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))", 0, row: 0,
-             right: min(besideButtons, whole), color: .white)
-        line("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)", 1, row: 1,
-             right: min(besideButtons, whole), color: dim)
-        let r = hudButton(isRecording ? "Stop" : "Record", id: "hud.record", in: record, fill: isRecording ? Color.red : nil, font: font, listed: listed)
-        let docked = placement == .docked && dock != nil
-        if hudButton(docked ? "Float" : "Dock", id: "hud.place", in: placeButton, fill: nil, font: font, listed: listed).clicked {
+        let besideButtons = placeButton.x - 8, whole = panel.x + min(panel.width, 460) - 10
+        lines.draw("work p50 \(formatted(pct(0.5))) ms   p99 \(formatted(pct(0.99))) ms   max \(formatted(sorted.last ?? 0))", 0, row: 0,
+                   right: min(besideButtons, whole), color: .white, in: self)
+        lines.draw("draw calls \(live?.drawCalls ?? 0)   triangles \(live?.triangles ?? 0)   janky \(profiler.jankyFrames)", 1, row: 1,
+                   right: min(besideButtons, whole), color: dim, in: self)
+        let r = hudButton(isRecording ? "Stop" : "Record", id: "hud.record", in: record, fill: isRecording ? Color.red : nil, font: font,
+                          listed: lines.listed)
+        let docked = hudPlacement == .docked && dock != nil
+        if hudButton(docked ? "Float" : "Dock", id: "hud.place", in: placeButton, fill: nil, font: font, listed: lines.listed).clicked {
             hudPlacement = docked ? .floating(x: size.width - min(460, size.width) - 10, y: 10) : .docked
         }
         if !docked { dragHUD(panel, header: Rect(x: panel.x, y: panel.y, width: placeButton.x - panel.x, height: top)) }
-        if showsLazy {
-            line("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   decoding \(lazy.running)",
-                 2, row: 2, right: whole, color: dim)
-            line("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
-                 3, row: 3, right: whole, color: dim)
+        if let lazy {
+            lines.draw("cells \(lazy.visibleCells) (\(lazy.placeholderCells) loading, \(lazy.embeddedCells) embedded, \(lazy.resizedCells) resized)   queued \(lazy.queued)   decoding \(lazy.running)",
+                       2, row: 2, right: whole, color: dim, in: self)
+            lines.draw("uploads \(lazy.uploads) \(formatted(Double(lazy.uploadNs) / 1e6)) ms   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)",
+                       3, row: 3, right: whole, color: dim, in: self)
         }
+        return r.clicked
+    }
 
-        // The bars: one per frame, stacked by phase, the budget line across.
-        let graph = Rect(x: panel.x + 10, y: panel.y + top + 6, width: content - 20, height: 88)
+    /// The bars: one per frame, stacked by phase, the budget line across. A click on a bar
+    /// freezes the frames and selects that one. Returns each bar's width and the slot of the first.
+    private func inspectorBars(_ frames: [FrameRecord], budget: Double, graph: Rect, box: StateBox<InspectorState>, font: Font,
+                               listed: Bool) -> (width: Double, first: Int) {
         let capacity = 600
         let ceiling = max(2 * budget, 1)
         func y(_ ms: Double) -> Double { graph.maxY - min(ms, ceiling) / ceiling * graph.height }
@@ -202,28 +247,18 @@ extension UI {
             }
             box.value.selected = min(max(slot, 0), frames.count - 1)
         }
-        if let note {
-            font.draw(note, in: Rect(x: panel.x + 10, y: graph.maxY + 6 + detail, width: content - 20, height: 16), color: dim, into: &drawList)
-        }
-        if let frozen = box.value.frozen {
-            let area = Rect(x: panel.x + 10, y: graph.maxY + 8, width: content - 20, height: detail - 8)
-            frozenDetail(box, frames: frozen, graph: graph, barWidth: barWidth, first: first, budget: budget, area: area, font: font)
-            // The janky frame's picture, right of the figures (below the buttons) where the panel has room for it.
-            if let screenshot, frozen.indices.contains(box.value.selected),
-               let shot = profiler.screenshots.screenshot(ofFrame: frozen[box.value.selected].index) {
-                let left = panel.x + content + 10, top = record.maxY + 8
-                let room = Rect(x: left, y: top, width: panel.maxX - left - 10, height: panel.maxY - top - 8)
-                let scale = min(room.width / Double(shot.pixels.width), room.height / Double(shot.pixels.height), 1)
-                if scale >= 0.5, let texture = screenshot(shot) {
-                    let picture = Rect(x: room.x, y: room.y, width: Double(shot.pixels.width) * scale, height: Double(shot.pixels.height) * scale)
-                    drawList.addImage(texture, in: picture)
-                    drawList.addRectBorder(picture, color: Color.white.opacity(0.5))
-                    accessibilityElement(WidgetID(parent: .root, "hud.screenshot"), role: .image, name: "Screenshot of frame \(shot.frame)",
-                                         frame: picture, states: [.enabled])
-                }
-            }
-        }
-        return r.clicked
+        return (barWidth, first)
+    }
+
+    /// The selected janky frame's picture in `room`, when it fits at half size or more.
+    private func inspectorScreenshot(_ shot: FrameScreenshot, in room: Rect, texture: (FrameScreenshot) -> TextureHandle?) {
+        let scale = min(room.width / Double(shot.pixels.width), room.height / Double(shot.pixels.height), 1)
+        guard scale >= 0.5, let handle = texture(shot) else { return }
+        let picture = Rect(x: room.x, y: room.y, width: Double(shot.pixels.width) * scale, height: Double(shot.pixels.height) * scale)
+        drawList.addImage(handle, in: picture)
+        drawList.addRectBorder(picture, color: Color.white.opacity(0.5))
+        accessibilityElement(WidgetID(parent: .root, "hud.screenshot"), role: .image, name: "Screenshot of frame \(shot.frame)",
+                             frame: picture, states: [.enabled])
     }
 
     /// A small button of the inspector, reported to screen readers.
