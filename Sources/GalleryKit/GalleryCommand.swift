@@ -162,103 +162,117 @@ struct Run: ParsableCommand {
 
     func run() throws {
         pools.apply()
-        try MainActor.assumeIsolated { () throws -> Void in
-            let offscreen = window.resolvedOffscreen
-            if offscreen { Log.info("no display: using the offscreen video driver") }
-            var replay: InputReplay?
-            if let path = window.replay { replay = try InputReplay(path: path) }
-            // A replay reads and writes a scratch copy of the settings it was recorded with,
-            // never the user's own.
-            let store = try window.replay.map(RecordedSettings.scratchStore(forReplay:)) ?? PersistentStore.standard(app: "GalleryDemo")
-            let recorded = replay.map { (Int(($0.header.width * $0.header.scale).rounded()), Int(($0.header.height * $0.header.scale).rounded())) } // clamped when read
-            // Where the first window was left (kept by AppHost); older runs kept only its size.
-            let savedFrame = store.value("window.\(AppHost.mainGroup)", as: [Int].self).flatMap { $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil }
-            let savedSize = savedFrame.map { ($0[2], $0[3]) }
-                ?? store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
-            let size = window.parsedSize ?? recorded ?? savedSize ?? (1280, 800)
-            let position = window.parsedSize == nil && recorded == nil ? savedFrame.map { Point(Double($0[0]), Double($0[1])) } : nil
-            // No folder yet: the sample library, written in the background while the window is
-            // already up (the grid fills in as the photos land).
-            var generation: SampleGeneration?
-            var root = folder ?? BrowserPage.lastLibrary(in: store)
-            if root == nil { (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853) }
-            let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
-                                                  vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
-                                                  theme: window.dark ? .dark : .light, position: position))
-            host.persistentStore = store
-            if let direction = try window.direction() { host.ui.layoutDirection = direction }
-            let thumbnails = FreedesktopThumbnails()
-            // Every window's images: its own textures, the thumbnails shared on disk.
-            let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }
-            host.ui.images = pipeline(host.window.renderer)
-            DemoApp.prepare(host, pipeline: pipeline)
-            defer { // quitting waits 2 s at most for decodes and thumbnail writes
-                let deadline = MonotonicClock.seconds() + 2
-                for other in host.windows where other !== host.primary { _ = other.ui.images?.shutdown(within: 0.5) }
-                if host.ui.images?.shutdown(within: max(0, deadline - MonotonicClock.seconds())) == false { Log.info("quitting with decodes still running") }
-                if !thumbnails.flush(within: max(0, deadline - MonotonicClock.seconds())) {
-                    Log.info("quitting with thumbnails not yet written: they are made again next time")
+        try MainActor.assumeIsolated { try runApp() }
+    }
+
+    @MainActor
+    private func runApp() throws {
+        let offscreen = window.resolvedOffscreen
+        if offscreen { Log.info("no display: using the offscreen video driver") }
+        let replay = try window.replay.map { try InputReplay(path: $0) }
+        // A replay reads and writes a scratch copy of the settings it was recorded with,
+        // never the user's own.
+        let store = try window.replay.map(RecordedSettings.scratchStore(forReplay:)) ?? PersistentStore.standard(app: "GalleryDemo")
+        let (size, position) = windowFrame(store: store, replay: replay)
+        // No folder yet: the sample library, written in the background while the window is
+        // already up (the grid fills in as the photos land).
+        var generation: SampleGeneration?
+        var root = folder ?? BrowserPage.lastLibrary(in: store)
+        if root == nil { (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853) }
+        let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
+                                              vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
+                                              theme: window.dark ? .dark : .light, position: position))
+        host.persistentStore = store
+        if let direction = try window.direction() { host.ui.layoutDirection = direction }
+        let thumbnails = FreedesktopThumbnails()
+        // Every window's images: its own textures, the thumbnails shared on disk.
+        let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }
+        host.ui.images = pipeline(host.window.renderer)
+        DemoApp.prepare(host, pipeline: pipeline)
+        defer { // quitting waits 2 s at most for decodes and thumbnail writes
+            let deadline = MonotonicClock.seconds() + 2
+            for other in host.windows where other !== host.primary { _ = other.ui.images?.shutdown(within: 0.5) }
+            if host.ui.images?.shutdown(within: max(0, deadline - MonotonicClock.seconds())) == false { Log.info("quitting with decodes still running") }
+            if !thumbnails.flush(within: max(0, deadline - MonotonicClock.seconds())) {
+                Log.info("quitting with thumbnails not yet written: they are made again next time")
+            }
+        }
+        let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
+                          appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())
+        app.browser.sampleGeneration = generation
+        defer { // ratings and tags still being written land before the process ends (2 s at most)
+            if !app.browser.finishSaves(within: 2) { Log.error("quitting with ratings not yet saved: the disk did not answer in 2 s") }
+        }
+        host.showsHUD = window.hud
+        if let path = window.record {
+            let logical = host.logicalSize
+            store.save() // the settings the recording starts from, kept beside it
+            RecordedSettings.keep(store, forRecording: path)
+            host.recorder = try InputRecorder(path: path, header: RecordingHeader(width: logical.width, height: logical.height, scale: host.userScale))
+            Log.info("recording input to \(path)")
+        }
+        defer { host.recorder?.close() }
+        if let replay {
+            let speed = ReplaySpeed(rawValue: window.replaySpeed) ?? .recorded
+            Log.info("replaying \(window.replay!): \(replay.steps.count) frames over \(FrameTimeSummary.format(replay.duration)) s, speed \(speed.rawValue)")
+            host.play(replay, speed: speed) { ui in app.build(ui, host: host) }
+            if let shot = window.screenshot {
+                host.captureScreenshot(to: shot)
+                host.frame { ui in app.build(ui, host: host) }
+            }
+        } else {
+            runFrames(host: host, app: app, generation: generation, offscreen: offscreen)
+        }
+        store.save() // with where each window was left
+    }
+
+    /// The first window's size and place: `--size`, else the replay's, else where it was left
+    /// (kept by AppHost; older runs kept only its size), else 1280×800 where the desktop puts it.
+    @MainActor
+    private func windowFrame(store: PersistentStore, replay: InputReplay?) -> (size: (Int, Int), position: Point?) {
+        let recorded = replay.map { (Int(($0.header.width * $0.header.scale).rounded()), Int(($0.header.height * $0.header.scale).rounded())) } // clamped when read
+        let savedFrame = store.value("window.\(AppHost.mainGroup)", as: [Int].self).flatMap { $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil }
+        let savedSize = savedFrame.map { ($0[2], $0[3]) }
+            ?? store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
+        let size = window.parsedSize ?? recorded ?? savedSize ?? (1280, 800)
+        let position = window.parsedSize == nil && recorded == nil ? savedFrame.map { Point(Double($0[0]), Double($0[1])) } : nil
+        return (size, position)
+    }
+
+    /// The app's frames, for a person at the window or bounded by `--frames`. Offscreen there
+    /// is nobody to close the window: it stops after a few frames, or, with a screenshot to
+    /// take, once the thumbnails on screen have arrived (30 s at most).
+    @MainActor
+    private func runFrames(host: AppHost, app: DemoApp, generation: SampleGeneration?, offscreen: Bool) {
+        let settles = offscreen && window.frames == nil && window.screenshot != nil
+        let frames = window.frames ?? (offscreen && !settles ? 10 : nil)
+        // The screenshot is taken once the layout has settled: the last frame of a bounded
+        // run, else the fifth frame of an interactive one (which then goes on).
+        let shotFrame = frames.map { max(1, $0) } ?? 5
+        // Frames on demand for a person at the window; continuous for what is scripted by
+        // frame number (a tour, a fixed number of frames).
+        host.schedule = window.tour || window.frames != nil ? .continuous : .onDemand
+        var count = 0
+        let started = MonotonicClock.seconds()
+        let inject = EventInjector(window: host.window)
+        host.run(maxFrames: frames) { ui in
+            guard ui.windowNumber == 1 else { return app.build(ui, host: host) } // File ▸ New Window: a browser of its own
+            count += 1
+            if settles {
+                let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
+                let complete = lazy.cellsAwaitingSharpThumbnail == 0 && generation?.isDone != false && !app.browser.isScanning
+                if count >= 10 && (complete || MonotonicClock.seconds() - started > 30) {
+                    if let shot = window.screenshot { host.captureScreenshot(to: shot) }
+                    host.requestQuit()
                 }
+                ui.requestRedraw(after: count < 10 ? 0 : 0.25) // thumbnails also wake the loop as they land
+            } else if let shot = window.screenshot, count <= shotFrame {
+                if count == shotFrame { host.captureScreenshot(to: shot) } else { ui.requestRedraw() }
             }
-            let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
-                              appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())
-            app.browser.sampleGeneration = generation
-            defer { // ratings and tags still being written land before the process ends (2 s at most)
-                if !app.browser.finishSaves(within: 2) { Log.error("quitting with ratings not yet saved: the disk did not answer in 2 s") }
-            }
-            host.showsHUD = window.hud
-            if let path = window.record {
-                let logical = host.logicalSize
-                store.save() // the settings the recording starts from, kept beside it
-                RecordedSettings.keep(store, forRecording: path)
-                host.recorder = try InputRecorder(path: path, header: RecordingHeader(width: logical.width, height: logical.height, scale: host.userScale))
-                Log.info("recording input to \(path)")
-            }
-            defer { host.recorder?.close() }
-            if let replay {
-                let speed = ReplaySpeed(rawValue: window.replaySpeed) ?? .recorded
-                Log.info("replaying \(window.replay!): \(replay.steps.count) frames over \(FrameTimeSummary.format(replay.duration)) s, speed \(speed.rawValue)")
-                host.play(replay, speed: speed) { ui in app.build(ui, host: host) }
-                if let shot = window.screenshot {
-                    host.captureScreenshot(to: shot)
-                    host.frame { ui in app.build(ui, host: host) }
-                }
-                store.save()
-                return
-            }
-            // Offscreen there is nobody to close the window: stop after a few frames, or, with a
-            // screenshot to take, once the thumbnails on screen have arrived (10 s at most).
-            let settles = offscreen && window.frames == nil && window.screenshot != nil
-            let frames = window.frames ?? (offscreen && !settles ? 10 : nil)
-            // The screenshot is taken once the layout has settled: the last frame of a bounded
-            // run, else the fifth frame of an interactive one (which then goes on).
-            let shotFrame = frames.map { max(1, $0) } ?? 5
-            // Frames on demand for a person at the window; continuous for what is scripted by
-            // frame number (a tour, a fixed number of frames).
-            host.schedule = window.tour || window.frames != nil ? .continuous : .onDemand
-            var count = 0
-            let started = MonotonicClock.seconds()
-            let inject = EventInjector(window: host.window)
-            host.run(maxFrames: frames) { ui in
-                guard ui.windowNumber == 1 else { return app.build(ui, host: host) } // File ▸ New Window: a browser of its own
-                count += 1
-                if settles {
-                    let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-                    let complete = lazy.cellsAwaitingSharpThumbnail == 0 && generation?.isDone != false && !app.browser.isScanning
-                    if count >= 10 && (complete || MonotonicClock.seconds() - started > 30) {
-                        if let shot = window.screenshot { host.captureScreenshot(to: shot) }
-                        host.requestQuit()
-                    }
-                    ui.requestRedraw(after: count < 10 ? 0 : 0.25) // thumbnails also wake the loop as they land
-                } else if let shot = window.screenshot, count <= shotFrame {
-                    if count == shotFrame { host.captureScreenshot(to: shot) } else { ui.requestRedraw() }
-                }
-                app.build(ui, host: host)
-                if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
-                if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }
-                if window.tour && app.page == .input { app.input.tour(frame: count, inject: inject) }
-            }
-            store.save() // with where each window was left
+            app.build(ui, host: host)
+            if window.tour && app.page == .table { app.table.tour(frame: count, inject: inject) }
+            if window.tour && app.page == .outline { app.outline.tour(frame: count, inject: inject) }
+            if window.tour && app.page == .input { app.input.tour(frame: count, inject: inject) }
         }
     }
 }

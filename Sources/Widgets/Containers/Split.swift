@@ -321,37 +321,8 @@ extension UI {
             var r = Interaction(id: handleID, rect: current.splitter)
             if splitterShown {
                 r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling, focusable: true)
-                if focusID == handleID && length > 0 {
-                    // The keyboard: the arrows along the split move the divider 10 pt (Shift: 50).
-                    for press in input.keys {
-                        let back: Key = horizontal ? .left : .up, forward: Key = horizontal ? .right : .down
-                        guard press.key == back || press.key == forward else { continue }
-                        let step = (press.modifiers.contains(.shift) ? 50 : 10) / length * (press.key == forward ? 1 : -1)
-                        if state.hidden != nil { state.show() }
-                        state.fraction = constraints.dragOutcome(raw: state.fraction + step).fraction
-                        onDrag?(state.fraction)
-                    }
-                }
-                let along = horizontal ? input.pointer.position.x : input.pointer.position.y
-                let origin = horizontal ? rect.minX : rect.minY
-                let center = horizontal ? current.splitter.midX : current.splitter.midY
-                if r.pressed { memo.value.grabOffset = (horizontal ? input.pointer.pressPosition.x : input.pointer.pressPosition.y) - center }
-                if r.isActive && input.pointer.isDragging && length > 0 {
-                    let raw = (along - memo.value.grabOffset - origin) / length
-                    let outcome = constraints.dragOutcome(raw: raw)
-                    state.fraction = outcome.fraction
-                    if state.hidden != nil { state.show() } // dragging a hidden side's splitter pulls it out
-                    memo.value.previewHide = outcome.previewHide
-                    onDrag?(state.fraction)
-                }
-                if r.isActive && input.pointer.released, let side = memo.value.previewHide {
-                    state.hide(side)
-                    memo.value.lastTargetHidden = .some(side) // the preview already showed it hidden: no animation
-                }
-                if !r.isActive { memo.value.previewHide = nil }
-                if r.doubleClicked {
-                    if state.hidden != nil { state.show() } else { state.hide(state.fraction <= 0.5 ? .primary : .secondary) }
-                }
+                splitterInput(r, state: &state, memo: memo, rect: rect, splitter: current.splitter, constraints: constraints,
+                              onDrag: onDrag)
             }
 
             // Where the splitter is drawn this frame (animated briefly on hide/show).
@@ -372,17 +343,63 @@ extension UI {
                                           layout: state.layout, hidden: state.hidden, previewHide: memo.value.previewHide,
                                           isHovered: r.isHovered, isDragging: r.isActive, styling: styling)
             guard splitterShown || memo.value.previewHide != nil else { return }
-            switch splitter {
-            case .invisible:
-                break
-            case .line:
-                drawSplitterLine(geometry.splitter, horizontal: horizontal, styling: styling, emphasized: r.isActive || r.isHovered)
-            case .custom(let draw):
-                var latest = binding.wrappedValue
-                let before = latest
-                withID(handleID) { draw(self, context, &latest) }
-                if latest != before { binding.wrappedValue = latest }
+            drawSplitter(splitter, context, handleID: handleID, horizontal: horizontal, styling: styling, r, binding: binding)
+        }
+    }
+
+    /// The splitter's keyboard (the arrows along the split move it 10 pt, 50 with Shift) and
+    /// pointer (a drag moves it and may preview hiding a side, which the release makes so; a
+    /// double click hides the smaller side or shows a hidden one).
+    private func splitterInput(_ r: Interaction, state: inout SplitState, memo: StateBox<SplitMemo>, rect: Rect, splitter: Rect,
+                               constraints: SplitConstraints, onDrag: ((Double) -> Void)?) {
+        let horizontal = state.layout.isHorizontal
+        let length = horizontal ? rect.width : rect.height
+        if focusID == r.id && length > 0 {
+            for press in input.keys {
+                let back: Key = horizontal ? .left : .up, forward: Key = horizontal ? .right : .down
+                guard press.key == back || press.key == forward else { continue }
+                let step = (press.modifiers.contains(.shift) ? 50 : 10) / length * (press.key == forward ? 1 : -1)
+                if state.hidden != nil { state.show() }
+                state.fraction = constraints.dragOutcome(raw: state.fraction + step).fraction
+                onDrag?(state.fraction)
             }
+        }
+        let along = horizontal ? input.pointer.position.x : input.pointer.position.y
+        let origin = horizontal ? rect.minX : rect.minY
+        let center = horizontal ? splitter.midX : splitter.midY
+        if r.pressed { memo.value.grabOffset = (horizontal ? input.pointer.pressPosition.x : input.pointer.pressPosition.y) - center }
+        if r.isActive && input.pointer.isDragging && length > 0 {
+            let raw = (along - memo.value.grabOffset - origin) / length
+            let outcome = constraints.dragOutcome(raw: raw)
+            state.fraction = outcome.fraction
+            if state.hidden != nil { state.show() } // dragging a hidden side's splitter pulls it out
+            memo.value.previewHide = outcome.previewHide
+            onDrag?(state.fraction)
+        }
+        if r.isActive && input.pointer.released, let side = memo.value.previewHide {
+            state.hide(side)
+            memo.value.lastTargetHidden = .some(side) // the preview already showed it hidden: no animation
+        }
+        if !r.isActive { memo.value.previewHide = nil }
+        if r.doubleClicked {
+            if state.hidden != nil { state.show() } else { state.hide(state.fraction <= 0.5 ? .primary : .secondary) }
+        }
+    }
+
+    /// Draws the splitter: nothing, the standard line, or the app's own drawing (which may
+    /// change the split's state).
+    private func drawSplitter(_ splitter: Splitter, _ context: SplitterContext, handleID: WidgetID, horizontal: Bool,
+                              styling: SplitStyling, _ r: Interaction, binding: Binding<SplitState>) {
+        switch splitter {
+        case .invisible:
+            break
+        case .line:
+            drawSplitterLine(context.rect, horizontal: horizontal, styling: styling, emphasized: r.isActive || r.isHovered)
+        case .custom(let draw):
+            var latest = binding.wrappedValue
+            let before = latest
+            withID(handleID) { draw(self, context, &latest) }
+            if latest != before { binding.wrappedValue = latest }
         }
     }
 

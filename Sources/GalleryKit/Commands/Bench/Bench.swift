@@ -123,112 +123,112 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         pools.apply()
-        if scene == "decode" {
+        switch scene {
+        case "decode":
             let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout)
             print(try DecodeBench.run(folder: folder, side: 256, workers: WorkerPools.decodeThreads))
-            return
-        }
-        if scene == "scopes" {
+        case "scopes":
             print(ScopeCostBench.run())
-            return
-        }
-        if scene == "sort" {
+        case "sort":
             print(SortBench.run(rows: rows))
-            return
+        default:
+            try MainActor.assumeIsolated { try runInWindow() }
         }
-        try MainActor.assumeIsolated {
-            let setupStart = MonotonicClock.nanoseconds()
-            let processStart = processStartSeconds()
-            let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
-            if scene == "idle" {
-                // Not paced or forced: the app's own on-demand loop, as a user runs it.
-                let host = try AppHost(options: .init(title: "Tessera bench idle", width: 1280, height: 800, vsync: true,
-                                                      offscreen: offscreen, scale: 1, schedule: .onDemand))
-                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
-                print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds, windows: windows))
-                return
-            }
-            if scene == "chooser" {
-                let host = try AppHost(options: .init(title: "Tessera bench chooser", width: 1280, height: 800, vsync: false,
-                                                      offscreen: offscreen, scale: 1, schedule: .continuous))
-                print(try ChooserBench.run(host: host, entries: entries))
-                return
-            }
-            if scene == "firstrun" {
-                let host = try AppHost(options: .init(title: "Tessera bench firstrun", width: 1280, height: 800, vsync: true,
-                                                      offscreen: offscreen, scale: 1, schedule: .onDemand))
-                print(try FirstRunBench.run(host: host))
-                return
-            }
-            if scene == "library" {
-                let host = try AppHost(options: .init(title: "Tessera bench library", width: 1280, height: 800, vsync: true,
-                                                      offscreen: offscreen, scale: 1, schedule: .onDemand))
-                let folder = try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160)
-                print(try LibraryBench.run(host: host, folder: folder, processStart: processStart, freshIndex: freshIndex))
-                return
-            }
-            if scene == "soak" {
-                let host = try AppHost(options: .init(title: "Tessera bench soak", width: 1280, height: 800, vsync: false,
-                                                      offscreen: offscreen, scale: 1, schedule: .continuous))
-                let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107, layout: .synthetic)
-                print(try SoakBench.run(host: host, folder: folder, minutes: minutes))
-                return
-            }
+    }
+
+    /// The scenes that open a window: the on-demand ones (idle, chooser, first run, library,
+    /// soak) report their own figures; the others are frame-cost scenes (`runFrames`).
+    @MainActor
+    private func runInWindow() throws {
+        let setupStart = MonotonicClock.nanoseconds()
+        let processStart = processStartSeconds()
+        let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
+        func host(vsync: Bool, _ schedule: FrameSchedule) throws -> AppHost {
+            try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: vsync, offscreen: offscreen, scale: 1,
+                                       schedule: schedule))
+        }
+        switch scene {
+        case "idle":
+            // Not paced or forced: the app's own on-demand loop, as a user runs it.
+            let host = try host(vsync: true, .onDemand)
+            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
+            print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds, windows: windows))
+        case "chooser":
+            print(try ChooserBench.run(host: try host(vsync: false, .continuous), entries: entries))
+        case "firstrun":
+            print(try FirstRunBench.run(host: try host(vsync: true, .onDemand)))
+        case "library":
+            let host = try host(vsync: true, .onDemand)
+            let folder = try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160)
+            print(try LibraryBench.run(host: host, folder: folder, processStart: processStart, freshIndex: freshIndex))
+        case "soak":
+            let host = try host(vsync: false, .continuous)
+            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107, layout: .synthetic)
+            print(try SoakBench.run(host: host, folder: folder, minutes: minutes))
+        default:
             // Continuous frames, on purpose: every scene below measures frame cost.
-            let host = try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: false,
-                                                  offscreen: offscreen, scale: 1, schedule: .continuous))
-            let bench: BenchScene
-            switch scene {
-            case "split": bench = SplitBench()
-            case "table": bench = TableBench(rows: rows, columns: columns)
-            case "outline": bench = OutlineBench()
-            case "scrub":
-                bench = ScrubBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160),
-                                   index: LibraryIndex.standard())
-            case "gallery":
-                bench = GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
-                                     processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,
-                                     usesEmbedded: !noEmbedded, holdsStill: hold)
-            default: bench = TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
-            }
-            host.profiler.recordsScopes = !noScopes
-            host.ui.isAccessibilityEnabled = accessibility
-            try bench.setUp(host: host)
-            let warmup = 30
-            host.profiler.warmupFrames = warmup
-            let setupMs = Double(MonotonicClock.nanoseconds() - setupStart) / 1e6
-            var phases = [[Double]](repeating: [], count: FramePhase.allCases.count)
-            // At least `frames` counted frames, then on until the scene's script is through.
-            let overtimeLimit = MonotonicClock.seconds() + 60
-            var f = 0
-            var measuredFrames = 0
-            while measuredFrames < frames || (!bench.isFinished && MonotonicClock.seconds() < overtimeLimit) {
-                // The screenshot shows the last of the `--frames` frames.
-                if f == warmup + frames - 1, let screenshot { host.captureScreenshot(to: screenshot) }
-                bench.beforeFrame(f)
-                host.frame { ui in bench.build(ui, frame: f) }
-                if f >= warmup, let record = host.profiler.lastFrame {
-                    measuredFrames += 1
-                    bench.measured(frame: record)
-                    for phase in FramePhase.allCases { phases[phase.rawValue].append(Double(record.phaseNs[phase.rawValue]) / 1e6) }
-                }
-                f += 1
-            }
-            let phaseMedians = FramePhase.allCases.map { phase -> String in
-                let sorted = phases[phase.rawValue].sorted()
-                return "\"\(phase.name)\":\(FrameTimeSummary.format(sorted.isEmpty ? 0 : sorted[sorted.count / 2]))"
-            }
-            let work = host.profiler.workSummary(), all = host.profiler.totalSummary()
-            var json = "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(measuredFrames),\"renderer\":\"\(host.window.renderer.name)\""
-            if !bench.isFinished { json += ",\"incomplete\":true" }
-            json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
-            json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
-            json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
-            json += ",\"accessibility\":\(accessibility),\"a11y_nodes\":\(host.ui.accessibilityTree.nodes.count)"
-            json += ",\"input_latency_ms\":\(host.profiler.inputLatencyJSON)"
-            json += bench.fields() + "}"
-            print(json)
+            let host = try host(vsync: false, .continuous)
+            print(try runFrames(of: try frameScene(processStart: processStart), host: host, setupStart: setupStart))
         }
+    }
+
+    /// The frame-cost scene `--scene` names.
+    @MainActor
+    private func frameScene(processStart: Double) throws -> BenchScene {
+        switch scene {
+        case "split": return SplitBench()
+        case "table": return TableBench(rows: rows, columns: columns)
+        case "outline": return OutlineBench()
+        case "scrub":
+            return ScrubBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160),
+                              index: LibraryIndex.standard())
+        case "gallery":
+            return GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
+                                processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,
+                                usesEmbedded: !noEmbedded, holdsStill: hold)
+        default: return TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
+        }
+    }
+
+    /// Runs `bench` for at least `--frames` counted frames after the warm-up, then on until its
+    /// script is through (a minute at most), and returns its JSON line.
+    @MainActor
+    private func runFrames(of bench: BenchScene, host: AppHost, setupStart: UInt64) throws -> String {
+        host.profiler.recordsScopes = !noScopes
+        host.ui.isAccessibilityEnabled = accessibility
+        try bench.setUp(host: host)
+        let warmup = 30
+        host.profiler.warmupFrames = warmup
+        let setupMs = Double(MonotonicClock.nanoseconds() - setupStart) / 1e6
+        var phases = [[Double]](repeating: [], count: FramePhase.allCases.count)
+        let overtimeLimit = MonotonicClock.seconds() + 60
+        var f = 0
+        var measuredFrames = 0
+        while measuredFrames < frames || (!bench.isFinished && MonotonicClock.seconds() < overtimeLimit) {
+            // The screenshot shows the last of the `--frames` frames.
+            if f == warmup + frames - 1, let screenshot { host.captureScreenshot(to: screenshot) }
+            bench.beforeFrame(f)
+            host.frame { ui in bench.build(ui, frame: f) }
+            if f >= warmup, let record = host.profiler.lastFrame {
+                measuredFrames += 1
+                bench.measured(frame: record)
+                for phase in FramePhase.allCases { phases[phase.rawValue].append(Double(record.phaseNs[phase.rawValue]) / 1e6) }
+            }
+            f += 1
+        }
+        let phaseMedians = FramePhase.allCases.map { phase -> String in
+            let sorted = phases[phase.rawValue].sorted()
+            return "\"\(phase.name)\":\(FrameTimeSummary.format(sorted.isEmpty ? 0 : sorted[sorted.count / 2]))"
+        }
+        let work = host.profiler.workSummary(), all = host.profiler.totalSummary()
+        var json = "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(measuredFrames),\"renderer\":\"\(host.window.renderer.name)\""
+        if !bench.isFinished { json += ",\"incomplete\":true" }
+        json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
+        json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
+        json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
+        json += ",\"accessibility\":\(accessibility),\"a11y_nodes\":\(host.ui.accessibilityTree.nodes.count)"
+        json += ",\"input_latency_ms\":\(host.profiler.inputLatencyJSON)"
+        return json + bench.fields() + "}"
     }
 }
 
