@@ -95,19 +95,7 @@ final class PhotoGrid {
 
     func build(_ ui: UI) {
         let photos = self.photos
-        // The date rail, before the grid so a jump shows in this frame.
-        var gridWidth = ui.availableWidth
-        railRect = nil
-        if let sections, sections.count > 1 {
-            if marks?.of != sections { marks = (sections, Self.marks(of: sections)) }
-            let area = ui.availableRect
-            gridWidth = max(0, area.width - 64)
-            let rail = Rect(x: area.x + gridWidth, y: area.y, width: 64, height: area.height.isFinite ? area.height : 400)
-            railRect = rail
-            if let item = ui.scrubber("dates", in: rail, count: photos.count, position: info?.visible.lowerBound ?? 0, marks: marks?.marks ?? []) {
-                ui.scrollGrid("photos", toItem: item, anchor: .top)
-            }
-        }
+        let gridWidth = buildDateRail(ui) // before the grid so a jump shows in this frame
         let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
         if let id = revealID {
             revealID = nil
@@ -117,13 +105,49 @@ final class PhotoGrid {
         let viewport = Rect(x: area.x, y: area.y, width: gridWidth, height: area.height) // the grid's, the rail beside it
         let order = RowOrder(photos)
         selection.selected.follow(order)
-        // Empty space: a press there clears the selection; a right-click opens the menu for nothing.
-        // The grid is one Tab stop; with focus, the arrows select (Shift extends), and Home,
-        // End, Page Up and Page Down move, the current photo scrolled into view (consumed: the
-        // grid does not also scroll with them).
-        let backgroundID = ui.id("photos.background")
         let gridFocus = ui.gridFocusID("photos")
-        let background = ui.interact(backgroundID, rect: viewport, sense: .click)
+        gridKeysAndBackground(ui, viewport: viewport, order: order, gridFocus: gridFocus)
+        let cell: (UI, Int, Rect) -> Void = { ui, i, rect in
+            self.buildCell(ui, i, in: rect, viewport: viewport, order: order, gridFocus: gridFocus)
+        }
+        var built: LazyGridInfo?
+        ui.frame(width: gridWidth) { built = buildGrid(ui, columns: columns, cell: cell) }
+        guard let info = built else { return }
+        self.info = info
+        ui.prefetchImages(info) { photos[$0].path }
+        ui.popup("photoMenu") {
+            if let contextMenu {
+                contextMenu(ui, menuTarget)
+                return
+            }
+            ui.text(menuTarget.count == 1 ? "1 photo" : "\(menuTarget.count) photos", color: ui.theme.secondaryText)
+            if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
+            if ui.menuItem("Select All") { selection.selectAll(rows: order) }
+        }
+    }
+
+    /// The date rail beside the grid when the photos have more than one section: dragging
+    /// it scrolls the grid to a date. Returns the width left for the grid.
+    private func buildDateRail(_ ui: UI) -> Double {
+        railRect = nil
+        guard let sections, sections.count > 1 else { return ui.availableWidth }
+        if marks?.of != sections { marks = (sections, Self.marks(of: sections)) }
+        let area = ui.availableRect
+        let gridWidth = max(0, area.width - 64)
+        let rail = Rect(x: area.x + gridWidth, y: area.y, width: 64, height: area.height.isFinite ? area.height : 400)
+        railRect = rail
+        if let item = ui.scrubber("dates", in: rail, count: photos.count, position: info?.visible.lowerBound ?? 0, marks: marks?.marks ?? []) {
+            ui.scrollGrid("photos", toItem: item, anchor: .top)
+        }
+        return gridWidth
+    }
+
+    /// Empty space: a press there clears the selection; a right-click opens the menu for
+    /// nothing. The grid is one Tab stop; with focus, the arrows select (Shift extends), and
+    /// Home, End, Page Up and Page Down move, the current photo scrolled into view (consumed:
+    /// the grid does not also scroll with them).
+    private func gridKeysAndBackground(_ ui: UI, viewport: Rect, order: RowOrder<Int>, gridFocus: WidgetID) {
+        let background = ui.interact(ui.id("photos.background"), rect: viewport, sense: .click)
         if ui.focusID == gridFocus, !ui.hasOpenPopup, let info {
             let rowsInView = max(1, Int(info.viewport.height / max(1, info.cellSize.height + 8)))
             for press in ui.input.keys {
@@ -153,44 +177,34 @@ final class PhotoGrid {
             menuTarget = selection.selected
             ui.openPopup("photoMenu", at: Point(viewport.x + 24, viewport.y + 24))
         }
-        let cell: (UI, Int, Rect) -> Void = { ui, i, rect in
-            let photo = photos[i]
-            // A screen reader reads the file name and date, then the rating as the value.
-            // Its label and pick or reject follow, as the grid draws them.
-            let r = ui.accessibilityLabel(ui.isAccessibilityEnabled ? photo.name + ", " + FileFormat.date(photo.date)
-                + (photo.marks.isEmpty ? "" : ", " + photo.marks) : "") {
-                ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
-                             isSelected: self.selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
-            }
-            Self.drawMarks(ui, photo, in: rect)
-            if let edit = self.renaming, edit.id == photo.id { self.renameField(ui, photo, over: rect) }
-            if r.clicked {
-                self.selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
-                ui.focus(gridFocus)
-            }
-            if r.doubleClicked { self.onOpen?(photo) }
-            // Dragging a cell drags the selection it is in, or it alone (selected), to a folder.
-            ui.draggable(r, items: self.dragged(i, photo, order: order)) { ui, square in
-                ui.asyncImage(photo.path, in: square, mode: .fill)
-            }
-            if r.secondaryClicked {
-                self.menuTarget = self.selection.contextMenuTarget(index: i, mode: .multiple, rows: order)
-                ui.openPopup("photoMenu")
-            }
+    }
+
+    /// Photo `i`'s cell: its picture, rating and marks (the rename field over it while
+    /// renaming); a click selects, a double click opens, a drag carries it to a folder, a
+    /// right-click opens its menu.
+    private func buildCell(_ ui: UI, _ i: Int, in rect: Rect, viewport: Rect, order: RowOrder<Int>, gridFocus: WidgetID) {
+        let photo = photos[i]
+        // A screen reader reads the file name and date, then the rating as the value.
+        // Its label and pick or reject follow, as the grid draws them.
+        let r = ui.accessibilityLabel(ui.isAccessibilityEnabled ? photo.name + ", " + FileFormat.date(photo.date)
+            + (photo.marks.isEmpty ? "" : ", " + photo.marks) : "") {
+            ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
+                         isSelected: selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
         }
-        var built: LazyGridInfo?
-        ui.frame(width: gridWidth) { built = buildGrid(ui, columns: columns, cell: cell) }
-        guard let info = built else { return }
-        self.info = info
-        ui.prefetchImages(info) { photos[$0].path }
-        ui.popup("photoMenu") {
-            if let contextMenu {
-                contextMenu(ui, menuTarget)
-                return
-            }
-            ui.text(menuTarget.count == 1 ? "1 photo" : "\(menuTarget.count) photos", color: ui.theme.secondaryText)
-            if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
-            if ui.menuItem("Select All") { selection.selectAll(rows: order) }
+        Self.drawMarks(ui, photo, in: rect)
+        if let edit = renaming, edit.id == photo.id { renameField(ui, photo, over: rect) }
+        if r.clicked {
+            selection.click(index: i, modifiers: ui.input.modifiers, mode: .multiple, rows: order)
+            ui.focus(gridFocus)
+        }
+        if r.doubleClicked { onOpen?(photo) }
+        // Dragging a cell drags the selection it is in, or it alone (selected), to a folder.
+        ui.draggable(r, items: dragged(i, photo, order: order)) { ui, square in
+            ui.asyncImage(photo.path, in: square, mode: .fill)
+        }
+        if r.secondaryClicked {
+            menuTarget = selection.contextMenuTarget(index: i, mode: .multiple, rows: order)
+            ui.openPopup("photoMenu")
         }
     }
 

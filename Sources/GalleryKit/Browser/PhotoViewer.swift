@@ -129,7 +129,38 @@ final class PhotoViewer {
     }
 
     private func viewer(_ ui: UI, _ photo: Photo) {
-        var keyZoom: Double? // Ctrl+= and Ctrl+-: a step in or out around the centre
+        let keyZoom = viewerKeys(ui)
+        advanceSlideshow(ui)
+        let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
+        ui.drawList.addRect(rect, color: .black)
+        ui.drawList.pushClip(rect)
+        let area = rect.insetBy(dx: 12, dy: 12), fitted = area.insetBy(dx: 0, dy: 24)
+        let r = ui.interact(ui.id("viewer.pan"), rect: rect, sense: [.click, .drag])
+        if r.doubleClicked { toggleActualSize() }
+        // The size is read from the header on a background queue: until it is known (a frame or
+        // two; a cold disk may take longer), the photo stays fitted.
+        if let size = dimensions.dimensions(of: photo.path), size.width > 0, size.height > 0 {
+            showPhoto(ui, photo, size: size, r, keyZoom: keyZoom, rect: rect, area: area, fitted: fitted)
+        } else {
+            ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+        }
+        // The neighbours load next, at the size the viewer asks for, so arrows show them at once.
+        if let images = ui.images, zoom == nil {
+            let spec = ImageFraming.thumbnailSpec(for: fitted.size, scale: ui.scale, mode: .fit)
+            for step in [1, -1] where photos.indices.contains(index + step) {
+                images.prefetch(photos[index + step].path, spec: spec, priority: 1)
+            }
+        }
+        ui.drawList.popClip()
+        if showsInfo { infoOverlay(ui, photo, in: rect) }
+        viewerBar(ui, photo, in: Rect(x: rect.x + 12, y: rect.maxY - 40, width: rect.width - 24, height: 32))
+    }
+
+    /// The viewer's keys: Escape leaves full screen or closes, F11, Space starts or stops the
+    /// slideshow, the arrows move, Z toggles 1:1, I the info. Returns the zoom step Ctrl+= or
+    /// Ctrl+- asked for (around the centre).
+    private func viewerKeys(_ ui: UI) -> Double? {
+        var keyZoom: Double?
         for press in ui.input.keys {
             switch press.key {
             case .escape:
@@ -145,72 +176,66 @@ final class PhotoViewer {
             default: break
             }
         }
-        if let next = slideshowNext {
-            if ui.time >= next {
-                if index + 1 < photos.count {
-                    move(1)
-                    slideshowNext = ui.time + Self.slideshowInterval
-                } else {
-                    slideshowNext = nil // the last photo: the slideshow ends on it
-                }
-            }
-            if let due = slideshowNext { ui.requestRedraw(after: due - ui.time) }
-        }
-        let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
-        ui.drawList.addRect(rect, color: .black)
-        ui.drawList.pushClip(rect)
-        let area = rect.insetBy(dx: 12, dy: 12), fitted = area.insetBy(dx: 0, dy: 24)
-        let r = ui.interact(ui.id("viewer.pan"), rect: rect, sense: [.click, .drag])
-        if r.doubleClicked { toggleActualSize() }
-        // The size is read from the header on a background queue: until it is known (a frame or
-        // two; a cold disk may take longer), the photo stays fitted.
-        if let size = dimensions.dimensions(of: photo.path), size.width > 0, size.height > 0 {
-            let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale // at 1:1, in points
-            let fit = min(fitted.width / w, fitted.height / h)
-            // The wheel and pinches zoom around the pointer and the fingers.
-            if r.isHovered && ui.input.wheel.y != 0 {
-                let notches = ui.input.wheel.y / EventPump().wheelStep
-                zoom(to: (zoom ?? fit) * pow(1.25, notches), around: ui.input.pointer.position, area: area, fit: fit)
-            }
-            if let step = keyZoom { zoom(to: (zoom ?? fit) * step, around: Point(area.midX, area.midY), area: area, fit: fit) }
-            var pinching = false
-            for case .pinch(let scale, let center) in gestures.update(ui.input, time: ui.time) where rect.contains(center) {
-                let start = zoomAtPinchStart ?? (zoom ?? fit)
-                zoomAtPinchStart = start
-                zoom(to: start * scale, around: center, area: area, fit: fit)
-                pinching = true
-            }
-            if !pinching { zoomAtPinchStart = nil }
-            shownFrame = Rect(x: fitted.midX - w * fit / 2, y: fitted.midY - h * fit / 2, width: w * fit, height: h * fit)
-            if let zoom {
-                let zw = w * zoom, zh = h * zoom
-                let slackX = max(0, (zw - area.width) / 2), slackY = max(0, (zh - area.height) / 2)
-                panByDrag(ui, r, pinching: pinching, slack: Point(slackX, slackY))
-                if zw > area.width || zh > area.height { ui.setCursor(.resizeAll) }
-                let frame = Rect(x: area.midX - zw / 2 + pan.x, y: area.midY - zh / 2 + pan.y, width: zw, height: zh)
-                shownFrame = frame
-                if zoom >= 0.5, ["jpg", "jpeg", "jpe"].contains((photo.name as NSString).pathExtension.lowercased()) {
-                    // Decoded a tile at a time, only where in view: a 200-megapixel photo at 1:1 costs a screenful.
-                    ui.tiledImage(photo.path, imageWidth: size.width, imageHeight: size.height, in: frame, visible: area)
-                } else {
-                    ui.asyncImage(photo.path, in: frame, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
-                }
+        return keyZoom
+    }
+
+    /// A running slideshow moves on when its time comes, and ends on the last photo.
+    private func advanceSlideshow(_ ui: UI) {
+        guard let next = slideshowNext else { return }
+        if ui.time >= next {
+            if index + 1 < photos.count {
+                move(1)
+                slideshowNext = ui.time + Self.slideshowInterval
             } else {
-                ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+                slideshowNext = nil // the last photo: the slideshow ends on it
             }
-        } else {
+        }
+        if let due = slideshowNext { ui.requestRedraw(after: due - ui.time) }
+    }
+
+    /// The photo of known pixel `size`, fitted or zoomed: the wheel and pinches zoom around the
+    /// pointer and the fingers, a drag pans a zoomed photo, and a JPEG at half size or more is
+    /// decoded a tile at a time where in view.
+    private func showPhoto(_ ui: UI, _ photo: Photo, size: (width: Int, height: Int), _ r: Interaction, keyZoom: Double?,
+                           rect: Rect, area: Rect, fitted: Rect) {
+        let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale // at 1:1, in points
+        let fit = min(fitted.width / w, fitted.height / h)
+        if r.isHovered && ui.input.wheel.y != 0 {
+            let notches = ui.input.wheel.y / EventPump().wheelStep
+            zoom(to: (zoom ?? fit) * pow(1.25, notches), around: ui.input.pointer.position, area: area, fit: fit)
+        }
+        if let step = keyZoom { zoom(to: (zoom ?? fit) * step, around: Point(area.midX, area.midY), area: area, fit: fit) }
+        var pinching = false
+        for case .pinch(let scale, let center) in gestures.update(ui.input, time: ui.time) where rect.contains(center) {
+            let start = zoomAtPinchStart ?? (zoom ?? fit)
+            zoomAtPinchStart = start
+            zoom(to: start * scale, around: center, area: area, fit: fit)
+            pinching = true
+        }
+        if !pinching { zoomAtPinchStart = nil }
+        shownFrame = Rect(x: fitted.midX - w * fit / 2, y: fitted.midY - h * fit / 2, width: w * fit, height: h * fit)
+        guard let zoom else {
             ui.asyncImage(photo.path, in: fitted, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
+            return
         }
-        // The neighbours load next, at the size the viewer asks for, so arrows show them at once.
-        if let images = ui.images, zoom == nil {
-            let spec = ImageFraming.thumbnailSpec(for: fitted.size, scale: ui.scale, mode: .fit)
-            for step in [1, -1] where photos.indices.contains(index + step) {
-                images.prefetch(photos[index + step].path, spec: spec, priority: 1)
-            }
+        let zw = w * zoom, zh = h * zoom
+        let slackX = max(0, (zw - area.width) / 2), slackY = max(0, (zh - area.height) / 2)
+        panByDrag(ui, r, pinching: pinching, slack: Point(slackX, slackY))
+        if zw > area.width || zh > area.height { ui.setCursor(.resizeAll) }
+        let frame = Rect(x: area.midX - zw / 2 + pan.x, y: area.midY - zh / 2 + pan.y, width: zw, height: zh)
+        shownFrame = frame
+        if zoom >= 0.5, ["jpg", "jpeg", "jpe"].contains((photo.name as NSString).pathExtension.lowercased()) {
+            // Decoded a tile at a time, only where in view: a 200-megapixel photo at 1:1 costs a screenful.
+            ui.tiledImage(photo.path, imageWidth: size.width, imageHeight: size.height, in: frame, visible: area)
+        } else {
+            ui.asyncImage(photo.path, in: frame, mode: .fit, placeholder: Color(hex: 0x1C1C1E))
         }
-        ui.drawList.popClip()
-        if showsInfo { infoOverlay(ui, photo, in: rect) }
-        ui.region(Rect(x: rect.x + 12, y: rect.maxY - 40, width: rect.width - 24, height: 32)) {
+    }
+
+    /// The bar along the bottom: the photo's name and place, the zoom, the keys, and Fit or
+    /// 1:1, New Window and Close.
+    private func viewerBar(_ ui: UI, _ photo: Photo, in bar: Rect) {
+        ui.region(bar) {
             ui.hstack {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()

@@ -443,15 +443,25 @@ public final class AppHost {
         return windows.first
     }
 
-    /// Runs one frame of `w`. `startNs`: when the turn began, for the turn's first frame (its
+    /// Runs one frame of `w`: its events, the app's build, then submit and present, each a
+    /// phase of its profiler. `startNs`: when the turn began, for the turn's first frame (its
     /// events phase then includes polling).
     private func runFrame(of w: AppWindow, build: (UI) -> Void, startNs: UInt64?) {
-        let profiler = w.profiler, ui = w.ui, window = w.window
         currentWindow = w
         defer { currentWindow = primary }
-        profiler.beginFrame(startNs: startNs)
-        FrameProfiler.current = profiler
+        w.profiler.beginFrame(startNs: startNs)
+        FrameProfiler.current = w.profiler
         defer { FrameProfiler.current = nil }
+        let (events, frameTime) = takeFrameEvents(of: w)
+        buildFrame(of: w, events: events, frameTime: frameTime, build: build)
+        submitAndPresent(w)
+    }
+
+    /// The events phase: the window's events (through the touch simulator, replaced by a
+    /// replay's, written to a recording), their latency stamps, the main actor's waiting jobs
+    /// and a screen reader's requests. Returns the events and the frame's time.
+    private func takeFrameEvents(of w: AppWindow) -> (events: [InputEvent], time: Double) {
+        let profiler = w.profiler
         var (events, times) = w.takeEvents()
         let frameTime = clock()
         if w === primary {
@@ -483,7 +493,14 @@ public final class AppHost {
         MainActorJobs.runWaiting() // what a task changed is drawn in this frame
         if let accessibilityBridge, w === accessibilityTarget { takeAccessibilityRequests(accessibilityBridge, into: w) }
         profiler.endPhase(.events)
+        return (events, frameTime)
+    }
 
+    /// The build phase: the app's closure above a docked HUD's strip, the image uploads, the
+    /// HUD, the end of the UI's frame, the accessibility tree, the settings saved, the cursor
+    /// and text input.
+    private func buildFrame(of w: AppWindow, events: [InputEvent], frameTime: Double, build: (UI) -> Void) {
+        let profiler = w.profiler, ui = w.ui, window = w.window
         // A docked HUD keeps a strip below the app free: the app is laid out above it.
         let logical = w.logicalSize
         let hudHeight = w.showsHUD && ui.hudPlacement == .docked ? min(ui.hudDockHeight, (logical.height / 2).rounded(.down)) : 0
@@ -520,8 +537,12 @@ public final class AppHost {
         if windows.count == 1 || SDL_GetMouseFocus() == window.handle { applyCursor(ui.cursor) }
         if windows.count == 1 || SDL_GetKeyboardFocus() == window.handle { applyTextInput(w) }
         profiler.endPhase(.build)
+    }
 
-        let renderer = window.renderer
+    /// The submit and present phases: the content and overlay lists to the renderer, a read
+    /// back when tests or the profiler want the pixels, a screenshot asked for, the present.
+    private func submitAndPresent(_ w: AppWindow) {
+        let profiler = w.profiler, ui = w.ui, renderer = w.window.renderer
         renderer.beginFrame(clearColor: ui.theme.background)
         renderer.draw(ui.contentDrawList)
         renderer.draw(ui.overlayDrawList)

@@ -155,6 +155,34 @@ extension UI {
             if !memo.value.folder.isEmpty || memo.value.portal != nil || memo.value.builtIn { memo.value = ChooserMemo() } // the next opening starts afresh
             return
         }
+        if usesPortalChooser(cid, memo: memo, isPresented: isPresented, title: title, saving: saving, folders: folders,
+                             multiple: multiple, defaultName: defaultName, finish: finish) {
+            return
+        }
+        if memo.value.folder.isEmpty {
+            memo.value.places = Self.chooserPlaces()
+            memo.value.saveName = defaultName
+            go(to: directory ?? UserFolders.home ?? "/", memo, listing)
+        }
+        let outcome = listing.result(for: memo.value.folder)
+        refreshShown(memo, outcome, shows)
+        let (chosen, cancelled) = withID(cid) {
+            builtInChooserSheet(title: title, primary: primary, saving: saving, memo: memo, listing: listing, outcome: outcome,
+                                choose: choose)
+        }
+        if chosen != nil || cancelled {
+            isPresented.wrappedValue = false
+            memo.value = ChooserMemo() // the next opening starts afresh
+            finish(chosen.map { .success($0) })
+        }
+    }
+
+    /// The desktop's chooser (the portal), unless there is none or the app asked for the
+    /// built-in one: asked for once, waited for under a scrim, and its answer handed to
+    /// `finish`. Returns true when it handled this frame; false when the built-in one is to show.
+    private func usesPortalChooser(_ cid: WidgetID, memo: StateBox<ChooserMemo>, isPresented: Binding<Bool>, title: String,
+                                   saving: Bool, folders: Bool, multiple: Bool, defaultName: String,
+                                   finish: (Result<[URL], FileChooserError>?) -> Void) -> Bool {
         if !memo.value.builtIn, memo.value.portal == nil {
             let mode = PortalFileChooser.usesPortal(fileChooserBackend)
             if mode == false {
@@ -164,78 +192,70 @@ extension UI {
                                                       name: saving ? defaultName : nil, requirePortal: mode == true)
             }
         }
-        if let portal = memo.value.portal {
-            let outcome: Result<[URL], FileChooserError>??
-            switch portal.phase {
-            case .asking: outcome = .none
-            case .unavailable: outcome = .none; memo.value.portal = nil; memo.value.builtIn = true
-            case .chose(let urls): outcome = .some(.success(urls))
-            case .cancelled: outcome = .some(nil)
-            case .failed(let why): outcome = .some(.failure(.portal(why)))
-            }
-            if let outcome {
-                isPresented.wrappedValue = false
-                memo.value = ChooserMemo() // answered: the next opening asks again
-                finish(outcome)
-                return
-            }
-            if memo.value.portal != nil {
-                // The desktop's dialog is up: this window waits under a scrim, as for a dialog of its own.
-                modal(WidgetID(parent: cid, "portal"), role: .dialog, name: title) {
-                    let panel = centeredPanel(Size(360, 80))
-                    drawPanel(panel)
-                    font.draw("Choose in the desktop's file chooser…", in: panel, alignment: .center, color: theme.secondaryText,
-                              into: &drawList)
-                }
-                return
-            }
+        guard let portal = memo.value.portal else { return false }
+        let outcome: Result<[URL], FileChooserError>??
+        switch portal.phase {
+        case .asking: outcome = .none
+        case .unavailable: outcome = .none; memo.value.portal = nil; memo.value.builtIn = true
+        case .chose(let urls): outcome = .some(.success(urls))
+        case .cancelled: outcome = .some(nil)
+        case .failed(let why): outcome = .some(.failure(.portal(why)))
         }
-        if memo.value.folder.isEmpty {
-            memo.value.places = Self.chooserPlaces()
-            memo.value.saveName = defaultName
-            go(to: directory ?? UserFolders.home ?? "/", memo, listing)
+        if let outcome {
+            isPresented.wrappedValue = false
+            memo.value = ChooserMemo() // answered: the next opening asks again
+            finish(outcome)
+            return true
         }
-        let outcome = listing.result(for: memo.value.folder)
-        refreshShown(memo, outcome, shows)
+        guard memo.value.portal != nil else { return false }
+        // The desktop's dialog is up: this window waits under a scrim, as for a dialog of its own.
+        modal(WidgetID(parent: cid, "portal"), role: .dialog, name: title) {
+            let panel = centeredPanel(Size(360, 80))
+            drawPanel(panel)
+            font.draw("Choose in the desktop's file chooser…", in: panel, alignment: .center, color: theme.secondaryText,
+                      into: &drawList)
+        }
+        return true
+    }
+
+    /// The built-in chooser in a sheet: the path bar, the places, the folder's entries, and
+    /// the name field (saving) or the status, Cancel and the primary button. Returns what was
+    /// chosen this frame, and whether it was cancelled.
+    private func builtInChooserSheet(title: String, primary: String, saving: Bool, memo: StateBox<ChooserMemo>,
+                                     listing: FolderListing, outcome: FolderListing.Outcome?,
+                                     choose: (ChooserMemo, [FolderEntry]) -> [String]?) -> (chosen: [URL]?, cancelled: Bool) {
         var chosen: [URL]?
         var cancelled = false
-        withID(cid) {
-            sheet("sheet", isPresented: Binding(get: { !cancelled }, set: { if !$0 { cancelled = true } }),
-                  width: 780, height: 520) {
-                let area = availableRect
-                let bottom = Rect(x: area.x, y: area.maxY - theme.controlHeight, width: area.width, height: theme.controlHeight)
-                region(Rect(x: area.x, y: area.y, width: area.width, height: theme.controlHeight + 4)) {
-                    chooserPathBar(title, memo, listing)
+        sheet("sheet", isPresented: Binding(get: { !cancelled }, set: { if !$0 { cancelled = true } }), width: 780, height: 520) {
+            let area = availableRect
+            let bottom = Rect(x: area.x, y: area.maxY - theme.controlHeight, width: area.width, height: theme.controlHeight)
+            region(Rect(x: area.x, y: area.y, width: area.width, height: theme.controlHeight + 4)) {
+                chooserPathBar(title, memo, listing)
+            }
+            let middleTop = area.y + theme.controlHeight + 12
+            let middle = Rect(x: area.x, y: middleTop, width: area.width, height: max(0, bottom.minY - 12 - middleTop))
+            region(Rect(x: middle.x, y: middle.y, width: 150, height: middle.height)) { chooserPlaces(memo, listing) }
+            region(Rect(x: middle.x + 162, y: middle.y, width: middle.width - 162, height: middle.height)) {
+                if let entry = chooserEntries(memo, listing, outcome) { // double-clicked, or Return
+                    if entry.isFolder { go(to: Self.join(memo.value.folder, entry.name), memo, listing) } else { chosen = urls(choose(memo.value, memo.value.shown), memo) }
                 }
-                let middleTop = area.y + theme.controlHeight + 12
-                let middle = Rect(x: area.x, y: middleTop, width: area.width, height: max(0, bottom.minY - 12 - middleTop))
-                region(Rect(x: middle.x, y: middle.y, width: 150, height: middle.height)) { chooserPlaces(memo, listing) }
-                region(Rect(x: middle.x + 162, y: middle.y, width: middle.width - 162, height: middle.height)) {
-                    if let entry = chooserEntries(memo, listing, outcome) { // double-clicked, or Return
-                        if entry.isFolder { go(to: Self.join(memo.value.folder, entry.name), memo, listing) } else { chosen = urls(choose(memo.value, memo.value.shown), memo) }
+            }
+            region(bottom) {
+                hstack {
+                    if saving {
+                        text("Name:")
+                        textField("File name", text: &memo.value.saveName, width: 260, id: "save name")
+                    } else {
+                        text(memo.value.problem ?? status(outcome, memo.value),
+                             color: memo.value.problem == nil ? theme.secondaryText : theme.destructive)
                     }
-                }
-                region(bottom) {
-                    hstack {
-                        if saving {
-                            text("Name:")
-                            textField("File name", text: &memo.value.saveName, width: 260, id: "save name")
-                        } else {
-                            text(memo.value.problem ?? status(outcome, memo.value),
-                                 color: memo.value.problem == nil ? theme.secondaryText : theme.destructive)
-                        }
-                        spacer()
-                        if button("Cancel", id: "cancel") { cancelled = true }
-                        if button(primary, style: .borderedProminent, id: "primary") { chosen = urls(choose(memo.value, memo.value.shown), memo) }
-                    }
+                    spacer()
+                    if button("Cancel", id: "cancel") { cancelled = true }
+                    if button(primary, style: .borderedProminent, id: "primary") { chosen = urls(choose(memo.value, memo.value.shown), memo) }
                 }
             }
         }
-        if chosen != nil || cancelled {
-            isPresented.wrappedValue = false
-            memo.value = ChooserMemo() // the next opening starts afresh
-            finish(chosen.map { .success($0) })
-        }
+        return (chosen, cancelled)
     }
 
     /// "Choose a Folder" and the path: a button per folder of it, and the hidden-files switch.
