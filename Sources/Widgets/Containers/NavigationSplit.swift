@@ -220,24 +220,7 @@ extension UI {
                 return
             }
             let isCompact = body.width < compactWidth
-            // Toolbar: sidebar button (or back button when compact) and the title.
-            drawList.addRect(toolbar, color: theme.surface)
-            drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
-            pane(toolbar.insetBy(dx: 8, dy: 7)) {
-                withID(nid) {
-                    hstack {
-                        if isCompact {
-                            if state.wrappedValue.preferredCompactColumn != .sidebar {
-                                let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
-                                if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
-                            }
-                        } else if accessibilityLabel("Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") }) {
-                            state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
-                        }
-                        if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }
-                    }
-                }
-            }
+            navigationToolbar(toolbar, nid, state: state, isCompact: isCompact, threeColumns: threeColumns, title: title)
 
             // Resolved after the toolbar, so its buttons take effect in this frame.
             let resolve = { (visibility: NavigationSplitViewVisibility) in
@@ -268,24 +251,52 @@ extension UI {
                 drawList.addRect(columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
                 if column == .sidebar { pane(columnRect, sidebar) } else if let content { pane(columnRect, content) }
                 if layout.mode == .compact || slide != 0 { continue } // no resize handles while the columns slide
-                // A resize handle on the column's trailing edge.
-                let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
-                let handleID = WidgetID(parent: nid, column.rawValue)
-                let styling = SplitStyling()
-                let r = splitterHandle(handleID, splitter: edge, horizontal: true, styling: styling)
-                let startBox = stateBox(WidgetID(parent: handleID, "start"), 0.0)
-                if r.pressed { startBox.value = columnRect.width }
-                if r.isActive && input.pointer.isDragging {
-                    let width = startBox.value + input.pointer.position.x - input.pointer.pressPosition.x
-                    if column == .sidebar { state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width) } else { state.wrappedValue.contentWidth = contentWidth?.clamp(width) }
-                }
-                if r.doubleClicked {
-                    if column == .sidebar { state.wrappedValue.sidebarWidth = nil } else { state.wrappedValue.contentWidth = nil } // back to the ideal width
-                }
-                drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
-                claimSplitterPress(r)
+                columnResizeHandle(column, columnRect, nid, state: state, sidebarWidth: sidebarWidth, contentWidth: contentWidth)
             }
         }
+    }
+
+    /// The toolbar: the sidebar button (or, compact, the back button) and the title.
+    private func navigationToolbar(_ toolbar: Rect, _ nid: WidgetID, state: Binding<NavigationSplitState>, isCompact: Bool,
+                                   threeColumns: Bool, title: String) {
+        drawList.addRect(toolbar, color: theme.surface)
+        drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
+        pane(toolbar.insetBy(dx: 8, dy: 7)) {
+            withID(nid) {
+                hstack {
+                    if isCompact {
+                        if state.wrappedValue.preferredCompactColumn != .sidebar {
+                            let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
+                            if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
+                        }
+                    } else if accessibilityLabel("Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") }) {
+                        state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
+                    }
+                    if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }
+                }
+            }
+        }
+    }
+
+    /// A resize handle on a column's trailing edge: dragged, the column takes the width (within
+    /// its bounds); double-clicked, it goes back to its ideal width.
+    private func columnResizeHandle(_ column: NavigationSplitColumn, _ columnRect: Rect, _ nid: WidgetID, state: Binding<NavigationSplitState>,
+                                    sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?) {
+        let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
+        let handleID = WidgetID(parent: nid, column.rawValue)
+        let styling = SplitStyling()
+        let r = splitterHandle(handleID, splitter: edge, horizontal: true, styling: styling)
+        let startBox = stateBox(WidgetID(parent: handleID, "start"), 0.0)
+        if r.pressed { startBox.value = columnRect.width }
+        if r.isActive && input.pointer.isDragging {
+            let width = startBox.value + input.pointer.position.x - input.pointer.pressPosition.x
+            if column == .sidebar { state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width) } else { state.wrappedValue.contentWidth = contentWidth?.clamp(width) }
+        }
+        if r.doubleClicked {
+            if column == .sidebar { state.wrappedValue.sidebarWidth = nil } else { state.wrappedValue.contentWidth = nil } // back to the ideal width
+        }
+        drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
+        claimSplitterPress(r)
     }
 
     /// The columns as drawn while they slide: when the visibility changes (the sidebar button,

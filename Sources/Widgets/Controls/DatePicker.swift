@@ -167,6 +167,39 @@ extension UI {
             let start = calendar.startOfDay(for: day)
             return start <= range.upperBound && (calendar.date(byAdding: .day, value: 1, to: start) ?? start) > range.lowerBound
         }
+        var picked = calendarKeys(cursor: &cursor, month: &month, calendar: calendar, allowed: allowed)
+        let grid = MonthGrid(showing: month, calendar: calendar)
+        let cell = Size(34, 28)
+        hstack(spacing: 4) {
+            if button("", icon: .chevronLeft, style: .plain, id: "previousMonth") {
+                month = calendar.date(byAdding: .month, value: -1, to: grid.month) ?? month
+            }
+            let label = formatters.month.string(from: grid.month)
+            font(size: theme.fontSize, weight: .bold).draw(label, in: allocate(Size(7 * cell.width - 72, theme.controlHeight)),
+                                                            alignment: .center, color: theme.text, into: &drawList)
+            if button("", icon: .chevronRight, style: .plain, id: "nextMonth") {
+                month = calendar.date(byAdding: .month, value: 1, to: grid.month) ?? month
+            }
+        }
+        if let clicked = calendarDays(grid, cell: cell, selected: selected, cursor: cursor, calendar: calendar, formatters: formatters,
+                                      allowed: allowed) {
+            picked = clicked
+        }
+        box.value = DatePickerState(month: month, cursor: cursor)
+        guard let picked else { return }
+        // The day picked, at the time of day the selection had.
+        let time = calendar.dateComponents([.hour, .minute, .second], from: selected)
+        var date = calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: picked) ?? picked
+        if let range { date = min(max(date, range.lowerBound), range.upperBound) }
+        selection.wrappedValue = date
+        box.value = DatePickerState()
+        closePopups()
+    }
+
+    /// The calendar's keys: the arrows move the cursor by a day or a week, Page Up and Page
+    /// Down by a month (the month shown follows), Return and Space pick the cursor's day.
+    /// Returns the day picked, if any.
+    private func calendarKeys(cursor: inout Date, month: inout Date, calendar: Calendar, allowed: (Date) -> Bool) -> Date? {
         var picked: Date?
         for press in input.keys {
             var step: (Calendar.Component, Int)?
@@ -186,19 +219,13 @@ extension UI {
                 month = moved
             }
         }
-        let grid = MonthGrid(showing: month, calendar: calendar)
-        let cell = Size(34, 28)
-        hstack(spacing: 4) {
-            if button("", icon: .chevronLeft, style: .plain, id: "previousMonth") {
-                month = calendar.date(byAdding: .month, value: -1, to: grid.month) ?? month
-            }
-            let label = formatters.month.string(from: grid.month)
-            font(size: theme.fontSize, weight: .bold).draw(label, in: allocate(Size(7 * cell.width - 72, theme.controlHeight)),
-                                                            alignment: .center, color: theme.text, into: &drawList)
-            if button("", icon: .chevronRight, style: .plain, id: "nextMonth") {
-                month = calendar.date(byAdding: .month, value: 1, to: grid.month) ?? month
-            }
-        }
+        return picked
+    }
+
+    /// The weekday names and the six weeks of days: the selected day filled, the cursor's
+    /// ringed, today in the accent, days outside the range dimmed. Returns the day clicked.
+    private func calendarDays(_ grid: MonthGrid, cell: Size, selected: Date, cursor: Date, calendar: Calendar,
+                              formatters: DateLabelFormatters, allowed: (Date) -> Bool) -> Date? {
         let small = font(size: theme.fontSize - 2)
         let header = allocate(Size(7 * cell.width, 18))
         for (i, symbol) in grid.weekdaySymbols.enumerated() {
@@ -207,6 +234,7 @@ extension UI {
         }
         let body = allocate(Size(7 * cell.width, 6 * cell.height))
         let today = Date()
+        var picked: Date?
         for (i, day) in grid.days.enumerated() {
             let rect = Rect(x: body.x + Double(i % 7) * cell.width, y: body.y + Double(i / 7) * cell.height, width: cell.width, height: cell.height)
             let r = interact(WidgetID(parent: id("day"), index: i), rect: rect, sense: .click)
@@ -228,14 +256,6 @@ extension UI {
             }
             if r.clicked && enabled { picked = day }
         }
-        box.value = DatePickerState(month: month, cursor: cursor)
-        guard let picked else { return }
-        // The day picked, at the time of day the selection had.
-        let time = calendar.dateComponents([.hour, .minute, .second], from: selected)
-        var date = calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: picked) ?? picked
-        if let range { date = min(max(date, range.lowerBound), range.upperBound) }
-        selection.wrappedValue = date
-        box.value = DatePickerState()
-        closePopups()
+        return picked
     }
 }

@@ -515,23 +515,11 @@ extension UI {
             var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: 0, cellSize: cellSize,
                                     scrollOffset: 0, viewport: rect, layout: nil)
             withID(gid) {
-                // Relayout (resize, zoom): keep the anchored item where it was on screen.
                 let scrollName = "scroll"
-                let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
-                if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem {
-                    let target = lines.offset(ofItem: anchor.item) - anchor.screenY
-                    scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
-                }
-                memo.value.anchor = nil
-                memo.value.shape = shape
+                keepGridAnchored(gid, vertical: vertical, lines: lines, shape: shape, viewportLength: viewportLength, memo: memo,
+                                 cell: cell)
                 // A zoom changes the app's columns next frame; the anchor set here is used then.
                 if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
-                if let request = pendingItemScrolls.removeValue(forKey: gid), count > 0 {
-                    let item = min(max(0, request.index), count - 1)
-                    let target = ScrollAnchor.offset(showing: lines.offset(ofItem: item), length: cell(item).length,
-                                                     viewport: viewportLength, current: offsetNow, anchor: request.anchor)
-                    scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
-                }
                 let contentSize = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
                 let listed = openAccessibilityContainer(WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
                                                         collection: AccessibilityCollection(rows: count))
@@ -572,19 +560,47 @@ extension UI {
                         }
                     }
                     guard lines.headerLength > 0 else { return }
-                    // Headers over the cells; a pinned one at the top, over the items scrolling under it.
                     info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
-                    let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
-                    for s in info.visibleSections {
-                        let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
-                        let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
-                            : Rect(x: rect.x + along, y: rect.y, width: lines.headerLength, height: across)
-                        _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
-                                  id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
-                    }
+                    buildGridHeaders(gid, sections: info.visibleSections, rect: rect, across: across, offset: offset, vertical: vertical,
+                                     lines: lines, pinsHeaders: pinsHeaders, header: header)
                 }
             }
             return info
+        }
+    }
+
+    /// After a relayout (a resize, a zoom) the anchored item stays where it was on screen;
+    /// then an item `scrollGrid(_:toItem:)` asked for is scrolled to.
+    private func keepGridAnchored<Geometry: LazyGridGeometry>(_ gid: WidgetID, vertical: Bool, lines: Geometry, shape: GridShape,
+                                                               viewportLength: Double, memo: StateBox<LazyGridMemo>,
+                                                               cell: (Int) -> GridCell) {
+        let scrollName = "scroll"
+        let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
+        if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem {
+            let target = lines.offset(ofItem: anchor.item) - anchor.screenY
+            scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
+        }
+        memo.value.anchor = nil
+        memo.value.shape = shape
+        if let request = pendingItemScrolls.removeValue(forKey: gid), lines.count > 0 {
+            let item = min(max(0, request.index), lines.count - 1)
+            let target = ScrollAnchor.offset(showing: lines.offset(ofItem: item), length: cell(item).length,
+                                             viewport: viewportLength, current: offsetNow, anchor: request.anchor)
+            scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
+        }
+    }
+
+    /// Section headers over the cells; a pinned one at the top, over the items scrolling under it.
+    private func buildGridHeaders<Geometry: LazyGridGeometry>(_ gid: WidgetID, sections: Range<Int>, rect: Rect, across: Double,
+                                                               offset: Double, vertical: Bool, lines: Geometry, pinsHeaders: Bool,
+                                                               header: (UI, Int, Rect) -> Void) {
+        let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
+        for s in sections {
+            let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
+            let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
+                : Rect(x: rect.x + along, y: rect.y, width: lines.headerLength, height: across)
+            _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
+                      id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
         }
     }
 

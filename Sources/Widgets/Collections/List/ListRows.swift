@@ -233,15 +233,8 @@ extension UI {
                 continue
             }
             let isSelected = !selected.isEmpty && selected.contains(row: row, id: rowID)
-            var contentRect = rowRect
-            if let swipe, swipe.rowID == rowID, swipe.offset > 0 {
-                let actions = (swipe.isLeading ? source.leadingSwipeActions : source.swipeActions)?(local) ?? []
-                drawSwipeActions(swipe.isArmed ? Array(actions.prefix(1)) : actions, row: rowRect, revealed: swipe.offset,
-                                 leading: swipe.isLeading, memo: memo)
-                contentRect.x += swipe.isLeading ? swipe.offset : -swipe.offset
-                drawList.pushClip(Rect(x: rowRect.x + (swipe.isLeading ? swipe.offset : 0), y: rowRect.y,
-                                       width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
-            }
+            let swiped = swipe.flatMap { $0.rowID == rowID && $0.offset > 0 ? $0 : nil }
+            let contentRect = swiped.map { openSwipedRow($0, rowRect: rowRect, source: source, local: local, memo: memo) } ?? rowRect
             memo.value.shownRowIDs.append(rowID)
             if let inserting, !shownBefore.isEmpty, !shownBefore.contains(rowID) {
                 memo.value.arriving[rowID] = (time - 1.0 / 60, inserting)
@@ -256,18 +249,9 @@ extension UI {
             let height = drawRow(source, local: local, body: body, in: contentRect, ctx: ctx, selected: isSelected,
                                  highlighted: isSelected && focused)
             if let item { closeAccessibilityRow(item) }
-            if !memo.value.arriving.isEmpty, let arrival = memo.value.arriving[rowID] {
-                if arrival.animation.isFinished(at: time - arrival.start) {
-                    memo.value.arriving[rowID] = nil
-                } else {
-                    let shown = min(1, max(0, arrival.animation.progress(at: time - arrival.start)))
-                    drawList.transform(since: rowMark, offset: Point(-24 * (1 - shown), 0), scale: 1, about: .zero)
-                    drawList.fade(since: rowMark, opacity: shown)
-                    requestRedraw()
-                }
-            }
+            if !memo.value.arriving.isEmpty { animateArrival(of: rowID, drawnSince: rowMark, memo: memo) }
             if height != rowRect.height { measured.append((slot, height)) }
-            if let swipe, swipe.rowID == rowID, swipe.offset > 0 { drawList.popClip() }
+            if swiped != nil { drawList.popClip() }
             if ctx.editMode && source.move != nil { reorderHandle(ctx: ctx, rowRect: rowRect, source: s, local: local, memo: memo) }
         }
         if ctx.style == .plain && !ctx.collector.sections.isEmpty && !slots.isEmpty {
@@ -281,6 +265,33 @@ extension UI {
             memo.value.arriving = memo.value.arriving.filter { shown.contains($0.key) }
         }
         return last >= first ? first..<(last + 1) : 0..<0
+    }
+
+    /// A row swiped open: its actions drawn in the space revealed, and its content moved
+    /// aside and clipped (until `popClip` after the row). Returns where the content goes.
+    private func openSwipedRow(_ swipe: SwipeState, rowRect: Rect, source: ListRowSource, local: Int, memo: StateBox<ListMemo>) -> Rect {
+        let actions = (swipe.isLeading ? source.leadingSwipeActions : source.swipeActions)?(local) ?? []
+        drawSwipeActions(swipe.isArmed ? Array(actions.prefix(1)) : actions, row: rowRect, revealed: swipe.offset,
+                         leading: swipe.isLeading, memo: memo)
+        var contentRect = rowRect
+        contentRect.x += swipe.isLeading ? swipe.offset : -swipe.offset
+        drawList.pushClip(Rect(x: rowRect.x + (swipe.isLeading ? swipe.offset : 0), y: rowRect.y,
+                               width: max(0, rowRect.width - swipe.offset), height: rowRect.height))
+        return contentRect
+    }
+
+    /// A row inserted under a `withAnimation`: what it drew since `mark` fades and slides in,
+    /// until its animation is done.
+    private func animateArrival(of rowID: AnyHashable, drawnSince mark: DrawList.Mark, memo: StateBox<ListMemo>) {
+        guard let arrival = memo.value.arriving[rowID] else { return }
+        if arrival.animation.isFinished(at: time - arrival.start) {
+            memo.value.arriving[rowID] = nil
+            return
+        }
+        let shown = min(1, max(0, arrival.animation.progress(at: time - arrival.start)))
+        drawList.transform(since: mark, offset: Point(-24 * (1 - shown), 0), scale: 1, about: .zero)
+        drawList.fade(since: mark, opacity: shown)
+        requestRedraw()
     }
 
     /// Rows whose content measured another height than their slot: the slots take it (from
