@@ -26,8 +26,13 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CSDL2",
-            pkgConfig: "harfbuzz", // its cflags bring FreeType's and GLib's include paths too
-            providers: [.apt(["libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "libjpeg62-turbo-dev", "zlib1g-dev", "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev"])]
+            pkgConfig: "harfbuzz",  // its cflags bring FreeType's and GLib's include paths too
+            providers: [
+                .apt([
+                    "libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "libjpeg62-turbo-dev", "zlib1g-dev",
+                    "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev",
+                ])
+            ]
         ),
         // The fonts shipped with Tessera. `Assets/` is its own target so SwiftPM copies the
         // fonts into a resource bundle next to every built binary.
@@ -97,8 +102,11 @@ let package = Package(
             // and so the tests, link the runtime dynamically; a release build of the tests would
             // link the test runner statically too, which XCTest cannot be, so run them in debug.
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
-                                          .when(configuration: .release))]
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    .when(configuration: .release))
+            ]
         ),
         // Beside the tests that use it (the package's top level is fixed), exported as a product.
         .target(
@@ -112,13 +120,28 @@ let package = Package(
             dependencies: ["Render2D", "Imaging", "Profiling", "DemoSupport", "CSDL2"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "Render2DTests", dependencies: ["Render2D", "Imaging", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(
+            name: "Render2DTests",
+            dependencies: ["Render2D", "Imaging", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
         // Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
         // Fixtures/: small images made with Pillow.
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Render2D", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"],
-                    exclude: ["Findings", "Fixtures"]),
-        .testTarget(name: "ProfilingTests", dependencies: ["Profiling", "Imaging", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
-        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
-        .testTarget(name: "GalleryKitTests", dependencies: ["GalleryKit", "Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(
+            name: "ImagingTests",
+            dependencies: ["Imaging", "Render2D", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"],
+            exclude: ["Findings", "Fixtures"]),
+        .testTarget(
+            name: "ProfilingTests",
+            dependencies: ["Profiling", "Imaging", "Render2D", "TesseraTesting", "TestSupport", "CSDL2"]),
+        .testTarget(
+            name: "WidgetsTests",
+            dependencies: [
+                "Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2",
+            ]),
+        .testTarget(
+            name: "GalleryKitTests",
+            dependencies: [
+                "GalleryKit", "Widgets", "Render2D", "Imaging", "Profiling", "DemoSupport", "TesseraTesting",
+                "TestSupport", "CSDL2",
+            ]),
     ]
 )

@@ -26,7 +26,9 @@ public enum AssetLocator {
     }
 
     /// The candidate paths for `name`, in lookup order.
-    public static func candidates(for name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    public static func candidates(for name: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String]
+    {
         var result: [String] = []
         if let root = environment["TESSERA_ASSETS"], !root.isEmpty {
             result.append((root as NSString).appendingPathComponent(name))

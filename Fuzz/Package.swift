@@ -14,14 +14,25 @@ let package = Package(
     ],
     targets: [
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzImageHeader", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Tessera")]),
-        .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Tessera")]),
-        .executableTarget(name: "FuzzReplay", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
-        .executableTarget(name: "FuzzStateFile", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
-        .executableTarget(name: "FuzzSidecar", dependencies: ["FuzzDriver", .product(name: "GalleryKit", package: "Tessera")]),
-        .executableTarget(name: "FuzzThumbnailCache", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Tessera")]),
-        .executableTarget(name: "FuzzSavedState", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
-        .executableTarget(name: "FuzzIndexRow", dependencies: ["FuzzDriver", .product(name: "GalleryKit", package: "Tessera"),
-                                                               .product(name: "GRDB", package: "GRDB.swift")]),
+        .executableTarget(
+            name: "FuzzImageHeader", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzThumbnail", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzReplay", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzStateFile", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzSidecar", dependencies: ["FuzzDriver", .product(name: "GalleryKit", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzThumbnailCache", dependencies: ["FuzzDriver", .product(name: "Imaging", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzSavedState", dependencies: ["FuzzDriver", .product(name: "Widgets", package: "Tessera")]),
+        .executableTarget(
+            name: "FuzzIndexRow",
+            dependencies: [
+                "FuzzDriver", .product(name: "GalleryKit", package: "Tessera"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ]
 )

@@ -6,14 +6,17 @@ import PackageDescription
 let package = Package(
     name: "FileBrowser",
     dependencies: [
-        .package(name: "Tessera", path: "../.."),
+        .package(name: "Tessera", path: "../..")
     ],
     targets: [
         .target(name: "FileBrowserKit", dependencies: [.product(name: "Widgets", package: "Tessera")]),
-        .executableTarget(name: "FileBrowser", dependencies: ["FileBrowserKit", .product(name: "Widgets", package: "Tessera")]),
-        .testTarget(name: "FileBrowserKitTests", dependencies: [
-            "FileBrowserKit", .product(name: "Widgets", package: "Tessera"),
-            .product(name: "TesseraTesting", package: "Tessera"),
-        ]),
+        .executableTarget(
+            name: "FileBrowser", dependencies: ["FileBrowserKit", .product(name: "Widgets", package: "Tessera")]),
+        .testTarget(
+            name: "FileBrowserKitTests",
+            dependencies: [
+                "FileBrowserKit", .product(name: "Widgets", package: "Tessera"),
+                .product(name: "TesseraTesting", package: "Tessera"),
+            ]),
     ]
 )

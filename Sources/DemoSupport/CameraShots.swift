@@ -20,8 +20,9 @@ package struct CameraShot: Equatable, Sendable {
 
     /// `DateTimeOriginal` as EXIF writes it.
     package var exifDate: String {
-        let c = Self.calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
-                                             from: Date(timeIntervalSince1970: TimeInterval(takenAt)))
+        let c = Self.calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second],
+            from: Date(timeIntervalSince1970: TimeInterval(takenAt)))
         return String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 
@@ -74,12 +75,14 @@ package enum CameraShots {
                 let day = Date(timeIntervalSince1970: TimeInterval(time))
                 let c = CameraShot.calendar.dateComponents([.year, .month, .day], from: day)
                 let folder = String(format: "%04d/%02d/%02d/", c.year!, c.month!, c.day!)
-                shots.append(CameraShot(takenAt: time, make: camera.make, model: camera.model, orientation: orientation,
-                                        uprightWidth: portrait ? short : long, uprightHeight: portrait ? long : short,
-                                        relativePath: (flat ? "" : folder) + name))
+                shots.append(
+                    CameraShot(
+                        takenAt: time, make: camera.make, model: camera.model, orientation: orientation,
+                        uprightWidth: portrait ? short : long, uprightHeight: portrait ? long : short,
+                        relativePath: (flat ? "" : folder) + name))
                 time += Int64(2 + rng.next(below: 300))
             }
-            time += Int64(Double(rng.next(below: 1000)) / 500 * meanGap) // the next session, days later
+            time += Int64(Double(rng.next(below: 1000)) / 500 * meanGap)  // the next session, days later
         }
         return shots
     }
@@ -93,11 +96,14 @@ package enum CameraShots {
         // The thumbnail: the same picture drawn at 160 pixels on its long side (cheaper than
         // downscaling the full one), stored turned the same way.
         let scale = 160.0 / Double(max(shot.uprightWidth, shot.uprightHeight))
-        let small = ImageDecoder.orient(SamplePhotos.render(width: max(1, Int((Double(shot.uprightWidth) * scale).rounded())),
-                                                            height: max(1, Int((Double(shot.uprightHeight) * scale).rounded())),
-                                                            seed: seed), inverse)
-        let metadata = CameraMetadata(make: shot.make, model: shot.model, dateTimeOriginal: shot.exifDate,
-                                      orientation: shot.orientation, thumbnail: try SamplePhotos.jpegData(small, quality: 80))
+        let small = ImageDecoder.orient(
+            SamplePhotos.render(
+                width: max(1, Int((Double(shot.uprightWidth) * scale).rounded())),
+                height: max(1, Int((Double(shot.uprightHeight) * scale).rounded())),
+                seed: seed), inverse)
+        let metadata = CameraMetadata(
+            make: shot.make, model: shot.model, dateTimeOriginal: shot.exifDate,
+            orientation: shot.orientation, thumbnail: try SamplePhotos.jpegData(small, quality: 80))
         return try EXIFWriter.inserting(metadata, into: try SamplePhotos.jpegData(stored))
     }
 }

@@ -16,7 +16,8 @@ package struct CameraMetadata: Sendable, Equatable {
     package var thumbnail: [UInt8]?
 
     /// Metadata of a photo taken with `make` `model` at `dateTimeOriginal`.
-    package init(make: String, model: String, dateTimeOriginal: String, orientation: Int = 1, thumbnail: [UInt8]? = nil) {
+    package init(make: String, model: String, dateTimeOriginal: String, orientation: Int = 1, thumbnail: [UInt8]? = nil)
+    {
         self.make = make
         self.model = model
         self.dateTimeOriginal = dateTimeOriginal
@@ -71,7 +72,10 @@ package enum EXIFWriter {
         let exifIFD = ifd0 + ifdSize(4)
         let ifd1 = exifIFD + ifdSize(1)
         var data = ifd1 + (hasThumbnail ? ifdSize(3) : 0)
-        func place(_ bytes: [UInt8]) -> Int { defer { data += bytes.count + bytes.count % 2 }; return data }
+        func place(_ bytes: [UInt8]) -> Int {
+            defer { data += bytes.count + bytes.count % 2 }
+            return data
+        }
         let makeAt = place(make), modelAt = place(model), dateAt = place(date)
         let thumbnailAt = place(thumbnail)
 
@@ -99,13 +103,16 @@ package enum EXIFWriter {
             entry(0x0202, long, 1, value: le32(thumbnail.count))
             out += le32(0)
         }
-        for (bytes, at) in [(make, makeAt), (model, modelAt), (date, dateAt), (thumbnail, thumbnailAt)] where !bytes.isEmpty {
-            if bytes.count <= 4 && at != dateAt && at != thumbnailAt { continue } // stored in its entry
+        for (bytes, at) in [(make, makeAt), (model, modelAt), (date, dateAt), (thumbnail, thumbnailAt)]
+        where !bytes.isEmpty {
+            if bytes.count <= 4 && at != dateAt && at != thumbnailAt { continue }  // stored in its entry
             out += [UInt8](repeating: 0, count: at - out.count) + bytes
         }
         return out
     }
 
     private static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-    private static func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 24) & 0xFF)] }
+    private static func le32(_ v: Int) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 24) & 0xFF)]
+    }
 }

@@ -59,7 +59,8 @@ package final class SampleGeneration: Sendable {
     /// Every 25th file is a PNG.
     package static func fileName(_ index: Int) -> String {
         let number = String(index + 1), word = ScriptSamples.photoWords[index % ScriptSamples.photoWords.count]
-        return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + (word.isEmpty ? "" : " " + word)
+        return "photo-" + String(repeating: "0", count: max(0, 6 - number.count)) + number
+            + (word.isEmpty ? "" : " " + word)
             + (index % 25 == 24 ? ".png" : ".jpg")
     }
 
@@ -99,16 +100,21 @@ package final class SampleGeneration: Sendable {
                 do {
                     let bytes: [UInt8]
                     if let shots {
-                        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                                withIntermediateDirectories: true)
+                        try FileManager.default.createDirectory(
+                            atPath: (path as NSString).deletingLastPathComponent,
+                            withIntermediateDirectories: true)
                         bytes = try CameraShots.jpeg(shots[index], seed: UInt64(index))
                     } else {
                         let pixels = SamplePhotos.render(width: width, height: height, seed: UInt64(index))
-                        bytes = name.hasSuffix(".png") ? try PNGEncoder.encode(pixels) : try SamplePhotos.jpegData(pixels)
+                        bytes =
+                            name.hasSuffix(".png") ? try PNGEncoder.encode(pixels) : try SamplePhotos.jpegData(pixels)
                     }
                     try SamplePhotos.write(bytes, to: temporaryPath(index))
-                    if let shot = shots?[index] { // as importers keep it: the file's time is when it was taken
-                        var times = [timespec(tv_sec: Int(shot.takenAt), tv_nsec: 0), timespec(tv_sec: Int(shot.takenAt), tv_nsec: 0)]
+                    if let shot = shots?[index] {  // as importers keep it: the file's time is when it was taken
+                        var times = [
+                            timespec(tv_sec: Int(shot.takenAt), tv_nsec: 0),
+                            timespec(tv_sec: Int(shot.takenAt), tv_nsec: 0),
+                        ]
                         utimensat(AT_FDCWD, temporaryPath(index), &times, 0)
                     }
                 } catch {
@@ -125,7 +131,10 @@ package final class SampleGeneration: Sendable {
     /// Marks `index` written, then renames every finished file that now has all before it in place.
     private func publish(_ index: Int, failure: String?) {
         let landed = state.withLock { s -> Bool in
-            if let failure { s.failure = s.failure ?? failure; return false }
+            if let failure {
+                s.failure = s.failure ?? failure
+                return false
+            }
             s.finished[index] = true
             var moved = false
             while s.published < count && s.finished[s.published] {
@@ -139,7 +148,9 @@ package final class SampleGeneration: Sendable {
                 moved = true
             }
             // The whole set is there: say so, so the next start need not count the files.
-            if moved && s.published == count { close(open(Self.completeMarker(in: folder), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)) }
+            if moved && s.published == count {
+                close(open(Self.completeMarker(in: folder), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644))
+            }
             return moved
         }
         if landed || failure != nil { FrameWaker.wake() }
@@ -159,7 +170,8 @@ package final class SampleGeneration: Sendable {
                 shown = step
                 let width = 30, filled = count == 0 ? width : done * width / count
                 let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-                Log.progress("\(terminal ? "\r" : "")[\(bar)] \(done)/\(count)\(terminal ? "" : "\n")") // never traps on a closed pipe
+                // never traps on a closed pipe
+                Log.progress("\(terminal ? "\r" : "")[\(bar)] \(done)/\(count)\(terminal ? "" : "\n")")
             }
             if done >= count { break }
             usleep(20_000)

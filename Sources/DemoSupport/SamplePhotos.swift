@@ -1,9 +1,9 @@
 import CSDL2
 #if canImport(Glibc)
-import Glibc
-import Render2D
-import Imaging
-import Profiling
+    import Glibc
+    import Render2D
+    import Imaging
+    import Profiling
 #endif
 
 /// Deterministic photo-like images (a sky gradient, a soft sun, layered hills, a few shapes
@@ -45,8 +45,9 @@ package enum SamplePhotos {
         var buffer: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = pixels.bytes.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(pixels.width), Int32(pixels.width * 4), Int32(pixels.height),
-                        Int32(TJPF_RGBA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_FASTDCT)
+            tjCompress2(
+                handle, $0.baseAddress, Int32(pixels.width), Int32(pixels.width * 4), Int32(pixels.height),
+                Int32(TJPF_RGBA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_FASTDCT)
         }
         defer { if let buffer { tjFree(buffer) } }
         guard status == 0, let buffer else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
@@ -83,7 +84,9 @@ private struct SampleScene {
     init(width w: Int, height h: Int, seed: UInt64) {
         var rng = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 1)
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
-        func rgb(_ r: Double, _ g: Double, _ b: Double) -> [Int32] { [r, g, b].map { Int32(max(0, min(255, $0 * 255))) } }
+        func rgb(_ r: Double, _ g: Double, _ b: Double) -> [Int32] {
+            [r, g, b].map { Int32(max(0, min(255, $0 * 255))) }
+        }
         width = w
         height = h
         skyTop = rgb(unit(), unit(), unit())
@@ -96,15 +99,26 @@ private struct SampleScene {
             let depth = Double(layer) / 3
             let base = 0.45 + 0.15 * Double(layer) + 0.1 * unit(), amp = (0.04 + 0.08 * unit()) * Double(h)
             let freq = (1 + 4 * unit()) * 2 * .pi / Double(w), phase = unit() * 2 * .pi
-            hillColors.append(rgb(unit() * (0.6 - depth * 0.4), unit() * (0.7 - depth * 0.4), unit() * (0.5 - depth * 0.3)))
-            ridges.append((0..<w).map { x in // inside the image, so a depth below it indexes `shades`
-                Int32(max(0, min(Double(h), base * Double(h) + amp * sin(Double(x) * freq + phase) + 0.4 * amp * sin(Double(x) * freq * 3.1))))
-            })
+            hillColors.append(
+                rgb(unit() * (0.6 - depth * 0.4), unit() * (0.7 - depth * 0.4), unit() * (0.5 - depth * 0.3)))
+            ridges.append(
+                (0..<w).map { x in  // inside the image, so a depth below it indexes `shades`
+                    Int32(
+                        max(
+                            0,
+                            min(
+                                Double(h),
+                                base * Double(h) + amp * sin(Double(x) * freq + phase) + 0.4 * amp
+                                    * sin(Double(x) * freq * 3.1))))
+                })
         }
         self.ridges = ridges
         self.hillColors = hillColors
         discs = (0..<4).map { _ in
-            (x: unit() * Double(w), y: unit() * Double(h), r: (0.03 + 0.08 * unit()) * Double(min(w, h)), color: rgb(unit(), unit(), unit()))
+            (
+                x: unit() * Double(w), y: unit() * Double(h), r: (0.03 + 0.08 * unit()) * Double(min(w, h)),
+                color: rgb(unit(), unit(), unit())
+            )
         }
     }
 
@@ -179,24 +193,32 @@ private final class SampleRowPainter {
     func paintHills(_ y: Int) {
         let (r0, r1, r2) = (ridge[0], ridge[1], ridge[2])
         let hc = scene.hillColors
-        let (h0r, h0g, h0b, h1r, h1g, h1b, h2r, h2g, h2b) = (hc[0][0], hc[0][1], hc[0][2], hc[1][0], hc[1][1], hc[1][2], hc[2][0], hc[2][1], hc[2][2])
+        let (h0r, h0g, h0b, h1r, h1g, h1b, h2r, h2g, h2b) = (
+            hc[0][0], hc[0][1], hc[0][2], hc[1][0], hc[1][1], hc[1][2], hc[2][0], hc[2][1], hc[2][2]
+        )
         let y32 = Int32(y), w = scene.width
         var x = 0
         while x < w {
             var depth = y32 - r2[x]
             if depth > 0 {
                 let shade = shades[Int(depth)]
-                r[x] = h2r * shade >> 8; g[x] = h2g * shade >> 8; b[x] = h2b * shade >> 8
+                r[x] = h2r * shade >> 8
+                g[x] = h2g * shade >> 8
+                b[x] = h2b * shade >> 8
             } else {
                 depth = y32 - r1[x]
                 if depth > 0 {
                     let shade = shades[Int(depth)]
-                    r[x] = h1r * shade >> 8; g[x] = h1g * shade >> 8; b[x] = h1b * shade >> 8
+                    r[x] = h1r * shade >> 8
+                    g[x] = h1g * shade >> 8
+                    b[x] = h1b * shade >> 8
                 } else {
                     depth = y32 - r0[x]
                     if depth > 0 {
                         let shade = shades[Int(depth)]
-                        r[x] = h0r * shade >> 8; g[x] = h0g * shade >> 8; b[x] = h0b * shade >> 8
+                        r[x] = h0r * shade >> 8
+                        g[x] = h0g * shade >> 8
+                        b[x] = h0b * shade >> 8
                     }
                 }
             }
@@ -211,7 +233,9 @@ private final class SampleRowPainter {
             let (cr, cg, cb) = (disc.color[0] * 3, disc.color[1] * 3, disc.color[2] * 3)
             var x = cover.lowerBound
             while x < cover.upperBound {
-                r[x] = (r[x] * 2 + cr) / 5; g[x] = (g[x] * 2 + cg) / 5; b[x] = (b[x] * 2 + cb) / 5
+                r[x] = (r[x] * 2 + cr) / 5
+                g[x] = (g[x] * 2 + cg) / 5
+                b[x] = (b[x] * 2 + cb) / 5
                 x += 1
             }
         }
@@ -221,7 +245,9 @@ private final class SampleRowPainter {
     func pack(into out: inout UnsafeMutablePointer<UInt32>, noise: inout UInt32) {
         var x = 0
         while x < scene.width {
-            noise ^= noise << 13; noise ^= noise >> 17; noise ^= noise << 5
+            noise ^= noise << 13
+            noise ^= noise >> 17
+            noise ^= noise << 5
             let grain = Int32(bitPattern: noise & 15) - 8
             var cr = r[x] + grain, cg = g[x] + grain, cb = b[x] + grain
             cr = cr < 0 ? 0 : cr > 255 ? 255 : cr

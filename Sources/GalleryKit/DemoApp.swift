@@ -44,8 +44,11 @@ final class DemoApp {
 
     /// `index`: the library index the browser keeps photos' dates and sizes in (nil: none);
     /// `saver`: what writes the browser's sidecars (every window's browser shares one).
-    init(page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil, index: LibraryIndex? = nil,
-         saver: SidecarSaver = SidecarSaver()) {
+    init(
+        page: DemoPage, darkTheme: Bool?, library: String, appearance: SystemAppearance? = nil,
+        index: LibraryIndex? = nil,
+        saver: SidecarSaver = SidecarSaver()
+    ) {
         self.page = page
         browser = BrowserPage(root: library, index: index, saver: saver)
         self.darkTheme = darkTheme
@@ -55,21 +58,25 @@ final class DemoApp {
     /// Another window like this one (File ▸ New Window), on the same library, sharing its index
     /// and sidecar writer; its own pages, selection and scroll.
     func newWindowApp(library: String?) -> DemoApp {
-        DemoApp(page: .photos, darkTheme: darkTheme, library: library ?? browser.libraryRoot, appearance: appearance,
-                index: browser.index, saver: browser.saver)
+        DemoApp(
+            page: .photos, darkTheme: darkTheme, library: library ?? browser.libraryRoot, appearance: appearance,
+            index: browser.index, saver: browser.saver)
     }
 
     /// Sets `host` up for the demo's windows: the photo window group, and an image pipeline
     /// (from `pipeline`, for the window's renderer) in every window opened after the first.
     static func prepare(_ host: AppHost, pipeline: ((Renderer) -> ImagePipeline)?) {
-        host.windowGroup(PhotoWindow.group, title: "Photo — Tessera", width: 1000, height: 700) { PhotoWindow.build($0) }
+        host.windowGroup(PhotoWindow.group, title: "Photo — Tessera", width: 1000, height: 700) {
+            PhotoWindow.build($0)
+        }
         if let pipeline { host.prepareWindow = { $0.ui.images = pipeline($0.window.renderer) } }
     }
 
     /// Builds the window `ui` draws: this app in the first window; in each window File ▸ New
     /// Window opened, an app of that window's own (`newWindowApp`).
     func build(_ ui: UI, host: AppHost) {
-        let app = ui.windowNumber == 1 ? self : ui.windowState { newWindowApp(library: ui.windowValue(as: String.self)) }
+        let app =
+            ui.windowNumber == 1 ? self : ui.windowState { newWindowApp(library: ui.windowValue(as: String.self)) }
         app.buildWindow(ui, host: host)
     }
 
@@ -90,16 +97,20 @@ final class DemoApp {
                     ui.spacer(minLength: 12)
                     if ui.size.width >= 1100 {
                         for candidate in DemoPage.allCases {
-                            if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) { page = candidate }
+                            if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) {
+                                page = candidate
+                            }
                         }
                     } else {
                         // Narrow windows: the pages in a menu.
                         ui.accessibilityLabel("Page") {
-                            ui.picker("", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu, id: "page")
+                            ui.picker(
+                                "", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu,
+                                id: "page")
                         }
                     }
                     ui.spacer()
-                    if ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark } // the user's choice from now on
+                    if ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark }  // the user's choice from now on
                     let window = host.currentWindow
                     if ui.button(window.showsHUD ? "Hide HUD" : "HUD (F12)") { window.showsHUD.toggle() }
                 }
@@ -125,11 +136,17 @@ final class DemoApp {
         let window = host.currentWindow
         ui.menuBar {
             ui.menu("File") {
-                if ui.menuItem("New Window", shortcut: KeyboardShortcut("n")) { ui.openWindow(value: browser.libraryRoot) }
-                if ui.menuItem("Open Folder…", icon: .folder, shortcut: KeyboardShortcut("o")) { choosingLibrary = true }
+                if ui.menuItem("New Window", shortcut: KeyboardShortcut("n")) {
+                    ui.openWindow(value: browser.libraryRoot)
+                }
+                if ui.menuItem("Open Folder…", icon: .folder, shortcut: KeyboardShortcut("o")) {
+                    choosingLibrary = true
+                }
                 let recent = browser.recentLibraries(ui)
                 if !recent.isEmpty { ui.divider() }
-                for folder in recent where ui.menuItem((folder as NSString).lastPathComponent) { openLibrary(folder, ui) }
+                for folder in recent where ui.menuItem((folder as NSString).lastPathComponent) {
+                    openLibrary(folder, ui)
+                }
                 ui.divider()
                 if ui.menuItem("Close Window", shortcut: KeyboardShortcut("w")) { ui.dismissWindow() }
                 if ui.menuItem("Quit", shortcut: KeyboardShortcut("q")) { host.requestQuit() }
@@ -140,7 +157,9 @@ final class DemoApp {
             ui.menu("View") {
                 for (k, candidate) in DemoPage.allCases.enumerated() {
                     let digit = Character(String(k + 1))
-                    if ui.menuItem(candidate.title, icon: candidate == page ? .checkmark : nil, shortcut: KeyboardShortcut(digit)) {
+                    if ui.menuItem(
+                        candidate.title, icon: candidate == page ? .checkmark : nil, shortcut: KeyboardShortcut(digit))
+                    {
                         page = candidate
                     }
                 }
@@ -149,11 +168,16 @@ final class DemoApp {
                     browser.zoomCommands(ui)
                     ui.divider()
                 }
-                if ui.menuItem(isDark ? "Light Theme" : "Dark Theme", shortcut: KeyboardShortcut("d", modifiers: [.control, .shift])) {
+                if ui.menuItem(
+                    isDark ? "Light Theme" : "Dark Theme",
+                    shortcut: KeyboardShortcut("d", modifiers: [.control, .shift]))
+                {
                     isDark.toggle()
                     darkTheme = isDark
                 }
-                if ui.menuItem(window.showsHUD ? "Hide HUD" : "Show HUD", shortcut: KeyboardShortcut(.f12, modifiers: [])) {
+                if ui.menuItem(
+                    window.showsHUD ? "Hide HUD" : "Show HUD", shortcut: KeyboardShortcut(.f12, modifiers: []))
+                {
                     window.showsHUD.toggle()
                 }
             }
@@ -164,7 +188,8 @@ final class DemoApp {
                 if ui.menuItem("New Window") { ui.openWindow(value: browser.libraryRoot) }
                 if ui.menuItem("Close Window") { ui.dismissWindow() }
                 ui.divider()
-                for other in host.windows where ui.menuItem("\(other.number). \(other.title)", icon: other === window ? .checkmark : nil) {
+                for other in host.windows
+                where ui.menuItem("\(other.number). \(other.title)", icon: other === window ? .checkmark : nil) {
                     other.raise()
                 }
             }
@@ -172,11 +197,14 @@ final class DemoApp {
                 if ui.menuItem("About Tessera") { showsAbout = true }
             }
         }
-        ui.fileImporter(isPresented: Binding(self, \.choosingLibrary), allowedContentTypes: [.folder], directory: browser.folder) { result in
+        ui.fileImporter(
+            isPresented: Binding(self, \.choosingLibrary), allowedContentTypes: [.folder], directory: browser.folder
+        ) { result in
             if case .success(let urls) = result, let folder = urls.first { self.openLibrary(folder.path, ui) }
         }
-        ui.alert("Tessera", isPresented: Binding(self, \.showsAbout),
-                 message: "Fast desktop data views in Swift on Linux:\nimmediate-mode widgets drawn by SDL2's GPU renderer.")
+        ui.alert(
+            "Tessera", isPresented: Binding(self, \.showsAbout),
+            message: "Fast desktop data views in Swift on Linux:\nimmediate-mode widgets drawn by SDL2's GPU renderer.")
     }
 
     /// Shows `folder` in the browser, first among the recent libraries (the File menu's and the sidebar's).

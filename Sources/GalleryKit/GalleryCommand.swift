@@ -33,7 +33,9 @@ public struct GalleryCommand: ParsableCommand {
 
 /// Options shared by every command that opens a window.
 struct WindowOptions: ParsableArguments {
-    @Flag(help: "Use SDL's offscreen video driver (no display needed). Implied when DISPLAY and WAYLAND_DISPLAY are unset.")
+    @Flag(
+        help:
+            "Use SDL's offscreen video driver (no display needed). Implied when DISPLAY and WAYLAND_DISPLAY are unset.")
     var offscreen = false
 
     @Option(help: "Run this many frames, then exit.")
@@ -76,10 +78,16 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Record every frame's input (with timestamps) to this file.")
     var record: String?
 
-    @Option(help: "Play back a recording made with --record at its recorded times, in its window size and scale, with a scratch copy of the settings it was recorded with; then exit.")
+    @Option(
+        help:
+            "Play back a recording made with --record at its recorded times, in its window size and scale, with a scratch copy of the settings it was recorded with; then exit."
+    )
     var replay: String?
 
-    @Option(help: "How fast --replay plays: recorded (real time) or max (as fast as frames allow, on a virtual clock that keeps the recorded gaps).")
+    @Option(
+        help:
+            "How fast --replay plays: recorded (real time) or max (as fast as frames allow, on a virtual clock that keeps the recorded gaps)."
+    )
     var replaySpeed: String = "recorded"
 
     @Option(help: "Page to open: photos, controls, splits, navigation, table, outline, input.")
@@ -90,11 +98,13 @@ struct WindowOptions: ParsableArguments {
 
     func validate() throws {
         guard DemoPage(rawValue: page) != nil else {
-            throw ValidationError("unknown page '\(page)'; pages: \(DemoPage.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown page '\(page)'; pages: \(DemoPage.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard size == nil || parsedSize != nil else { throw ValidationError("--size must look like 1280x800") }
         guard ReplaySpeed(rawValue: replaySpeed) != nil else {
-            throw ValidationError("--replay-speed must be one of: \(ReplaySpeed.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--replay-speed must be one of: \(ReplaySpeed.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 
@@ -113,7 +123,10 @@ struct WindowOptions: ParsableArguments {
 /// `--workers N`: the hardware threads the worker pools plan for (`WorkerPools.override`), so a
 /// small machine runs the code paths of a large one; `TESSERA_WORKERS` does the same.
 struct WorkerOptions: ParsableArguments {
-    @Option(help: "Plan for this many hardware threads, 1 to \(WorkerPools.maximum): decode workers, sort threads (default: TESSERA_WORKERS, else the machine's).")
+    @Option(
+        help:
+            "Plan for this many hardware threads, 1 to \(WorkerPools.maximum): decode workers, sort threads (default: TESSERA_WORKERS, else the machine's)."
+    )
     var workers: Int?
 
     func validate() throws {
@@ -150,7 +163,8 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse a folder of photos (default), with the other demo pages a click away.")
 
-    @Argument(help: "The folder of photos to browse (default: the last one, else a sample library generated on first run).")
+    @Argument(
+        help: "The folder of photos to browse (default: the last one, else a sample library generated on first run).")
     var folder: String?
 
     @OptionGroup var window: WindowOptions
@@ -172,49 +186,66 @@ struct Run: ParsableCommand {
         let replay = try window.replay.map { try InputReplay(path: $0) }
         // A replay reads and writes a scratch copy of the settings it was recorded with,
         // never the user's own.
-        let store = try window.replay.map(RecordedSettings.scratchStore(forReplay:)) ?? PersistentStore.standard(app: "GalleryDemo")
+        let store =
+            try window.replay.map(RecordedSettings.scratchStore(forReplay:))
+            ?? PersistentStore.standard(app: "GalleryDemo")
         let (size, position) = windowFrame(store: store, replay: replay)
         // No folder yet: the sample library, written in the background while the window is
         // already up (the grid fills in as the photos land).
         var generation: SampleGeneration?
         var root = folder ?? BrowserPage.lastLibrary(in: store)
-        if root == nil { (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853) }
-        let host = try AppHost(options: .init(title: "Tessera — GalleryDemo", width: size.0, height: size.1,
-                                              vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
-                                              theme: window.dark ? .dark : .light, position: position))
+        if root == nil {
+            (root, generation) = try PhotoLibrary.sampleLibraryInBackground(count: 60, width: 1280, height: 853)
+        }
+        let host = try AppHost(
+            options: .init(
+                title: "Tessera — GalleryDemo", width: size.0, height: size.1,
+                vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
+                theme: window.dark ? .dark : .light, position: position))
         host.persistentStore = store
         if let direction = try window.direction() { host.ui.layoutDirection = direction }
         let thumbnails = FreedesktopThumbnails()
         // Every window's images: its own textures, the thumbnails shared on disk.
-        let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }
+        let pipeline = { (renderer: Renderer) in
+            ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+        }
         host.ui.images = pipeline(host.window.renderer)
         DemoApp.prepare(host, pipeline: pipeline)
-        defer { // quitting waits 2 s at most for decodes and thumbnail writes
+        defer {  // quitting waits 2 s at most for decodes and thumbnail writes
             let deadline = MonotonicClock.seconds() + 2
             for other in host.windows where other !== host.primary { _ = other.ui.images?.shutdown(within: 0.5) }
-            if host.ui.images?.shutdown(within: max(0, deadline - MonotonicClock.seconds())) == false { Log.info("quitting with decodes still running") }
+            if host.ui.images?.shutdown(within: max(0, deadline - MonotonicClock.seconds())) == false {
+                Log.info("quitting with decodes still running")
+            }
             if !thumbnails.flush(within: max(0, deadline - MonotonicClock.seconds())) {
                 Log.info("quitting with thumbnails not yet written: they are made again next time")
             }
         }
-        let app = DemoApp(page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
-                          appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())
+        let app = DemoApp(
+            page: DemoPage(rawValue: window.page) ?? .photos, darkTheme: window.themeOverride, library: root ?? "",
+            appearance: window.themeOverride == nil ? SystemAppearance() : nil, index: LibraryIndex.standard())
         app.browser.sampleGeneration = generation
-        defer { // ratings and tags still being written land before the process ends (2 s at most)
-            if !app.browser.finishSaves(within: 2) { Log.error("quitting with ratings not yet saved: the disk did not answer in 2 s") }
+        defer {  // ratings and tags still being written land before the process ends (2 s at most)
+            if !app.browser.finishSaves(within: 2) {
+                Log.error("quitting with ratings not yet saved: the disk did not answer in 2 s")
+            }
         }
         host.showsHUD = window.hud
         if let path = window.record {
             let logical = host.logicalSize
-            store.save() // the settings the recording starts from, kept beside it
+            store.save()  // the settings the recording starts from, kept beside it
             RecordedSettings.keep(store, forRecording: path)
-            host.recorder = try InputRecorder(path: path, header: RecordingHeader(width: logical.width, height: logical.height, scale: host.userScale))
+            host.recorder = try InputRecorder(
+                path: path, header: RecordingHeader(width: logical.width, height: logical.height, scale: host.userScale)
+            )
             Log.info("recording input to \(path)")
         }
         defer { host.recorder?.close() }
         if let replay {
             let speed = ReplaySpeed(rawValue: window.replaySpeed) ?? .recorded
-            Log.info("replaying \(window.replay!): \(replay.steps.count) frames over \(FrameTimeSummary.format(replay.duration)) s, speed \(speed.rawValue)")
+            Log.info(
+                "replaying \(window.replay!): \(replay.steps.count) frames over \(FrameTimeSummary.format(replay.duration)) s, speed \(speed.rawValue)"
+            )
             host.play(replay, speed: speed) { ui in app.build(ui, host: host) }
             if let shot = window.screenshot {
                 host.captureScreenshot(to: shot)
@@ -223,19 +254,27 @@ struct Run: ParsableCommand {
         } else {
             runFrames(host: host, app: app, generation: generation, offscreen: offscreen)
         }
-        store.save() // with where each window was left
+        store.save()  // with where each window was left
     }
 
     /// The first window's size and place: `--size`, else the replay's, else where it was left
     /// (kept by AppHost; older runs kept only its size), else 1280×800 where the desktop puts it.
     @MainActor
     private func windowFrame(store: PersistentStore, replay: InputReplay?) -> (size: (Int, Int), position: Point?) {
-        let recorded = replay.map { (Int(($0.header.width * $0.header.scale).rounded()), Int(($0.header.height * $0.header.scale).rounded())) } // clamped when read
-        let savedFrame = store.value("window.\(AppHost.mainGroup)", as: [Int].self).flatMap { $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil }
-        let savedSize = savedFrame.map { ($0[2], $0[3]) }
-            ?? store.value("window.size", as: [Int].self).flatMap { $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil }
+        let recorded = replay.map {
+            (Int(($0.header.width * $0.header.scale).rounded()), Int(($0.header.height * $0.header.scale).rounded()))
+        }  // clamped when read
+        let savedFrame = store.value("window.\(AppHost.mainGroup)", as: [Int].self).flatMap {
+            $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil
+        }
+        let savedSize =
+            savedFrame.map { ($0[2], $0[3]) }
+            ?? store.value("window.size", as: [Int].self).flatMap {
+                $0.count == 2 && $0.allSatisfy { $0 > 0 } ? ($0[0], $0[1]) : nil
+            }
         let size = window.parsedSize ?? recorded ?? savedSize ?? (1280, 800)
-        let position = window.parsedSize == nil && recorded == nil ? savedFrame.map { Point(Double($0[0]), Double($0[1])) } : nil
+        let position =
+            window.parsedSize == nil && recorded == nil ? savedFrame.map { Point(Double($0[0]), Double($0[1])) } : nil
         return (size, position)
     }
 
@@ -256,16 +295,18 @@ struct Run: ParsableCommand {
         let started = MonotonicClock.seconds()
         let inject = EventInjector(window: host.window)
         host.run(maxFrames: frames) { ui in
-            guard ui.windowNumber == 1 else { return app.build(ui, host: host) } // File ▸ New Window: a browser of its own
+            // File ▸ New Window: a browser of its own
+            guard ui.windowNumber == 1 else { return app.build(ui, host: host) }
             count += 1
             if settles {
                 let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-                let complete = lazy.cellsAwaitingSharpThumbnail == 0 && generation?.isDone != false && !app.browser.isScanning
+                let complete =
+                    lazy.cellsAwaitingSharpThumbnail == 0 && generation?.isDone != false && !app.browser.isScanning
                 if count >= 10 && (complete || MonotonicClock.seconds() - started > 30) {
                     if let shot = window.screenshot { host.captureScreenshot(to: shot) }
                     host.requestQuit()
                 }
-                ui.requestRedraw(after: count < 10 ? 0 : 0.25) // thumbnails also wake the loop as they land
+                ui.requestRedraw(after: count < 10 ? 0 : 0.25)  // thumbnails also wake the loop as they land
             } else if let shot = window.screenshot, count <= shotFrame {
                 if count == shotFrame { host.captureScreenshot(to: shot) } else { ui.requestRedraw() }
             }
@@ -287,7 +328,9 @@ enum RecordedSettings {
     /// Saves `store`'s file beside the recording (nothing when it has none yet).
     static func keep(_ store: PersistentStore, forRecording recording: String) {
         guard let bytes = try? RegularFile.read(store.path, maxBytes: PersistentStore.maxBytes) else { return }
-        do throws(RegularFile.ReadError) { try RegularFile.replace(bytes, at: path(forRecording: recording), mode: 0o600) } catch {
+        do throws(RegularFile.ReadError) {
+            try RegularFile.replace(bytes, at: path(forRecording: recording), mode: 0o600)
+        } catch {
             Log.error("could not keep the settings beside the recording: \(error)")
         }
     }
@@ -296,8 +339,13 @@ enum RecordedSettings {
     /// `recording` (empty when there are none).
     static func scratchStore(forReplay recording: String) throws -> PersistentStore {
         var template = Array((NSTemporaryDirectory() + "/tessera-replay-XXXXXX").utf8CString)
-        guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
-            throw ValidationError("cannot make a scratch folder for the replay's settings: \(String(cString: strerror(errno)))")
+        guard
+            let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({
+                String(cString: $0)
+            })
+        else {
+            throw ValidationError(
+                "cannot make a scratch folder for the replay's settings: \(String(cString: strerror(errno)))")
         }
         let scratch = folder + "/state.json"
         if let bytes = try? RegularFile.read(path(forRecording: recording), maxBytes: PersistentStore.maxBytes) {

@@ -11,7 +11,7 @@ import Render2D
 /// DecodeMemory.shared.acquire(bytes)
 /// defer { DecodeMemory.shared.release(bytes) }
 /// ```
-package final class DecodeMemory: @unchecked Sendable { // all state is guarded by `condition`
+package final class DecodeMemory: @unchecked Sendable {  // all state is guarded by `condition`
     /// 1 GiB: two 100 MP decodes, or hundreds of camera photos at DCT scale.
     public static let shared = DecodeMemory(limit: 1 << 30)
 
@@ -40,7 +40,7 @@ package final class DecodeMemory: @unchecked Sendable { // all state is guarded 
         serving += 1
         inUse += bytes
         peak = max(peak, inUse)
-        condition.broadcast() // the next in line may fit too
+        condition.broadcast()  // the next in line may fit too
         condition.unlock()
     }
 

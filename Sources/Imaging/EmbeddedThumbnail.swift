@@ -19,9 +19,10 @@ public enum EmbeddedThumbnail {
     /// block, no IFD1, no JPEG in it, or its offset and length leave the APP1 segment.
     public static func range(inJPEG b: [UInt8]) -> Range<Int>? {
         guard let tiff = TIFFStructure(jpeg: b), let ifd0 = tiff.ifd0, let ifd1 = tiff.nextIFD(after: ifd0),
-              let offset = tiff.value(ifd: ifd1, tag: 0x0201),      // JPEGInterchangeFormat
-              let length = tiff.value(ifd: ifd1, tag: 0x0202),      // JPEGInterchangeFormatLength
-              length >= 4, offset > 0, tiff.start + offset + length <= tiff.end else { return nil }
+            let offset = tiff.value(ifd: ifd1, tag: 0x0201),  // JPEGInterchangeFormat
+            let length = tiff.value(ifd: ifd1, tag: 0x0202),  // JPEGInterchangeFormatLength
+            length >= 4, offset > 0, tiff.start + offset + length <= tiff.end
+        else { return nil }
         let from = tiff.start + offset
         guard b[from] == 0xFF, b[from + 1] == 0xD8 else { return nil }
         return from..<(from + length)
@@ -44,12 +45,17 @@ public enum EmbeddedThumbnail {
         guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
         guard let range = range(inJPEG: head) else { throw .unsupported("no embedded thumbnail") }
         let jpeg = Array(head[range])
-        guard let size = ImageDecoder.jpegSize(jpeg), size.width > 0, size.height > 0 else { throw .corrupt("embedded thumbnail: no frame header") }
+        guard let size = ImageDecoder.jpegSize(jpeg), size.width > 0, size.height > 0 else {
+            throw .corrupt("embedded thumbnail: no frame header")
+        }
         guard size.width <= min(info.width, maxSide), size.height <= min(info.height, maxSide) else {
-            throw .unsupported("embedded thumbnail of \(size.width)×\(size.height) is larger than its \(info.width)×\(info.height) photo")
+            throw .unsupported(
+                "embedded thumbnail of \(size.width)×\(size.height) is larger than its \(info.width)×\(info.height) photo"
+            )
         }
         let small = ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: 1)
-        let decoded = try ImageDecoder.decodeJPEG(jpeg, info: small, spec: ThumbnailSpec(side: max(size.width, size.height)))
+        let decoded = try ImageDecoder.decodeJPEG(
+            jpeg, info: small, spec: ThumbnailSpec(side: max(size.width, size.height)))
         let cropped = crop(decoded.pixels, toAspectOf: info.width, info.height)
         return DecodedThumbnail(pixels: ImageDecoder.orient(cropped, info.orientation), info: info, dctScale: 1)
     }

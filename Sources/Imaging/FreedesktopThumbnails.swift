@@ -2,7 +2,7 @@ import CSDL2
 import Foundation
 import Render2D
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Persistent thumbnails as the freedesktop.org Thumbnail Managing Standard lays them out,
@@ -18,7 +18,9 @@ import Glibc
 /// ```
 public struct FreedesktopThumbnails: Sendable {
     /// The freedesktop size folders and their longest side in pixels.
-    public static let sizes: [(folder: String, side: Int)] = [("normal", 128), ("large", 256), ("x-large", 512), ("xx-large", 1024)]
+    public static let sizes: [(folder: String, side: Int)] = [
+        ("normal", 128), ("large", 256), ("x-large", 512), ("xx-large", 1024),
+    ]
 
     /// The thumbnail folder (`$XDG_CACHE_HOME/thumbnails`).
     public let root: String
@@ -34,7 +36,9 @@ public struct FreedesktopThumbnails: Sendable {
     public init(root: String? = nil, appName: String = "tessera") {
         self.root = root ?? Self.defaultRoot() ?? ""
         self.appName = appName
-        if self.root.isEmpty { Log.warn("no cache folder (XDG_CACHE_HOME and the home folder are unknown): thumbnails are not kept") }
+        if self.root.isEmpty {
+            Log.warn("no cache folder (XDG_CACHE_HOME and the home folder are unknown): thumbnails are not kept")
+        }
     }
 
     static func defaultRoot() -> String? { UserFolders.cache.map { $0 + "/thumbnails" } }
@@ -49,7 +53,9 @@ public struct FreedesktopThumbnails: Sendable {
         } else if !path.hasPrefix("/") {
             absolute = FileManager.default.currentDirectoryPath + "/" + path
         }
-        guard let raw = FileName.withCString(absolute, { g_filename_to_uri($0, nil, nil) }) else { return "file://" + absolute }
+        guard let raw = FileName.withCString(absolute, { g_filename_to_uri($0, nil, nil) }) else {
+            return "file://" + absolute
+        }
         defer { g_free(raw) }
         return String(cString: raw)
     }
@@ -89,20 +95,31 @@ public struct FreedesktopThumbnails: Sendable {
     public func thumbnail(path: String, spec: ThumbnailSpec) -> Result<DecodedThumbnail, ImageError> {
         guard isEnabled else { return ThumbnailLoader.decodeFile(ThumbnailKey(path: path, spec: spec)) }
         var st = stat()
-        guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {
+            return .failure(.unreadable(String(cString: strerror(errno))))
+        }
         let mtime = String(st.st_mtim.tv_sec)
         let uri = Self.uri(forPath: path)
-        if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size), spec: spec) { return .success(cached) }
-        if let failure = recordedFailure(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size)) { return .failure(failure) }
+        if let cached = cachedThumbnail(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size), spec: spec) {
+            return .success(cached)
+        }
+        if let failure = recordedFailure(for: path, uri: uri, mtime: mtime, fileSize: Int(st.st_size)) {
+            return .failure(failure)
+        }
         do throws(ImageError) {
             // The file and its decode count against the decode budget before it is read.
-            return .success(try ImageDecoder.reading(path, toDecodeAt: spec) { bytes, info throws(ImageError) in
-                try decodeAndCache(path: path, bytes: bytes, info: info, spec: spec, uri: uri, mtime: mtime, fileSize: Int(st.st_size))
-            })
+            return .success(
+                try ImageDecoder.reading(path, toDecodeAt: spec) { bytes, info throws(ImageError) in
+                    try decodeAndCache(
+                        path: path, bytes: bytes, info: info, spec: spec, uri: uri, mtime: mtime,
+                        fileSize: Int(st.st_size))
+                })
         } catch {
             if Self.isLasting(error, modified: Double(st.st_mtim.tv_sec)) {
-                write(PixelBuffer(width: 1, height: 1), to: failurePath(forFile: path), uri: uri, mtime: mtime, size: Int(st.st_size),
-                      info: nil, error: error.description)
+                write(
+                    PixelBuffer(width: 1, height: 1), to: failurePath(forFile: path), uri: uri, mtime: mtime,
+                    size: Int(st.st_size),
+                    info: nil, error: error.description)
             }
             return .failure(error)
         }
@@ -110,11 +127,15 @@ public struct FreedesktopThumbnails: Sendable {
 
     /// The thumbnail of `bytes` (the file at `path`, read) at `spec`; the standard size that
     /// covers it is queued for the cache.
-    private func decodeAndCache(path: String, bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec, uri: String, mtime: String,
-                                fileSize: Int) throws(ImageError) -> DecodedThumbnail {
+    private func decodeAndCache(
+        path: String, bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec, uri: String, mtime: String,
+        fileSize: Int
+    ) throws(ImageError) -> DecodedThumbnail {
         // The standard size to write: the smallest whose thumbnail still covers `spec`.
         let (w, h) = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
-        let needed = spec.fill ? Int((Double(spec.side) * Double(max(w, h)) / Double(max(1, min(w, h)))).rounded(.up)) : spec.side
+        let needed =
+            spec.fill
+            ? Int((Double(spec.side) * Double(max(w, h)) / Double(max(1, min(w, h)))).rounded(.up)) : spec.side
         guard let size = Self.sizes.first(where: { $0.side >= needed }) else {
             return try ImageDecoder.decode(bytes, info: info, spec: spec)
         }
@@ -126,9 +147,13 @@ public struct FreedesktopThumbnails: Sendable {
         let standardSpec = ThumbnailSpec(side: size.side, fill: false)
         let save: @Sendable (DecodedThumbnail?) -> Void = { [self] standard in
             guard let standard else { return }
-            write(standard.pixels, to: self.path(forFile: path, folder: size.folder), uri: uri, mtime: mtime, size: fileSize, info: info)
+            write(
+                standard.pixels, to: self.path(forFile: path, folder: size.folder), uri: uri, mtime: mtime,
+                size: fileSize, info: info)
         }
-        if !writer.enqueue(holding: bytes.count, { save(try? ImageDecoder.thumbnail(bytes: bytes, name: path, spec: standardSpec)) }) {
+        if !writer.enqueue(
+            holding: bytes.count, { save(try? ImageDecoder.thumbnail(bytes: bytes, name: path, spec: standardSpec)) })
+        {
             writer.enqueue { save(try? ImageDecoder.thumbnail(path: path, spec: standardSpec)) }
         }
         return try ImageDecoder.decode(bytes, info: info, spec: spec)
@@ -145,11 +170,14 @@ public struct FreedesktopThumbnails: Sendable {
     }
 
     /// A valid cached thumbnail that covers `spec`, decoded and scaled to it.
-    func cachedThumbnail(for path: String, uri: String, mtime: String, fileSize: Int, spec: ThumbnailSpec) -> DecodedThumbnail? {
+    func cachedThumbnail(for path: String, uri: String, mtime: String, fileSize: Int, spec: ThumbnailSpec)
+        -> DecodedThumbnail?
+    {
         for size in Self.sizes {
             let file = self.path(forFile: path, folder: size.folder)
             guard let bytes = try? ImageDecoder.readFile(file),
-                  let thumb = Self.cachedThumbnail(fromPNG: bytes, uri: uri, mtime: mtime, fileSize: fileSize, spec: spec) else { continue }
+                let thumb = Self.cachedThumbnail(fromPNG: bytes, uri: uri, mtime: mtime, fileSize: fileSize, spec: spec)
+            else { continue }
             return thumb
         }
         return nil
@@ -163,21 +191,28 @@ public struct FreedesktopThumbnails: Sendable {
     /// let thumb = FreedesktopThumbnails.cachedThumbnail(fromPNG: bytes, uri: "file:///photos/a.jpg", mtime: "1700000000",
     ///                                                    fileSize: 123_456, spec: ThumbnailSpec(side: 256))
     /// ```
-    public static func cachedThumbnail(fromPNG bytes: [UInt8], uri: String, mtime: String, fileSize: Int,
-                                       spec: ThumbnailSpec) -> DecodedThumbnail? {
+    public static func cachedThumbnail(
+        fromPNG bytes: [UInt8], uri: String, mtime: String, fileSize: Int,
+        spec: ThumbnailSpec
+    ) -> DecodedThumbnail? {
         let png = PNGText.read(bytes)
         guard png.text["Thumb::URI"] == uri, png.text["Thumb::MTime"] == mtime else { return nil }
         // A size, when given, must be the file's too (the same second can hold two versions).
         if let recorded = png.text["Thumb::Size"], recorded != String(fileSize) { return nil }
         // The original's size tells whether this thumbnail is the whole image. Another app's
         // entry without it counts only as what its folder promises.
-        let original = (Int(png.text["Thumb::Image::Width"] ?? "") ?? .max, Int(png.text["Thumb::Image::Height"] ?? "") ?? .max)
+        let original = (
+            Int(png.text["Thumb::Image::Width"] ?? "") ?? .max, Int(png.text["Thumb::Image::Height"] ?? "") ?? .max
+        )
         let isWhole = png.width >= original.0 && png.height >= original.1
         let edge = spec.fill ? min(png.width, png.height) : max(png.width, png.height)
         guard edge >= spec.side || isWhole else { return nil }
-        guard var thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: "thumbnail.png", spec: spec) else { return nil }
-        thumb.info = ImageInfo(format: thumb.info.format, width: original.0 == .max || original.0 <= 0 ? png.width : original.0,
-                               height: original.1 == .max || original.1 <= 0 ? png.height : original.1, orientation: 1)
+        guard var thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: "thumbnail.png", spec: spec) else {
+            return nil
+        }
+        thumb.info = ImageInfo(
+            format: thumb.info.format, width: original.0 == .max || original.0 <= 0 ? png.width : original.0,
+            height: original.1 == .max || original.1 <= 0 ? png.height : original.1, orientation: 1)
         thumb.dctScale = 0
         return thumb
     }
@@ -194,15 +229,24 @@ public struct FreedesktopThumbnails: Sendable {
     }
 
     /// Writes a thumbnail PNG with the standard's keys, atomically, private to the user.
-    func write(_ pixels: PixelBuffer, to file: String, uri: String, mtime: String, size: Int, info: ImageInfo?, error: String? = nil) {
-        var text = [("Thumb::URI", uri), ("Thumb::MTime", mtime), ("Thumb::Size", String(size)), ("Software", "Tessera")]
-        if let info { text += [("Thumb::Image::Width", String(info.width)), ("Thumb::Image::Height", String(info.height))] }
+    func write(
+        _ pixels: PixelBuffer, to file: String, uri: String, mtime: String, size: Int, info: ImageInfo?,
+        error: String? = nil
+    ) {
+        var text = [
+            ("Thumb::URI", uri), ("Thumb::MTime", mtime), ("Thumb::Size", String(size)), ("Software", "Tessera"),
+        ]
+        if let info {
+            text += [("Thumb::Image::Width", String(info.width)), ("Thumb::Image::Height", String(info.height))]
+        }
         if let error { text.append(("Tessera::Error", error)) }
         let folder = String(file[..<file.lastIndex(of: "/")!])
         guard Self.makeFolders(folder) else { return }
         // A new file of our own (never through a link, never over another file), renamed into place.
         let temporary = file + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard (try? RegularFile.writeNew(PNGText.encode(pixels, text: text), to: temporary, mode: 0o600)) != nil else { return }
+        guard (try? RegularFile.writeNew(PNGText.encode(pixels, text: text), to: temporary, mode: 0o600)) != nil else {
+            return
+        }
         if rename(temporary, file) != 0 { unlink(temporary) }
     }
 
@@ -229,7 +273,9 @@ public struct FreedesktopThumbnails: Sendable {
 enum PNGText {
     static func encode(_ pixels: PixelBuffer, text: [(String, String)]) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
+        }
         func chunk(_ type: String, _ data: [UInt8]) {
             let body = Array(type.utf8) + data
             out += be32(data.count) + body
@@ -254,7 +300,9 @@ enum PNGText {
         var compressedSize = compressBound(uLong(raw.count))
         var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
         _ = compressed.withUnsafeMutableBufferPointer { dst in
-            raw.withUnsafeBufferPointer { compress2(dst.baseAddress, &compressedSize, $0.baseAddress, uLong(raw.count), 1) }
+            raw.withUnsafeBufferPointer {
+                compress2(dst.baseAddress, &compressedSize, $0.baseAddress, uLong(raw.count), 1)
+            }
         }
         chunk("IDAT", Array(compressed.prefix(Int(compressedSize))))
         chunk("IEND", [])
@@ -273,9 +321,10 @@ enum PNGText {
             let start = i + 8, end = start + length
             guard length >= 0, end + 4 <= b.count else { break }
             if type == "tEXt", let zero = b[start..<end].firstIndex(of: 0) {
-                text[String(decoding: b[start..<zero], as: UTF8.self)] = String(decoding: b[(zero + 1)..<end], as: UTF8.self)
+                text[String(decoding: b[start..<zero], as: UTF8.self)] = String(
+                    decoding: b[(zero + 1)..<end], as: UTF8.self)
             }
-            if type == "IDAT" || type == "IEND" { break } // the keys come before the image data
+            if type == "IDAT" || type == "IEND" { break }  // the keys come before the image data
             i = end + 4
         }
         return (be32(16), be32(20), text)
@@ -308,7 +357,8 @@ final class BackgroundWriter: @unchecked Sendable {
         jobs.append((held, job))
         heldBytes += held
         if thread == nil {
-            thread = Thread.start(named: "tessera-thumbs", nice: 19) { self.run() } // lives as long as the process once used
+            // lives as long as the process once used
+            thread = Thread.start(named: "tessera-thumbs", nice: 19) { self.run() }
         }
         condition.signal()
         return true
@@ -322,7 +372,10 @@ final class BackgroundWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !jobs.isEmpty || busy {
-            guard let deadline else { condition.wait(); continue }
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
             if !condition.wait(until: deadline) { return jobs.isEmpty && !busy }
         }
         return true

@@ -21,7 +21,7 @@ enum GIFDecoder {
         var transparent: Int?
         while i < b.count {
             switch b[i] {
-            case 0x21: // an extension: a graphic control one gives the transparent color
+            case 0x21:  // an extension: a graphic control one gives the transparent color
                 guard i + 1 < b.count else { throw .truncated }
                 if b[i + 1] == 0xF9, i + 6 < b.count, b[i + 2] >= 4, b[i + 3] & 1 != 0 { transparent = Int(b[i + 6]) }
                 i += 2
@@ -32,14 +32,16 @@ enum GIFDecoder {
             case 0x3B:
                 throw .corrupt("a GIF with no image")
             default:
-                i += 1 // a byte that starts no block: skipped, as other readers do
+                i += 1  // a byte that starts no block: skipped, as other readers do
             }
         }
         throw .truncated
     }
 
     /// The image whose descriptor is at `start`.
-    private static func image(_ b: [UInt8], at start: Int, global: ArraySlice<UInt8>, transparent: Int?) throws(ImageError) -> PixelBuffer {
+    private static func image(_ b: [UInt8], at start: Int, global: ArraySlice<UInt8>, transparent: Int?)
+        throws(ImageError) -> PixelBuffer
+    {
         guard start + 10 <= b.count else { throw .truncated }
         let width = Int(b[start + 5]) | Int(b[start + 6]) << 8, height = Int(b[start + 7]) | Int(b[start + 8]) << 8
         try ImageDecoder.checkDimensions(width, height)
@@ -63,7 +65,7 @@ enum GIFDecoder {
             data.append(contentsOf: b[(i + 1)..<min(b.count, i + 1 + n)])
             i += n + 1
         }
-        guard i < b.count else { throw .truncated } // the file ends inside the image data
+        guard i < b.count else { throw .truncated }  // the file ends inside the image data
         let indices = decodeLZW(data, minimumCodeSize: minimumCodeSize, count: width * height)
         guard !indices.isEmpty else { throw .corrupt("no image data") }
         // Data for fewer pixels than the frame has is a damaged or cut file: refused before the
@@ -73,7 +75,8 @@ enum GIFDecoder {
         // Rows in file order: interlaced images store every 8th row from 0, then from 4, 2 and 1.
         var rows = Array(0..<height)
         if flags & 0x40 != 0 {
-            rows = Array(stride(from: 0, to: height, by: 8)) + Array(stride(from: 4, to: height, by: 8))
+            rows =
+                Array(stride(from: 0, to: height, by: 8)) + Array(stride(from: 4, to: height, by: 8))
                 + Array(stride(from: 2, to: height, by: 4)) + Array(stride(from: 1, to: height, by: 2))
         }
         var out = [UInt8](repeating: 0, count: width * height * 4)
@@ -82,11 +85,15 @@ enum GIFDecoder {
             let y = rows[k / width], x = k % width
             let o = (y * width + x) * 4
             let c = Int(index)
-            if c == transparent { continue } // stays transparent black
+            if c == transparent { continue }  // stays transparent black
             if c < colors {
-                out[o] = palette[base + c * 3]; out[o + 1] = palette[base + c * 3 + 1]; out[o + 2] = palette[base + c * 3 + 2]
+                out[o] = palette[base + c * 3]
+                out[o + 1] = palette[base + c * 3 + 1]
+                out[o + 2] = palette[base + c * 3 + 2]
             } else {
-                out[o] = index; out[o + 1] = index; out[o + 2] = index // no table: gray levels
+                out[o] = index
+                out[o + 1] = index
+                out[o + 2] = index  // no table: gray levels
             }
             out[o + 3] = 255
         }
@@ -99,10 +106,13 @@ enum GIFDecoder {
         let clear = 1 << minimumCodeSize, end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
         var suffix = [UInt8](repeating: 0, count: 4096)
-        var first = [UInt8](repeating: 0, count: 4096) // the first index of each code's string
-        for code in 0..<min(clear, 4096) { suffix[code] = UInt8(truncatingIfNeeded: code); first[code] = suffix[code] }
+        var first = [UInt8](repeating: 0, count: 4096)  // the first index of each code's string
+        for code in 0..<min(clear, 4096) {
+            suffix[code] = UInt8(truncatingIfNeeded: code)
+            first[code] = suffix[code]
+        }
         var out: [UInt8] = []
-        out.reserveCapacity(min(count, data.count * 8)) // grows past that only for data that really expands
+        out.reserveCapacity(min(count, data.count * 8))  // grows past that only for data that really expands
         var stack = [UInt8](repeating: 0, count: 4097)
         var codeSize = minimumCodeSize + 1, next = clear + 2
         var previous = -1
@@ -126,7 +136,7 @@ enum GIFDecoder {
             if code == end { break }
             var current: Int
             if previous < 0 {
-                guard code < clear else { break } // the first code must be a color
+                guard code < clear else { break }  // the first code must be a color
                 out.append(suffix[code])
                 previous = code
                 continue
@@ -134,13 +144,16 @@ enum GIFDecoder {
             if code < next {
                 current = code
             } else if code == next {
-                current = previous // the KwKwK case: the previous string plus its own first index
+                current = previous  // the KwKwK case: the previous string plus its own first index
             } else {
-                break // a code not defined yet: damage
+                break  // a code not defined yet: damage
             }
             // Unwind `current` onto the stack (at most 4096 links: the table has no cycles).
             var depth = 0
-            if code == next { stack[depth] = first[previous]; depth += 1 }
+            if code == next {
+                stack[depth] = first[previous]
+                depth += 1
+            }
             while current >= clear && depth < 4096 {
                 stack[depth] = suffix[current]
                 depth += 1
@@ -156,7 +169,7 @@ enum GIFDecoder {
             }
             if next < 4096 {
                 prefix[next] = previous
-                suffix[next] = first[current] // the previous string, then this one's first index
+                suffix[next] = first[current]  // the previous string, then this one's first index
                 first[next] = first[previous]
                 next += 1
                 if next == 1 << codeSize && codeSize < 12 { codeSize += 1 }

@@ -1,7 +1,7 @@
 import CSDL2
 #if canImport(Glibc)
-import Glibc
-import Render2D
+    import Glibc
+    import Render2D
 #endif
 
 /// Image file formats the decoder reads (recognized by content, not by name).
@@ -51,8 +51,10 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty: "the file is empty"
         case .notAnImage(let name): "not an image (named \(name))"
         case .truncated: "the file is truncated"
-        case .tooLarge(let w, let h): "\(w)×\(h) is too large to decode within the \(ImageDecoder.maxPixels / 1_000_000)-megapixel limit"
-        case .fileTooLarge(let bytes): "the file is too large (\(bytes >> 20) MB; the limit is \(ImageDecoder.maxFileBytes >> 20) MB)"
+        case .tooLarge(let w, let h):
+            "\(w)×\(h) is too large to decode within the \(ImageDecoder.maxPixels / 1_000_000)-megapixel limit"
+        case .fileTooLarge(let bytes):
+            "the file is too large (\(bytes >> 20) MB; the limit is \(ImageDecoder.maxFileBytes >> 20) MB)"
         case .corrupt(let why): "corrupt image: \(why)"
         case .unsupported(let why): "unsupported image: \(why)"
         }
@@ -155,8 +157,12 @@ public enum ImageDecoder {
         try thumbnail(path: path, spec: spec, memory: .shared)
     }
 
-    static func thumbnail(path: String, spec: ThumbnailSpec, memory: DecodeMemory) throws(ImageError) -> DecodedThumbnail {
-        try reading(path, toDecodeAt: spec, memory: memory) { bytes, info throws(ImageError) in try decode(bytes, info: info, spec: spec) }
+    static func thumbnail(path: String, spec: ThumbnailSpec, memory: DecodeMemory) throws(ImageError)
+        -> DecodedThumbnail
+    {
+        try reading(path, toDecodeAt: spec, memory: memory) { bytes, info throws(ImageError) in
+            try decode(bytes, info: info, spec: spec)
+        }
     }
 
     /// Reads the file at `path` and runs `body` with its bytes and header, holding in `memory`
@@ -164,8 +170,10 @@ public enum ImageDecoder {
     /// once its header is read, the decode's memory are reserved before the rest is read, and
     /// held until `body` returns. `body` decodes with `decode(_:info:spec:)`, which reserves
     /// nothing more: a thread never waits for memory while it holds some.
-    static func reading<T>(_ path: String, toDecodeAt spec: ThumbnailSpec, memory: DecodeMemory = .shared,
-                           _ body: ([UInt8], ImageInfo) throws(ImageError) -> T) throws(ImageError) -> T {
+    static func reading<T>(
+        _ path: String, toDecodeAt spec: ThumbnailSpec, memory: DecodeMemory = .shared,
+        _ body: ([UInt8], ImageInfo) throws(ImageError) -> T
+    ) throws(ImageError) -> T {
         var held = 0
         defer { memory.release(held) }
         let bytes = try readWhole(path) { header, size throws(ImageError) in
@@ -182,7 +190,7 @@ public enum ImageDecoder {
         let info = try inspect(bytes, name: path)
         try checkDecodable(info, bytes, spec: spec)
         let needed = bytes.count + decodeMemory(info, bytes, spec: spec)
-        if needed > held { // a header past the first read, or a file that grew: wait for the rest
+        if needed > held {  // a header past the first read, or a file that grew: wait for the rest
             memory.release(held)
             held = needed
             memory.acquire(held)
@@ -191,7 +199,9 @@ public enum ImageDecoder {
     }
 
     /// Decodes an image held in memory; `name` is used in errors (and for TGA, which has no signature).
-    public static func thumbnail(bytes: [UInt8], name: String, spec: ThumbnailSpec) throws(ImageError) -> DecodedThumbnail {
+    public static func thumbnail(bytes: [UInt8], name: String, spec: ThumbnailSpec) throws(ImageError)
+        -> DecodedThumbnail
+    {
         let info = try inspect(bytes, name: name)
         try checkDecodable(info, bytes, spec: spec)
         // Memory for the decode, shared by every worker: a many-core machine decoding 100 MP
@@ -206,7 +216,9 @@ public enum ImageDecoder {
     /// pixels decoded at the DCT scale `spec` allows (for a JPEG) or at full size (the others;
     /// a GIF's first frame), and a progressive JPEG's coefficients.
     /// `fileSize` is the whole file's, when `bytes` are its first bytes only.
-    static func checkDecodable(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec, fileSize: Int? = nil) throws(ImageError) {
+    static func checkDecodable(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec, fileSize: Int? = nil)
+        throws(ImageError)
+    {
         guard info.width > 0, info.height > 0 else { throw .corrupt("zero-sized image") }
         switch info.format {
         case .jpeg:
@@ -248,7 +260,7 @@ public enum ImageDecoder {
             height = (height + scale - 1) / scale
             if let frame = jpegFrame(bytes), frame.progressive { coefficients = frame.coefficientBytes }
         case .gif:
-            let frame = gifFirstFrameSize(bytes) ?? (0, 0) // the decoder allocates the first frame, not the screen
+            let frame = gifFirstFrameSize(bytes) ?? (0, 0)  // the decoder allocates the first frame, not the screen
             (width, height) = frame
         default:
             break
@@ -301,7 +313,9 @@ public enum ImageDecoder {
     }
 
     private static func read(_ fd: Int32, into bytes: inout [UInt8], upTo limit: Int) throws(ImageError) {
-        do throws(RegularFile.ReadError) { try RegularFile.read(fd, into: &bytes, upTo: limit) } catch { throw ImageError(error) }
+        do throws(RegularFile.ReadError) { try RegularFile.read(fd, into: &bytes, upTo: limit) } catch {
+            throw ImageError(error)
+        }
     }
 
     /// The first `headerBytes` of a file, opened safely (see `openRegularFile`).
@@ -319,13 +333,17 @@ public enum ImageDecoder {
     static func readFile(_ path: String) throws(ImageError) -> [UInt8] {
         try readWhole(path) { header, size throws(ImageError) in
             // A header that names an impossible size ends it here, before the rest is read.
-            if let info = try? inspect(header, name: path) { try checkDecodable(info, header, spec: ThumbnailSpec(side: 1), fileSize: size) }
+            if let info = try? inspect(header, name: path) {
+                try checkDecodable(info, header, spec: ThumbnailSpec(side: 1), fileSize: size)
+            }
         }
     }
 
     /// The file at `path` (opened safely, at most `maxFileBytes`), with `beforeTheRest` run on
     /// its first `headerBytes` and its size before the rest is read.
-    private static func readWhole(_ path: String, beforeTheRest: ([UInt8], Int) throws(ImageError) -> Void) throws(ImageError) -> [UInt8] {
+    private static func readWhole(_ path: String, beforeTheRest: ([UInt8], Int) throws(ImageError) -> Void)
+        throws(ImageError) -> [UInt8]
+    {
         let (fd, size) = try openRegularFile(path)
         defer { close(fd) }
         guard size > 0 else { throw .empty }
@@ -338,7 +356,7 @@ public enum ImageDecoder {
             guard bytes.count <= maxFileBytes else { throw .fileTooLarge(bytes: bytes.count) }
         }
         guard !bytes.isEmpty else { throw .empty }
-        guard bytes.count >= size else { throw .truncated } // shrank under us while read
+        guard bytes.count >= size else { throw .truncated }  // shrank under us while read
         return bytes
     }
 
@@ -362,7 +380,8 @@ public enum ImageDecoder {
         }
         if starts([0xFF, 0xD8, 0xFF]) {
             guard let size = jpegSize(b) else { throw .truncated }
-            return ImageInfo(format: .jpeg, width: size.width, height: size.height, orientation: EXIF.orientation(inJPEG: b))
+            return ImageInfo(
+                format: .jpeg, width: size.width, height: size.height, orientation: EXIF.orientation(inJPEG: b))
         }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             guard b.count >= 24 else { throw .truncated }
@@ -376,21 +395,24 @@ public enum ImageDecoder {
         }
         if starts(Array("BM".utf8)) {
             guard b.count >= 26 else { throw .truncated }
-            if le32(14) == 12 { // an OS/2 core header: 16-bit width and height
+            if le32(14) == 12 {  // an OS/2 core header: 16-bit width and height
                 return ImageInfo(format: .bmp, width: le16(18), height: le16(20), orientation: 1)
             }
-            return ImageInfo(format: .bmp, width: abs(Int(Int32(truncatingIfNeeded: le32(18)))),
-                             height: abs(Int(Int32(truncatingIfNeeded: le32(22)))), orientation: 1)
+            return ImageInfo(
+                format: .bmp, width: abs(Int(Int32(truncatingIfNeeded: le32(18)))),
+                height: abs(Int(Int32(truncatingIfNeeded: le32(22)))), orientation: 1)
         }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) {
             guard b.count >= 30 else { throw .truncated }
             if starts(Array("VP8X".utf8), at: 12) {
-                return ImageInfo(format: .webp, width: 1 + (Int(b[24]) | Int(b[25]) << 8 | Int(b[26]) << 16),
-                                 height: 1 + (Int(b[27]) | Int(b[28]) << 8 | Int(b[29]) << 16), orientation: 1)
+                return ImageInfo(
+                    format: .webp, width: 1 + (Int(b[24]) | Int(b[25]) << 8 | Int(b[26]) << 16),
+                    height: 1 + (Int(b[27]) | Int(b[28]) << 8 | Int(b[29]) << 16), orientation: 1)
             }
             if starts(Array("VP8L".utf8), at: 12) {
                 let bits = le32(21)
-                return ImageInfo(format: .webp, width: 1 + bits & 0x3FFF, height: 1 + (bits >> 14) & 0x3FFF, orientation: 1)
+                return ImageInfo(
+                    format: .webp, width: 1 + bits & 0x3FFF, height: 1 + (bits >> 14) & 0x3FFF, orientation: 1)
             }
             return ImageInfo(format: .webp, width: le16(26) & 0x3FFF, height: le16(28) & 0x3FFF, orientation: 1)
         }
@@ -406,17 +428,17 @@ public enum ImageDecoder {
     static func gifFirstFrameSize(_ b: [UInt8]) -> (width: Int, height: Int)? {
         guard b.count >= 13 else { return nil }
         var i = 13
-        if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) } // the global color table
+        if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }  // the global color table
         while i < b.count {
             switch b[i] {
-            case 0x2C: // image descriptor: left, top, width, height
+            case 0x2C:  // image descriptor: left, top, width, height
                 guard i + 8 < b.count else { return nil }
                 return (Int(b[i + 5]) | Int(b[i + 6]) << 8, Int(b[i + 7]) | Int(b[i + 8]) << 8)
-            case 0x21: // extension: label, then sub-blocks until an empty one
+            case 0x21:  // extension: label, then sub-blocks until an empty one
                 i += 2
                 while i < b.count && b[i] != 0 { i += Int(b[i]) + 1 }
                 i += 1
-            case 0x3B: // trailer: no image
+            case 0x3B:  // trailer: no image
                 return nil
             default:
                 i += 1
@@ -445,11 +467,23 @@ public enum ImageDecoder {
     static func jpegFrame(_ b: [UInt8]) -> JPEGFrame? {
         var i = 2
         while i + 9 < b.count {
-            guard b[i] == 0xFF else { i += 1; continue }
+            guard b[i] == 0xFF else {
+                i += 1
+                continue
+            }
             let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            if marker == 0x00 { i += 2; continue } // a stuffed zero: not a marker
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+            if marker == 0xFF {
+                i += 1
+                continue
+            }
+            if marker == 0x00 {
+                i += 2
+                continue
+            }  // a stuffed zero: not a marker
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                i += 2
+                continue
+            }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
             if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
                 let width = Int(b[i + 7]) << 8 | Int(b[i + 8]), height = Int(b[i + 5]) << 8 | Int(b[i + 6])
@@ -464,7 +498,8 @@ public enum ImageDecoder {
                 let hMax = sampling.map(\.h).max()!, vMax = sampling.map(\.v).max()!
                 var coefficients = 0
                 for (h, v) in sampling {
-                    let blocksWide = ((width * h + hMax - 1) / hMax + 7) / 8, blocksHigh = ((height * v + vMax - 1) / vMax + 7) / 8
+                    let blocksWide = ((width * h + hMax - 1) / hMax + 7) / 8,
+                        blocksHigh = ((height * v + vMax - 1) / vMax + 7) / 8
                     coefficients += blocksWide * blocksHigh * 128
                 }
                 let progressive = [0xC2, 0xC3, 0xC6, 0xC7, 0xCA, 0xCB, 0xCE, 0xCF].contains(marker)
@@ -495,12 +530,15 @@ public enum ImageDecoder {
 
     // MARK: Decoding
 
-    static func decodeJPEG(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> (pixels: PixelBuffer, scale: Int) {
+    static func decodeJPEG(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> (
+        pixels: PixelBuffer, scale: Int
+    ) {
         guard let handle = tjInitDecompress() else { throw .corrupt("TurboJPEG is unavailable") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let headerOK = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+                == 0
         }
         guard headerOK else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
         // TurboJPEG's own reading of the header decides the allocation, whatever our walk found.
@@ -510,8 +548,9 @@ public enum ImageDecoder {
         var out = [UInt8](repeating: 0, count: w * h * 4)
         let status = bytes.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                tjDecompress2(handle, src.baseAddress, UInt(bytes.count), dst.baseAddress, Int32(w), Int32(w * 4), Int32(h),
-                              Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT | TJFLAG_LIMITSCANS)
+                tjDecompress2(
+                    handle, src.baseAddress, UInt(bytes.count), dst.baseAddress, Int32(w), Int32(w * 4), Int32(h),
+                    Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT | TJFLAG_LIMITSCANS)
             }
         }
         if status != 0 {
@@ -529,9 +568,9 @@ public enum ImageDecoder {
     /// An uncompressed TGA holds all its pixels: SDL2_image fills a short file's missing rows
     /// with whatever the surface held, where it should say the file is truncated.
     static func checkTGAComplete(_ b: [UInt8], info: ImageInfo) throws(ImageError) {
-        guard b.count >= 18, [1, 2, 3].contains(b[2]) else { return } // run-length ones end where their data ends
+        guard b.count >= 18, [1, 2, 3].contains(b[2]) else { return }  // run-length ones end where their data ends
         let colorMap = (Int(b[5]) | Int(b[6]) << 8) * ((Int(b[7]) + 7) / 8)
-        let pixels = info.width * info.height * ((Int(b[16]) + 7) / 8) // checkDimensions bounds the product
+        let pixels = info.width * info.height * ((Int(b[16]) + 7) / 8)  // checkDimensions bounds the product
         guard b.count >= 18 + Int(b[0]) + colorMap + pixels else { throw .truncated }
     }
 
@@ -542,7 +581,7 @@ public enum ImageDecoder {
         var i = 8
         while i + 8 <= b.count {
             let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length <= b.count - i - 12 else { throw .truncated } // the chunk, its type and its checksum
+            guard length <= b.count - i - 12 else { throw .truncated }  // the chunk, its type and its checksum
             if b[(i + 4)..<(i + 8)].elementsEqual("IEND".utf8) { return }
             i += 12 + length
         }
@@ -552,21 +591,23 @@ public enum ImageDecoder {
     /// PNG, GIF, BMP, TGA, WebP (and JPEGs TurboJPEG refuses) through SDL2_image, as RGBA.
     static func decodeWithSDLImage(_ bytes: [UInt8], info: ImageInfo) throws(ImageError) -> PixelBuffer {
         _ = sdlImageReady
-        let type: String = switch info.format {
-        case .jpeg: "JPG"
-        case .png: "PNG"
-        case .gif: "GIF"
-        case .bmp: "BMP"
-        case .tga: "TGA"
-        case .webp: "WEBP"
-        }
+        let type: String =
+            switch info.format {
+            case .jpeg: "JPG"
+            case .png: "PNG"
+            case .gif: "GIF"
+            case .bmp: "BMP"
+            case .tga: "TGA"
+            case .webp: "WEBP"
+            }
         let surface: UnsafeMutablePointer<SDL_Surface>? = bytes.withUnsafeBytes { raw in
             guard let rw = SDL_RWFromConstMem(raw.baseAddress, Int32(raw.count)) else { return nil }
             return IMG_LoadTyped_RW(rw, 1, type)
         }
         guard let surface else {
             let why = String(cString: SDL_GetError())
-            throw why.lowercased().contains("premature") || why.lowercased().contains("truncat") ? .truncated : .corrupt(why)
+            throw why.lowercased().contains("premature") || why.lowercased().contains("truncat")
+                ? .truncated : .corrupt(why)
         }
         defer { SDL_FreeSurface(surface) }
         guard let rgba = SDL_ConvertSurfaceFormat(surface, tessera_pixelformat_rgba32(), 0) else {
@@ -620,10 +661,16 @@ public enum ImageDecoder {
                         for (k, w) in span.weights.enumerated() {
                             let i = row + (span.start + k) * 4
                             let alpha = Float(s[i + 3]) * w
-                            r += Float(s[i]) * alpha; g += Float(s[i + 1]) * alpha; b += Float(s[i + 2]) * alpha; a += alpha
+                            r += Float(s[i]) * alpha
+                            g += Float(s[i + 1]) * alpha
+                            b += Float(s[i + 2]) * alpha
+                            a += alpha
                         }
                         let o = (y * dw + x) * 4
-                        m[o] = r; m[o + 1] = g; m[o + 2] = b; m[o + 3] = a
+                        m[o] = r
+                        m[o + 1] = g
+                        m[o + 2] = b
+                        m[o + 3] = a
                     }
                 }
             }
@@ -636,12 +683,17 @@ public enum ImageDecoder {
                         var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
                         for (k, w) in span.weights.enumerated() {
                             let i = ((span.start + k) * dw + x) * 4
-                            r += m[i] * w; g += m[i + 1] * w; b += m[i + 2] * w; a += m[i + 3] * w
+                            r += m[i] * w
+                            g += m[i + 1] * w
+                            b += m[i + 2] * w
+                            a += m[i + 3] * w
                         }
                         let o = (y * dw + x) * 4
                         let inv: Float = a > 0 ? 1 / a : 0
-                        d[o] = UInt8(min(255, r * inv + 0.5)); d[o + 1] = UInt8(min(255, g * inv + 0.5))
-                        d[o + 2] = UInt8(min(255, b * inv + 0.5)); d[o + 3] = UInt8(min(255, a + 0.5))
+                        d[o] = UInt8(min(255, r * inv + 0.5))
+                        d[o + 1] = UInt8(min(255, g * inv + 0.5))
+                        d[o + 2] = UInt8(min(255, b * inv + 0.5))
+                        d[o + 3] = UInt8(min(255, a + 0.5))
                     }
                 }
             }
@@ -659,17 +711,21 @@ public enum ImageDecoder {
             out.withUnsafeMutableBufferPointer { d in
                 for y in 0..<dh {
                     for x in 0..<dw {
-                        let (sx, sy): (Int, Int) = switch o {
-                        case 2: (w - 1 - x, y)
-                        case 3: (w - 1 - x, h - 1 - y)
-                        case 4: (x, h - 1 - y)
-                        case 5: (y, x)
-                        case 6: (y, h - 1 - x)
-                        case 7: (w - 1 - y, h - 1 - x)
-                        default: (w - 1 - y, x)
-                        }
+                        let (sx, sy): (Int, Int) =
+                            switch o {
+                            case 2: (w - 1 - x, y)
+                            case 3: (w - 1 - x, h - 1 - y)
+                            case 4: (x, h - 1 - y)
+                            case 5: (y, x)
+                            case 6: (y, h - 1 - x)
+                            case 7: (w - 1 - y, h - 1 - x)
+                            default: (w - 1 - y, x)
+                            }
                         let si = (sy * w + sx) * 4, di = (y * dw + x) * 4
-                        d[di] = s[si]; d[di + 1] = s[si + 1]; d[di + 2] = s[si + 2]; d[di + 3] = s[si + 3]
+                        d[di] = s[si]
+                        d[di + 1] = s[si + 1]
+                        d[di + 2] = s[si + 2]
+                        d[di + 3] = s[si + 3]
                     }
                 }
             }

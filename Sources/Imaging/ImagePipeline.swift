@@ -127,7 +127,8 @@ public final class ImagePipeline {
     /// Cell first visible → thumbnail first drawn, microseconds, over the cells that waited
     /// (drew a placeholder first). Thumbnails ready when their cell came into view are counted
     /// in `prefetchedInTime` instead.
-    public private(set) var latency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    public private(set) var latency = Histogram<UInt64>(
+        highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
     /// Cells whose thumbnail was ready the moment they first became visible.
     public private(set) var prefetchedInTime = 0
     /// Decodes finished since the start.
@@ -166,8 +167,10 @@ public final class ImagePipeline {
     private static func embeddedPriority(_ priority: Double) -> Double { priority < 1 ? priority - 1 : priority - 1e-6 }
 
     /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: `WorkerPools.decodeThreads`).
-    public init(renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
-                decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
+    public init(
+        renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
+        decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile
+    ) {
         self.renderer = renderer
         loader = workers.map { ThumbnailLoader(workers: $0, decode: decode) } ?? ThumbnailLoader(decode: decode)
         cache = TextureCache(budgetBytes: budgetBytes) { [unowned renderer] in renderer.destroyTexture($0) }
@@ -203,8 +206,11 @@ public final class ImagePipeline {
         }
         if let failure = failures[key] { return .failed(failure) }
         let now = MonotonicClock.nanoseconds()
-        if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: now, firstVisibleNs: now) }
-        else if pending[key]!.firstVisibleNs == 0 { pending[key]!.firstVisibleNs = now }
+        if pending[key] == nil {
+            pending[key] = ImageTimeline(path: path, requestedNs: now, firstVisibleNs: now)
+        } else if pending[key]!.firstVisibleNs == 0 {
+            pending[key]!.firstVisibleNs = now
+        }
         if let entry = cache.lookupAnySize(path, frame: frame) {
             counters.resizedCells += 1
             if !defersSharpTier { want(key, priority) }
@@ -230,9 +236,12 @@ public final class ImagePipeline {
     /// if case .ready(let texture, _, _) = images.tile("/photos/200mp.jpg", region: tile, priority: 0) { … }
     /// ```
     public func tile(_ path: String, region: ImageRegion, priority: Double) -> ThumbnailState {
-        let key = ThumbnailKey(path: path, spec: ThumbnailSpec(side: max(region.width, region.height)), tier: .region(region),
-                               version: version(of: path))
-        if let entry = cache.lookup(key, frame: frame) { return .ready(entry.texture, width: entry.width, height: entry.height) }
+        let key = ThumbnailKey(
+            path: path, spec: ThumbnailSpec(side: max(region.width, region.height)), tier: .region(region),
+            version: version(of: path))
+        if let entry = cache.lookup(key, frame: frame) {
+            return .ready(entry.texture, width: entry.width, height: entry.height)
+        }
         if let failure = failures[key] { return .failed(failure) }
         want(key, priority)
         return .loading
@@ -252,7 +261,9 @@ public final class ImagePipeline {
     private func embeddedKey(for key: ThumbnailKey) -> ThumbnailKey? {
         guard usesEmbeddedThumbnails, !withoutEmbedded.contains(key.path) else { return nil }
         let dot = key.path.utf8.lastIndex(of: UInt8(ascii: "."))
-        guard let dot, ["jpg", "jpeg", "jpe"].contains(key.path[key.path.index(after: dot)...].lowercased()) else { return nil }
+        guard let dot, ["jpg", "jpeg", "jpe"].contains(key.path[key.path.index(after: dot)...].lowercased()) else {
+            return nil
+        }
         return ThumbnailKey(path: key.path, spec: key.spec, tier: .embedded, version: key.version)
     }
 
@@ -295,7 +306,7 @@ public final class ImagePipeline {
         if result.key.tier == .embedded { return acceptEmbedded(result) }
         var embedded = result.key
         embedded.tier = .embedded
-        cache.remove(embedded) // the sharp one replaces it
+        cache.remove(embedded)  // the sharp one replaces it
         var timeline = pending[result.key] ?? ImageTimeline(path: result.key.path, requestedNs: result.requestedNs)
         timeline.startedNs = result.startedNs
         timeline.decodedNs = result.decodedNs
@@ -310,14 +321,19 @@ public final class ImagePipeline {
             keep(timeline)
         case .success(let thumb):
             decodedTotal += 1
-            guard wanted[result.key] != nil else { // scrolled far away meanwhile: not worth a texture
+            guard wanted[result.key] != nil else {  // scrolled far away meanwhile: not worth a texture
                 droppedTotal += 1
                 return
             }
             let pixels = thumb.pixels, spec = result.key.spec
-            let atSize = spec.drawnAtSize && (spec.fill ? min(pixels.width, pixels.height) : max(pixels.width, pixels.height)) == spec.side
-            guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels,
-                                                          filter: atSize ? .nearest : .linear, opaque: thumb.isOpaque) else {
+            let atSize =
+                spec.drawnAtSize
+                && (spec.fill ? min(pixels.width, pixels.height) : max(pixels.width, pixels.height)) == spec.side
+            guard
+                let texture = try? renderer.makeTexture(
+                    width: pixels.width, height: pixels.height, pixels: pixels,
+                    filter: atSize ? .nearest : .linear, opaque: thumb.isOpaque)
+            else {
                 remember(failure: "could not create a \(pixels.width)×\(pixels.height) texture", for: result.key)
                 return
             }
@@ -343,7 +359,10 @@ public final class ImagePipeline {
         embeddedTotal += 1
         guard wanted[result.key] != nil || wanted[sharp] != nil, !cache.contains(sharp) else { return }
         let pixels = thumb.pixels
-        guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels, opaque: thumb.isOpaque) else { return }
+        guard
+            let texture = try? renderer.makeTexture(
+                width: pixels.width, height: pixels.height, pixels: pixels, opaque: thumb.isOpaque)
+        else { return }
         cache.insert(result.key, texture: texture, width: pixels.width, height: pixels.height, frame: frame - 1)
         counters.uploads += 1
         counters.embeddedUploads += 1
@@ -358,14 +377,18 @@ public final class ImagePipeline {
         if timeline.firstVisibleNs > 0 {
             _ = latency.record(max(1, (now - timeline.firstVisibleNs) / 1000))
         } else {
-            prefetchedInTime += 1 // uploaded before its cell came into view: drawn on sight
+            prefetchedInTime += 1  // uploaded before its cell came into view: drawn on sight
         }
         keep(timeline)
     }
 
     private func keep(_ timeline: ImageTimeline) {
         if keepsTimelines { timelines.append(timeline) }
-        if recentTimelines.count < 1024 { recentTimelines.append(timeline) } else { recentTimelines[recentNext] = timeline }
+        if recentTimelines.count < 1024 {
+            recentTimelines.append(timeline)
+        } else {
+            recentTimelines[recentNext] = timeline
+        }
         recentNext = (recentNext + 1) % 1024
     }
 
@@ -400,7 +423,7 @@ public final class ImagePipeline {
     /// ```
     public func filesMayHaveChanged() {
         versionCheck += 1
-        if versions.count > 200_000 { versions.removeAll() } // bounded: a version is read again when needed
+        if versions.count > 200_000 { versions.removeAll() }  // bounded: a version is read again when needed
         clearFailures()
     }
 

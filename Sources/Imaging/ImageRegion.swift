@@ -23,7 +23,10 @@ public struct ImageRegion: Hashable, Sendable {
 
     /// The rectangle at (`x`, `y`) of `width`×`height` of the image scaled by 1/`scale`.
     public init(x: Int, y: Int, width: Int, height: Int, scale: Int = 1) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
         self.scale = [1, 2, 4, 8].contains(scale) ? scale : 1
     }
 
@@ -31,16 +34,17 @@ public struct ImageRegion: Hashable, Sendable {
     /// before `orientation` turns it upright: what the decoder crops.
     public func stored(orientation: Int, storedWidth w: Int, storedHeight h: Int) -> ImageRegion {
         let (x, y, dw, dh) = (self.x, self.y, width, height)
-        let (sx, sy, sw, sh): (Int, Int, Int, Int) = switch orientation {
-        case 2: (w - x - dw, y, dw, dh)
-        case 3: (w - x - dw, h - y - dh, dw, dh)
-        case 4: (x, h - y - dh, dw, dh)
-        case 5: (y, x, dh, dw)
-        case 6: (y, h - x - dw, dh, dw)
-        case 7: (w - y - dh, h - x - dw, dh, dw)
-        case 8: (w - y - dh, x, dh, dw)
-        default: (x, y, dw, dh)
-        }
+        let (sx, sy, sw, sh): (Int, Int, Int, Int) =
+            switch orientation {
+            case 2: (w - x - dw, y, dw, dh)
+            case 3: (w - x - dw, h - y - dh, dw, dh)
+            case 4: (x, h - y - dh, dw, dh)
+            case 5: (y, x, dh, dw)
+            case 6: (y, h - x - dw, dh, dw)
+            case 7: (w - y - dh, h - x - dw, dh, dw)
+            case 8: (w - y - dh, x, dh, dw)
+            default: (x, y, dw, dh)
+            }
         return ImageRegion(x: sx, y: sy, width: sw, height: sh, scale: scale)
     }
 }
@@ -66,10 +70,13 @@ extension ImageDecoder {
         let frame = jpegFrame(head)
         let coefficients = frame?.progressive == true ? frame?.coefficientBytes ?? 0 : 0
         guard coefficients <= maxCoefficientBytes else { throw .tooLarge(width: info.width, height: info.height) }
-        let storedWidth = (info.width + region.scale - 1) / region.scale, storedHeight = (info.height + region.scale - 1) / region.scale
+        let storedWidth = (info.width + region.scale - 1) / region.scale,
+            storedHeight = (info.height + region.scale - 1) / region.scale
         let uprightWidth = info.orientation >= 5 ? storedHeight : storedWidth
         let uprightHeight = info.orientation >= 5 ? storedWidth : storedHeight
-        guard region.x >= 0, region.y >= 0, region.x <= uprightWidth - region.width, region.y <= uprightHeight - region.height else {
+        guard region.x >= 0, region.y >= 0, region.x <= uprightWidth - region.width,
+            region.y <= uprightHeight - region.height
+        else {
             throw .unsupported("the region is outside the \(uprightWidth)×\(uprightHeight) image")
         }
         let stored = region.stored(orientation: info.orientation, storedWidth: storedWidth, storedHeight: storedHeight)
@@ -84,15 +91,17 @@ extension ImageDecoder {
         var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
         let status = bytes.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                tessera_jpeg_decode_region(src.baseAddress, UInt(src.count), Int32(region.scale), Int32(stored.x), Int32(stored.y),
-                                           Int32(stored.width), Int32(stored.height), dst.baseAddress, &message)
+                tessera_jpeg_decode_region(
+                    src.baseAddress, UInt(src.count), Int32(region.scale), Int32(stored.x), Int32(stored.y),
+                    Int32(stored.width), Int32(stored.height), dst.baseAddress, &message)
             }
         }
         guard status == 0 else {
             let why = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw why.contains("Premature end") || why.contains("premature") ? .truncated : .corrupt(why)
         }
-        return DecodedThumbnail(pixels: orient(PixelBuffer(width: stored.width, height: stored.height, bytes: out), info.orientation),
-                                info: info, dctScale: region.scale)
+        return DecodedThumbnail(
+            pixels: orient(PixelBuffer(width: stored.width, height: stored.height, bytes: out), info.orientation),
+            info: info, dctScale: region.scale)
     }
 }

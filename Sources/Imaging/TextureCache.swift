@@ -68,7 +68,9 @@ package final class TextureCache {
     @discardableResult
     public func evict(frame: Int) -> Int {
         guard bytes > budgetBytes else { return 0 }
-        let candidates = entries.filter { $0.value.lastDrawnFrame < frame }.sorted { $0.value.lastDrawnFrame < $1.value.lastDrawnFrame }
+        let candidates = entries.filter { $0.value.lastDrawnFrame < frame }.sorted {
+            $0.value.lastDrawnFrame < $1.value.lastDrawnFrame
+        }
         var gone = 0
         for (key, _) in candidates where bytes > budgetBytes {
             remove(key)

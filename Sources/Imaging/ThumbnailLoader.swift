@@ -42,8 +42,9 @@ public struct FileVersion: Hashable, Sendable {
     public static func of(_ path: String) -> FileVersion {
         var st = stat()
         guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return .unknown }
-        return FileVersion(modifiedNs: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec), size: Int64(st.st_size),
-                           orientation: OrientationOverrides.shared.orientation(for: path) ?? 0)
+        return FileVersion(
+            modifiedNs: Int64(st.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(st.st_mtim.tv_nsec), size: Int64(st.st_size),
+            orientation: OrientationOverrides.shared.orientation(for: path) ?? 0)
     }
 }
 
@@ -60,7 +61,10 @@ public struct ThumbnailKey: Hashable, Sendable {
     public var version: FileVersion
     /// The thumbnail of `path` (at `version`) at `spec`, from `tier`.
     public init(path: String, spec: ThumbnailSpec, tier: ThumbnailTier = .sharp, version: FileVersion = .unknown) {
-        self.path = path; self.spec = spec; self.tier = tier; self.version = version
+        self.path = path
+        self.spec = spec
+        self.tier = tier
+        self.version = version
     }
 }
 
@@ -135,8 +139,10 @@ public final class ThumbnailLoader: @unchecked Sendable {
 
     /// Starts `workers` threads (1 to `WorkerPools.maximum`; default `WorkerPools.decodeThreads`);
     /// `decode` defaults to `ImageDecoder.thumbnail(path:spec:)`.
-    public init(workers: Int = WorkerPools.decodeThreads,
-                decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile) {
+    public init(
+        workers: Int = WorkerPools.decodeThreads,
+        decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile
+    ) {
         workerCount = min(WorkerPools.maximum, max(1, workers))
         self.decode = decode
         liveWorkers = workerCount
@@ -266,25 +272,29 @@ public final class ThumbnailLoader: @unchecked Sendable {
 
             let started = MonotonicClock.nanoseconds()
             // The embedded tier is always the file's own thumbnail; `decode` makes the sharp one.
-            let outcome: Result<DecodedThumbnail, ImageError> = switch key.tier {
-            case .embedded: Result { () throws(ImageError) in try EmbeddedThumbnail.decode(path: key.path) }
-            case .region(let region): Result { () throws(ImageError) in try ImageDecoder.regionThumbnail(path: key.path, region) }
-            case .sharp: decode(key)
-            }
+            let outcome: Result<DecodedThumbnail, ImageError> =
+                switch key.tier {
+                case .embedded: Result { () throws(ImageError) in try EmbeddedThumbnail.decode(path: key.path) }
+                case .region(let region):
+                    Result { () throws(ImageError) in try ImageDecoder.regionThumbnail(path: key.path, region) }
+                case .sharp: decode(key)
+                }
             let done = MonotonicClock.nanoseconds()
 
             condition.lock()
             running.remove(key)
-            if stopping { // shut down while decoding: the result is not wanted
+            if stopping {  // shut down while decoding: the result is not wanted
                 condition.unlock()
                 continue
             }
-            finished.append(ThumbnailResult(key: key, outcome: outcome, requestedNs: job.requestedNs, startedNs: started,
-                                            decodedNs: done, worker: index))
+            finished.append(
+                ThumbnailResult(
+                    key: key, outcome: outcome, requestedNs: job.requestedNs, startedNs: started,
+                    decodedNs: done, worker: index))
             stats.finished += 1
             stats.busyNs += done - started
             condition.unlock()
-            FrameWaker.wake(for: .images) // the main thread uploads it in its next frame
+            FrameWaker.wake(for: .images)  // the main thread uploads it in its next frame
         }
     }
 }

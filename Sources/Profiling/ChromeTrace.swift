@@ -27,14 +27,17 @@ public enum ChromeTrace {
     static func workerThread(_ worker: Int) -> Int { 100 + worker }
 
     /// Chrome trace-event JSON of `frames` and the `images`' timelines, decoded by `workers` threads, with frames over `budgetMs` marked janky.
-    public static func json(frames: [FrameRecord], images: [ImageTimeline], workers: Int, budgetMs: Double = 1000.0 / 60,
-                            screenshots: [FrameScreenshot] = []) -> String {
+    public static func json(
+        frames: [FrameRecord], images: [ImageTimeline], workers: Int, budgetMs: Double = 1000.0 / 60,
+        screenshots: [FrameScreenshot] = []
+    ) -> String {
         let starts = frames.map(\.startNs) + images.map(\.requestedNs).filter { $0 > 0 }
         var trace = TraceWriter(origin: starts.min() ?? 0)
         trace.addThreads(workers: workers)
         for (n, frame) in frames.enumerated() {
             // A frame's budget slot reaches the next frame's start at most.
-            let nextStart = n + 1 < frames.count && frames[n + 1].startNs > frame.startNs ? frames[n + 1].startNs : UInt64.max
+            let nextStart =
+                n + 1 < frames.count && frames[n + 1].startNs > frame.startNs ? frames[n + 1].startNs : UInt64.max
             trace.addFrame(frame, nextStart: nextStart, budgetMs: budgetMs)
         }
         for (n, image) in images.enumerated() where image.startedNs > 0 { trace.addImage(image, flow: n + 1) }
@@ -55,9 +58,12 @@ private struct TraceWriter {
     func us(_ ns: UInt64) -> UInt64 { ns >= origin ? (ns - origin) / 1000 : 0 }
 
     /// A complete slice from `start` to `end` (nanoseconds).
-    func slice(_ name: String, cat: String, tid: Int, start: UInt64, end: UInt64, args: String = "", extra: String = "") -> String {
+    func slice(_ name: String, cat: String, tid: Int, start: UInt64, end: UInt64, args: String = "", extra: String = "")
+        -> String
+    {
         let s = us(start), e = max(s, us(end))
-        return "{\"name\":\(JSONText.quoted(name)),\"cat\":\"\(cat)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),\"ts\":\(s),\"dur\":\(e - s)"
+        return
+            "{\"name\":\(JSONText.quoted(name)),\"cat\":\"\(cat)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),\"ts\":\(s),\"dur\":\(e - s)"
             + (args.isEmpty ? "" : ",\"args\":{\(args)}") + extra + "}"
     }
 
@@ -67,8 +73,11 @@ private struct TraceWriter {
     }
 
     mutating func threadName(_ tid: Int, _ name: String, sort: Int) {
-        events.append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONText.quoted(name))}}")
-        events.append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(sort)}}")
+        events.append(
+            "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONText.quoted(name))}}"
+        )
+        events.append(
+            "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"sort_index\":\(sort)}}")
     }
 
     /// The process and its tracks: the frame timeline's two, the main thread, input, and each decode worker.
@@ -88,10 +97,12 @@ private struct TraceWriter {
         let main = ChromeTrace.mainThread
         let lazy = frame.lazy
         let end = frame.startNs + frame.totalNs
-        events.append(slice("frame", cat: "frame", tid: main, start: frame.startNs, end: end,
-                            args: "\"frame\":\(frame.index),\"work_ms\":\(FrameTimeSummary.format(frame.workMs)),"
-                                + "\"draw_calls\":\(frame.drawCalls),\"events\":\(frame.events),\"visible_cells\":\(lazy.visibleCells),"
-                                + "\"placeholders\":\(lazy.placeholderCells),\"uploads\":\(lazy.uploads)"))
+        events.append(
+            slice(
+                "frame", cat: "frame", tid: main, start: frame.startNs, end: end,
+                args: "\"frame\":\(frame.index),\"work_ms\":\(FrameTimeSummary.format(frame.workMs)),"
+                    + "\"draw_calls\":\(frame.drawCalls),\"events\":\(frame.events),\"visible_cells\":\(lazy.visibleCells),"
+                    + "\"placeholders\":\(lazy.placeholderCells),\"uploads\":\(lazy.uploads)"))
         var t = frame.startNs
         for phase in FramePhase.allCases {
             let d = frame.phaseNs[phase.rawValue]
@@ -100,27 +111,41 @@ private struct TraceWriter {
         }
         for scope in frame.scopes {
             let args = scope.isUploads ? "\"count\":\(lazy.uploads),\"bytes\":\(lazy.uploadBytes)" : ""
-            events.append(slice(scope.isUploads ? "upload" : scope.name, cat: "scope", tid: main, start: scope.startNs, end: scope.endNs,
-                                args: args))
+            events.append(
+                slice(
+                    scope.isUploads ? "upload" : scope.name, cat: "scope", tid: main, start: scope.startNs,
+                    end: scope.endNs,
+                    args: args))
         }
         addTimeline(frame, nextStart: nextStart, budgetMs: budgetMs)
         addInputs(frame)
-        events.append("{\"name\":\"lazy path\",\"ph\":\"C\",\"pid\":1,\"ts\":\(us(frame.startNs)),\"args\":{\"queued\":\(lazy.queued),"
-            + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"embedded\":\(lazy.embeddedCells),\"resized\":\(lazy.resizedCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}")
+        events.append(
+            "{\"name\":\"lazy path\",\"ph\":\"C\",\"pid\":1,\"ts\":\(us(frame.startNs)),\"args\":{\"queued\":\(lazy.queued),"
+                + "\"running\":\(lazy.running),\"placeholders\":\(lazy.placeholderCells),\"embedded\":\(lazy.embeddedCells),\"resized\":\(lazy.resizedCells),\"cache_mb\":\(lazy.cacheBytes >> 20)}}"
+        )
     }
 
     /// The frame timeline: what the frame was allowed (its budget, up to the next frame's
     /// start) beside what it took, janky frames marked with their cause.
     private mutating func addTimeline(_ frame: FrameRecord, nextStart: UInt64, budgetMs: Double) {
-        let budgetNs = UInt64(min(max(0, budgetMs.isNaN ? 0 : budgetMs), 1e9) * 1e6) // any budget an app sets, even infinite
-        events.append(slice("frame \(frame.index)", cat: "timeline", tid: ChromeTrace.expectedThread, start: frame.startNs,
-                            end: min(frame.startNs + budgetNs, nextStart)))
+        // any budget an app sets, even infinite
+        let budgetNs = UInt64(min(max(0, budgetMs.isNaN ? 0 : budgetMs), 1e9) * 1e6)
+        events.append(
+            slice(
+                "frame \(frame.index)", cat: "timeline", tid: ChromeTrace.expectedThread, start: frame.startNs,
+                end: min(frame.startNs + budgetNs, nextStart)))
         let janky = frame.isOverBudget(budgetMs)
-        var actualArgs = "\"frame\":\(frame.index),\"ms\":\(FrameTimeSummary.format(Double(frame.budgetedNs) / 1e6)),\"jank\":"
+        var actualArgs =
+            "\"frame\":\(frame.index),\"ms\":\(FrameTimeSummary.format(Double(frame.budgetedNs) / 1e6)),\"jank\":"
             + (janky ? JSONText.quoted(frame.cause().description) : "\"none\"")
-        if let scrollJank = frame.scrollJank(budgetMs: budgetMs) { actualArgs += ",\"scroll_jank\":\"\(scrollJank.rawValue)\"" }
-        events.append(slice("frame \(frame.index)", cat: "timeline", tid: ChromeTrace.actualThread, start: frame.startNs,
-                            end: frame.startNs + frame.budgetedNs, args: actualArgs, extra: janky ? ",\"cname\":\"terrible\"" : ",\"cname\":\"good\""))
+        if let scrollJank = frame.scrollJank(budgetMs: budgetMs) {
+            actualArgs += ",\"scroll_jank\":\"\(scrollJank.rawValue)\""
+        }
+        events.append(
+            slice(
+                "frame \(frame.index)", cat: "timeline", tid: ChromeTrace.actualThread, start: frame.startNs,
+                end: frame.startNs + frame.budgetedNs, args: actualArgs,
+                extra: janky ? ",\"cname\":\"terrible\"" : ",\"cname\":\"good\""))
     }
 
     /// Each input event of the frame (1 µs on the input track), a flow to the present that showed it.
@@ -130,10 +155,17 @@ private struct TraceWriter {
             let at = frame.startNs + frame.totalNs - latencyNs
             inputFlows += 1
             let id = ChromeTrace.inputFlowBase + inputFlows
-            events.append(slice(kind.name, cat: "input", tid: ChromeTrace.inputThread, start: at, end: at + 1000,
-                                args: "\"latency_ms\":\(FrameTimeSummary.format(Double(latencyNs) / 1e6)),\"frame\":\(frame.index)"))
-            events.append("{\"name\":\"input\",\"cat\":\"input\",\"ph\":\"s\",\"id\":\(id),\"pid\":1,\"tid\":\(ChromeTrace.inputThread),\"ts\":\(us(at))}")
-            events.append("{\"name\":\"input\",\"cat\":\"input\",\"ph\":\"f\",\"bp\":\"e\",\"id\":\(id),\"pid\":1,\"tid\":\(ChromeTrace.mainThread),\"ts\":\(us(presentNs))}")
+            events.append(
+                slice(
+                    kind.name, cat: "input", tid: ChromeTrace.inputThread, start: at, end: at + 1000,
+                    args: "\"latency_ms\":\(FrameTimeSummary.format(Double(latencyNs) / 1e6)),\"frame\":\(frame.index)")
+            )
+            events.append(
+                "{\"name\":\"input\",\"cat\":\"input\",\"ph\":\"s\",\"id\":\(id),\"pid\":1,\"tid\":\(ChromeTrace.inputThread),\"ts\":\(us(at))}"
+            )
+            events.append(
+                "{\"name\":\"input\",\"cat\":\"input\",\"ph\":\"f\",\"bp\":\"e\",\"id\":\(id),\"pid\":1,\"tid\":\(ChromeTrace.mainThread),\"ts\":\(us(presentNs))}"
+            )
         }
     }
 
@@ -146,7 +178,10 @@ private struct TraceWriter {
         let tid = ChromeTrace.workerThread(image.worker)
         var args = "\"path\":\(JSONText.quoted(image.path)),\"dct_scale\":\(image.dctScale)"
         if let failure = image.failure { args += ",\"error\":\(JSONText.quoted(failure))" }
-        events.append(slice(name, cat: "decode", tid: tid, start: image.startedNs, end: max(image.startedNs, image.decodedNs), args: args))
+        events.append(
+            slice(
+                name, cat: "decode", tid: tid, start: image.startedNs, end: max(image.startedNs, image.decodedNs),
+                args: args))
         if image.embeddedUploadedNs > 0 {
             events.append(instant("embedded \(name)", cat: "image", tid: main, at: image.embeddedUploadedNs))
         }
@@ -157,8 +192,9 @@ private struct TraceWriter {
         steps.sort { $0.0 < $1.0 }
         for (k, step) in steps.enumerated() where step.0 > 0 {
             let phase = k == 0 ? "s" : k == steps.count - 1 ? "f" : "t"
-            events.append("{\"name\":\"image\",\"cat\":\"image\",\"ph\":\"\(phase)\",\"id\":\(flow),\"pid\":1,\"tid\":\(step.1),"
-                + "\"ts\":\(us(step.0))\(phase == "f" ? ",\"bp\":\"e\"" : "")}")
+            events.append(
+                "{\"name\":\"image\",\"cat\":\"image\",\"ph\":\"\(phase)\",\"id\":\(flow),\"pid\":1,\"tid\":\(step.1),"
+                    + "\"ts\":\(us(step.0))\(phase == "f" ? ",\"bp\":\"e\"" : "")}")
         }
     }
 
@@ -166,10 +202,13 @@ private struct TraceWriter {
     /// screenshot object Perfetto and Chrome show in their filmstrip.
     mutating func addScreenshot(_ shot: FrameScreenshot, id: Int) {
         let data = Base64.encode(shot.png)
-        events.append("{\"name\":\"screenshot of frame \(shot.frame)\",\"cat\":\"screenshot\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
-            + "\"tid\":\(ChromeTrace.actualThread),\"ts\":\(us(shot.takenNs)),\"args\":{\"frame\":\(shot.frame),\"width\":\(shot.pixels.width),"
-            + "\"height\":\(shot.pixels.height),\"image\":\"data:image/png;base64,\(data)\"}}")
-        events.append("{\"name\":\"Screenshot\",\"cat\":\"disabled-by-default-devtools.screenshot\",\"ph\":\"O\",\"id\":\"0x\(String(id, radix: 16))\","
-            + "\"pid\":1,\"tid\":\(ChromeTrace.mainThread),\"ts\":\(us(shot.takenNs)),\"args\":{\"snapshot\":\"\(data)\"}}")
+        events.append(
+            "{\"name\":\"screenshot of frame \(shot.frame)\",\"cat\":\"screenshot\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
+                + "\"tid\":\(ChromeTrace.actualThread),\"ts\":\(us(shot.takenNs)),\"args\":{\"frame\":\(shot.frame),\"width\":\(shot.pixels.width),"
+                + "\"height\":\(shot.pixels.height),\"image\":\"data:image/png;base64,\(data)\"}}")
+        events.append(
+            "{\"name\":\"Screenshot\",\"cat\":\"disabled-by-default-devtools.screenshot\",\"ph\":\"O\",\"id\":\"0x\(String(id, radix: 16))\","
+                + "\"pid\":1,\"tid\":\(ChromeTrace.mainThread),\"ts\":\(us(shot.takenNs)),\"args\":{\"snapshot\":\"\(data)\"}}"
+        )
     }
 }

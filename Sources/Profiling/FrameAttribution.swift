@@ -15,7 +15,11 @@ public struct ProfileScope: Sendable {
     public var durationNs: UInt64
 
     @usableFromInline init(kind: StaticString, label: String, depth: Int, startNs: UInt64, durationNs: UInt64) {
-        self.kind = kind; self.label = label; self.depth = depth; self.startNs = startNs; self.durationNs = durationNs
+        self.kind = kind
+        self.label = label
+        self.depth = depth
+        self.startNs = startNs
+        self.durationNs = durationNs
     }
 
     /// When it ended (monotonic nanoseconds).
@@ -82,7 +86,11 @@ extension FrameRecord {
             var heaviest: Int?
             var i = at + 1
             while i < scopes.count && scopes[i].depth > parent.depth {
-                if scopes[i].depth == parent.depth + 1, heaviest.map({ scopes[i].durationNs > scopes[$0].durationNs }) ?? true { heaviest = i }
+                if scopes[i].depth == parent.depth + 1,
+                    heaviest.map({ scopes[i].durationNs > scopes[$0].durationNs }) ?? true
+                {
+                    heaviest = i
+                }
                 i += 1
             }
             guard let child = heaviest, scopes[child].durationNs * 2 >= parent.durationNs else { return parent }
@@ -97,26 +105,38 @@ extension FrameRecord {
     /// build outside any scope), the uploads, the submit, or the present (when it counts).
     public func cause() -> FrameCause {
         func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
-        func text(_ v: Double) -> String { String(FrameTimeSummary.format(v).dropLast()) } // two decimals
+        func text(_ v: Double) -> String { String(FrameTimeSummary.format(v).dropLast()) }  // two decimals
         let uploadNs = scopes.first { $0.isUploads }?.durationNs ?? lazy.uploadNs
         let outermost = scopes.filter { $0.depth == 0 }.reduce(UInt64(0)) { $0 + $1.durationNs }
-        let outsideNs = phaseNs[FramePhase.build.rawValue] > outermost ? phaseNs[FramePhase.build.rawValue] - outermost : 0
+        let outsideNs =
+            phaseNs[FramePhase.build.rawValue] > outermost ? phaseNs[FramePhase.build.rawValue] - outermost : 0
         var candidates: [FrameCause] = [
-            FrameCause(kind: .events, culprit: "events", ms: ms(phaseNs[FramePhase.events.rawValue]),
-                       summary: "events: \(events) queued, \(text(ms(phaseNs[FramePhase.events.rawValue]))) ms"),
-            FrameCause(kind: .uploads, culprit: "uploads", ms: ms(uploadNs),
-                       summary: "uploads: \(lazy.uploads) textures, \(FrameTimeSummary.format(Double(lazy.uploadBytes) / 1_048_576).dropLast(2)) MB, "
-                           + "\(text(ms(uploadNs))) ms"),
-            FrameCause(kind: .build, culprit: "outside any scope", ms: ms(outsideNs), summary: "build: \(text(ms(outsideNs))) ms outside any scope"),
-            FrameCause(kind: .submit, culprit: "submit", ms: ms(phaseNs[FramePhase.submit.rawValue]),
-                       summary: "submit: \(drawCalls) draw calls, \(text(ms(phaseNs[FramePhase.submit.rawValue]))) ms"),
+            FrameCause(
+                kind: .events, culprit: "events", ms: ms(phaseNs[FramePhase.events.rawValue]),
+                summary: "events: \(events) queued, \(text(ms(phaseNs[FramePhase.events.rawValue]))) ms"),
+            FrameCause(
+                kind: .uploads, culprit: "uploads", ms: ms(uploadNs),
+                summary:
+                    "uploads: \(lazy.uploads) textures, \(FrameTimeSummary.format(Double(lazy.uploadBytes) / 1_048_576).dropLast(2)) MB, "
+                    + "\(text(ms(uploadNs))) ms"),
+            FrameCause(
+                kind: .build, culprit: "outside any scope", ms: ms(outsideNs),
+                summary: "build: \(text(ms(outsideNs))) ms outside any scope"),
+            FrameCause(
+                kind: .submit, culprit: "submit", ms: ms(phaseNs[FramePhase.submit.rawValue]),
+                summary: "submit: \(drawCalls) draw calls, \(text(ms(phaseNs[FramePhase.submit.rawValue]))) ms"),
         ]
         if presentCounts {
-            candidates.append(FrameCause(kind: .present, culprit: "present", ms: ms(phaseNs[FramePhase.present.rawValue]),
-                                         summary: "present \(text(ms(phaseNs[FramePhase.present.rawValue]))) ms (GPU)"))
+            candidates.append(
+                FrameCause(
+                    kind: .present, culprit: "present", ms: ms(phaseNs[FramePhase.present.rawValue]),
+                    summary: "present \(text(ms(phaseNs[FramePhase.present.rawValue]))) ms (GPU)"))
         }
         if let scope = heaviestScope() {
-            candidates.append(FrameCause(kind: .build, culprit: scope.name, ms: scope.ms, summary: "build: \(scope.name) \(text(scope.ms)) ms"))
+            candidates.append(
+                FrameCause(
+                    kind: .build, culprit: scope.name, ms: scope.ms,
+                    summary: "build: \(scope.name) \(text(scope.ms)) ms"))
         }
         var cause = candidates.max { $0.ms < $1.ms }!
         var why = triggers
@@ -164,11 +184,14 @@ public struct JankReport: Sendable {
     /// The janky frames of `frames` (over `budgetMs` of work) and their causes, ranked.
     public init(frames: [FrameRecord], budgetMs: Double) {
         self.budgetMs = budgetMs
-        janky = frames.filter { $0.isOverBudget(budgetMs) }.map { Entry(frame: $0.index, ms: Double($0.budgetedNs) / 1e6, cause: $0.cause()) }
+        janky = frames.filter { $0.isOverBudget(budgetMs) }.map {
+            Entry(frame: $0.index, ms: Double($0.budgetedNs) / 1e6, cause: $0.cause())
+        }
         var byCulprit: [String: Ranked] = [:]
         for entry in janky {
             let key = entry.cause.kind.rawValue + "|" + entry.cause.culprit
-            byCulprit[key, default: Ranked(kind: entry.cause.kind, culprit: entry.cause.culprit, frames: 0, lostMs: 0)].frames += 1
+            byCulprit[key, default: Ranked(kind: entry.cause.kind, culprit: entry.cause.culprit, frames: 0, lostMs: 0)]
+                .frames += 1
             byCulprit[key]!.lostMs += entry.ms - budgetMs
         }
         ranked = byCulprit.values.sorted { $0.lostMs != $1.lostMs ? $0.lostMs > $1.lostMs : $0.culprit < $1.culprit }
@@ -176,18 +199,20 @@ public struct JankReport: Sendable {
 
     /// `[{"frame":…,"ms":…,"cause":"…","kind":"…"},…]`, the janky frames (at most `limit`).
     public func jankyJSON(limit: Int = 1000) -> String {
-        "[" + janky.prefix(limit).map { entry in
-            "{\"frame\":\(entry.frame),\"ms\":\(FrameTimeSummary.format(entry.ms)),\"kind\":\"\(entry.cause.kind.rawValue)\","
-                + "\"cause\":\(JSONText.quoted(entry.cause.description))}"
-        }.joined(separator: ",") + "]"
+        "["
+            + janky.prefix(limit).map { entry in
+                "{\"frame\":\(entry.frame),\"ms\":\(FrameTimeSummary.format(entry.ms)),\"kind\":\"\(entry.cause.kind.rawValue)\","
+                    + "\"cause\":\(JSONText.quoted(entry.cause.description))}"
+            }.joined(separator: ",") + "]"
     }
 
     /// `[{"kind":…,"culprit":…,"frames":…,"lost_ms":…},…]`, costliest first.
     public var rankedJSON: String {
-        "[" + ranked.map {
-            "{\"kind\":\"\($0.kind.rawValue)\",\"culprit\":\(JSONText.quoted($0.culprit)),\"frames\":\($0.frames),"
-                + "\"lost_ms\":\(FrameTimeSummary.format($0.lostMs))}"
-        }.joined(separator: ",") + "]"
+        "["
+            + ranked.map {
+                "{\"kind\":\"\($0.kind.rawValue)\",\"culprit\":\(JSONText.quoted($0.culprit)),\"frames\":\($0.frames),"
+                    + "\"lost_ms\":\(FrameTimeSummary.format($0.lostMs))}"
+            }.joined(separator: ",") + "]"
     }
 }
 

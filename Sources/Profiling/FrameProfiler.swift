@@ -75,13 +75,19 @@ public struct FrameTimeSummary: Sendable, Equatable {
 
     /// A summary of `count` frames.
     public init(p50: Double, p95: Double, p99: Double, max: Double, count: Int) {
-        self.p50 = p50; self.p95 = p95; self.p99 = p99; self.max = max; self.count = count
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
+        self.max = max
+        self.count = count
     }
 
     /// Exact percentiles (nearest rank) of a few thousand samples, milliseconds.
     public init(samples: [Double]) {
         let sorted = samples.sorted()
-        func at(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[Swift.min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        func at(_ p: Double) -> Double {
+            sorted.isEmpty ? 0 : sorted[Swift.min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
         self.init(p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.last ?? 0, count: sorted.count)
     }
 
@@ -158,7 +164,8 @@ public final class FrameProfiler {
         guard let full = read() else { return }
         let small = full.shrunk(toFit: FrameScreenshots.width, FrameScreenshots.height)
         guard let png = try? PNGEncoder.encode(small) else { return }
-        screenshots.keep(FrameScreenshot(frame: current.index, takenNs: phaseStart, workNs: work, pixels: small, png: png))
+        screenshots.keep(
+            FrameScreenshot(frame: current.index, takenNs: phaseStart, workNs: work, pixels: small, png: png))
     }
 
     /// A profiler keeping the last `capacity` frames, ignoring the first `warmupFrames` in its statistics.
@@ -294,14 +301,16 @@ public final class FrameProfiler {
     private static func summary(_ h: Histogram<UInt64>) -> FrameTimeSummary {
         guard h.totalCount > 0 else { return FrameTimeSummary(p50: 0, p95: 0, p99: 0, max: 0, count: 0) }
         func ms(_ us: UInt64) -> Double { Double(us) / 1000 }
-        return FrameTimeSummary(p50: ms(h.valueAtPercentile(50)), p95: ms(h.valueAtPercentile(95)),
-                                p99: ms(h.valueAtPercentile(99)), max: ms(h.max), count: Int(h.totalCount))
+        return FrameTimeSummary(
+            p50: ms(h.valueAtPercentile(50)), p95: ms(h.valueAtPercentile(95)),
+            p99: ms(h.valueAtPercentile(99)), max: ms(h.max), count: Int(h.totalCount))
     }
 
     /// The kept trace as Chrome trace-event JSON (see `ChromeTrace`), with `images` (the
     /// pipeline's timelines) on `workers` decode threads.
     public func chromeTraceJSON(images: [ImageTimeline] = [], workers: Int = 0) -> String {
-        ChromeTrace.json(frames: trace, images: images, workers: workers, budgetMs: jankThresholdMs, screenshots: screenshots.all)
+        ChromeTrace.json(
+            frames: trace, images: images, workers: workers, budgetMs: jankThresholdMs, screenshots: screenshots.all)
     }
 }
 
@@ -326,7 +335,7 @@ struct TickClock {
             nsPerTick = Self.initialRate
             base = (now, ns)
         } else if ns > base.ns + 1_000_000_000, now > base.ticks {
-            nsPerTick = Double(ns - base.ns) / Double(now - base.ticks) // over a second or more: exact enough
+            nsPerTick = Double(ns - base.ns) / Double(now - base.ticks)  // over a second or more: exact enough
         }
         frame = (now, ns)
         fixedRate = nsPerTick.isFinite ? UInt64(min(max(nsPerTick, 0), 1e6) * 4_294_967_296) : 0

@@ -47,7 +47,9 @@ public struct FrameScreenshots: Sendable {
     public mutating func keep(_ shot: FrameScreenshot) {
         guard shot.png.count <= Self.maxBytes else { return }
         while all.count >= Self.maxCount || bytes + shot.png.count > Self.maxBytes {
-            guard let fastest = all.indices.min(by: { all[$0].workNs < all[$1].workNs }), all[fastest].workNs < shot.workNs else { return }
+            guard let fastest = all.indices.min(by: { all[$0].workNs < all[$1].workNs }),
+                all[fastest].workNs < shot.workNs
+            else { return }
             bytes -= all[fastest].png.count
             all.remove(at: fastest)
         }
@@ -84,12 +86,18 @@ extension PixelBuffer {
                     for sy in y0..<y1 {
                         var i = (sy * width + x0) * 4
                         for _ in x0..<x1 {
-                            sum.0 += Int(src[i]); sum.1 += Int(src[i + 1]); sum.2 += Int(src[i + 2]); sum.3 += Int(src[i + 3])
+                            sum.0 += Int(src[i])
+                            sum.1 += Int(src[i + 1])
+                            sum.2 += Int(src[i + 2])
+                            sum.3 += Int(src[i + 3])
                             i += 4
                         }
                     }
                     let n = (y1 - y0) * (x1 - x0), o = (y * w + x) * 4
-                    out[o] = UInt8(sum.0 / n); out[o + 1] = UInt8(sum.1 / n); out[o + 2] = UInt8(sum.2 / n); out[o + 3] = UInt8(sum.3 / n)
+                    out[o] = UInt8(sum.0 / n)
+                    out[o + 1] = UInt8(sum.1 / n)
+                    out[o + 2] = UInt8(sum.2 / n)
+                    out[o + 3] = UInt8(sum.3 / n)
                 }
             }
         }
@@ -113,7 +121,10 @@ enum Base64 {
         let rest = bytes.count - i
         if rest > 0 {
             let n = Int(bytes[i]) << 16 | (rest == 2 ? Int(bytes[i + 1]) << 8 : 0)
-            out += [alphabet[n >> 18], alphabet[n >> 12 & 63], rest == 2 ? alphabet[n >> 6 & 63] : UInt8(ascii: "="), UInt8(ascii: "=")]
+            out += [
+                alphabet[n >> 18], alphabet[n >> 12 & 63], rest == 2 ? alphabet[n >> 6 & 63] : UInt8(ascii: "="),
+                UInt8(ascii: "="),
+            ]
         }
         return String(decoding: out, as: UTF8.self)
     }

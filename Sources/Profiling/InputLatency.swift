@@ -42,7 +42,10 @@ public struct InputStamp: Sendable, Equatable {
     /// When it happened, monotonic nanoseconds.
     public var ns: UInt64
     /// An event of `kind` that happened at `ns`.
-    public init(kind: InputKind, ns: UInt64) { self.kind = kind; self.ns = ns }
+    public init(kind: InputKind, ns: UInt64) {
+        self.kind = kind
+        self.ns = ns
+    }
 }
 
 /// How a slow scroll frame went wrong, in Chrome's scroll-jank categories.
@@ -94,7 +97,9 @@ extension FrameRecord {
         if let oldest = inputs.map(\.ns).min(), startNs > oldest, startNs - oldest > budgetNs { return .lateInput }
         if scroll.flingStarted { return .flingStart }
         let seconds = Double(budgetedNs) / 1e9
-        if seconds > 0, abs(scroll.inputPoints) / max(seconds, 1.0 / 60) > ScrollActivity.fastSpeed { return .fastScroll }
+        if seconds > 0, abs(scroll.inputPoints) / max(seconds, 1.0 / 60) > ScrollActivity.fastSpeed {
+            return .fastScroll
+        }
         if scroll.momentumPoints != 0 { return .fling }
         return .regular
     }
@@ -107,28 +112,35 @@ struct InputLatencyHistograms {
     }
 
     mutating func record(_ frame: FrameRecord) {
-        for (kind, ns) in frame.inputLatencies { _ = histograms[kind.rawValue].record(min(max(1, ns / 1000), 60_000_000)) }
+        for (kind, ns) in frame.inputLatencies {
+            _ = histograms[kind.rawValue].record(min(max(1, ns / 1000), 60_000_000))
+        }
     }
 
     func summary(_ kind: InputKind) -> FrameTimeSummary? {
         let h = histograms[kind.rawValue]
         guard h.totalCount > 0 else { return nil }
         func ms(_ us: UInt64) -> Double { Double(us) / 1000 }
-        return FrameTimeSummary(p50: ms(h.valueAtPercentile(50)), p95: ms(h.valueAtPercentile(95)),
-                                p99: ms(h.valueAtPercentile(99)), max: ms(h.max), count: Int(h.totalCount))
+        return FrameTimeSummary(
+            p50: ms(h.valueAtPercentile(50)), p95: ms(h.valueAtPercentile(95)),
+            p99: ms(h.valueAtPercentile(99)), max: ms(h.max), count: Int(h.totalCount))
     }
 }
 
 extension FrameTimeSummary {
     /// `{"wheel":{"p50":…,"p95":…,"p99":…,"max":…,"events":…},…}` of the kinds in `summaries`.
     public static func latencyJSON(_ summaries: [(kind: InputKind, summary: FrameTimeSummary)]) -> String {
-        "{" + summaries.map { "\"\($0.kind.name)\":" + $0.summary.json.dropLast() + ",\"events\":\($0.summary.count)}" }.joined(separator: ",") + "}"
+        "{"
+            + summaries.map { "\"\($0.kind.name)\":" + $0.summary.json.dropLast() + ",\"events\":\($0.summary.count)}" }
+            .joined(separator: ",") + "}"
     }
 
     /// Latency percentiles per kind from `frames` (exact, nearest rank), for summaries of a few thousand frames.
     public static func inputLatencies(of frames: [FrameRecord]) -> [(kind: InputKind, summary: FrameTimeSummary)] {
         var samples: [InputKind: [Double]] = [:]
-        for frame in frames { for (kind, ns) in frame.inputLatencies { samples[kind, default: []].append(Double(ns) / 1e6) } }
+        for frame in frames {
+            for (kind, ns) in frame.inputLatencies { samples[kind, default: []].append(Double(ns) / 1e6) }
+        }
         return InputKind.allCases.compactMap { kind in samples[kind].map { (kind, FrameTimeSummary(samples: $0)) } }
     }
 }

@@ -15,7 +15,10 @@ struct ScopeLog {
         @usableFromInline var start: UInt64
         @usableFromInline var duration: UInt64
         @usableFromInline init(kind: StaticString, depth: Int, start: UInt64) {
-            self.kind = kind; self.depth = depth; self.start = start; duration = 0
+            self.kind = kind
+            self.depth = depth
+            self.start = start
+            duration = 0
         }
     }
 
@@ -105,14 +108,18 @@ struct ScopeLog {
 
     /// The frame's scopes, closing those left open, with `convert` turning ticks into the
     /// profiler's nanoseconds; the log is empty after.
-    mutating func take(_ convert: (_ start: UInt64, _ end: UInt64) -> (start: UInt64, duration: UInt64)) -> [ProfileScope] {
+    mutating func take(_ convert: (_ start: UInt64, _ end: UInt64) -> (start: UInt64, duration: UInt64))
+        -> [ProfileScope]
+    {
         while openCount > 0 { end() }
         var scopes: [ProfileScope] = []
         scopes.reserveCapacity(count)
         for i in 0..<count {
             let e = entries[i]
             let (start, duration) = convert(e.start, e.start &+ e.duration)
-            scopes.append(ProfileScope(kind: e.kind, label: (labels + i).move(), depth: e.depth, startNs: start, durationNs: duration))
+            scopes.append(
+                ProfileScope(
+                    kind: e.kind, label: (labels + i).move(), depth: e.depth, startNs: start, durationNs: duration))
         }
         count = 0
         return scopes

@@ -5,7 +5,7 @@ import XCTest
 /// into the process's own pages and pages of mapped files.
 final class MemoryFigureTests: XCTestCase {
     func testTheResidentSplitAddsUpToNoMoreThanThePeak() throws {
-        let grown = [UInt8](repeating: 1, count: 64 << 20) // 64 MB of our own, touched
+        let grown = [UInt8](repeating: 1, count: 64 << 20)  // 64 MB of our own, touched
         let kb = processStatusKilobytes(["VmHWM", "RssAnon", "RssFile", "NoSuchField"])
         let anon = try XCTUnwrap(kb["RssAnon"]), file = try XCTUnwrap(kb["RssFile"]), peak = try XCTUnwrap(kb["VmHWM"])
         XCTAssertNil(kb["NoSuchField"])

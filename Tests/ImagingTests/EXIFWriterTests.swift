@@ -11,8 +11,10 @@ import XCTest
 final class EXIFWriterTests: XCTestCase {
     private func photo(orientation: Int, thumbnail: [UInt8]?) throws -> [UInt8] {
         let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 64, height: 48, seed: 3))
-        return try EXIFWriter.inserting(CameraMetadata(make: "FUJIFILM", model: "X-T4", dateTimeOriginal: "2021:07:04 18:30:05",
-                                                       orientation: orientation, thumbnail: thumbnail), into: jpeg)
+        return try EXIFWriter.inserting(
+            CameraMetadata(
+                make: "FUJIFILM", model: "X-T4", dateTimeOriginal: "2021:07:04 18:30:05",
+                orientation: orientation, thumbnail: thumbnail), into: jpeg)
     }
 
     func testTheTagsAndTheThumbnailReadBack() throws {
@@ -26,22 +28,28 @@ final class EXIFWriterTests: XCTestCase {
         XCTAssertEqual(tiff.ascii(ifd: exif, tag: 0x9003), "2021:07:04 18:30:05")
         let ifd1 = try XCTUnwrap(tiff.nextIFD(after: tiff.ifd0))
         XCTAssertEqual(tiff.value(ifd: ifd1, tag: 0x0103), 6, "JPEG compression")
-        let start = try XCTUnwrap(tiff.value(ifd: ifd1, tag: 0x0201)), length = try XCTUnwrap(tiff.value(ifd: ifd1, tag: 0x0202))
+        let start = try XCTUnwrap(tiff.value(ifd: ifd1, tag: 0x0201)),
+            length = try XCTUnwrap(tiff.value(ifd: ifd1, tag: 0x0202))
         XCTAssertEqual(Array(tiff.bytes[(tiff.base + start)..<(tiff.base + start + length)]), thumbnail)
         XCTAssertEqual(EXIF.orientation(inJPEG: bytes), 6, "the decoder reads the orientation")
         XCTAssertEqual(EXIF.dateTimeOriginal(inJPEG: bytes), "2021:07:04 18:30:05", "and the date")
         XCTAssertTrue(EXIF.dateParts("2021:07:04 18:30:05")! == (2021, 7, 4, 18, 30, 5))
-        for unknown in ["0000:00:00 00:00:00", "                   ", "2021:13:04 18:30:05", "2021:07:04", "2021-07-04T18:30:05x"] {
+        for unknown in [
+            "0000:00:00 00:00:00", "                   ", "2021:13:04 18:30:05", "2021:07:04", "2021-07-04T18:30:05x",
+        ] {
             XCTAssertNil(EXIF.dateParts(unknown), "\(unknown): not a date")
         }
-        XCTAssertNil(EXIF.dateTimeOriginal(inJPEG: try SamplePhotos.jpegData(SamplePhotos.render(width: 8, height: 8, seed: 1))))
-        let decoded = try ImageDecoder.thumbnail(bytes: bytes, name: "photo.jpg", spec: ThumbnailSpec(side: 64, fill: false))
+        XCTAssertNil(
+            EXIF.dateTimeOriginal(inJPEG: try SamplePhotos.jpegData(SamplePhotos.render(width: 8, height: 8, seed: 1))))
+        let decoded = try ImageDecoder.thumbnail(
+            bytes: bytes, name: "photo.jpg", spec: ThumbnailSpec(side: 64, fill: false))
         XCTAssertEqual([decoded.pixels.width, decoded.pixels.height], [48, 64], "shown turned upright")
     }
 
     func testWithoutAThumbnailThereIsNoIFD1AndShortStringsSitInTheirEntries() throws {
-        let bytes = try EXIFWriter.inserting(CameraMetadata(make: "LG", model: "G6", dateTimeOriginal: "2020:01:01 00:00:00"),
-                                             into: SamplePhotos.jpegData(SamplePhotos.render(width: 16, height: 16, seed: 1)))
+        let bytes = try EXIFWriter.inserting(
+            CameraMetadata(make: "LG", model: "G6", dateTimeOriginal: "2020:01:01 00:00:00"),
+            into: SamplePhotos.jpegData(SamplePhotos.render(width: 16, height: 16, seed: 1)))
         let tiff = try XCTUnwrap(TIFFBlock(jpeg: bytes))
         XCTAssertNil(tiff.nextIFD(after: tiff.ifd0))
         XCTAssertEqual(tiff.ascii(ifd: tiff.ifd0, tag: 0x010F), "LG")
@@ -54,7 +62,9 @@ final class EXIFWriterTests: XCTestCase {
             guard case .tooLarge(let bytes) = $0 as? EXIFWriter.Failure else { return XCTFail("\($0)") }
             XCTAssertGreaterThan(bytes, 70_000, "the segment's size, thumbnail included")
         }
-        XCTAssertThrowsError(try EXIFWriter.inserting(CameraMetadata(make: "a", model: "b", dateTimeOriginal: ""), into: [0x89, 0x50])) {
+        XCTAssertThrowsError(
+            try EXIFWriter.inserting(CameraMetadata(make: "a", model: "b", dateTimeOriginal: ""), into: [0x89, 0x50])
+        ) {
             XCTAssertEqual($0 as? EXIFWriter.Failure, .notAJPEG)
         }
     }

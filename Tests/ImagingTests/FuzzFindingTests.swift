@@ -13,7 +13,8 @@ final class FuzzFindingTests: XCTestCase {
 
     private func decode(_ input: [UInt8]) throws -> DecodedThumbnail {
         let name = ["x.jpg", "x.png", "x.tga", "x.bmp"][Int(input[0] & 3)]
-        return try ImageDecoder.thumbnail(bytes: Array(input.dropFirst()), name: name, spec: ThumbnailSpec(side: 48, fill: input[0] & 4 != 0))
+        return try ImageDecoder.thumbnail(
+            bytes: Array(input.dropFirst()), name: name, spec: ThumbnailSpec(side: 48, fill: input[0] & 4 != 0))
     }
 
     func testEveryFindingDecodesOrIsRefused() throws {
@@ -30,7 +31,8 @@ final class FuzzFindingTests: XCTestCase {
 
     func testAStrayByteBeforeAHugeGIFFrameDoesNotHideIt() throws {
         // Found by FuzzThumbnail: SDL2_image skips the stray byte and allocated 2.1 GB for the frame.
-        let input = Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/gif-stray-byte-before-huge-frame.bin")))
+        let input = Array(
+            try Data(contentsOf: URL(fileURLWithPath: findings + "/gif-stray-byte-before-huge-frame.bin")))
         // Refused by the header, before the decoder allocates (not after, by the surface's size).
         XCTAssertThrowsError(try ImageDecoder.inspect(Array(input.dropFirst()), name: "x.gif")) { error in
             XCTAssertEqual(error as? ImageError, .tooLarge(width: 23170, height: 23170))

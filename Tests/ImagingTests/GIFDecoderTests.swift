@@ -9,7 +9,10 @@ import Foundation
 /// 4096 LZW codes, interlaced, transparent), and on damaged ones, where it stops cleanly.
 final class GIFDecoderTests: XCTestCase {
     private func fixture(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: URL(fileURLWithPath: (#filePath as NSString).deletingLastPathComponent + "/Fixtures/" + name)))
+        Array(
+            try Data(
+                contentsOf: URL(
+                    fileURLWithPath: (#filePath as NSString).deletingLastPathComponent + "/Fixtures/" + name)))
     }
 
     func testValidGIFsDecodeAsSDLImageDecodesThem() throws {
@@ -45,14 +48,21 @@ final class GIFDecoderTests: XCTestCase {
         // Codes past the table, an end code first, a code size of 12: no image or part of one, no trap.
         XCTAssertTrue(GIFDecoder.decodeLZW([0xFF, 0xFF, 0xFF, 0xFF], minimumCodeSize: 2, count: 100).count <= 100)
         XCTAssertEqual(GIFDecoder.decodeLZW([0x05], minimumCodeSize: 2, count: 100), [])
-        XCTAssertTrue(GIFDecoder.decodeLZW([UInt8](repeating: 0xAB, count: 10_000), minimumCodeSize: 11, count: 50_000).count <= 50_000)
+        XCTAssertTrue(
+            GIFDecoder.decodeLZW([UInt8](repeating: 0xAB, count: 10_000), minimumCodeSize: 11, count: 50_000).count
+                <= 50_000)
     }
 
     func testTheSDLImageCrashInputIsDecodedSafely() throws {
-        let finding = Array(try Data(contentsOf: URL(fileURLWithPath: (#filePath as NSString).deletingLastPathComponent
-            + "/Findings/gif-sdl-image-segv.bin")))
+        let finding = Array(
+            try Data(
+                contentsOf: URL(
+                    fileURLWithPath: (#filePath as NSString).deletingLastPathComponent
+                        + "/Findings/gif-sdl-image-segv.bin")))
         // Whatever it holds, our decoder reads it within bounds (SDL2_image 2.6 wrote out of them).
-        if let image = try? ImageDecoder.thumbnail(bytes: Array(finding.dropFirst()), name: "x.gif", spec: ThumbnailSpec(side: 48)) {
+        if let image = try? ImageDecoder.thumbnail(
+            bytes: Array(finding.dropFirst()), name: "x.gif", spec: ThumbnailSpec(side: 48))
+        {
             XCTAssertEqual(image.pixels.bytes.count, image.pixels.width * image.pixels.height * 4)
         }
     }

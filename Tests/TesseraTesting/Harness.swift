@@ -4,7 +4,7 @@ import Imaging
 import Profiling
 import Widgets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Drives a real window (SDL's offscreen driver: no display needed) with injected SDL
@@ -29,13 +29,15 @@ public final class Harness {
     /// A `width`×`height` window (physical pixels) at UI `scale`: the UI lays out in
     /// `width / scale` × `height / scale` logical pixels, and events are injected in window pixels.
     public init(width: Int = 640, height: Int = 480, scale: Double = 1, theme: Theme = .light) throws {
-        host = try AppHost(options: .init(title: "Tessera tests", width: width, height: height, vsync: false,
-                                          offscreen: true, scale: scale, theme: theme))
+        host = try AppHost(
+            options: .init(
+                title: "Tessera tests", width: width, height: height, vsync: false,
+                offscreen: true, scale: scale, theme: theme))
         inject = EventInjector(window: host.window)
         host.readsBackFrames = true
         host.ui.recordsDrawnText = true
-        host.ui.isAccessibilityEnabled = true // the queries of `find` read the tree
-        host.ui.layoutDirection = .leftToRight // whatever the machine's locale; a test sets its own
+        host.ui.isAccessibilityEnabled = true  // the queries of `find` read the tree
+        host.ui.layoutDirection = .leftToRight  // whatever the machine's locale; a test sets its own
         let start = time
         host.clock = { [unowned self] in self.time }
         time = start
@@ -118,8 +120,10 @@ public final class Harness {
     /// ```
     public func rect(ofText label: String, in scope: Scope) -> Rect? {
         let areas = regions(of: scope)
-        let drawn = (host.ui.overlayDrawList.drawnText.reversed() + host.ui.contentDrawList.drawnText.reversed()).first { line in
-            line.text == label && (areas.map { $0.contains { $0.contains(Point(line.rect.midX, line.rect.midY)) } } ?? true)
+        let drawn = (host.ui.overlayDrawList.drawnText.reversed() + host.ui.contentDrawList.drawnText.reversed()).first
+        { line in
+            line.text == label
+                && (areas.map { $0.contains { $0.contains(Point(line.rect.midX, line.rect.midY)) } } ?? true)
         }
         return drawn.map { toWindow($0.rect) }
     }
@@ -220,7 +224,10 @@ public final class Harness {
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         forEachPixel(in: rect) { x, y, c in
             guard Self.differs(c, background, tolerance) else { return }
-            x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+            x0 = min(x0, x)
+            y0 = min(y0, y)
+            x1 = max(x1, x)
+            y1 = max(y1, y)
         }
         guard x1 >= x0 else { return nil }
         return Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0 + 1), height: Double(y1 - y0 + 1))

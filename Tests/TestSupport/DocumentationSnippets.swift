@@ -81,7 +81,8 @@ public enum DocumentationSnippets {
     }
 
     private static func dedented(_ lines: [String]) -> String {
-        let indent = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let indent =
+            lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             .map { $0.prefix { $0 == " " }.count }.min() ?? 0
         return lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }
             .joined(separator: "\n").trimmingCharacters(in: .newlines)

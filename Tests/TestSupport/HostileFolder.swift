@@ -57,9 +57,12 @@ public final class HostileFolder {
             try add("socket.\(ext)", "not a file", .unlisted)
             try FileManager.default.createDirectory(atPath: file("folder.\(ext)"), withIntermediateDirectories: false)
             try add("folder.\(ext)", "not a file", .unlisted)
-            for (target, name) in [("/dev/zero", "zero"), ("/dev/urandom", "urandom"), (file("fifo.\(ext)"), "to-fifo"),
-                                   (file("nowhere.\(ext)"), "dangling")] {
-                try FileManager.default.createSymbolicLink(atPath: file("link-\(name).\(ext)"), withDestinationPath: target)
+            for (target, name) in [
+                ("/dev/zero", "zero"), ("/dev/urandom", "urandom"), (file("fifo.\(ext)"), "to-fifo"),
+                (file("nowhere.\(ext)"), "dangling"),
+            ] {
+                try FileManager.default.createSymbolicLink(
+                    atPath: file("link-\(name).\(ext)"), withDestinationPath: target)
                 try add("link-\(name).\(ext)", "not a file", .unlisted)
             }
         }
@@ -67,7 +70,7 @@ public final class HostileFolder {
 
     private func bindSocket(_ path: String) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) } // the socket file stays
+        defer { close(fd) }  // the socket file stays
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let fits = withUnsafeMutableBytes(of: &address.sun_path) { raw -> Bool in
@@ -77,7 +80,9 @@ public final class HostileFolder {
         }
         guard fits else { throw POSIXError(.ENAMETOOLONG) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
     }
@@ -87,42 +92,66 @@ public final class HostileFolder {
     private static let overLimit = "megapixel limit"
 
     private func lyingDimensions() throws {
-        let sizes: [(String, UInt32, UInt32)] = [("max", .max, .max), ("2e31", 1 << 31, 1 << 31), ("60k", 60_000, 60_000),
-                                                 ("tall", 1, 200_000_000), ("wide", 150_000, 1_000)]
+        let sizes: [(String, UInt32, UInt32)] = [
+            ("max", .max, .max), ("2e31", 1 << 31, 1 << 31), ("60k", 60_000, 60_000),
+            ("tall", 1, 200_000_000), ("wide", 150_000, 1_000),
+        ]
         for (label, w, h) in sizes {
-            try add("png-\(label).png", "dimensions", .errorTile(Self.overLimit), Self.pngHeader(width: w, height: h) + [UInt8](repeating: 0, count: 64))
+            try add(
+                "png-\(label).png", "dimensions", .errorTile(Self.overLimit),
+                Self.pngHeader(width: w, height: h) + [UInt8](repeating: 0, count: 64))
             // BMP keeps 32-bit signed fields: the largest positive values stand for "max".
             let bw = Int32(clamping: w), bh = Int32(clamping: h)
-            try add("bmp-\(label).bmp", "dimensions", .errorTile(Self.overLimit), Self.bmpHeader(width: bw, height: bh) + [UInt8](repeating: 0, count: 64))
+            try add(
+                "bmp-\(label).bmp", "dimensions", .errorTile(Self.overLimit),
+                Self.bmpHeader(width: bw, height: bh) + [UInt8](repeating: 0, count: 64))
         }
-        try add("bmp-top-down-min.bmp", "dimensions", .errorTile(""), Self.bmpHeader(width: 100_000, height: .min) + [UInt8](repeating: 0, count: 64))
-        for (label, w, h) in [("max", UInt16.max, UInt16.max), ("60k", 60_000, 60_000), ("wide", 65_000, 2_000)] as [(String, UInt16, UInt16)] {
+        try add(
+            "bmp-top-down-min.bmp", "dimensions", .errorTile(""),
+            Self.bmpHeader(width: 100_000, height: .min) + [UInt8](repeating: 0, count: 64))
+        for (label, w, h) in [("max", UInt16.max, UInt16.max), ("60k", 60_000, 60_000), ("wide", 65_000, 2_000)]
+            as [(String, UInt16, UInt16)]
+        {
             for (marker, kind) in [(0xC0, "baseline"), (0xC2, "progressive")] as [(UInt8, String)] {
                 // Sizes a JPEG may have (its thumbnail decodes at 1/8): a header without the data for them is cut short.
-                try add("jpeg-\(kind)-\(label).jpg", "dimensions", .errorTile("truncated"), Self.jpegHeader(marker: marker, width: w, height: h))
+                try add(
+                    "jpeg-\(kind)-\(label).jpg", "dimensions", .errorTile("truncated"),
+                    Self.jpegHeader(marker: marker, width: w, height: h))
             }
-            try add("gif-screen-\(label).gif", "dimensions", .errorTile(Self.overLimit), Self.gif(screen: (w, h), frame: (w, h)))
-            try add("gif-frame-\(label).gif", "dimensions", .errorTile(Self.overLimit), Self.gif(screen: (1, 1), frame: (w, h)))
-            try add("gif-frame-after-extension-\(label).gif", "dimensions", .errorTile(Self.overLimit),
-                    Self.gif(screen: (1, 1), frame: (w, h), extensionFirst: true))
-            try add("gif-frame-stray-byte-\(label).gif", "dimensions", .errorTile(Self.overLimit),
-                    Self.gif(screen: (1, 1), frame: (w, h), strayByte: true))
-            try add("tga-\(label).tga", "dimensions", .errorTile(Self.overLimit), Self.tgaHeader(width: w, height: h) + [UInt8](repeating: 0, count: 64))
+            try add(
+                "gif-screen-\(label).gif", "dimensions", .errorTile(Self.overLimit),
+                Self.gif(screen: (w, h), frame: (w, h)))
+            try add(
+                "gif-frame-\(label).gif", "dimensions", .errorTile(Self.overLimit),
+                Self.gif(screen: (1, 1), frame: (w, h)))
+            try add(
+                "gif-frame-after-extension-\(label).gif", "dimensions", .errorTile(Self.overLimit),
+                Self.gif(screen: (1, 1), frame: (w, h), extensionFirst: true))
+            try add(
+                "gif-frame-stray-byte-\(label).gif", "dimensions", .errorTile(Self.overLimit),
+                Self.gif(screen: (1, 1), frame: (w, h), strayByte: true))
+            try add(
+                "tga-\(label).tga", "dimensions", .errorTile(Self.overLimit),
+                Self.tgaHeader(width: w, height: h) + [UInt8](repeating: 0, count: 64))
         }
     }
 
     /// A PNG signature and an IHDR claiming `width`×`height`.
     public static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0, 0, 0, 0, 0]
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + be32(width) + be32(height)
+            + [8, 2, 0, 0, 0, 0, 0, 0, 0]
     }
 
     /// SOI and a start-of-frame segment (`0xC0` baseline, `0xC2` progressive) claiming `width`×`height`.
     public static func jpegHeader(marker: UInt8, width: UInt16, height: UInt16) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, marker, 0x00, 0x11, 0x08] + be16(height) + be16(width) + [0x03] + [UInt8](repeating: 0, count: 24)
+        [0xFF, 0xD8, 0xFF, marker, 0x00, 0x11, 0x08] + be16(height) + be16(width) + [0x03]
+            + [UInt8](repeating: 0, count: 24)
     }
 
     /// A GIF with a logical screen and one image descriptor (no color table, a stub of data).
-    public static func gif(screen: (UInt16, UInt16), frame: (UInt16, UInt16), extensionFirst: Bool = false, strayByte: Bool = false) -> [UInt8] {
+    public static func gif(
+        screen: (UInt16, UInt16), frame: (UInt16, UInt16), extensionFirst: Bool = false, strayByte: Bool = false
+    ) -> [UInt8] {
         var bytes = Array("GIF89a".utf8) + le16(screen.0) + le16(screen.1) + [0, 0, 0]
         if strayByte { bytes.append(0) }
         if extensionFirst { bytes += [0x21, 0xF9, 4, 0, 0, 0, 0, 0] }
@@ -131,7 +160,8 @@ public final class HostileFolder {
 
     /// A BITMAPINFOHEADER BMP claiming `width`×`height` at 24 bits.
     public static func bmpHeader(width: Int32, height: Int32) -> [UInt8] {
-        Array("BM".utf8) + le32(0) + le32(0) + le32(54) + le32(40) + le32(UInt32(bitPattern: width)) + le32(UInt32(bitPattern: height))
+        Array("BM".utf8) + le32(0) + le32(0) + le32(54) + le32(40) + le32(UInt32(bitPattern: width))
+            + le32(UInt32(bitPattern: height))
             + le16(1) + le16(24) + [UInt8](repeating: 0, count: 24)
     }
 
@@ -140,16 +170,22 @@ public final class HostileFolder {
         [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0] + le16(width) + le16(height) + [24, 0x20]
     }
 
-    private static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+    private static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
+    }
     private static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 255)] }
-    private static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 255), UInt8(v >> 8 & 255), UInt8(v >> 16 & 255), UInt8(v >> 24)] }
+    private static func le32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v & 255), UInt8(v >> 8 & 255), UInt8(v >> 16 & 255), UInt8(v >> 24)]
+    }
     private static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 255), UInt8(v >> 8)] }
 
     // MARK: Good files cut short: after the header, halfway, one byte from the end of the data
 
     private func truncated() throws {
         for (ext, bytes) in try Self.goodFiles() {
-            for (label, count) in [("header", min(40, bytes.count / 4)), ("half", bytes.count / 2), ("most", bytes.count * 9 / 10)] {
+            for (label, count) in [
+                ("header", min(40, bytes.count / 4)), ("half", bytes.count / 2), ("most", bytes.count * 9 / 10),
+            ] {
                 try add("truncated-\(label).\(ext)", "truncated", .errorTile(""), Array(bytes.prefix(count)))
             }
         }
@@ -174,7 +210,8 @@ public final class HostileFolder {
         for (label, size) in [("1tb", Int64(1) << 40), ("over-cap", Int64(ImageDecoder.maxFileBytes) + 1)] {
             for ext in ["jpg", "png"] {
                 guard FileManager.default.createFile(atPath: file("huge-\(label).\(ext)"), contents: nil),
-                      truncate(file("huge-\(label).\(ext)"), off_t(size)) == 0 else { throw POSIXError(.EIO) }
+                    truncate(file("huge-\(label).\(ext)"), off_t(size)) == 0
+                else { throw POSIXError(.EIO) }
                 try add("huge-\(label).\(ext)", "too large", .errorTile("too large"))
             }
         }
@@ -194,8 +231,9 @@ public final class HostileFolder {
         try add("-leading dash and spaces.jpg", "good", .shown, jpeg)
         try add("new\nline.jpg", "good", .shown, jpeg)
         try add("Ünïcödé 写真 📷.jpg", "good", .shown, jpeg)
-        try add(String(repeating: "n", count: 251) + ".jpg", "good", .shown, jpeg) // the longest name a file can have
-        try FileManager.default.createSymbolicLink(atPath: file("link-to-good.jpg"), withDestinationPath: file("good.jpg"))
+        try add(String(repeating: "n", count: 251) + ".jpg", "good", .shown, jpeg)  // the longest name a file can have
+        try FileManager.default.createSymbolicLink(
+            atPath: file("link-to-good.jpg"), withDestinationPath: file("good.jpg"))
         try add("link-to-good.jpg", "good", .shown)
     }
 

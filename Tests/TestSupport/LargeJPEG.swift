@@ -23,8 +23,9 @@ public enum LargeJPEG {
         defer { tjDestroy(handle) }
         var out: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        let status = tjCompress2(handle, pixels, Int32(width), 0, Int32(height), Int32(TJPF_GRAY.rawValue), &out, &size,
-                                 Int32(TJSAMP_GRAY.rawValue), 50, TJFLAG_FASTDCT)
+        let status = tjCompress2(
+            handle, pixels, Int32(width), 0, Int32(height), Int32(TJPF_GRAY.rawValue), &out, &size,
+            Int32(TJSAMP_GRAY.rawValue), 50, TJFLAG_FASTDCT)
         defer { tjFree(out) }
         guard status == 0, let out else { throw Failure(code: status) }
         return Array(UnsafeBufferPointer(start: out, count: Int(size)))

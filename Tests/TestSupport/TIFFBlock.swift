@@ -10,7 +10,8 @@ public struct TIFFBlock {
     /// The block of `jpeg`, or nil when its first segment is no little-endian EXIF block.
     public init?(jpeg: [UInt8]) {
         guard jpeg.count > 12, jpeg[2] == 0xFF, jpeg[3] == 0xE1, Array(jpeg[6..<12]) == Array("Exif".utf8) + [0, 0],
-              jpeg[12] == 0x49, jpeg[13] == 0x49 else { return nil }
+            jpeg[12] == 0x49, jpeg[13] == 0x49
+        else { return nil }
         bytes = jpeg
         base = 12
     }

@@ -23,9 +23,13 @@ public enum TraceNesting {
             for s in slices.sorted(by: { $0.start != $1.start ? $0.start < $1.start : $0.end > $1.end }) {
                 // A slice that ended at or before this one's start is closed (an empty slice at a
                 // parent's very end still counts as inside it).
-                while let top = open.last, top.end <= s.start, !(top.end == s.start && s.end == s.start && top.start < s.start) { open.removeLast() }
+                while let top = open.last, top.end <= s.start,
+                    !(top.end == s.start && s.end == s.start && top.start < s.start)
+                { open.removeLast() }
                 if let top = open.last, s.end > top.end {
-                    bad.append("thread \(tid): \(s.name) [\(s.start), \(s.end)] ends after \(top.name) [\(top.start), \(top.end)]")
+                    bad.append(
+                        "thread \(tid): \(s.name) [\(s.start), \(s.end)] ends after \(top.name) [\(top.start), \(top.end)]"
+                    )
                 }
                 open.append(s)
             }

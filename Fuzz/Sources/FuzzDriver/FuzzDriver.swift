@@ -9,8 +9,10 @@ private func LLVMFuzzerRunDriver(
 ) -> Int32
 
 /// Runs libFuzzer with the process's arguments, calling `body` with each input.
-public func runFuzzer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                      _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32 {
+public func runFuzzer(
+    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ body: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32 {
     var argc = argc
     var argv = argv
     return LLVMFuzzerRunDriver(&argc, &argv, body)

@@ -19,7 +19,8 @@ func fuzzImageHeader(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
     let bytes = Array(input)
     for name in ["x.jpg", "x.tga"] {
         if let info = try? ImageDecoder.inspect(bytes, name: name) {
-            precondition(info.width >= 0 && info.height >= 0 && (1...8).contains(info.orientation), "impossible header result")
+            precondition(
+                info.width >= 0 && info.height >= 0 && (1...8).contains(info.orientation), "impossible header result")
         }
     }
     _ = EXIF.orientation(inJPEG: bytes)
@@ -28,7 +29,9 @@ func fuzzImageHeader(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a thumbnail outside the bytes")
     }
     if let thumb = try? EmbeddedThumbnail.decode(bytes: bytes, name: "x.jpg") {
-        precondition(thumb.pixels.width <= EmbeddedThumbnail.maxSide && thumb.pixels.height <= EmbeddedThumbnail.maxSide, "an oversized thumbnail")
+        precondition(
+            thumb.pixels.width <= EmbeddedThumbnail.maxSide && thumb.pixels.height <= EmbeddedThumbnail.maxSide,
+            "an oversized thumbnail")
     }
     return 0
 }

@@ -18,7 +18,8 @@ func fuzzReplay(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
     let bytes = Array(input)
     guard let replay = try? InputReplay(bytes: bytes, name: "fuzz") else { return 0 }
     precondition(replay.duration.isFinite && replay.duration <= InputReplay.maxTime)
-    precondition(zip(replay.steps, replay.steps.dropFirst()).allSatisfy { $0.time <= $1.time }, "steps out of time order")
+    precondition(
+        zip(replay.steps, replay.steps.dropFirst()).allSatisfy { $0.time <= $1.time }, "steps out of time order")
     for step in replay.steps {
         for event in step.events {
             if case .pointerMoved(let p) = event { precondition(p.x.isFinite && abs(p.y) <= 1e6, "unsanitized point") }

@@ -19,14 +19,19 @@ struct Row {}
 
 func fuzzSavedState(_ data: Data) -> Int32 {
     _ = try? JSONDecoder().decode(NavigationSplitState.self, from: data)
-    guard var customization = try? JSONDecoder().decode(TableColumnCustomization<Row>.self, from: data) else { return 0 }
+    guard var customization = try? JSONDecoder().decode(TableColumnCustomization<Row>.self, from: data) else {
+        return 0
+    }
     let declared = ["name", "size", "kind", "date", "rating"]
     let ordered = customization.orderedIDs(declared: declared)
-    precondition(ordered.sorted() == declared.sorted(), "the order is not a permutation of the declared columns: \(ordered)")
+    precondition(
+        ordered.sorted() == declared.sorted(), "the order is not a permutation of the declared columns: \(ordered)")
     for id in declared { _ = customization[visibility: id] }
     customization.move("kind", before: "name", declared: declared)
     precondition(customization.orderedIDs(declared: declared).sorted() == declared.sorted(), "a move lost a column")
-    let written = try! JSONEncoder().encode(customization) // what we decoded must encode
-    precondition(try! JSONDecoder().decode(TableColumnCustomization<Row>.self, from: written) == customization, "changed through a save")
+    let written = try! JSONEncoder().encode(customization)  // what we decoded must encode
+    precondition(
+        try! JSONDecoder().decode(TableColumnCustomization<Row>.self, from: written) == customization,
+        "changed through a save")
     return 0
 }

@@ -22,10 +22,12 @@ func fuzzSidecar(_ bytes: [UInt8]) -> Int32 {
     // A key of another shape makes the folder read-only: it is never written, so not written back.
     guard !sidecar.isReadOnly else { return 0 }
     guard let written = try? sidecar.encoded() else { return 0 }
-    let reread = try! FolderSidecar.decode(Array(written)) // what we wrote must read back
-    precondition(reread.ratings == sidecar.ratings && reread.favorites == sidecar.favorites && reread.tags == sidecar.tags,
-                 "sidecar changed through a save")
+    let reread = try! FolderSidecar.decode(Array(written))  // what we wrote must read back
+    precondition(
+        reread.ratings == sidecar.ratings && reread.favorites == sidecar.favorites && reread.tags == sidecar.tags,
+        "sidecar changed through a save")
     precondition(Set(reread.unknown.keys) == Set(sidecar.unknown.keys), "unknown keys lost through a save")
-    precondition(FolderSidecar.merge(base: sidecar, ours: sidecar, theirs: reread) == reread, "merge of no change changed it")
+    precondition(
+        FolderSidecar.merge(base: sidecar, ours: sidecar, theirs: reread) == reread, "merge of no change changed it")
     return 0
 }

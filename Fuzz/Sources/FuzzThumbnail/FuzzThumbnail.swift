@@ -23,8 +23,11 @@ func fuzzThumbnail(_ input: UnsafeBufferPointer<UInt8>) -> Int32 {
     // gives each input 10 s); larger ones run the same code for longer and are skipped (the
     // size checks themselves are FuzzImageHeader's and the tests').
     if let info = try? ImageDecoder.inspect(bytes, name: name), info.width > 4000 || info.height > 4000 { return 0 }
-    if let thumb = try? ImageDecoder.thumbnail(bytes: bytes, name: name, spec: ThumbnailSpec(side: 48, fill: input[0] & 4 != 0)) {
-        precondition(thumb.pixels.bytes.count == thumb.pixels.width * thumb.pixels.height * 4, "pixel buffer of the wrong size")
+    if let thumb = try? ImageDecoder.thumbnail(
+        bytes: bytes, name: name, spec: ThumbnailSpec(side: 48, fill: input[0] & 4 != 0))
+    {
+        precondition(
+            thumb.pixels.bytes.count == thumb.pixels.width * thumb.pixels.height * 4, "pixel buffer of the wrong size")
     }
     return 0
 }

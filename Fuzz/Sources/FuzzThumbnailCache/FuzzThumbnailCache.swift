@@ -13,7 +13,8 @@ public func fuzzThumbnailCacheInput(_ data: UnsafePointer<UInt8>?, _ count: Int)
 }
 
 @_cdecl("FuzzThumbnailCache_main")
-public func fuzzThumbnailCacheMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+public func fuzzThumbnailCacheMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
+{
     runFuzzer(argc, argv, fuzzThumbnailCacheInput)
 }
 
@@ -22,13 +23,19 @@ func fuzzThumbnailCache(_ input: [UInt8]) -> Int32 {
     let spec = ThumbnailSpec(side: 16 + Int(input[0] & 63) * 4, fill: input[0] & 64 != 0)
     let bytes = Array(input.dropFirst())
     // Entries over 1 MP run the same code for longer: skipped (the size checks are FuzzThumbnail's).
-    if let info = try? ImageDecoder.inspect(bytes, name: "t.png"), info.width.multipliedReportingOverflow(by: info.height).partialValue > 1_000_000 {
+    if let info = try? ImageDecoder.inspect(bytes, name: "t.png"),
+        info.width.multipliedReportingOverflow(by: info.height).partialValue > 1_000_000
+    {
         return 0
     }
-    guard let thumb = FreedesktopThumbnails.cachedThumbnail(fromPNG: bytes, uri: "file:///x.jpg", mtime: "1", fileSize: 1000, spec: spec) else {
+    guard
+        let thumb = FreedesktopThumbnails.cachedThumbnail(
+            fromPNG: bytes, uri: "file:///x.jpg", mtime: "1", fileSize: 1000, spec: spec)
+    else {
         return 0
     }
-    precondition(thumb.pixels.bytes.count == thumb.pixels.width * thumb.pixels.height * 4, "pixel buffer of the wrong size")
+    precondition(
+        thumb.pixels.bytes.count == thumb.pixels.width * thumb.pixels.height * 4, "pixel buffer of the wrong size")
     precondition(thumb.info.width > 0 && thumb.info.height > 0, "an original of no size")
     return 0
 }

@@ -25,12 +25,15 @@ extension BrowserPage {
         ui.divider()
         if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) { selection.selectAll(of: shown) }
         ui.disabled(targets.isEmpty) {
-            if ui.menuItem(targets.count == 1 ? "Copy Path" : "Copy Paths", shortcut: KeyboardShortcut("c")) { copyPaths(ui, targets) }
+            if ui.menuItem(targets.count == 1 ? "Copy Path" : "Copy Paths", shortcut: KeyboardShortcut("c")) {
+                copyPaths(ui, targets)
+            }
         }
         // In the table, F2 is the table's own (it edits the Name cell in place).
         ui.disabled(targets.count != 1 || !viewMode.showsGrid || viewer.isOpen) {
             if ui.menuItem("Rename…", shortcut: KeyboardShortcut(.f2, modifiers: [])), let id = targets.first,
-               let photo = photos.first(where: { $0.id == id }) {
+                let photo = photos.first(where: { $0.id == id })
+            {
                 grid.renaming = (id, photo.name, false)
             }
         }
@@ -40,7 +43,9 @@ extension BrowserPage {
         }
         ui.divider()
         ui.disabled(targets.isEmpty) {
-            if ui.menuItem("Move to Trash", icon: .trash, role: .destructive, shortcut: KeyboardShortcut(.delete, modifiers: [])) {
+            if ui.menuItem(
+                "Move to Trash", icon: .trash, role: .destructive, shortcut: KeyboardShortcut(.delete, modifiers: []))
+            {
                 askToTrash(targets)
             }
         }
@@ -53,11 +58,17 @@ extension BrowserPage {
         ui.disabled(targets.isEmpty) {
             for stars in (0...5).reversed() {
                 let title = stars == 0 ? "No Rating" : "Rate " + String(repeating: "★", count: stars)
-                if ui.menuItem(title, shortcut: KeyboardShortcut(Character(String(stars)), modifiers: [])) { rate(targets, stars) }
+                if ui.menuItem(title, shortcut: KeyboardShortcut(Character(String(stars)), modifiers: [])) {
+                    rate(targets, stars)
+                }
             }
             ui.divider()
             for (digit, label) in zip(6...9, ColorLabel.allCases) {
-                if ui.menuItem("Label " + label.rawValue, shortcut: KeyboardShortcut(Character(String(digit)), modifiers: [])) { setLabel(targets, label) }
+                if ui.menuItem(
+                    "Label " + label.rawValue, shortcut: KeyboardShortcut(Character(String(digit)), modifiers: []))
+                {
+                    setLabel(targets, label)
+                }
             }
             ui.divider()
             if ui.menuItem("Pick", shortcut: KeyboardShortcut("p", modifiers: [])) { setFlag(targets, .picked) }
@@ -65,11 +76,17 @@ extension BrowserPage {
             if ui.menuItem("Unflag", shortcut: KeyboardShortcut("u", modifiers: [])) { setFlag(targets, nil) }
             ui.divider()
             if ui.menuItem("Rotate Right", shortcut: KeyboardShortcut("r")) { rotate(targets, clockwise: true) }
-            if ui.menuItem("Rotate Left", shortcut: KeyboardShortcut("r", modifiers: [.control, .shift])) { rotate(targets, clockwise: false) }
+            if ui.menuItem("Rotate Left", shortcut: KeyboardShortcut("r", modifiers: [.control, .shift])) {
+                rotate(targets, clockwise: false)
+            }
             ui.divider()
-            if ui.menuItem("Favorite", icon: .star, shortcut: KeyboardShortcut(".", modifiers: [])) { setFavorite(targets) }
-            if ui.menuItem("Open in New Window", icon: .photo, shortcut: KeyboardShortcut(.returnKey, modifiers: [.control])),
-               let id = targets.sorted().first {
+            if ui.menuItem("Favorite", icon: .star, shortcut: KeyboardShortcut(".", modifiers: [])) {
+                setFavorite(targets)
+            }
+            if ui.menuItem(
+                "Open in New Window", icon: .photo, shortcut: KeyboardShortcut(.returnKey, modifiers: [.control])),
+                let id = targets.sorted().first
+            {
                 openInWindow(ui, id)
             }
         }
@@ -78,8 +95,12 @@ extension BrowserPage {
     /// The View menu's items for the grid's zoom.
     func zoomCommands(_ ui: UI) {
         ui.disabled(!viewMode.showsGrid || viewer.isOpen) {
-            if ui.menuItem("Larger Thumbnails", shortcut: KeyboardShortcut("=")) { grid.zoom = PhotoGrid.clampedZoom(grid.zoom * 1.25) }
-            if ui.menuItem("Smaller Thumbnails", shortcut: KeyboardShortcut("-")) { grid.zoom = PhotoGrid.clampedZoom(grid.zoom / 1.25) }
+            if ui.menuItem("Larger Thumbnails", shortcut: KeyboardShortcut("=")) {
+                grid.zoom = PhotoGrid.clampedZoom(grid.zoom * 1.25)
+            }
+            if ui.menuItem("Smaller Thumbnails", shortcut: KeyboardShortcut("-")) {
+                grid.zoom = PhotoGrid.clampedZoom(grid.zoom / 1.25)
+            }
             if ui.menuItem("Default Thumbnail Size", shortcut: KeyboardShortcut("0")) { grid.zoom = 1 }
         }
     }
@@ -103,9 +124,10 @@ extension BrowserPage {
     /// The confirmation dialog for trashing several photos (built every frame; shown while asked).
     func trashConfirmation(_ ui: UI) {
         let count = trashCandidates.count
-        ui.confirmationDialog("Move \(count) photos to the trash?", isPresented: Binding(self, \.confirmsTrash),
-                              actions: [DialogAction("Move to Trash", role: .destructive) { self.trash(self.trashCandidates) }],
-                              message: "You can restore them from the desktop's trash.")
+        ui.confirmationDialog(
+            "Move \(count) photos to the trash?", isPresented: Binding(self, \.confirmsTrash),
+            actions: [DialogAction("Move to Trash", role: .destructive) { self.trash(self.trashCandidates) }],
+            message: "You can restore them from the desktop's trash.")
     }
 
     /// Moves `ids`' photos to the desktop's trash (GIO's `g_file_trash`: the freedesktop trash,
@@ -118,15 +140,18 @@ extension BrowserPage {
         if viewer.isOpen { viewer.close() }
         selection.removeAll()
         let title = doomed.count == 1 ? "Moving to the trash" : "Moving \(doomed.count) photos to the trash"
-        let job = FileJob.start(title, items: doomed, each: { path -> (moved: [String], failure: String?) in
-            let sidecars = XMPSidecar.ownSidecars(of: path) // they go with it, and come back with it
-            switch Trash.move(path) {
-            case .success:
-                return ([path] + sidecars.filter { if case .success = Trash.move($0) { true } else { false } }, nil)
-            case .failure(let why):
-                return ([], "\((path as NSString).lastPathComponent): \(why)")
+        let job = FileJob.start(
+            title, items: doomed,
+            each: { path -> (moved: [String], failure: String?) in
+                let sidecars = XMPSidecar.ownSidecars(of: path)  // they go with it, and come back with it
+                switch Trash.move(path) {
+                case .success:
+                    return ([path] + sidecars.filter { if case .success = Trash.move($0) { true } else { false } }, nil)
+                case .failure(let why):
+                    return ([], "\((path as NSString).lastPathComponent): \(why)")
+                }
             }
-        }) { [weak self] job, results, cancelled in
+        ) { [weak self] job, results, cancelled in
             self?.fileJobs.removeAll { $0 === job }
             self?.trashed(results.map(\.1), cancelled: cancelled, of: doomed.count)
         }
@@ -142,9 +167,13 @@ extension BrowserPage {
         let batch = trashed.compactMap { found[$0] }
         if !batch.isEmpty { remember(.trash(batch)) }
         let moved = results.count - failures.count
-        lastAction = "Moved \(moved) photo\(moved == 1 ? "" : "s") to the trash" + (cancelled ? " (cancelled: \(count - results.count) not moved)" : "")
+        lastAction =
+            "Moved \(moved) photo\(moved == 1 ? "" : "s") to the trash"
+            + (cancelled ? " (cancelled: \(count - results.count) not moved)" : "")
             + (failures.first.map { "; not moved: \($0)" } ?? "")
-        if let first = failures.first { Log.error("trash: \(first)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : "")) }
+        if let first = failures.first {
+            Log.error("trash: \(first)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : ""))
+        }
         rescan()
     }
 }
@@ -204,10 +233,14 @@ extension BrowserPage {
     private func rotate(paths: [String], clockwise: Bool, undoable: Bool) {
         guard !paths.isEmpty else { return }
         let title = paths.count == 1 ? "Rotating" : "Rotating \(paths.count) photos"
-        let job = FileJob.start(title, items: paths, each: { PhotoRotation.rotate($0, clockwise: clockwise) }) { [weak self] job, results, _ in
+        let job = FileJob.start(title, items: paths, each: { PhotoRotation.rotate($0, clockwise: clockwise) }) {
+            [weak self] job, results, _ in
             self?.fileJobs.removeAll { $0 === job }
-            let problems = results.compactMap { path, problem in problem.map { "\((path as NSString).lastPathComponent): \($0)" } }
-            self?.rotated(results.filter { $0.1 == nil }.map(\.0), clockwise: clockwise, problems: problems, undoable: undoable)
+            let problems = results.compactMap { path, problem in
+                problem.map { "\((path as NSString).lastPathComponent): \($0)" }
+            }
+            self?.rotated(
+                results.filter { $0.1 == nil }.map(\.0), clockwise: clockwise, problems: problems, undoable: undoable)
         }
         fileJobs.append(job)
     }
@@ -225,9 +258,13 @@ extension BrowserPage {
         turnedQuarter(turnedPaths)
         // The index's sizes were the photo's before the turn: read again on the next start.
         do { try index?.forget(paths) } catch { Log.warn("cannot update the library index: \(error)") }
-        thumbnailsChanged = true // made again, at the new orientation
-        lastAction = "Rotated \(turned) photo\(turned == 1 ? "" : "s") \(clockwise ? "right" : "left")" + (problems.first.map { "; not rotated: \($0)" } ?? "")
-        if let first = problems.first { Log.error("rotate: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")) }
+        thumbnailsChanged = true  // made again, at the new orientation
+        lastAction =
+            "Rotated \(turned) photo\(turned == 1 ? "" : "s") \(clockwise ? "right" : "left")"
+            + (problems.first.map { "; not rotated: \($0)" } ?? "")
+        if let first = problems.first {
+            Log.error("rotate: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""))
+        }
         rescan()
     }
 
@@ -244,13 +281,16 @@ extension BrowserPage {
     private func startRename(_ path: String, to name: String, sidecarFolder: String, undoable: Bool) {
         let oldName = (path as NSString).lastPathComponent
         let target = (path as NSString).deletingLastPathComponent + "/" + name
-        let job = FileJob.start(undoable ? "Renaming" : "Renaming back", items: [path], each: { path -> (problem: String?, sidecars: [String]) in
-            if let problem = FileRename.rename(path, to: name) { return (problem, []) }
-            return (nil, XMPSidecar.renameSidecars(from: path, to: target)) // its XMP goes with it
-        }) { [weak self] job, results, _ in
+        let job = FileJob.start(
+            undoable ? "Renaming" : "Renaming back", items: [path],
+            each: { path -> (problem: String?, sidecars: [String]) in
+                if let problem = FileRename.rename(path, to: name) { return (problem, []) }
+                return (nil, XMPSidecar.renameSidecars(from: path, to: target))  // its XMP goes with it
+            }
+        ) { [weak self] job, results, _ in
             guard let self else { return }
             fileJobs.removeAll { $0 === job }
-            guard let outcome = results.first?.1 else { return } // cancelled before it began
+            guard let outcome = results.first?.1 else { return }  // cancelled before it began
             if let problem = outcome.problem {
                 lastAction = "Could not rename \(oldName)\(undoable ? "" : " back"): \(problem)"
                 return
@@ -258,7 +298,8 @@ extension BrowserPage {
             for problem in outcome.sidecars { Log.warn("sidecar not renamed: \(problem)") }
             carrySidecarEntry(from: sidecarFolder, oldName, to: sidecarFolder, name)
             if undoable { remember(.rename(path: target, oldName: oldName, folder: sidecarFolder)) }
-            lastAction = (undoable ? "Renamed \(oldName) to \(name)" : "Renamed \(oldName) back to \(name)")
+            lastAction =
+                (undoable ? "Renamed \(oldName) to \(name)" : "Renamed \(oldName) back to \(name)")
                 + (outcome.sidecars.first.map { "; its sidecar \($0)" } ?? "")
             pendingReveal(path: target)
             rescan()
@@ -269,8 +310,12 @@ extension BrowserPage {
     /// Puts the photos of a trash move back where they were. A photo whose name was taken
     /// since stays in the trash, and says so.
     private func undoTrash(_ batch: [Trash.Item]) {
-        let failures = batch.compactMap { item in Trash.restore(item).map { "\((item.original as NSString).lastPathComponent): \($0)" } }
+        let failures = batch.compactMap { item in
+            Trash.restore(item).map { "\((item.original as NSString).lastPathComponent): \($0)" }
+        }
         let restored = batch.count - failures.count
-        lastAction = "Put \(restored) photo\(restored == 1 ? "" : "s") back from the trash" + (failures.first.map { "; not put back: \($0)" } ?? "")
+        lastAction =
+            "Put \(restored) photo\(restored == 1 ? "" : "s") back from the trash"
+            + (failures.first.map { "; not put back: \($0)" } ?? "")
     }
 }

@@ -60,8 +60,10 @@ struct FolderNode: Identifiable, Sendable {
     static func root(_ path: String) -> FolderNode {
         let walk = Walk(), identity = identity(path)
         if let identity { _ = walk.claim(identity, at: path) }
-        return FolderNode(path: path, name: (path as NSString).lastPathComponent, status: .readable, lineage: identity.map { [$0] } ?? [],
-                          walk: walk)
+        return FolderNode(
+            path: path, name: (path as NSString).lastPathComponent, status: .readable,
+            lineage: identity.map { [$0] } ?? [],
+            walk: walk)
     }
 
     /// The subfolders (sorted, hidden ones skipped); nil when there are none or this one is
@@ -79,11 +81,16 @@ struct FolderNode: Identifiable, Sendable {
             if lineage.contains(identity) {
                 nodes.append(FolderNode(path: child, name: name, status: .loop, lineage: lineage, walk: walk))
             } else if first != child {
-                nodes.append(FolderNode(path: child, name: name, status: .elsewhere(first), lineage: lineage, walk: walk))
+                nodes.append(
+                    FolderNode(path: child, name: name, status: .elsewhere(first), lineage: lineage, walk: walk))
             } else if let problem = Self.listingProblem(child) {
-                nodes.append(FolderNode(path: child, name: name, status: .unreadable(problem), lineage: lineage + [identity], walk: walk))
+                nodes.append(
+                    FolderNode(
+                        path: child, name: name, status: .unreadable(problem), lineage: lineage + [identity], walk: walk
+                    ))
             } else {
-                nodes.append(FolderNode(path: child, name: name, status: .readable, lineage: lineage + [identity], walk: walk))
+                nodes.append(
+                    FolderNode(path: child, name: name, status: .readable, lineage: lineage + [identity], walk: walk))
             }
         }
         return nodes.isEmpty ? nil : nodes
@@ -149,10 +156,12 @@ final class DimensionCache: Sendable {
             let result = Self.read(path)
             entries.withLock { state in
                 // Past the capacity, what was read before is forgotten (read again if asked).
-                if state.count > capacity { state = state.filter { if case .reading = $0.value { true } else { false } } }
+                if state.count > capacity {
+                    state = state.filter { if case .reading = $0.value { true } else { false } }
+                }
                 state[path] = result.map { .known(width: $0.width, height: $0.height) } ?? .unreadable
             }
-            FrameWaker.wake() // the table shows them in the next frame
+            FrameWaker.wake()  // the table shows them in the next frame
         }
         return nil
     }
@@ -172,7 +181,8 @@ final class DimensionCache: Sendable {
 
     private static func read(_ path: String) -> (width: Int, height: Int)? {
         guard let head = try? ImageDecoder.readHeader(path, bytes: 64 * 1024),
-              let info = try? ImageDecoder.inspect(head, name: path) else { return nil }
+            let info = try? ImageDecoder.inspect(head, name: path)
+        else { return nil }
         return info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
     }
 }

@@ -109,7 +109,7 @@ final class BrowserPage {
     let viewer = PhotoViewer()
     let grid = PhotoGrid(photos: [])
     private let sorter = TableSorter<Photo>(name: "files")
-    let dimensions = DimensionCache(capacity: 1_000_000) // as many as a library lists
+    let dimensions = DimensionCache(capacity: 1_000_000)  // as many as a library lists
     private var shownKey: (folder: String, filter: String, collection: SidebarItem?, revision: Int)?
     private var revision = 0
     /// Samples still being written into the folder (the first run): the grid fills in as they land.
@@ -141,9 +141,11 @@ final class BrowserPage {
     /// A photo to scroll to when the grid or table is next built.
     private var pendingReveal: Int?
     private var restored = false
-    private let library = [LibraryEntry(id: .allPhotos, title: "All Photos", icon: .photo),
-                           LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
-                           LibraryEntry(id: .recent, title: "Recent", icon: .magnifyingGlass)]
+    private let library = [
+        LibraryEntry(id: .allPhotos, title: "All Photos", icon: .photo),
+        LibraryEntry(id: .favorites, title: "Favorites", icon: .starFill),
+        LibraryEntry(id: .recent, title: "Recent", icon: .magnifyingGlass),
+    ]
 
     init(root: String, folder: String? = nil, index: LibraryIndex? = nil, saver: SidecarSaver = SidecarSaver()) {
         self.saver = saver
@@ -221,7 +223,9 @@ final class BrowserPage {
     /// Carries a photo's rating, favorite, tags, label and flag from `name` in `folder`'s
     /// sidecar to `newName` in `newFolder`'s (it was renamed, moved or copied: `keepingSource`),
     /// and saves both sidecars.
-    func carrySidecarEntry(from folder: String, _ name: String, to newFolder: String, _ newName: String, keepingSource: Bool = false) {
+    func carrySidecarEntry(
+        from folder: String, _ name: String, to newFolder: String, _ newName: String, keepingSource: Bool = false
+    ) {
         guard folder != newFolder || name != newName else { return }
         let entry = sidecars[folder]?.current.entry(for: name) ?? FolderSidecar.Entry()
         if !keepingSource, sidecars[folder] != nil {
@@ -350,8 +354,12 @@ final class BrowserPage {
     private func startFactsScan() {
         factsScan?.cancel()
         pendingFacts = []
-        factsScan = photos.isEmpty ? nil : FactsScan(photos: photos, root: scanRoot, index: index,
-                                                     dimensions: dimensions)
+        factsScan =
+            photos.isEmpty
+            ? nil
+            : FactsScan(
+                photos: photos, root: scanRoot, index: index,
+                dimensions: dimensions)
     }
 
     /// Takes the facts found since the last frame; applies them twice a second and at the end:
@@ -374,7 +382,7 @@ final class BrowserPage {
             }
             if photos[id].aspectRatio != facts.aspectRatio {
                 photos[id].aspectRatio = facts.aspectRatio
-                moved = true // the justified grid lays it out at its own shape
+                moved = true  // the justified grid lays it out at its own shape
             }
             if !facts.embedded.isEmpty {
                 // As read from the photo: the base too, so it is not taken for an edit to save.
@@ -409,11 +417,13 @@ final class BrowserPage {
     private func replacePhotos(with fresh: [Photo]) {
         let selectedPaths = Set(selection.compactMap { photos.indices.contains($0) ? photos[$0].path : nil })
         photos = fresh
-        applySidecars(editedWhileStaging) // edits made after the walk took those folders
+        applySidecars(editedWhileStaging)  // edits made after the walk took those folders
         editedWhileStaging = []
         favoriteCount = photos.filter(\.isFavorite).count
         revision += 1
-        if !selectedPaths.isEmpty { selection = RowSelection(photos.filter { selectedPaths.contains($0.path) }.map(\.id)) }
+        if !selectedPaths.isEmpty {
+            selection = RowSelection(photos.filter { selectedPaths.contains($0.path) }.map(\.id))
+        }
     }
 
     /// A found folder's sidecar as read now; edits a failed save still holds are laid over it, not dropped.
@@ -463,7 +473,9 @@ final class BrowserPage {
         shownKey = key
         var list = photos
         // A folder narrows to itself and its subfolders; the Library's collections cover everything.
-        if case .folder? = sidebarSelection, folder != scanRoot { list = list.filter { Self.isUnder($0.folder, folder) } }
+        if case .folder? = sidebarSelection, folder != scanRoot {
+            list = list.filter { Self.isUnder($0.folder, folder) }
+        }
         switch sidebarSelection {
         case .favorites?: list = list.filter(\.isFavorite)
         case .recent?: list = Array(list.sorted { $0.modified > $1.modified }.prefix(60))
@@ -490,7 +502,7 @@ final class BrowserPage {
             selection = [photo.id]
             pendingReveal = photo.id
         } else if scan == nil {
-            pendingDrop = nil // the walk ended without it
+            pendingDrop = nil  // the walk ended without it
         }
     }
 
@@ -502,7 +514,7 @@ final class BrowserPage {
             var book = sidecars[photo.folder] ?? SidecarBook()
             photo.write(into: &book.current)
             sidecars[photo.folder] = book
-            if folders.last != photo.folder { folders.append(photo.folder) } // photos come folder by folder
+            if folders.last != photo.folder { folders.append(photo.folder) }  // photos come folder by folder
         }
         if staging != nil { editedWhileStaging.formUnion(folders) }
         saveProblem = folders.compactMap { saveSidecar($0) }.first
@@ -522,7 +534,9 @@ final class BrowserPage {
     /// Queues a save of `folder`'s sidecar (`SidecarSaver`: off the main thread); returns why
     /// it cannot be saved at all, if it cannot.
     private func saveSidecar(_ folder: String) -> String? {
-        guard Self.isInside(folder, root) else { return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library" }
+        guard Self.isInside(folder, root) else {
+            return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library"
+        }
         guard var book = sidecars[folder] else { return nil }
         guard !book.current.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
         book.pending = true
@@ -542,7 +556,7 @@ final class BrowserPage {
                 book.current = FolderSidecar.merge(base: landed.sent, ours: book.current, theirs: written)
                 book.base = written
                 book.savedAt = MonotonicClock.nanoseconds()
-                book.pending = book.current != written // edits made meanwhile: their own save is queued
+                book.pending = book.current != written  // edits made meanwhile: their own save is queued
                 owedSaves.remove(landed.folder)
                 applied.insert(landed.folder)
             } else {
@@ -554,7 +568,7 @@ final class BrowserPage {
             }
             sidecars[landed.folder] = book
         }
-        applySidecars(applied) // another instance's edits, merged in, show too
+        applySidecars(applied)  // another instance's edits, merged in, show too
     }
 
     /// Waits for the sidecar saves under way (`seconds` at most) and takes them: for tests, and
@@ -576,7 +590,9 @@ final class BrowserPage {
     func setFavorite(_ ids: RowSelection<Int>) {
         let makeFavorite = photos.contains { ids.contains($0.id) && !$0.isFavorite }
         edit(ids) { $0.isFavorite = makeFavorite }
-        lastAction = (makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites") + (saveProblem.map { " (\($0))" } ?? "")
+        lastAction =
+            (makeFavorite ? "Added \(ids.count) to Favorites" : "Removed \(ids.count) from Favorites")
+            + (saveProblem.map { " (\($0))" } ?? "")
     }
 
     /// Sets the color label of the photos `ids` (or clears it, when they all have it already,
@@ -584,7 +600,9 @@ final class BrowserPage {
     func setLabel(_ ids: RowSelection<Int>, _ label: ColorLabel) {
         let clears = photos.allSatisfy { !ids.contains($0.id) || $0.label == label }
         edit(ids) { $0.label = clears ? nil : label }
-        lastAction = (clears ? "Cleared the label of \(ids.count)" : "Labeled \(ids.count) \(label.rawValue)") + (saveProblem.map { " (\($0))" } ?? "")
+        lastAction =
+            (clears ? "Cleared the label of \(ids.count)" : "Labeled \(ids.count) \(label.rawValue)")
+            + (saveProblem.map { " (\($0))" } ?? "")
     }
 
     /// Picks or rejects the photos `ids` (nil: neither). A reject takes the place of the stars
@@ -594,7 +612,12 @@ final class BrowserPage {
             photo.flag = flag
             if flag == .rejected { photo.rating = 0 }
         }
-        let verb = switch flag { case .picked: "Picked"; case .rejected: "Rejected"; case nil: "Unflagged" }
+        let verb =
+            switch flag {
+            case .picked: "Picked"
+            case .rejected: "Rejected"
+            case nil: "Unflagged"
+            }
         lastAction = "\(verb) \(ids.count)" + (saveProblem.map { " (\($0))" } ?? "")
     }
 
@@ -604,7 +627,8 @@ final class BrowserPage {
             photo.rating = stars
             if stars > 0 && photo.flag == .rejected { photo.flag = nil }
         }
-        lastAction = "Rated \(ids.count) \(String(repeating: "★", count: stars))" + (saveProblem.map { " (\($0))" } ?? "")
+        lastAction =
+            "Rated \(ids.count) \(String(repeating: "★", count: stars))" + (saveProblem.map { " (\($0))" } ?? "")
     }
 
     /// A folder dropped on the window opens; a photo dropped opens its folder, selected and
@@ -622,7 +646,7 @@ final class BrowserPage {
             guard ImageFormat.extensions.contains((path as NSString).pathExtension.lowercased()) else { continue }
             open(folder: (path as NSString).deletingLastPathComponent)
             viewer.close()
-            pendingDrop = path // selected and revealed once the walk has listed it
+            pendingDrop = path  // selected and revealed once the walk has listed it
             return true
         }
         return false
@@ -637,7 +661,10 @@ final class BrowserPage {
 
     /// What survives a restart (with the window size and split positions AppHost keeps).
     struct SavedState: Codable, Equatable {
-        struct SortKey: Codable, Equatable { var id: String; var ascending: Bool }
+        struct SortKey: Codable, Equatable {
+            var id: String
+            var ascending: Bool
+        }
         var nav: NavigationSplitState
         var viewMode: ViewMode
         var sort: [SortKey]
@@ -660,7 +687,11 @@ final class BrowserPage {
                 nav = state.nav
                 viewMode = state.viewMode
                 sortOrder = state.sort.compactMap { key in
-                    columns().first { $0.id == key.id }?.sortDescriptor.map { var d = $0; d.order = key.ascending ? .forward : .reverse; return d }
+                    columns().first { $0.id == key.id }?.sortDescriptor.map {
+                        var d = $0
+                        d.order = key.ascending ? .forward : .reverse
+                        return d
+                    }
                 }
                 ui.setTableColumnWidths("files", state.tableWidths)
                 columnCustomization = state.columns ?? TableColumnCustomization()
@@ -671,8 +702,9 @@ final class BrowserPage {
                 saved = state
             }
         }
-        let now = SavedState(nav: nav, viewMode: viewMode, sort: sortOrder.map { .init(id: $0.id, ascending: $0.order == .forward) },
-                             tableWidths: ui.tableColumnWidths("files"), columns: columnCustomization, library: root, folder: folder)
+        let now = SavedState(
+            nav: nav, viewMode: viewMode, sort: sortOrder.map { .init(id: $0.id, ascending: $0.order == .forward) },
+            tableWidths: ui.tableColumnWidths("files"), columns: columnCustomization, library: root, folder: folder)
         if now != saved {
             saved = now
             store.set(now, for: "browser")
@@ -712,12 +744,12 @@ final class BrowserPage {
         let generated = sampleGeneration.map { $0.folder == scanRoot ? $0.published : -1 } ?? -1
         if thumbnailsChanged {
             thumbnailsChanged = false
-            ui.images?.filesMayHaveChanged() // a turned photo's version changed with its orientation
+            ui.images?.filesMayHaveChanged()  // a turned photo's version changed with its orientation
         }
         if watcher?.takeChange() == true || generated != samplesSeen {
             samplesSeen = generated
-            ui.images?.filesMayHaveChanged() // an edited photo is decoded again; a file that changed may read now
-            folderLister.forget() // folders made or removed are listed again
+            ui.images?.filesMayHaveChanged()  // an edited photo is decoded again; a file that changed may read now
+            folderLister.forget()  // folders made or removed are listed again
             list()
         }
         absorbScan(time: ui.time) { ui.requestRedraw(after: $0) }
@@ -732,8 +764,10 @@ final class BrowserPage {
             return
         }
         let title = (folder as NSString).lastPathComponent
-        ui.navigationSplit("browser", state: Binding(self, \.nav), sidebarWidth: .init(min: 170, ideal: 230, max: 360),
-                           contentWidth: .init(min: 300, ideal: 660, max: 1400), detailMinWidth: 260, title: title) {
+        ui.navigationSplit(
+            "browser", state: Binding(self, \.nav), sidebarWidth: .init(min: 170, ideal: 230, max: 360),
+            contentWidth: .init(min: 300, ideal: 660, max: 1400), detailMinWidth: 260, title: title
+        ) {
             sidebar(ui)
         } content: {
             content(ui)
@@ -744,19 +778,24 @@ final class BrowserPage {
 
     private func sidebar(_ ui: UI) {
         let before = sidebarSelection
-        if let opened = folderLister.takeOpened() { expandedFolders.formUnion(opened) } // an expand-all's next level
+        if let opened = folderLister.takeOpened() { expandedFolders.formUnion(opened) }  // an expand-all's next level
         let expandedBefore = expandedFolders
         sidebarInfo = ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
             ui.section("Library") {
                 ui.forEach(library) { entry in
-                    ListRowContent(entry.title, icon: entry.icon,
-                                   accessory: entry.id == .favorites ? .badge(self.favoriteCount) : .none)
+                    ListRowContent(
+                        entry.title, icon: entry.icon,
+                        accessory: entry.id == .favorites ? .badge(self.favoriteCount) : .none)
                 }
             }
-            let recent = recentLibraries(ui).filter { $0 != libraryRoot && $0 != folder } // not the one shown
+            let recent = recentLibraries(ui).filter { $0 != libraryRoot && $0 != folder }  // not the one shown
             if !recent.isEmpty {
                 ui.section("Recent Libraries") {
-                    ui.forEach(recent.map { LibraryEntry(id: .library($0), title: ($0 as NSString).lastPathComponent, icon: .folder) }) { entry in
+                    ui.forEach(
+                        recent.map {
+                            LibraryEntry(id: .library($0), title: ($0 as NSString).lastPathComponent, icon: .folder)
+                        }
+                    ) { entry in
                         ListRowContent(entry.title, icon: entry.icon)
                     }
                 }
@@ -766,22 +805,32 @@ final class BrowserPage {
                 // chevron, which goes away if it turns out to have none.
                 // Alt-click expands the folder at once and lists what is below it in the background
                 // (FolderLister), opening it level by level as it lands.
-                ui.outlineGroup([rootNode], childrenOf: { [folderLister] in folderLister.subfolders(of: $0) }, isExpandable: { node in
-                    if case .readable = node.status { return true } else { return false }
-                }, expanded: Binding(self, \.expandedFolders), expandAllLimit: 0) { node in
+                ui.outlineGroup(
+                    [rootNode], childrenOf: { [folderLister] in folderLister.subfolders(of: $0) },
+                    isExpandable: { node in
+                        if case .readable = node.status { return true } else { return false }
+                    }, expanded: Binding(self, \.expandedFolders), expandAllLimit: 0
+                ) { node in
                     switch node.status {
                     case .readable: ListRowContent(node.name, icon: .folder)
-                    case .unreadable(let why): ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
-                    case .loop: ListRowContent(node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "link loop")
-                    case .elsewhere: ListRowContent(node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "shown above")
+                    case .unreadable(let why):
+                        ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
+                    case .loop:
+                        ListRowContent(
+                            node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "link loop")
+                    case .elsewhere:
+                        ListRowContent(
+                            node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "shown above")
                     }
                 }
             }
         }
         if let rows = sidebarInfo, ui.activeDrag != nil { folderDropDestinations(ui, rows) }
-        if ui.input.modifiers.contains(.alt) { // alt-click or alt-Right: the rest of the subtree, in the background
+        if ui.input.modifiers.contains(.alt) {  // alt-click or alt-Right: the rest of the subtree, in the background
             for case .folder(let path) in expandedFolders.subtracting(expandedBefore) {
-                if let node = path == rootNode.path ? rootNode : folderLister.node(at: path) { folderLister.expandAll(from: node) }
+                if let node = path == rootNode.path ? rootNode : folderLister.node(at: path) {
+                    folderLister.expandAll(from: node)
+                }
             }
         }
         if let progress = folderLister.progress {
@@ -805,7 +854,7 @@ final class BrowserPage {
                 openLibrary(path, ui)
             }
         case let collection? where folder != root:
-            open(folder: root) // All Photos, Favorites and Recent cover the whole library
+            open(folder: root)  // All Photos, Favorites and Recent cover the whole library
             sidebarSelection = collection
         default: break
         }
@@ -814,7 +863,7 @@ final class BrowserPage {
 
     private func content(_ ui: UI) {
         ui.toolbar("browser.bar") {
-            if let incomplete = watcher?.incomplete { // the user sees what will not update by itself
+            if let incomplete = watcher?.incomplete {  // the user sees what will not update by itself
                 ui.padding(8) { ui.text(incomplete, color: ui.theme.secondaryText) }
             }
             if let problem = folderProblem {
@@ -822,17 +871,22 @@ final class BrowserPage {
                 return
             }
             if shown.isEmpty {
-                let empty = isGeneratingHere ? "Making sample photos…" : scan != nil ? "Looking for photos…"
-                    : filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”"
+                let empty =
+                    isGeneratingHere
+                    ? "Making sample photos…"
+                    : scan != nil
+                        ? "Looking for photos…"
+                        : filter.isEmpty ? "No photos here" : "No photo matches “\(filter)”"
                 ui.padding(16) { ui.text(empty, color: ui.theme.secondaryText) }
                 return
             }
             // Return alone (not a command's Ctrl+Return, nor one a field or a dialog took).
             if viewMode.showsGrid, !selection.isEmpty, ui.shortcutPressed(KeyboardShortcut(.returnKey, modifiers: [])),
-               let first = shown.first(where: { selection.contains($0.id) }) {
+                let first = shown.first(where: { selection.contains($0.id) })
+            {
                 open(first.id)
             }
-            if let reveal = pendingReveal { // a dropped photo, scrolled to where it is drawn
+            if let reveal = pendingReveal {  // a dropped photo, scrolled to where it is drawn
                 pendingReveal = nil
                 if viewMode.showsGrid { grid.reveal(reveal) } else { ui.scrollTable("files", toRow: reveal) }
             }
@@ -845,12 +899,15 @@ final class BrowserPage {
             case .table:
                 let rows = sorter.view(of: shown, sortedBy: sortOrder, version: shownVersion)
                 tableRows = rows
-                let info = ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
-                                    isSorting: sorter.isSorting, frozenColumns: 1, columnCustomization: Binding(self, \.columnCustomization),
-                                    contextMenu: { [unowned self] ids in self.menu(ui, ids) },
-                                    primaryAction: { [unowned self] ids in // double-click or Return
-                                        if let first = rows.first(where: { ids.contains($0.id) }) { self.open(first.id) }
-                                    }) {
+                let info = ui.table(
+                    "files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
+                    isSorting: sorter.isSorting, frozenColumns: 1,
+                    columnCustomization: Binding(self, \.columnCustomization),
+                    contextMenu: { [unowned self] ids in self.menu(ui, ids) },
+                    primaryAction: { [unowned self] ids in  // double-click or Return
+                        if let first = rows.first(where: { ids.contains($0.id) }) { self.open(first.id) }
+                    }
+                ) {
                     for column in columns() { column }
                 }
                 tableInfo = info
@@ -866,7 +923,9 @@ final class BrowserPage {
     private func barItems(_ ui: UI) {
         ui.toolbarItem(placement: .navigation, priority: 3) {
             self.viewModeOrigin = ui.availableRect.origin
-            ui.picker("", selection: &self.viewMode, options: [("Grid", .grid), ("Justified", .justified), ("Table", .table)], id: "viewMode")
+            ui.picker(
+                "", selection: &self.viewMode,
+                options: [("Grid", .grid), ("Justified", .justified), ("Table", .table)], id: "viewMode")
         }
         ui.toolbarItem(placement: .navigation, priority: 2) {
             self.filterOrigin = ui.availableRect.origin
@@ -881,7 +940,9 @@ final class BrowserPage {
                 self.generationProgress(ui, generation)
             } else if self.selection.isEmpty {
                 // While the first walk goes on, how far it got (a rescan shows the photos it replaces).
-                let scanning = (self.staging == nil ? self.scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : "")
+                let scanning =
+                    (self.staging == nil
+                        ? self.scanProgress.map { ", looking in folder \($0.folderCount + 1)…" } ?? "" : "")
                     + (self.factsProgress.map { ", reading dates \($0.done) of \($0.total)…" } ?? "")
                 ui.text(Self.photoCount(self.shown.count) + scanning, color: ui.theme.secondaryText)
             } else {
@@ -889,11 +950,14 @@ final class BrowserPage {
             }
         }
         guard !selection.isEmpty, !(sampleGeneration != nil && isGeneratingHere) else { return }
-        ui.toolbarItem(placement: .secondaryAction) { if ui.button("Favorite", icon: .star) { self.setFavorite(self.selection) } }
+        ui.toolbarItem(placement: .secondaryAction) {
+            if ui.button("Favorite", icon: .star) { self.setFavorite(self.selection) }
+        }
         ui.toolbarItem(placement: .secondaryAction) {
             if ui.button("Rate") { ui.openPopup("rate") }
             ui.popup("rate") {
-                for stars in (0...5).reversed() where ui.menuItem(stars == 0 ? "No rating" : String(repeating: "★", count: stars)) {
+                for stars in (0...5).reversed()
+                where ui.menuItem(stars == 0 ? "No rating" : String(repeating: "★", count: stars)) {
                     self.rate(self.selection, stars)
                 }
             }
@@ -911,7 +975,8 @@ final class BrowserPage {
         let track = bar
         ui.drawList.addRoundedRect(track, radius: 3, color: ui.theme.control)
         let filled = track.width * Double(done) / Double(max(1, generation.count))
-        ui.drawList.addRoundedRect(Rect(x: track.x, y: track.y, width: filled, height: track.height), radius: 3, color: ui.theme.accent)
+        ui.drawList.addRoundedRect(
+            Rect(x: track.x, y: track.y, width: filled, height: track.height), radius: 3, color: ui.theme.accent)
     }
 
     /// The table's columns: Name stays first (and frozen when the table scrolls sideways); the
@@ -919,17 +984,21 @@ final class BrowserPage {
     func columns() -> [TableColumn<Photo>] {
         [
             TableColumn("Name", value: \Photo.name).width(min: 120, ideal: 220)
-                .editable { [unowned self] photo, name in self.rename(photo, to: name) }, // F2 or a second click
+                .editable { [unowned self] photo, name in self.rename(photo, to: name) },  // F2 or a second click
             TableColumn("Kind", value: \Photo.kind).width(min: 70, ideal: 100).customizationID("kind"),
-            TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(.trailing)
-                .customizationID("size"),
+            TableColumn("Size", value: \Photo.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 90).alignment(
+                .trailing
+            )
+            .customizationID("size"),
             TableColumn("Dimensions") { [dimensions] (photo: Photo) in
                 dimensions.dimensions(of: photo.path).map { "\($0.width) × \($0.height)" } ?? "…"
             }.width(min: 90, ideal: 110).customizationID("dimensions"),
             TableColumn("Modified", value: \Photo.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 150)
                 .customizationID("modified"),
-            TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(min: 80, ideal: 100)
-                .customizationID("rating"),
+            TableColumn("Rating", value: \Photo.rating) { FileFormat.stars[max(0, min(5, $0.rating))] }.width(
+                min: 80, ideal: 100
+            )
+            .customizationID("rating"),
             TableColumn("Label", value: \Photo.marks).width(min: 70, ideal: 110).customizationID("label"),
         ]
     }
@@ -938,14 +1007,21 @@ final class BrowserPage {
     func menu(_ ui: UI, _ ids: RowSelection<Int>) {
         if ids.isEmpty {
             if ui.menuItem("Select All") { selection.selectAll(of: shown) }
-            if ui.menuItem(viewMode.showsGrid ? "Show as Table" : "Show as Grid") { viewMode = viewMode.showsGrid ? .table : .grid }
+            if ui.menuItem(viewMode.showsGrid ? "Show as Table" : "Show as Grid") {
+                viewMode = viewMode.showsGrid ? .table : .grid
+            }
             return
         }
-        ui.text(ids.count == 1 ? (shown.first { ids.contains($0.id) }?.name ?? "") : "\(ids.count) photos", color: ui.theme.secondaryText)
+        ui.text(
+            ids.count == 1 ? (shown.first { ids.contains($0.id) }?.name ?? "") : "\(ids.count) photos",
+            color: ui.theme.secondaryText)
         if ids.count == 1, ui.menuItem("Open", icon: .photo), let id = ids.first { open(id) }
         if ids.count == 1, ui.menuItem("Open in New Window"), let id = ids.first { openInWindow(ui, id) }
         if ui.menuItem("Favorite", icon: .star) { setFavorite(ids) }
-        for stars in [5, 3, 1, 0] where ui.menuItem(stars == 0 ? "Clear Rating" : "Rate " + String(repeating: "★", count: stars)) { rate(ids, stars) }
+        for stars in [5, 3, 1, 0]
+        where ui.menuItem(stars == 0 ? "Clear Rating" : "Rate " + String(repeating: "★", count: stars)) {
+            rate(ids, stars)
+        }
         if ui.menuItem(ids.count == 1 ? "Copy Path" : "Copy \(ids.count) Paths") { copyPaths(ui, ids) }
     }
 
@@ -963,7 +1039,9 @@ final class BrowserPage {
                 if !lastAction.isEmpty { ui.text(lastAction, color: ui.theme.secondaryText) }
                 guard let first = picked.first else {
                     ui.text("No selection", font: ui.font(size: 17, weight: .bold))
-                    ui.text(Self.photoCount(shown.count) + " in \((folder as NSString).lastPathComponent)", color: ui.theme.secondaryText)
+                    ui.text(
+                        Self.photoCount(shown.count) + " in \((folder as NSString).lastPathComponent)",
+                        color: ui.theme.secondaryText)
                     return
                 }
                 if picked.count > 1 {
@@ -973,18 +1051,25 @@ final class BrowserPage {
                     ui.form(labelWidth: 90) {
                         ui.labeledContent("Total size", FileFormat.size(bytes))
                         ui.labeledContent("Favorites", "\(picked.filter(\.isFavorite).count)")
-                        ui.labeledContent("Rated", rated.isEmpty ? "none" : "\(rated.count), average \(rated.map(\.rating).reduce(0, +) / rated.count) ★")
+                        ui.labeledContent(
+                            "Rated",
+                            rated.isEmpty
+                                ? "none" : "\(rated.count), average \(rated.map(\.rating).reduce(0, +) / rated.count) ★"
+                        )
                     }
-                    ratingStars(ui, current: picked.allSatisfy { $0.rating == first.rating } ? first.rating : 0, ids: selection)
+                    ratingStars(
+                        ui, current: picked.allSatisfy { $0.rating == first.rating } ? first.rating : 0, ids: selection)
                     return
                 }
-                ui.textSelection(.enabled) { ui.text(first.name, font: ui.font(size: 17, weight: .bold)) } // copyable
+                ui.textSelection(.enabled) { ui.text(first.name, font: ui.font(size: 17, weight: .bold)) }  // copyable
                 let preview = ui.allocate(Size(ui.availableWidth, 200), flexibleWidth: true)
                 ui.asyncImage(first.path, in: preview, mode: .fit)
                 ui.form(labelWidth: 90) {
                     ui.disclosureGroup("Info", initiallyExpanded: true) {
                         ui.labeledContent("Size", FileFormat.size(first.size))
-                        ui.labeledContent("Dimensions", dimensions.dimensions(of: first.path).map { "\($0.width) × \($0.height)" } ?? "unknown")
+                        ui.labeledContent(
+                            "Dimensions",
+                            dimensions.dimensions(of: first.path).map { "\($0.width) × \($0.height)" } ?? "unknown")
                         ui.labeledContent("Format", first.kind)
                         ui.labeledContent("Modified", FileFormat.date(first.modified))
                     }
@@ -994,7 +1079,8 @@ final class BrowserPage {
                     ui.disclosureGroup("Tags", initiallyExpanded: true) {
                         var tags = sidecars[first.folder]?.current.tags[first.name] ?? ""
                         if ui.textField("Tags", text: &tags, width: 220) {
-                            sidecars[first.folder, default: SidecarBook()].current.tags[first.name] = tags.isEmpty ? nil : tags
+                            sidecars[first.folder, default: SidecarBook()].current.tags[first.name] =
+                                tags.isEmpty ? nil : tags
                             saveProblem = saveSidecar(first.folder)
                         }
                     }
@@ -1010,7 +1096,9 @@ final class BrowserPage {
                 let rect = ui.allocate(Size(24, 24))
                 let r = ui.interact(ui.id("star\(k)"), rect: rect)
                 let icon: Icon = k <= current ? .starFill : .star
-                ui.drawIcon(icon, in: rect.insetBy(dx: 2, dy: 2), color: k <= current || r.isHovered ? Color(hex: 0xFFB800) : ui.theme.secondaryText)
+                ui.drawIcon(
+                    icon, in: rect.insetBy(dx: 2, dy: 2),
+                    color: k <= current || r.isHovered ? Color(hex: 0xFFB800) : ui.theme.secondaryText)
                 if r.clicked { rate(ids, k == current ? 0 : k) }
             }
         }

@@ -26,7 +26,9 @@ extension BrowserPage {
     /// The sidebar's folders take photos dragged from the grid: a move, or a copy with Ctrl.
     func folderDropDestinations(_ ui: UI, _ rows: ListInfo) {
         for row in rows.rowFrames {
-            guard case .folder(let path)? = row.id.base as? SidebarItem, FolderNode.listingProblem(path) == nil else { continue }
+            guard case .folder(let path)? = row.id.base as? SidebarItem, FolderNode.listingProblem(path) == nil else {
+                continue
+            }
             ui.dropDestination(for: DraggedPhoto.self, in: row.rect) { dropped, drop in
                 requestTransfer(dropped.map(\.path), to: path, copying: drop.isCopy)
                 return true
@@ -36,7 +38,8 @@ extension BrowserPage {
 
     /// Moves (or copies) `paths` into `folder`, asking first when it has some of their names.
     func requestTransfer(_ paths: [String], to folder: String, copying: Bool) {
-        let moving = copying ? paths : paths.filter { ($0 as NSString).deletingLastPathComponent != folder } // already there
+        // already there
+        let moving = copying ? paths : paths.filter { ($0 as NSString).deletingLastPathComponent != folder }
         guard !moving.isEmpty else { return }
         let clashes = PhotoTransfer.clashes(moving, into: folder)
         if clashes.isEmpty {
@@ -52,27 +55,37 @@ extension BrowserPage {
     func clashQuestion(_ ui: UI) {
         guard let pending = pendingTransfer else { return }
         let folderName = (pending.folder as NSString).lastPathComponent
-        let title = pending.clashes.count == 1
+        let title =
+            pending.clashes.count == 1
             ? "“\((pending.clashes[0] as NSString).lastPathComponent)” is already in \(folderName)"
             : "\(pending.clashes.count) photos have names already in \(folderName)"
-        let go = { (clash: PhotoTransfer.Clash) in { @MainActor in
-            self.pendingTransfer = nil
-            self.startTransfer(pending.paths, to: pending.folder, copying: pending.copying, clash: clash)
-        } }
-        ui.confirmationDialog(title, isPresented: Binding(self, \.asksAboutClashes), actions: [
-            DialogAction("Keep Both", isDefault: true, action: go(.keepBoth)),
-            DialogAction("Skip", action: go(.skip)),
-            DialogAction("Replace", role: .destructive, action: go(.replace)),
-            DialogAction("Cancel", role: .cancel) { self.pendingTransfer = nil },
-        ], message: "Keep Both gives the \(pending.copying ? "copies" : "photos") new names; Replace moves the photos there to the trash.")
-        if !asksAboutClashes { pendingTransfer = nil } // Escape
+        let go = { (clash: PhotoTransfer.Clash) in
+            { @MainActor in
+                self.pendingTransfer = nil
+                self.startTransfer(pending.paths, to: pending.folder, copying: pending.copying, clash: clash)
+            }
+        }
+        ui.confirmationDialog(
+            title, isPresented: Binding(self, \.asksAboutClashes),
+            actions: [
+                DialogAction("Keep Both", isDefault: true, action: go(.keepBoth)),
+                DialogAction("Skip", action: go(.skip)),
+                DialogAction("Replace", role: .destructive, action: go(.replace)),
+                DialogAction("Cancel", role: .cancel) { self.pendingTransfer = nil },
+            ],
+            message:
+                "Keep Both gives the \(pending.copying ? "copies" : "photos") new names; Replace moves the photos there to the trash."
+        )
+        if !asksAboutClashes { pendingTransfer = nil }  // Escape
     }
 
     /// Moves (or copies) `paths` into `folder` off the main thread, with progress and Cancel.
     func startTransfer(_ paths: [String], to folder: String, copying: Bool, clash: PhotoTransfer.Clash) {
         let verb = copying ? "Copying" : "Moving"
         let title = "\(verb) \(Self.photoCount(paths.count)) to \((folder as NSString).lastPathComponent)"
-        let job = FileJob.start(title, items: paths, each: { PhotoTransfer.transfer($0, into: folder, copying: copying, clash: clash) }) {
+        let job = FileJob.start(
+            title, items: paths, each: { PhotoTransfer.transfer($0, into: folder, copying: copying, clash: clash) }
+        ) {
             [weak self] job, results, cancelled in
             self?.fileJobs.removeAll { $0 === job }
             self?.transferred(results, copying: copying, cancelled: cancelled, of: paths.count, to: folder)
@@ -82,7 +95,9 @@ extension BrowserPage {
 
     /// A move or copy finished (or was cancelled): the ratings follow the photos, what went is
     /// undoable, what did not says why.
-    private func transferred(_ results: [(String, PhotoTransfer.Outcome)], copying: Bool, cancelled: Bool, of count: Int, to folder: String) {
+    private func transferred(
+        _ results: [(String, PhotoTransfer.Outcome)], copying: Bool, cancelled: Bool, of count: Int, to folder: String
+    ) {
         var moves: [PhotoTransfer.Move] = [], skipped = 0, replaced = 0, failures: [String] = []
         for (path, outcome) in results {
             switch outcome {
@@ -90,20 +105,24 @@ extension BrowserPage {
                 moves.append(PhotoTransfer.Move(from: path, to: target))
                 if didReplace { replaced += 1 }
                 for problem in problems { Log.warn("sidecar: \(problem)") }
-                carrySidecarEntry(from: (path as NSString).deletingLastPathComponent, (path as NSString).lastPathComponent,
-                                  to: folder, (target as NSString).lastPathComponent, keepingSource: copying)
+                carrySidecarEntry(
+                    from: (path as NSString).deletingLastPathComponent, (path as NSString).lastPathComponent,
+                    to: folder, (target as NSString).lastPathComponent, keepingSource: copying)
             case .skipped: skipped += 1
             case .failed(let why): failures.append("\((path as NSString).lastPathComponent): \(why)")
             }
         }
         if !moves.isEmpty { remember(.transfer(moves, copied: copying)) }
         let folderName = (folder as NSString).lastPathComponent
-        lastAction = "\(copying ? "Copied" : "Moved") \(Self.photoCount(moves.count)) to \(folderName)"
+        lastAction =
+            "\(copying ? "Copied" : "Moved") \(Self.photoCount(moves.count)) to \(folderName)"
             + (replaced > 0 ? " (\(replaced) replaced: the old ones are in the trash)" : "")
             + (skipped > 0 ? ", skipped \(skipped)" : "")
             + (cancelled ? " (cancelled: \(count - results.count) not \(copying ? "copied" : "moved"))" : "")
             + (failures.first.map { "; not \(copying ? "copied" : "moved"): \($0)" } ?? "")
-        if let first = failures.first { Log.error("move: \(first)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : "")) }
+        if let first = failures.first {
+            Log.error("move: \(first)" + (failures.count > 1 ? " (and \(failures.count - 1) more)" : ""))
+        }
         rescan()
     }
 
@@ -115,21 +134,25 @@ extension BrowserPage {
             let name = (move.to as NSString).lastPathComponent
             if copied {
                 let sidecars = XMPSidecar.ownSidecars(of: move.to)
-                if case .failure(let why) = Trash.move(move.to) { failures.append("\(name): \(why)") } else {
+                if case .failure(let why) = Trash.move(move.to) {
+                    failures.append("\(name): \(why)")
+                } else {
                     for sidecar in sidecars { _ = Trash.move(sidecar) }
                 }
                 continue
             }
             switch PhotoTransfer.transfer(move.to, to: move.from, copying: false, clash: .skip) {
             case .placed:
-                carrySidecarEntry(from: (move.to as NSString).deletingLastPathComponent, name,
-                                  to: (move.from as NSString).deletingLastPathComponent, (move.from as NSString).lastPathComponent)
+                carrySidecarEntry(
+                    from: (move.to as NSString).deletingLastPathComponent, name,
+                    to: (move.from as NSString).deletingLastPathComponent, (move.from as NSString).lastPathComponent)
             case .skipped: failures.append("\(name): a file has its old name now")
             case .failed(let why): failures.append("\(name): \(why)")
             }
         }
         let done = moves.count - failures.count
-        lastAction = (copied ? "Moved \(Self.photoCount(done)) copies to the trash" : "Put \(Self.photoCount(done)) back")
+        lastAction =
+            (copied ? "Moved \(Self.photoCount(done)) copies to the trash" : "Put \(Self.photoCount(done)) back")
             + (failures.first.map { "; not undone: \($0)" } ?? "")
     }
 }

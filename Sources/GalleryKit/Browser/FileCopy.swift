@@ -15,7 +15,9 @@ enum FileCopy {
     /// Copies the open file `source` into a new file `target` with `mode`; returns why it could not.
     static func copy(_ source: Int32, to target: [CChar], mode: mode_t) -> String? {
         let out = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard out >= 0 else { return errno == EACCES || errno == EROFS ? "the folder is read-only" : String(cString: strerror(errno)) }
+        guard out >= 0 else {
+            return errno == EACCES || errno == EROFS ? "the folder is read-only" : String(cString: strerror(errno))
+        }
         defer { close(out) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -31,7 +33,7 @@ enum FileCopy {
                 written += w
             }
         }
-        fchmod(out, mode) // as the photo was, whatever the umask
+        fchmod(out, mode)  // as the photo was, whatever the umask
         guard fsync(out) == 0 else { return "cannot copy it: " + String(cString: strerror(errno)) }
         return nil
     }

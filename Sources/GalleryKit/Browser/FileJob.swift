@@ -37,8 +37,10 @@ final class FileJob: Sendable {
 
     /// Runs `each` over `items` in order, off the main thread, then `finish` on the main actor
     /// with the job, each item done and its result (those after a cancel are not in it).
-    static func start<Item: Sendable, Outcome: Sendable>(_ title: String, items: [Item], each: @escaping @Sendable (Item) -> Outcome,
-                                                        finish: @escaping @MainActor @Sendable (FileJob, [(Item, Outcome)], _ cancelled: Bool) -> Void) -> FileJob {
+    static func start<Item: Sendable, Outcome: Sendable>(
+        _ title: String, items: [Item], each: @escaping @Sendable (Item) -> Outcome,
+        finish: @escaping @MainActor @Sendable (FileJob, [(Item, Outcome)], _ cancelled: Bool) -> Void
+    ) -> FileJob {
         let job = FileJob(title: title, total: items.count)
         Task.detached(priority: .utility) {
             var results: [(Item, Outcome)] = []
@@ -65,9 +67,10 @@ extension BrowserPage {
     func fileJobsStatus(_ ui: UI) {
         for (k, job) in fileJobs.enumerated() {
             ui.hstack(spacing: 8) {
-                ui.vstack(spacing: 2) { // its title above the bar
-                    ui.progressView("\(job.title): \(job.completed) of \(job.total)", value: Double(job.completed),
-                                    total: Double(max(1, job.total)), width: 160)
+                ui.vstack(spacing: 2) {  // its title above the bar
+                    ui.progressView(
+                        "\(job.title): \(job.completed) of \(job.total)", value: Double(job.completed),
+                        total: Double(max(1, job.total)), width: 160)
                 }
                 if job.isCancelled {
                     ui.text("Stopping…", color: ui.theme.secondaryText)
@@ -76,6 +79,6 @@ extension BrowserPage {
                 }
             }
         }
-        if !fileJobs.isEmpty { ui.requestRedraw(after: 0.1) } // the counts move
+        if !fileJobs.isEmpty { ui.requestRedraw(after: 0.1) }  // the counts move
     }
 }

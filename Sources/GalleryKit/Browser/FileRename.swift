@@ -40,7 +40,8 @@ enum FileRename {
         case EPERM, EMLINK, EXDEV:
             // A file system without hard links: a rename, refused if the name is taken.
             if FileManager.default.fileExists(atPath: target) { return "a file named “\(name)” is already there" }
-            guard FileName.withCString(path, { from in FileName.withCString(target) { Glibc.rename(from, $0) } }) == 0 else {
+            guard FileName.withCString(path, { from in FileName.withCString(target) { Glibc.rename(from, $0) } }) == 0
+            else {
                 return errno == EACCES || errno == EROFS ? "the folder is read-only" : String(cString: strerror(errno))
             }
             return nil

@@ -77,13 +77,15 @@ final class FolderLister: Sendable {
 
     private func run() {
         while true {
-            guard let start = state.withLock({ s -> FolderNode? in
-                guard !s.queue.isEmpty else {
-                    s.running = false
-                    return nil
-                }
-                return s.queue.removeFirst()
-            }) else {
+            guard
+                let start = state.withLock({ s -> FolderNode? in
+                    guard !s.queue.isEmpty else {
+                        s.running = false
+                        return nil
+                    }
+                    return s.queue.removeFirst()
+                })
+            else {
                 FrameWaker.wake()
                 return
             }
@@ -102,7 +104,7 @@ final class FolderLister: Sendable {
                     next += children.filter { if case .readable = $0.status { true } else { false } }
                 }
                 level = next
-                FrameWaker.wake() // the browser opens this level
+                FrameWaker.wake()  // the browser opens this level
             }
         }
     }

@@ -47,8 +47,14 @@ enum PickFlag: Int, Sendable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case ratings, favorites, tags, labels, flags }
 
-    init(ratings: [String: Int] = [:], favorites: Set<String> = [], tags: [String: String] = [:], isReadOnly: Bool = false) {
-        self.ratings = ratings; self.favorites = favorites; self.tags = tags; self.isReadOnly = isReadOnly
+    init(
+        ratings: [String: Int] = [:], favorites: Set<String> = [], tags: [String: String] = [:],
+        isReadOnly: Bool = false
+    ) {
+        self.ratings = ratings
+        self.favorites = favorites
+        self.tags = tags
+        self.isReadOnly = isReadOnly
     }
 
     /// Lenient: a missing key is empty, and a rating of any size or sign is clamped to 0...5
@@ -59,7 +65,7 @@ enum PickFlag: Int, Sendable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         var unreadable: [CodingKeys] = []
         func read<T: Decodable>(_ key: CodingKeys, as type: T.Type) -> T? {
-            guard c.contains(key), (try? c.decodeNil(forKey: key)) != true else { return nil } // absent or null: empty
+            guard c.contains(key), (try? c.decodeNil(forKey: key)) != true else { return nil }  // absent or null: empty
             guard let value = try? c.decode(T.self, forKey: key) else {
                 unreadable.append(key)
                 return nil
@@ -90,7 +96,9 @@ enum PickFlag: Int, Sendable {
 
     /// Photo `name`'s values (all empty when it has none).
     func entry(for name: String) -> Entry {
-        Entry(rating: ratings[name], isFavorite: favorites.contains(name), tags: tags[name], label: labels[name], flag: flags[name])
+        Entry(
+            rating: ratings[name], isFavorite: favorites.contains(name), tags: tags[name], label: labels[name],
+            flag: flags[name])
     }
 
     /// Sets photo `name`'s values (nil: removes them).
@@ -121,7 +129,9 @@ enum PickFlag: Int, Sendable {
     /// The file's contents for this sidecar: known keys, then unknown ones written back as read.
     @_spi(Fuzzing) public func encoded() throws -> Data {
         var object = (try JSONSerialization.jsonObject(with: JSONEncoder().encode(self)) as? [String: Any]) ?? [:]
-        for (key, data) in unknown { object[key] = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) }
+        for (key, data) in unknown {
+            object[key] = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        }
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     }
 
@@ -143,39 +153,53 @@ enum PickFlag: Int, Sendable {
             try RegularFile.read(fd, into: &bytes, upTo: (64 << 20) + 1)
             data = bytes
         } catch {
-            if case .unreadable = error, FileName.withCString(file, { access($0, F_OK) }) != 0 && errno == ENOENT { return FolderSidecar() } // none yet
+            if case .unreadable = error, FileName.withCString(file, { access($0, F_OK) }) != 0 && errno == ENOENT {
+                return FolderSidecar()
+            }  // none yet
             Log.warn("cannot read \(file) (\(error)): this folder's ratings are read-only")
             return FolderSidecar(isReadOnly: true)
         }
         let decoded: FolderSidecar
-        do { decoded = try decode(data) } catch { return moveAside(folder: folder, identity: identity, lockHeld: lockHeld, why: "\(error)") }
+        do { decoded = try decode(data) } catch {
+            return moveAside(folder: folder, identity: identity, lockHeld: lockHeld, why: "\(error)")
+        }
         if !decoded.unreadableKeys.isEmpty {
-            Log.warn("\(file): \(decoded.unreadableKeys.sorted().joined(separator: ", ")) of a shape this version cannot read; "
-                     + "kept as they are, and this folder's ratings are read-only")
+            Log.warn(
+                "\(file): \(decoded.unreadableKeys.sorted().joined(separator: ", ")) of a shape this version cannot read; "
+                    + "kept as they are, and this folder's ratings are read-only")
         }
         return decoded
     }
 
     /// Moves the corrupt sidecar of `folder` aside, if it is still the file read (`identity`)
     /// and the folder's lock can be had; else it is left alone and the folder is read-only.
-    static func moveAside(folder: String, identity: (device: UInt64, inode: UInt64), lockHeld: Bool, why: String) -> FolderSidecar {
+    static func moveAside(folder: String, identity: (device: UInt64, inode: UInt64), lockHeld: Bool, why: String)
+        -> FolderSidecar
+    {
         let file = path(for: folder)
         var lock: Int32 = -1
         if !lockHeld {
             lock = lockFolder(folder)
             guard lock >= 0 else {
-                Log.warn("\(file) is corrupt (\(why)) and another instance holds its lock: left alone, this folder's ratings are read-only")
+                Log.warn(
+                    "\(file) is corrupt (\(why)) and another instance holds its lock: left alone, this folder's ratings are read-only"
+                )
                 return FolderSidecar(isReadOnly: true)
             }
         }
         defer { if lock >= 0 { close(lock) } }
         var st = stat()
-        guard FileName.withCString(file, { lstat($0, &st) }) == 0, UInt64(st.st_dev) == identity.device, UInt64(st.st_ino) == identity.inode else {
-            Log.warn("\(file) changed while it was read: left alone, this folder's ratings are read-only until it is read again")
+        guard FileName.withCString(file, { lstat($0, &st) }) == 0, UInt64(st.st_dev) == identity.device,
+            UInt64(st.st_ino) == identity.inode
+        else {
+            Log.warn(
+                "\(file) changed while it was read: left alone, this folder's ratings are read-only until it is read again"
+            )
             return FolderSidecar(isReadOnly: true)
         }
         // Kept aside under a name no other file has; if that fails, it is not written over.
-        let aside = file + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let aside =
+            file + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard FileName.withCString(file, { from in FileName.withCString(aside) { rename(from, $0) } }) == 0 else {
             Log.warn("\(file) is corrupt (\(why)) and cannot be moved aside: this folder's ratings are read-only")
             return FolderSidecar(isReadOnly: true)
@@ -187,7 +211,9 @@ enum PickFlag: Int, Sendable {
     /// The folder's lock (`.tessera.lock`, mode 0600), taken without waiting: its descriptor
     /// (closing it lets go), or -1 when it cannot be made or another instance holds it.
     static func lockFolder(_ folder: String) -> Int32 {
-        let lock = FileName.withCString(folder + "/.tessera.lock") { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        let lock = FileName.withCString(folder + "/.tessera.lock") {
+            Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
         guard lock >= 0 else { return -1 }
         var status: Int32
         repeat { status = flock(lock, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
@@ -200,7 +226,9 @@ enum PickFlag: Int, Sendable {
 
     /// Our changes since `base` (what was read) laid over `theirs` (what is in the file now,
     /// another instance's edits included): a three-way merge, name by name.
-    @_spi(Fuzzing) public static func merge(base: FolderSidecar, ours: FolderSidecar, theirs: FolderSidecar) -> FolderSidecar {
+    @_spi(Fuzzing) public static func merge(base: FolderSidecar, ours: FolderSidecar, theirs: FolderSidecar)
+        -> FolderSidecar
+    {
         var merged = theirs
         for name in Set(base.ratings.keys).union(ours.ratings.keys) where base.ratings[name] != ours.ratings[name] {
             merged.ratings[name] = ours.ratings[name]
@@ -219,9 +247,11 @@ enum PickFlag: Int, Sendable {
         }
         merged.unknown = theirs.unknown.merging(ours.unknown) { theirs, _ in theirs }
         // What was read from XMP is not in the file until a save puts it there: kept, not lost.
-        for name in ours.readElsewhere where merged.entry(for: name) == Entry() { merged.set(ours.entry(for: name), for: name) }
+        for name in ours.readElsewhere where merged.entry(for: name) == Entry() {
+            merged.set(ours.entry(for: name), for: name)
+        }
         merged.readElsewhere = ours.readElsewhere.union(theirs.readElsewhere)
-        merged.unreadableXMP = ours.unreadableXMP.union(theirs.unreadableXMP) // never written over, after a save too
+        merged.unreadableXMP = ours.unreadableXMP.union(theirs.unreadableXMP)  // never written over, after a save too
         return merged
     }
 
@@ -239,16 +269,16 @@ enum PickFlag: Int, Sendable {
             Log.warn("cannot lock \(folder)/.tessera.lock (\(String(cString: strerror(errno)))): tried again later")
             return nil
         }
-        defer { close(lock) } // releases the lock
+        defer { close(lock) }  // releases the lock
         let theirs = Self.load(folder: folder, lockHeld: true)
-        guard !theirs.isReadOnly else { return nil } // changed into something unreadable meanwhile: not written over
+        guard !theirs.isReadOnly else { return nil }  // changed into something unreadable meanwhile: not written over
         let merged = Self.merge(base: base, ours: self, theirs: theirs)
         do {
             let data = try merged.encoded()
             var old = stat()
             let mode = FileName.withCString(file, { stat($0, &old) }) == 0 ? old.st_mode & 0o7777 : 0o644
             try RegularFile.replace(Array(data), at: file, mode: mode)
-            FileName.withCString(file) { _ = chmod($0, mode) } // as it was, whatever the umask
+            FileName.withCString(file) { _ = chmod($0, mode) }  // as it was, whatever the umask
             return merged
         } catch {
             Log.warn("cannot save ratings in \(folder): \(error)")

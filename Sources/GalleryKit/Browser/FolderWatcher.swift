@@ -4,7 +4,7 @@ import Imaging
 import Profiling
 import DemoSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Tells when files land in, leave or are renamed within the folders of a library (Linux
@@ -40,7 +40,11 @@ final class FolderWatcher: Sendable {
     private let addWatch: @Sendable (Int32, String, UInt32) -> Int32
 
     /// nil when inotify is unavailable (the browser then lists folders only when opened).
-    init?(addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { fd, path, mask in FileName.withCString(path) { inotify_add_watch(fd, $0, mask) } }) {
+    init?(
+        addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32 = { fd, path, mask in
+            FileName.withCString(path) { inotify_add_watch(fd, $0, mask) }
+        }
+    ) {
         self.addWatch = addWatch
         fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
@@ -54,11 +58,13 @@ final class FolderWatcher: Sendable {
         // The thread holds the descriptors and the state, not the watcher: a closed window's
         // watcher goes, and its thread with it.
         let stopRead = stop[0]
-        Thread.start(named: "tessera-watcher") { [fd, current] in Self.readEvents(fd: fd, stop: stopRead, current: current) }
+        Thread.start(named: "tessera-watcher") { [fd, current] in
+            Self.readEvents(fd: fd, stop: stopRead, current: current)
+        }
     }
 
     deinit {
-        close(stopFD) // the thread's end of the pipe reads end-of-file
+        close(stopFD)  // the thread's end of the pipe reads end-of-file
     }
 
     /// Watches `folders` (the first `maxFolders` of them) instead of the folders watched so far:
@@ -66,7 +72,8 @@ final class FolderWatcher: Sendable {
     /// change seen before this call is still reported. Folders that cannot be watched (the
     /// user's inotify watches used up: `ENOSPC`) are reported through `incomplete`.
     func watch(_ folders: [String]) {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_CREATE)
+        let mask = UInt32(
+            IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_CREATE)
         let wanted = Array(folders.prefix(Self.maxFolders))
         let keep = Set(wanted)
         current.withLock { state in
@@ -81,10 +88,12 @@ final class FolderWatcher: Sendable {
             }
             state.incomplete = nil
             if let spent = failures[ENOSPC] {
-                state.incomplete = "\(spent) folders are not watched for changes: the system's inotify watches are used up "
+                state.incomplete =
+                    "\(spent) folders are not watched for changes: the system's inotify watches are used up "
                     + "(raise fs.inotify.max_user_watches); reopen the library to see their changes"
             } else if folders.count > Self.maxFolders {
-                state.incomplete = "only the first \(Self.maxFolders) of \(folders.count) folders are watched for changes"
+                state.incomplete =
+                    "only the first \(Self.maxFolders) of \(folders.count) folders are watched for changes"
             }
         }
         if let incomplete { Log.warn(incomplete) }
@@ -124,7 +133,9 @@ final class FolderWatcher: Sendable {
             close(stop)
         }
         while true {
-            var ready = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            var ready = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            ]
             let polled = poll(&ready, 2, -1)
             if polled < 0 && errno == EINTR { continue }
             guard polled > 0, ready[1].revents == 0 else { return }

@@ -43,11 +43,13 @@ import DemoSupport
     static func read(head: [UInt8], name: String) -> PhotoFacts? {
         guard let info = try? ImageDecoder.inspect(head, name: name) else { return nil }
         let upright = info.orientation >= 5 ? (info.height, info.width) : (info.width, info.height)
-        var facts = PhotoFacts(taken: nil, month: nil, width: upright.0, height: upright.1, orientation: info.orientation)
+        var facts = PhotoFacts(
+            taken: nil, month: nil, width: upright.0, height: upright.1, orientation: info.orientation)
         if info.format == .jpeg, let text = EXIF.dateTimeOriginal(inJPEG: head), let d = EXIF.dateParts(text) {
-            var parts = tm(tm_sec: Int32(d.second), tm_min: Int32(d.minute), tm_hour: Int32(d.hour), tm_mday: Int32(d.day),
-                           tm_mon: Int32(d.month - 1), tm_year: Int32(d.year - 1900), tm_wday: 0, tm_yday: 0, tm_isdst: 0,
-                           tm_gmtoff: 0, tm_zone: nil)
+            var parts = tm(
+                tm_sec: Int32(d.second), tm_min: Int32(d.minute), tm_hour: Int32(d.hour), tm_mday: Int32(d.day),
+                tm_mon: Int32(d.month - 1), tm_year: Int32(d.year - 1900), tm_wday: 0, tm_yday: 0, tm_isdst: 0,
+                tm_gmtoff: 0, tm_zone: nil)
             facts.taken = Double(timegm(&parts))
             facts.month = d.year * 12 + d.month - 1
         }
@@ -63,36 +65,50 @@ import DemoSupport
     @_spi(Fuzzing) public var facts: PhotoFacts
 
     init(path: String, size: Int64, modified: Double, facts: PhotoFacts) {
-        self.path = path; self.size = size; self.modified = modified; self.facts = facts
+        self.path = path
+        self.size = size
+        self.modified = modified
+        self.facts = facts
     }
 
     /// The entry in an index row; nil when a column is missing, NULL where it may not be, or of
     /// another type (GRDB's typed subscripts trap on those: each value is converted on its own).
     @_spi(Fuzzing) public init?(_ row: Row) {
-        func value<T: DatabaseValueConvertible>(_ column: String) -> T? { T.fromDatabaseValue(row[column] as DatabaseValue? ?? .null) }
+        func value<T: DatabaseValueConvertible>(_ column: String) -> T? {
+            T.fromDatabaseValue(row[column] as DatabaseValue? ?? .null)
+        }
         func optional<T: DatabaseValueConvertible>(_ column: String) -> T?? {
             let raw = row[column] as DatabaseValue? ?? .null
             if raw.isNull { return .some(nil) }
             return T.fromDatabaseValue(raw).map { .some($0) }
         }
-        guard let path: String = value("path"), let size: Int64 = value("size"), let modified: Double = value("modified"),
-              let taken: Double? = optional("taken"), let month: Int? = optional("month"),
-              let width: Int = value("width"), let height: Int = value("height"), let orientation: Int = value("orientation"),
-              (0...(1 << 20)).contains(width), (0...(1 << 20)).contains(height), (1...8).contains(orientation), modified.isFinite,
-              // The embedded marks: absent in rows from before there were any.
-              let rating: Int? = optional("xmp_rating"), let label: String? = optional("xmp_label"), let flag: Int? = optional("xmp_flag"),
-              rating.map({ (1...5).contains($0) }) ?? true, label.map({ $0.count <= 16 }) ?? true, flag.map({ $0 == 1 || $0 == -1 }) ?? true
+        guard let path: String = value("path"), let size: Int64 = value("size"),
+            let modified: Double = value("modified"),
+            let taken: Double? = optional("taken"), let month: Int? = optional("month"),
+            let width: Int = value("width"), let height: Int = value("height"),
+            let orientation: Int = value("orientation"),
+            (0...(1 << 20)).contains(width), (0...(1 << 20)).contains(height), (1...8).contains(orientation),
+            modified.isFinite,
+            // The embedded marks: absent in rows from before there were any.
+            let rating: Int? = optional("xmp_rating"), let label: String? = optional("xmp_label"),
+            let flag: Int? = optional("xmp_flag"),
+            rating.map({ (1...5).contains($0) }) ?? true, label.map({ $0.count <= 16 }) ?? true,
+            flag.map({ $0 == 1 || $0 == -1 }) ?? true
         else { return nil }
-        self.init(path: path, size: size, modified: modified,
-                  facts: PhotoFacts(taken: taken, month: month, width: width, height: height, orientation: orientation,
-                                    embedded: EmbeddedMarks(rating: rating, label: label, flag: flag)))
+        self.init(
+            path: path, size: size, modified: modified,
+            facts: PhotoFacts(
+                taken: taken, month: month, width: width, height: height, orientation: orientation,
+                embedded: EmbeddedMarks(rating: rating, label: label, flag: flag)))
     }
 }
 
 extension IndexEntry {
     /// The row's columns, in the order `rowForFuzzing` reads them.
-    static let columns = ["path", "folder", "size", "modified", "taken", "month", "width", "height", "orientation",
-                          "xmp_rating", "xmp_label", "xmp_flag"]
+    static let columns = [
+        "path", "folder", "size", "modified", "taken", "month", "width", "height", "orientation",
+        "xmp_rating", "xmp_label", "xmp_flag",
+    ]
 
     /// A row of any values, from any bytes: for each column a tag (0 NULL, 1 an integer and 2 a
     /// real of 8 bytes, 3 text and 4 a blob of a length byte and its bytes, 5 no such column)
@@ -111,7 +127,8 @@ extension IndexEntry {
             case 0: values[column] = .null
             case 1: values[column] = Int64(bitPattern: word()).databaseValue
             case 2: values[column] = Double(bitPattern: word()).databaseValue
-            case 3: values[column] = String(decoding: (0..<Int(next())).map { _ in next() }, as: UTF8.self).databaseValue
+            case 3:
+                values[column] = String(decoding: (0..<Int(next())).map { _ in next() }, as: UTF8.self).databaseValue
             case 4: values[column] = Data((0..<Int(next())).map { _ in next() }).databaseValue
             default: break
             }

@@ -28,13 +28,16 @@ final class LibraryIndex: Sendable {
     /// cannot be written are errors (`IndexError`): a live index is never moved aside for them.
     init(path: String, busyTimeout: Double = 5) throws {
         self.path = path
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
             database = try Self.open(path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where Self.isDamage(error) {
             let aside = path + ".corrupt"
             Log.warn("the library index \(path) is damaged (\(error)); moved it to \(aside) and building it again")
-            guard rename(path, aside) == 0 else { throw IndexError.cannotMoveAside(path, String(cString: strerror(errno))) }
+            guard rename(path, aside) == 0 else {
+                throw IndexError.cannotMoveAside(path, String(cString: strerror(errno)))
+            }
             for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
             database = try Self.open(path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError {
@@ -47,8 +50,10 @@ final class LibraryIndex: Sendable {
         case unavailable(String, String), cannotMoveAside(String, String)
         var description: String {
             switch self {
-            case .unavailable(let path, let why): "the library index \(path) cannot be used now (\(why)); dates are read from the photos"
-            case .cannotMoveAside(let path, let why): "the library index \(path) is damaged and cannot be moved aside (\(why))"
+            case .unavailable(let path, let why):
+                "the library index \(path) cannot be used now (\(why)); dates are read from the photos"
+            case .cannotMoveAside(let path, let why):
+                "the library index \(path) is damaged and cannot be moved aside (\(why))"
             }
         }
     }
@@ -78,7 +83,7 @@ final class LibraryIndex: Sendable {
 
     private static func open(_ path: String, busyTimeout: Double) throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout) // another instance writing: wait, then say so
+        configuration.busyMode = .timeout(busyTimeout)  // another instance writing: wait, then say so
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
@@ -123,7 +128,7 @@ final class LibraryIndex: Sendable {
     /// Every entry whose path lies under `root`.
     func entries(under root: String) throws -> [String: IndexEntry] {
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        let end = String(prefix.dropLast()) + "0" // "/" + 1: the first path past the folder's
+        let end = String(prefix.dropLast()) + "0"  // "/" + 1: the first path past the folder's
         return try entries(where: "path >= ? AND path < ?", [prefix, end])
     }
 
@@ -137,7 +142,8 @@ final class LibraryIndex: Sendable {
             var found: [String: IndexEntry] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo WHERE " + condition, arguments: arguments)
             while let row = try rows.next() {
-                if let entry = IndexEntry(row) { found[entry.path] = entry } // a row it cannot read is read from the file again
+                // a row it cannot read is read from the file again
+                if let entry = IndexEntry(row) { found[entry.path] = entry }
             }
             return found
         }
@@ -156,16 +162,19 @@ final class LibraryIndex: Sendable {
     func store(_ entries: [IndexEntry]) throws {
         guard !entries.isEmpty else { return }
         try database.write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO photo (path, folder, size, modified, taken, month, width, height, orientation,
-                                              xmp_rating, xmp_label, xmp_flag)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT OR REPLACE INTO photo (path, folder, size, modified, taken, month, width, height, orientation,
+                                                  xmp_rating, xmp_label, xmp_flag)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for e in entries {
                 let marks = e.facts.embedded
-                try statement.execute(arguments: [e.path, (e.path as NSString).deletingLastPathComponent, e.size, e.modified, e.facts.taken,
-                                                  e.facts.month, e.facts.width, e.facts.height, e.facts.orientation,
-                                                  marks.rating, marks.label, marks.flag])
+                try statement.execute(arguments: [
+                    e.path, (e.path as NSString).deletingLastPathComponent, e.size, e.modified, e.facts.taken,
+                    e.facts.month, e.facts.width, e.facts.height, e.facts.orientation,
+                    marks.rating, marks.label, marks.flag,
+                ])
             }
         }
     }
@@ -209,14 +218,17 @@ final class FactsScan: Sendable {
     /// changed. The list is read on the scan's thread: a frame only retains it.
     init(photos: [Photo], root: String, index: LibraryIndex?, dimensions: DimensionCache? = nil) {
         total = photos.count
-        Thread.start(named: "tessera-facts", nice: 19) { [self] in run(photos, root: root, index: index, dimensions: dimensions) }
+        Thread.start(named: "tessera-facts", nice: 19) { [self] in
+            run(photos, root: root, index: index, dimensions: dimensions)
+        }
     }
 
     /// What was found since the last call, and how far the scan is.
     func take() -> Progress {
         state.withLock { s in
             defer { s.found = [] }
-            return Progress(facts: s.found, done: s.done, total: total, readFromFiles: s.readFromFiles, isDone: s.isDone)
+            return Progress(
+                facts: s.found, done: s.done, total: total, readFromFiles: s.readFromFiles, isDone: s.isDone)
         }
     }
 
@@ -233,9 +245,11 @@ final class FactsScan: Sendable {
     static func read(_ path: String) -> PhotoFacts {
         let unknown = PhotoFacts(taken: nil, month: nil, width: 0, height: 0, orientation: 1)
         guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10) else { return unknown }
-        var facts = PhotoFacts.read(head: head, name: path) ?? unknown // (a frame header past the first 64 KB: no size)
+        // (a frame header past the first 64 KB: no size)
+        var facts = PhotoFacts.read(head: head, name: path) ?? unknown
         if let xmp = XMPSidecar.embedded(inJPEG: head, path: path) {
-            facts.embedded = EmbeddedMarks(rating: xmp.rating > 0 ? xmp.rating : nil, label: xmp.label?.rawValue, flag: xmp.flag?.rawValue)
+            facts.embedded = EmbeddedMarks(
+                rating: xmp.rating > 0 ? xmp.rating : nil, label: xmp.label?.rawValue, flag: xmp.flag?.rawValue)
         }
         return facts
     }
@@ -268,7 +282,11 @@ final class FactsScan: Sendable {
         var fromFiles = 0
         /// Hands the batch over and stores what was read; false once cancelled.
         func hand(_ done: Int) -> Bool {
-            if let dimensions { for (_, path, facts) in batch where facts.width > 0 { dimensions.remember(path, width: facts.width, height: facts.height) } }
+            if let dimensions {
+                for (_, path, facts) in batch where facts.width > 0 {
+                    dimensions.remember(path, width: facts.width, height: facts.height)
+                }
+            }
             let (wake, go) = state.withLock { s -> (Bool, Bool) in
                 s.found += batch
                 s.done = done
@@ -286,7 +304,9 @@ final class FactsScan: Sendable {
         for (n, photo) in photos.enumerated() {
             if let entry = entry(of: photo), entry.size == photo.size, entry.modified == photo.modified {
                 if photo.taken != nil {
-                    if let dimensions, entry.facts.width > 0 { dimensions.remember(photo.path, width: entry.facts.width, height: entry.facts.height) }
+                    if let dimensions, entry.facts.width > 0 {
+                        dimensions.remember(photo.path, width: entry.facts.width, height: entry.facts.height)
+                    }
                 } else {
                     batch.append((photo.id, photo.path, entry.facts))
                 }

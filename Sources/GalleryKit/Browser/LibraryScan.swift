@@ -4,7 +4,7 @@ import Imaging
 import Profiling
 import DemoSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One folder of a library as a walk finds it: its photos (sorted by name) and its sidecar.
@@ -32,7 +32,9 @@ struct FoundFolder: Sendable {
             photo.aspectRatio = entry.facts.aspectRatio
             if !entry.facts.embedded.isEmpty {
                 var book = marked ?? FolderSidecar()
-                if PhotoSidecars.applyEmbedded(entry.facts.embedded, to: &book, name: photo.name, path: photo.path) { marked = book }
+                if PhotoSidecars.applyEmbedded(entry.facts.embedded, to: &book, name: photo.name, path: photo.path) {
+                    marked = book
+                }
             }
             return photo
         }
@@ -85,7 +87,9 @@ struct LibraryWalk {
         }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root) }
         let rootReal = Self.canonical(root) ?? root
-        var seen: Set<FolderNode.FileIdentity> = [FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))]
+        var seen: Set<FolderNode.FileIdentity> = [
+            FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        ]
         var stack = [root]
         while let folder = stack.popLast() {
             let listedAt = MonotonicClock.nanoseconds()
@@ -97,23 +101,34 @@ struct LibraryWalk {
             }
             var photos: [Photo] = []
             var subfolders: [String] = []
-            var passedOver = false // a photo past the limit: the walk stops after this folder
+            var passedOver = false  // a photo past the limit: the walk stops after this folder
             for entry in listing.entries {
                 let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
                 var st = stat()
                 if entry.looksLikeImage {
-                    guard FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
-                    guard photoCount < limit else { passedOver = true; continue }
+                    guard FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                        continue
+                    }
+                    guard photoCount < limit else {
+                        passedOver = true
+                        continue
+                    }
                     photoCount += 1
                     let modified = Double(st.st_mtim.tv_sec)
-                    photos.append(Photo(id: -1, path: path, name: entry.name, folder: folder, rating: Self.pseudoRating(entry.name),
-                                        size: Int64(st.st_size), modified: modified, month: PhotoMonth.key(of: modified)))
-                } else if entry.mayBeFolder, FileName.withCString(path, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                    photos.append(
+                        Photo(
+                            id: -1, path: path, name: entry.name, folder: folder, rating: Self.pseudoRating(entry.name),
+                            size: Int64(st.st_size), modified: modified, month: PhotoMonth.key(of: modified)))
+                } else if entry.mayBeFolder, FileName.withCString(path, { stat($0, &st) }) == 0,
+                    st.st_mode & S_IFMT == S_IFDIR
+                {
                     let identity = FolderNode.FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-                    if entry.isLink, let real = Self.canonical(path), real != rootReal, !real.hasPrefix(rootReal == "/" ? "/" : rootReal + "/") {
-                        skipped.append(path) // a link out of the library
+                    if entry.isLink, let real = Self.canonical(path), real != rootReal,
+                        !real.hasPrefix(rootReal == "/" ? "/" : rootReal + "/")
+                    {
+                        skipped.append(path)  // a link out of the library
                     } else if !seen.insert(identity).inserted {
-                        skipped.append(path) // a loop, or a folder already walked
+                        skipped.append(path)  // a loop, or a folder already walked
                     } else {
                         subfolders.append(path)
                     }
@@ -122,11 +137,12 @@ struct LibraryWalk {
             var sidecar = listing.hasSidecar ? FolderSidecar.load(folder: folder) : nil
             if !listing.xmpNames.isEmpty {
                 var overlaid = sidecar ?? FolderSidecar()
-                PhotoSidecars.overlayXMP(&overlaid, folder: folder, photos: photos.map(\.name), xmpNames: listing.xmpNames)
+                PhotoSidecars.overlayXMP(
+                    &overlaid, folder: folder, photos: photos.map(\.name), xmpNames: listing.xmpNames)
                 sidecar = overlaid
             }
             guard visit(FoundFolder(path: folder, photos: photos, sidecar: sidecar, listedAt: listedAt)) else { return }
-            if passedOver { // (a library of exactly `limit` photos is listed whole, and says nothing)
+            if passedOver {  // (a library of exactly `limit` photos is listed whole, and says nothing)
                 problems.append((root, "more than \(limit) photos: the rest are not listed"))
                 return
             }
@@ -154,7 +170,9 @@ struct LibraryWalk {
     /// sidecars' names; nil (errno
     /// set) when it cannot be listed. An entry whose type the file system does not give (or
     /// that is not trusted) is `lstat`ed, so a link is always known as one.
-    private static func list(_ folder: String, trustingTypes: Bool) -> (entries: [Entry], hasSidecar: Bool, xmpNames: Set<String>)? {
+    private static func list(_ folder: String, trustingTypes: Bool) -> (
+        entries: [Entry], hasSidecar: Bool, xmpNames: Set<String>
+    )? {
         guard let dir = FileName.withCString(folder, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var entries: [Entry] = []
@@ -179,13 +197,19 @@ struct LibraryWalk {
                 let path = folder == "/" ? "/" + name : folder + "/" + name
                 if FileName.withCString(path, { lstat($0, &st) }) == 0 {
                     let kind = st.st_mode & S_IFMT
-                    type = UInt8(kind == S_IFLNK ? DT_LNK : kind == S_IFDIR ? DT_DIR : kind == S_IFREG ? DT_REG : DT_UNKNOWN)
+                    type = UInt8(
+                        kind == S_IFLNK ? DT_LNK : kind == S_IFDIR ? DT_DIR : kind == S_IFREG ? DT_REG : DT_UNKNOWN)
                 }
             }
             let isLink = type == UInt8(DT_LNK)
-            let looksLikeImage = name.lastIndex(of: ".").map { ImageFormat.extensions.contains(name[name.index(after: $0)...].lowercased()) } ?? false
-            entries.append(Entry(name: name, looksLikeImage: looksLikeImage,
-                                 mayBeFolder: type == UInt8(DT_DIR) || isLink || type == UInt8(DT_UNKNOWN), isLink: isLink))
+            let looksLikeImage =
+                name.lastIndex(of: ".").map {
+                    ImageFormat.extensions.contains(name[name.index(after: $0)...].lowercased())
+                } ?? false
+            entries.append(
+                Entry(
+                    name: name, looksLikeImage: looksLikeImage,
+                    mayBeFolder: type == UInt8(DT_DIR) || isLink || type == UInt8(DT_UNKNOWN), isLink: isLink))
         }
         entries.sort { $0.name < $1.name }
         return (entries, hasSidecar, xmpNames)
@@ -247,7 +271,9 @@ final class LibraryScan: Sendable {
     func take() -> Progress {
         state.withLock { s in
             defer { s.found = [] }
-            return Progress(folders: s.found, folderCount: s.folders, photoCount: s.photos, isDone: s.isDone, failure: s.failure, skipped: s.skipped)
+            return Progress(
+                folders: s.found, folderCount: s.folders, photoCount: s.photos, isDone: s.isDone, failure: s.failure,
+                skipped: s.skipped)
         }
     }
 
@@ -259,7 +285,7 @@ final class LibraryScan: Sendable {
     /// Waits until the walk ends (tests, and commands that need the whole library).
     func wait() {
         finished.wait()
-        finished.signal() // and for the next waiter
+        finished.signal()  // and for the next waiter
     }
 
     private func walk(limit: Int, index: LibraryIndex?) {

@@ -67,8 +67,10 @@ final class PhotoGrid {
     static func sections(of photos: [Photo]) -> [Section] {
         var sections: [Section] = []
         var month: Int?
-        for i in photos.indices { // by index: each photo is not copied
-            if photos[i].month == month { sections[sections.count - 1].count += 1 } else {
+        for i in photos.indices {  // by index: each photo is not copied
+            if photos[i].month == month {
+                sections[sections.count - 1].count += 1
+            } else {
                 month = photos[i].month
                 sections.append(Section(title: PhotoMonth.title(of: photos[i].month), count: 1, month: photos[i].month))
             }
@@ -86,7 +88,10 @@ final class PhotoGrid {
         for section in sections {
             let y = section.month >= 0 ? section.month / 12 : (section.month - 11) / 12
             let name = PhotoMonth.names[section.month - y * 12]
-            marks.append(ScrubberMark(item: item, label: y != year ? String(y) : String(name.prefix(3)), title: section.title, isMajor: y != year))
+            marks.append(
+                ScrubberMark(
+                    item: item, label: y != year ? String(y) : String(name.prefix(3)), title: section.title,
+                    isMajor: y != year))
             year = y
             item += section.count
         }
@@ -95,14 +100,15 @@ final class PhotoGrid {
 
     func build(_ ui: UI) {
         let photos = self.photos
-        let gridWidth = buildDateRail(ui) // before the grid so a jump shows in this frame
+        let gridWidth = buildDateRail(ui)  // before the grid so a jump shows in this frame
         let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
         if let id = revealID {
             revealID = nil
             ui.scrollGrid("photos", to: id, in: photos, anchor: .center)
         }
         let area = ui.availableRect
-        let viewport = Rect(x: area.x, y: area.y, width: gridWidth, height: area.height) // the grid's, the rail beside it
+        // the grid's, the rail beside it
+        let viewport = Rect(x: area.x, y: area.y, width: gridWidth, height: area.height)
         let order = RowOrder(photos)
         selection.selected.follow(order)
         let gridFocus = ui.gridFocusID("photos")
@@ -121,7 +127,11 @@ final class PhotoGrid {
                 return
             }
             ui.text(menuTarget.count == 1 ? "1 photo" : "\(menuTarget.count) photos", color: ui.theme.secondaryText)
-            if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo), let photo = photos.first(where: { menuTarget.contains($0.id) }) { onOpen?(photo) }
+            if !menuTarget.isEmpty, ui.menuItem("Open", icon: .photo),
+                let photo = photos.first(where: { menuTarget.contains($0.id) })
+            {
+                onOpen?(photo)
+            }
             if ui.menuItem("Select All") { selection.selectAll(rows: order) }
         }
     }
@@ -136,7 +146,9 @@ final class PhotoGrid {
         let gridWidth = max(0, area.width - 64)
         let rail = Rect(x: area.x + gridWidth, y: area.y, width: 64, height: area.height.isFinite ? area.height : 400)
         railRect = rail
-        if let item = ui.scrubber("dates", in: rail, count: photos.count, position: info?.visible.lowerBound ?? 0, marks: marks?.marks ?? []) {
+        if let item = ui.scrubber(
+            "dates", in: rail, count: photos.count, position: info?.visible.lowerBound ?? 0, marks: marks?.marks ?? [])
+        {
             ui.scrollGrid("photos", toItem: item, anchor: .top)
         }
         return gridWidth
@@ -152,16 +164,21 @@ final class PhotoGrid {
             let rowsInView = max(1, Int(info.viewport.height / max(1, info.cellSize.height + 8)))
             for press in ui.input.keys {
                 // Justified rows hold different counts: ↑ and ↓ go to the nearest photo of the next row.
-                if let layout = info.justified, press.key == .up || press.key == .down, press.modifiers.isDisjoint(with: [.control, .alt]),
-                   let current = selection.cursorIndex(in: order) {
+                if let layout = info.justified, press.key == .up || press.key == .down,
+                    press.modifiers.isDisjoint(with: [.control, .alt]),
+                    let current = selection.cursorIndex(in: order)
+                {
                     let target = layout.item(nearest: current, rowsAway: press.key == .up ? -1 : 1)
-                    selection.moveCursor(to: target, extending: press.modifiers.contains(.shift), mode: .multiple, rows: order)
+                    selection.moveCursor(
+                        to: target, extending: press.modifiers.contains(.shift), mode: .multiple, rows: order)
                     ui.scrollGrid("photos", toItem: target)
                     ui.consumeKey(press.key)
                     continue
                 }
-                if let target = selection.key(press.key, modifiers: press.modifiers, mode: .multiple, pageSize: rowsInView * info.columns,
-                                              columns: info.columns, rows: order) {
+                if let target = selection.key(
+                    press.key, modifiers: press.modifiers, mode: .multiple, pageSize: rowsInView * info.columns,
+                    columns: info.columns, rows: order)
+                {
                     ui.scrollGrid("photos", toItem: target)
                     ui.consumeKey(press.key)
                 }
@@ -173,7 +190,7 @@ final class PhotoGrid {
             menuTarget = []
             ui.openPopup("photoMenu")
         }
-        if ui.focusID == gridFocus && ui.menuKeyPressed() { // the Menu key or Shift+F10: the selection's menu
+        if ui.focusID == gridFocus && ui.menuKeyPressed() {  // the Menu key or Shift+F10: the selection's menu
             menuTarget = selection.selected
             ui.openPopup("photoMenu", at: Point(viewport.x + 24, viewport.y + 24))
         }
@@ -182,14 +199,20 @@ final class PhotoGrid {
     /// Photo `i`'s cell: its picture, rating and marks (the rename field over it while
     /// renaming); a click selects, a double click opens, a drag carries it to a folder, a
     /// right-click opens its menu.
-    private func buildCell(_ ui: UI, _ i: Int, in rect: Rect, viewport: Rect, order: RowOrder<Int>, gridFocus: WidgetID) {
+    private func buildCell(_ ui: UI, _ i: Int, in rect: Rect, viewport: Rect, order: RowOrder<Int>, gridFocus: WidgetID)
+    {
         let photo = photos[i]
         // A screen reader reads the file name and date, then the rating as the value.
         // Its label and pick or reject follow, as the grid draws them.
-        let r = ui.accessibilityLabel(ui.isAccessibilityEnabled ? photo.name + ", " + FileFormat.date(photo.date)
-            + (photo.marks.isEmpty ? "" : ", " + photo.marks) : "") {
-            ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating,
-                         isSelected: selection.selected.contains(row: i, id: photo.id), priority: ImageFraming.priority(of: rect, in: viewport))
+        let r = ui.accessibilityLabel(
+            ui.isAccessibilityEnabled
+                ? photo.name + ", " + FileFormat.date(photo.date)
+                    + (photo.marks.isEmpty ? "" : ", " + photo.marks) : ""
+        ) {
+            ui.heroImage(
+                photo.path, in: rect, title: photo.name, rating: photo.rating,
+                isSelected: selection.selected.contains(row: i, id: photo.id),
+                priority: ImageFraming.priority(of: rect, in: viewport))
         }
         Self.drawMarks(ui, photo, in: rect)
         if let edit = renaming, edit.id == photo.id { renameField(ui, photo, over: rect) }
@@ -224,7 +247,9 @@ final class PhotoGrid {
     private func renameField(_ ui: UI, _ photo: Photo, over rect: Rect) {
         guard var edit = renaming else { return }
         // Over the cell's title and stars, on the window's background.
-        let strip = Rect(x: rect.x, y: rect.maxY - ui.theme.controlHeight - 12, width: rect.width, height: ui.theme.controlHeight + 12)
+        let strip = Rect(
+            x: rect.x, y: rect.maxY - ui.theme.controlHeight - 12, width: rect.width,
+            height: ui.theme.controlHeight + 12)
         ui.drawList.addRect(strip, color: ui.theme.background)
         let field = strip.insetBy(dx: 6, dy: 6)
         var ended: Bool?
@@ -237,7 +262,7 @@ final class PhotoGrid {
                 if ui.input.keys.contains(where: { $0.key == .escape }) { ended = false }
                 if ui.input.keys.contains(where: { $0.key == .returnKey }) { ended = true }
             } else {
-                ended = true // focus went elsewhere (a click): the name typed stands, as in a file manager
+                ended = true  // focus went elsewhere (a click): the name typed stands, as in a file manager
             }
             ui.textField("Name", text: &edit.text, width: field.width, id: "rename")
         }
@@ -249,18 +274,24 @@ final class PhotoGrid {
     private func buildGrid(_ ui: UI, columns: [GridItem], cell: @escaping (UI, Int, Rect) -> Void) -> LazyGridInfo {
         if isJustified {
             if aspectRatios == nil {
-                aspectRatios = photos.map { $0.aspectRatio > 0 ? Double($0.aspectRatio) : JustifiedLayout.defaultAspectRatio }
+                aspectRatios = photos.map {
+                    $0.aspectRatio > 0 ? Double($0.aspectRatio) : JustifiedLayout.defaultAspectRatio
+                }
             }
-            return ui.lazyJustifiedGrid("photos", aspectRatios: aspectRatios ?? [], sections: sections?.map(\.count), rowHeight: 160,
-                                        headerHeight: 40, pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom),
-                                        header: { ui, s, rect in self.drawHeader(ui, s, rect) }, cell: cell)
+            return ui.lazyJustifiedGrid(
+                "photos", aspectRatios: aspectRatios ?? [], sections: sections?.map(\.count), rowHeight: 160,
+                headerHeight: 40, pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom),
+                header: { ui, s, rect in self.drawHeader(ui, s, rect) }, cell: cell)
         }
         guard let sections else {
-            return ui.lazyVGrid("photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom), cell: cell)
+            return ui.lazyVGrid(
+                "photos", columns: columns, spacing: 8, count: photos.count, zoom: Binding(self, \.zoom), cell: cell)
         }
-        return ui.lazyVGrid("photos", columns: columns, spacing: 8, sections: sections.map(\.count), headerHeight: 40,
-                            pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom), header: { ui, s, rect in self.drawHeader(ui, s, rect) },
-                            cell: cell)
+        return ui.lazyVGrid(
+            "photos", columns: columns, spacing: 8, sections: sections.map(\.count), headerHeight: 40,
+            pinnedViews: .sectionHeaders, zoom: Binding(self, \.zoom),
+            header: { ui, s, rect in self.drawHeader(ui, s, rect) },
+            cell: cell)
     }
 
     /// A month's header over its photos.
@@ -268,12 +299,14 @@ final class PhotoGrid {
         guard let sections, sections.indices.contains(s) else { return }
         // Opaque: the photos scroll under the pinned header.
         ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
-        ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
-                                                               into: &ui.drawList)
+        ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(
+            sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
+            into: &ui.drawList)
         let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
         ui.accessibilityElement(ui.id("month"), role: .heading, name: sections[s].title + ", " + count, frame: rect)
-        ui.font(size: ui.theme.fontSize - 1).draw(count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
-                                                  alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
+        ui.font(size: ui.theme.fontSize - 1).draw(
+            count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
+            alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
     }
 
     /// The colors of the label dots, in `ColorLabel`'s order.
@@ -288,7 +321,8 @@ final class PhotoGrid {
         }
         if let flag = photo.flag {
             let badge = Rect(x: rect.x + 6, y: rect.y + 6, width: mark + 4, height: mark + 4)
-            ui.drawList.addRoundedRect(badge, radius: badge.width / 2, color: flag == .picked ? Color(hex: 0x30A46C) : Color(hex: 0xE5484D))
+            ui.drawList.addRoundedRect(
+                badge, radius: badge.width / 2, color: flag == .picked ? Color(hex: 0x30A46C) : Color(hex: 0xE5484D))
             ui.drawIcon(flag == .picked ? .checkmark : .xmark, in: badge.insetBy(dx: 3, dy: 3), color: .white)
         }
         if let label = photo.label, let index = ColorLabel.allCases.firstIndex(of: label) {

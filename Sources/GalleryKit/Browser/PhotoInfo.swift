@@ -11,7 +11,9 @@ struct PhotoInfo: Equatable, Sendable {
     /// (what, value) in the order shown: camera, lens, exposure, aperture, ISO, focal length, taken.
     var lines: [(String, String)]
 
-    static func == (a: PhotoInfo, b: PhotoInfo) -> Bool { a.lines.map { $0.0 + "\u{0}" + $0.1 } == b.lines.map { $0.0 + "\u{0}" + $0.1 } }
+    static func == (a: PhotoInfo, b: PhotoInfo) -> Bool {
+        a.lines.map { $0.0 + "\u{0}" + $0.1 } == b.lines.map { $0.0 + "\u{0}" + $0.1 }
+    }
 
     private static let tags: [(String, [String])] = [
         ("Camera", ["Exif.Image.Make", "Exif.Image.Model"]),

@@ -51,7 +51,9 @@ enum PhotoMonth {
     /// in that order (libraries laid out by date) come back as they are.
     static func grouped(_ photos: [Photo]) -> [Photo] {
         // By index, not by element: walking the photos themselves would copy each (three strings retained).
-        guard photos.indices.dropFirst().contains(where: { photos[$0 - 1].month > photos[$0].month }) else { return photos }
+        guard photos.indices.dropFirst().contains(where: { photos[$0 - 1].month > photos[$0].month }) else {
+            return photos
+        }
         var counts: [Int: Int] = [:]
         for i in photos.indices { counts[photos[i].month, default: 0] += 1 }
         var next: [Int: Int] = [:]
@@ -69,8 +71,10 @@ enum PhotoMonth {
         return order.map { photos[$0] }
     }
 
-    static let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-                        "December"]
+    static let names = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
 
     static func title(of key: Int) -> String {
         let year = key >= 0 ? key / 12 : (key - 11) / 12
@@ -87,7 +91,8 @@ enum PhotoLibrary {
         case noCacheFolder(String)
         var description: String {
             switch self {
-            case .noCacheFolder(let name): "no cache folder to keep \(name) in: \(UserFolders.unknownReason) (set HOME or XDG_CACHE_HOME)"
+            case .noCacheFolder(let name):
+                "no cache folder to keep \(name) in: \(UserFolders.unknownReason) (set HOME or XDG_CACHE_HOME)"
             case .missing(let p): "no such folder: \(p)"
             case .notAFolder(let p): "\(p) is a file, not a folder"
             case .unreadable(let p, let why): "cannot read \(p): \(why)"
@@ -138,23 +143,32 @@ enum PhotoLibrary {
     /// The folder of `count` generated samples of `width`×`height` (camera-like ones in
     /// `YYYY/MM/DD` folders unless told otherwise), generated on first use (waiting, with a
     /// progress bar: benchmarks and profiling need the whole library).
-    static func sampleLibrary(count: Int, width: Int, height: Int, layout: SampleLayout = .camera(flat: false)) throws -> String {
-        let (folder, generation) = try sampleLibraryInBackground(count: count, width: width, height: height, layout: layout)
+    static func sampleLibrary(count: Int, width: Int, height: Int, layout: SampleLayout = .camera(flat: false)) throws
+        -> String
+    {
+        let (folder, generation) = try sampleLibraryInBackground(
+            count: count, width: width, height: height, layout: layout)
         if let generation { try generation.waitShowingProgress() }
         return folder
     }
 
     /// The folder of `count` generated samples, and the generation still writing it (nil when
     /// it is complete): the browser opens at once and shows the photos as they land.
-    static func sampleLibraryInBackground(count: Int, width: Int, height: Int, layout: SampleLayout = .camera(flat: false))
-        throws -> (folder: String, generation: SampleGeneration?) {
-        let kind = switch layout {
-        case .synthetic: "samples"
-        case .camera(let flat): flat ? "camera-flat" : "camera"
-        }
+    static func sampleLibraryInBackground(
+        count: Int, width: Int, height: Int, layout: SampleLayout = .camera(flat: false)
+    )
+        throws -> (folder: String, generation: SampleGeneration?)
+    {
+        let kind =
+            switch layout {
+            case .synthetic: "samples"
+            case .camera(let flat): flat ? "camera-flat" : "camera"
+            }
         let folder = try cacheFolder("\(kind)-\(count)-\(width)x\(height)")
         // Complete: marked so (O(1)), or, for a folder from before there were marks, every file there.
-        if access(SampleGeneration.completeMarker(in: folder), F_OK) == 0 || (try? load(folder))?.count == count { return (folder, nil) }
+        if access(SampleGeneration.completeMarker(in: folder), F_OK) == 0 || (try? load(folder))?.count == count {
+            return (folder, nil)
+        }
         Log.info("generating \(count) sample photos in \(folder) (once)")
         let generation = SampleGeneration(folder: folder, count: count, width: width, height: height, layout: layout)
         try generation.start()
@@ -165,7 +179,9 @@ enum PhotoLibrary {
 struct GenerateSamples: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-samples",
-        abstract: "Write deterministic photo-like JPEGs (and every 25th as PNG), or camera-like ones with EXIF, into a folder.")
+        abstract:
+            "Write deterministic photo-like JPEGs (and every 25th as PNG), or camera-like ones with EXIF, into a folder."
+    )
 
     @Argument(help: "The folder to write into (created if missing).")
     var folder: String
@@ -176,7 +192,10 @@ struct GenerateSamples: ParsableCommand {
     @Option(help: "Image size, e.g. 1920x1280 (with --camera: the long side of each photo, whose aspect varies).")
     var size = "1920x1280"
 
-    @Flag(help: "Camera-like photos: EXIF date (bursts over five years), make and model, orientation (1, 3, 6, 8), an IFD1 thumbnail, aspect ratios 3:2, 4:3, 16:9 and 1:1, portraits; in YYYY/MM/DD folders.")
+    @Flag(
+        help:
+            "Camera-like photos: EXIF date (bursts over five years), make and model, orientation (1, 3, 6, 8), an IFD1 thumbnail, aspect ratios 3:2, 4:3, 16:9 and 1:1, portraits; in YYYY/MM/DD folders."
+    )
     var camera = false
 
     @Flag(help: "With --camera: every photo in the folder itself, no date folders.")
@@ -190,15 +209,18 @@ struct GenerateSamples: ParsableCommand {
         guard !camera || max(parsedSize!.width, parsedSize!.height) <= 10_000 else {
             throw ValidationError("--size: with --camera the long side is at most 10000")
         }
-        guard camera || !flat else { throw ValidationError("--flat goes with --camera (the other samples are flat already)") }
+        guard camera || !flat else {
+            throw ValidationError("--flat goes with --camera (the other samples are flat already)")
+        }
     }
 
     var parsedSize: (width: Int, height: Int)? { parseSize(size) }
 
     func run() throws {
         let (w, h) = parsedSize!
-        let generation = SampleGeneration(folder: folder, count: count, width: w, height: h,
-                                          layout: camera ? .camera(flat: flat) : .synthetic)
+        let generation = SampleGeneration(
+            folder: folder, count: count, width: w, height: h,
+            layout: camera ? .camera(flat: flat) : .synthetic)
         try generation.start()
         try generation.waitShowingProgress()
     }

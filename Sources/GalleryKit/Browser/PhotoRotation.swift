@@ -20,11 +20,14 @@ enum PhotoRotation {
     static func turned(_ orientation: Int, clockwise: Bool) -> Int {
         let right = [1: 6, 6: 3, 3: 8, 8: 1, 2: 7, 7: 4, 4: 5, 5: 2]
         let left = Dictionary(uniqueKeysWithValues: right.map { ($0.value, $0.key) })
-        return (clockwise ? right : left)[orientation] ?? (clockwise ? 6 : 8) // an unknown orientation counts as upright
+        // an unknown orientation counts as upright
+        return (clockwise ? right : left)[orientation] ?? (clockwise ? 6 : 8)
     }
 
     /// Turns the photo at `path` a quarter turn; returns why it could not, or nil.
-    static func rotate(_ path: String, clockwise: Bool, thumbnails: FreedesktopThumbnails = FreedesktopThumbnails()) -> String? {
+    static func rotate(_ path: String, clockwise: Bool, thumbnails: FreedesktopThumbnails = FreedesktopThumbnails())
+        -> String?
+    {
         // A regular file the decoder reads, or a link to one (a FIFO is refused at once, never
         // waited on); only its sidecar is written.
         let fd = FileName.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
@@ -38,7 +41,9 @@ enum PhotoRotation {
             if let recorded = try XMPSidecar.orientation(for: path) {
                 current = recorded
             } else {
-                guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10), let own = try? ImageDecoder.inspect(head, name: path) else {
+                guard let head = try? ImageDecoder.readHeader(path, bytes: 64 << 10),
+                    let own = try? ImageDecoder.inspect(head, name: path)
+                else {
                     return "not an image this app can read"
                 }
                 current = own.orientation

@@ -22,11 +22,16 @@ enum PhotoSidecars {
         guard !xmpNames.isEmpty else { return }
         for name in photos {
             let photo = folder + "/" + name
-            guard XMPSidecar.candidates(for: photo).contains(where: { xmpNames.contains(String($0.dropFirst(folder.count + 1))) }) else { continue }
+            guard
+                XMPSidecar.candidates(for: photo).contains(where: {
+                    xmpNames.contains(String($0.dropFirst(folder.count + 1)))
+                })
+            else { continue }
             do throws(XMPSidecar.Failure) {
                 guard let xmp = try XMPSidecar.read(for: photo) else { continue }
                 apply(xmp, to: &sidecar, name: name)
-                if let orientation = xmp.orientation { OrientationOverrides.shared.set(orientation, for: photo) } // turned in its sidecar
+                // turned in its sidecar
+                if let orientation = xmp.orientation { OrientationOverrides.shared.set(orientation, for: photo) }
                 sidecar.readElsewhere.insert(name)
             } catch {
                 sidecar.unreadableXMP.insert(name)
@@ -38,20 +43,27 @@ enum PhotoSidecars {
     /// Lays the marks of the XMP embedded in photo `name` (at `path`) into `sidecar`, when
     /// neither the sidecar nor an XMP sidecar file says anything of it (those are the record:
     /// what is embedded is what the photo came with). Returns whether it did.
-    static func applyEmbedded(_ marks: EmbeddedMarks, to sidecar: inout FolderSidecar, name: String, path: String) -> Bool {
+    static func applyEmbedded(_ marks: EmbeddedMarks, to sidecar: inout FolderSidecar, name: String, path: String)
+        -> Bool
+    {
         guard !marks.isEmpty, sidecar.entry(for: name) == FolderSidecar.Entry(),
-              !XMPSidecar.candidates(for: path).contains(where: XMPSidecar.exists) else { return false }
-        sidecar.set(FolderSidecar.Entry(rating: marks.rating, label: marks.label.flatMap { ColorLabel(rawValue: $0)?.rawValue },
-                                        flag: marks.flag), for: name)
+            !XMPSidecar.candidates(for: path).contains(where: XMPSidecar.exists)
+        else { return false }
+        sidecar.set(
+            FolderSidecar.Entry(
+                rating: marks.rating, label: marks.label.flatMap { ColorLabel(rawValue: $0)?.rawValue },
+                flag: marks.flag), for: name)
         sidecar.readElsewhere.insert(name)
         return true
     }
 
     /// The XMP values of photo `name` in `sidecar`.
     static func xmp(of name: String, in sidecar: FolderSidecar) -> PhotoXMP {
-        PhotoXMP(rating: sidecar.ratings[name] ?? 0, label: sidecar.labels[name].flatMap(ColorLabel.init(rawValue:)),
-                 flag: sidecar.flags[name].flatMap(PickFlag.init(rawValue:)),
-                 tags: (sidecar.tags[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        PhotoXMP(
+            rating: sidecar.ratings[name] ?? 0, label: sidecar.labels[name].flatMap(ColorLabel.init(rawValue:)),
+            flag: sidecar.flags[name].flatMap(PickFlag.init(rawValue:)),
+            tags: (sidecar.tags[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty })
     }
 
     /// Sets photo `name`'s values in `sidecar` to `xmp`'s.
@@ -68,10 +80,13 @@ enum PhotoSidecars {
     /// be written is logged; the JSON keeps the value.
     static func save(folder: String, current: FolderSidecar, base: FolderSidecar) -> FolderSidecar? {
         guard let written = current.save(folder: folder, base: base) else { return nil }
-        let names = Set(base.ratings.keys).union(current.ratings.keys).union(base.labels.keys).union(current.labels.keys)
-            .union(base.flags.keys).union(current.flags.keys).union(base.tags.keys).union(current.tags.keys)
+        let names = Set(base.ratings.keys).union(current.ratings.keys).union(base.labels.keys).union(
+            current.labels.keys
+        )
+        .union(base.flags.keys).union(current.flags.keys).union(base.tags.keys).union(current.tags.keys)
         // (Not for a photo gone from the folder, renamed or trashed: its sidecar went with it.)
-        for name in names.sorted() where !current.unreadableXMP.contains(name) && XMPSidecar.exists(folder + "/" + name) {
+        for name in names.sorted() where !current.unreadableXMP.contains(name) && XMPSidecar.exists(folder + "/" + name)
+        {
             let ours = xmp(of: name, in: current)
             guard ours != xmp(of: name, in: base) else { continue }
             do throws(XMPSidecar.Failure) { try XMPSidecar.write(ours, for: folder + "/" + name) } catch {
@@ -90,7 +105,7 @@ extension Photo {
 
     /// Takes its rating, favorite, label and flag from its folder's `sidecar`.
     mutating func read(from sidecar: FolderSidecar) {
-        rating = sidecar.ratings[name] ?? 0 // 0...5: the sidecar clamps what it reads
+        rating = sidecar.ratings[name] ?? 0  // 0...5: the sidecar clamps what it reads
         isFavorite = sidecar.favorites.contains(name)
         label = sidecar.labels[name].flatMap(ColorLabel.init(rawValue:))
         flag = sidecar.flags[name].flatMap(PickFlag.init(rawValue:))

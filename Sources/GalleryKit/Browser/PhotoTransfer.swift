@@ -48,7 +48,7 @@ enum PhotoTransfer {
     /// Moves (or copies) the photo at `path` into `folder`, its own sidecars with it.
     static func transfer(_ path: String, into folder: String, copying: Bool, clash: Clash) -> Outcome {
         let target = folder + "/" + (path as NSString).lastPathComponent
-        if target == path && !copying { return .skipped } // already there
+        if target == path && !copying { return .skipped }  // already there
         return transfer(path, to: target, copying: copying, clash: target == path ? .keepBoth : clash)
     }
 
@@ -56,12 +56,13 @@ enum PhotoTransfer {
     static func transfer(_ path: String, to target: String, copying: Bool, clash: Clash) -> Outcome {
         let folder = (target as NSString).deletingLastPathComponent, name = (target as NSString).lastPathComponent
         var target = target
-        let sidecars = XMPSidecar.ownSidecars(of: path) // before the photo leaves (they are found by its siblings)
+        let sidecars = XMPSidecar.ownSidecars(of: path)  // before the photo leaves (they are found by its siblings)
         var replaced = false
-        for _ in 0..<8 { // a name taken meanwhile by another program: decided again
+        for _ in 0..<8 {  // a name taken meanwhile by another program: decided again
             switch place(path, at: target, copying: copying) {
             case .placed:
-                return .placed(at: target, replaced: replaced, problems: carry(sidecars, of: path, to: target, copying: copying))
+                return .placed(
+                    at: target, replaced: replaced, problems: carry(sidecars, of: path, to: target, copying: copying))
             case .failed(let why):
                 return .failed(why)
             case .taken:
@@ -69,7 +70,9 @@ enum PhotoTransfer {
                 case .skip:
                     return .skipped
                 case .keepBoth:
-                    guard let free = freeName(for: name, in: folder) else { return .failed("no free name in the folder") }
+                    guard let free = freeName(for: name, in: folder) else {
+                        return .failed("no free name in the folder")
+                    }
                     target = folder + "/" + free
                 case .replace:
                     if let why = trash(target) { return .failed("the photo there could not go to the trash: \(why)") }
@@ -104,13 +107,15 @@ enum PhotoTransfer {
             let why = errno
             switch why {
             case EEXIST: return .taken
-            case EXDEV, EPERM, EMLINK: break // another file system, or one without links: copied below
+            case EXDEV, EPERM, EMLINK: break  // another file system, or one without links: copied below
             case EACCES, EROFS: return .failed("the folder is read-only")
             default: return .failed(String(cString: strerror(why)))
             }
         }
         let folder = (target as NSString).deletingLastPathComponent
-        let partial = folder + "/.\((target as NSString).lastPathComponent).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let partial =
+            folder
+            + "/.\((target as NSString).lastPathComponent).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = FileName.withCString(partial) { unlink($0) } }
         if let why = FileCopy.copy(path, to: partial) { return .failed(why) }
         if FileName.withCString(partial, { from in FileName.withCString(target) { link(from, $0) } }) != 0 {
@@ -119,12 +124,13 @@ enum PhotoTransfer {
             guard why == EPERM || why == EMLINK else { return .failed(String(cString: strerror(why))) }
             // No hard links here: a rename, refused if the name is taken.
             if exists(target) { return .taken }
-            guard FileName.withCString(partial, { from in FileName.withCString(target) { rename(from, $0) } }) == 0 else {
+            guard FileName.withCString(partial, { from in FileName.withCString(target) { rename(from, $0) } }) == 0
+            else {
                 return .failed(String(cString: strerror(errno)))
             }
         }
         if !copying, FileName.withCString(path, { unlink($0) }) != 0 {
-            let why = String(cString: strerror(errno)) // before anything else can change errno
+            let why = String(cString: strerror(errno))  // before anything else can change errno
             // Both copies are whole: the photo is not lost, only not removed from where it was.
             Log.warn("moved \((path as NSString).lastPathComponent), but the original could not be removed: \(why)")
         }

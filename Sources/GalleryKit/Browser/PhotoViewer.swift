@@ -115,7 +115,8 @@ final class PhotoViewer {
         // The point under the anchor, from the image's centre, scales with the zoom.
         let center = Point(area.midX + pan.x, area.midY + pan.y)
         let ratio = clamped / old
-        pan = Point(anchor.x - area.midX - (anchor.x - center.x) * ratio, anchor.y - area.midY - (anchor.y - center.y) * ratio)
+        pan = Point(
+            anchor.x - area.midX - (anchor.x - center.x) * ratio, anchor.y - area.midY - (anchor.y - center.y) * ratio)
         zoom = clamped
     }
 
@@ -123,15 +124,19 @@ final class PhotoViewer {
         guard let photo = current else { return }
         // A dialog named after the photo: each move renames it, which a screen reader announces.
         let stars = photo.rating == 1 ? "1 star" : "\(photo.rating) stars"
-        ui.accessibilityContainer(ui.id("viewer"), role: .dialog, name: ui.isAccessibilityEnabled
-            ? "\(photo.name), \(FileFormat.date(photo.date)), \(stars), \(index + 1) of \(photos.count)" : "",
-                                  frame: Rect(origin: .zero, size: ui.size)) { viewer(ui, photo) }
+        ui.accessibilityContainer(
+            ui.id("viewer"), role: .dialog,
+            name: ui.isAccessibilityEnabled
+                ? "\(photo.name), \(FileFormat.date(photo.date)), \(stars), \(index + 1) of \(photos.count)" : "",
+            frame: Rect(origin: .zero, size: ui.size)
+        ) { viewer(ui, photo) }
     }
 
     private func viewer(_ ui: UI, _ photo: Photo) {
         let keyZoom = viewerKeys(ui)
         advanceSlideshow(ui)
-        let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
+        let rect = ui.allocate(
+            Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
         ui.drawList.addRect(rect, color: .black)
         ui.drawList.pushClip(rect)
         let area = rect.insetBy(dx: 12, dy: 12), fitted = area.insetBy(dx: 0, dy: 24)
@@ -187,7 +192,7 @@ final class PhotoViewer {
                 move(1)
                 slideshowNext = ui.time + Self.slideshowInterval
             } else {
-                slideshowNext = nil // the last photo: the slideshow ends on it
+                slideshowNext = nil  // the last photo: the slideshow ends on it
             }
         }
         if let due = slideshowNext { ui.requestRedraw(after: due - ui.time) }
@@ -196,15 +201,19 @@ final class PhotoViewer {
     /// The photo of known pixel `size`, fitted or zoomed: the wheel and pinches zoom around the
     /// pointer and the fingers, a drag pans a zoomed photo, and a JPEG at half size or more is
     /// decoded a tile at a time where in view.
-    private func showPhoto(_ ui: UI, _ photo: Photo, size: (width: Int, height: Int), _ r: Interaction, keyZoom: Double?,
-                           rect: Rect, area: Rect, fitted: Rect) {
-        let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale // at 1:1, in points
+    private func showPhoto(
+        _ ui: UI, _ photo: Photo, size: (width: Int, height: Int), _ r: Interaction, keyZoom: Double?,
+        rect: Rect, area: Rect, fitted: Rect
+    ) {
+        let w = Double(size.width) / ui.scale, h = Double(size.height) / ui.scale  // at 1:1, in points
         let fit = min(fitted.width / w, fitted.height / h)
         if r.isHovered && ui.input.wheel.y != 0 {
             let notches = ui.input.wheel.y / EventPump().wheelStep
             zoom(to: (zoom ?? fit) * pow(1.25, notches), around: ui.input.pointer.position, area: area, fit: fit)
         }
-        if let step = keyZoom { zoom(to: (zoom ?? fit) * step, around: Point(area.midX, area.midY), area: area, fit: fit) }
+        if let step = keyZoom {
+            zoom(to: (zoom ?? fit) * step, around: Point(area.midX, area.midY), area: area, fit: fit)
+        }
         var pinching = false
         for case .pinch(let scale, let center) in gestures.update(ui.input, time: ui.time) where rect.contains(center) {
             let start = zoomAtPinchStart ?? (zoom ?? fit)
@@ -240,8 +249,11 @@ final class PhotoViewer {
                 ui.text("\(photo.name) — \(index + 1) of \(photos.count)", color: .white)
                 ui.spacer()
                 if let zoom { ui.text("\(Int((zoom * 100).rounded())) %", color: .white) }
-                ui.text(slideshowNext != nil ? "Slideshow · Space stops" : "← → · wheel zooms · Z 1:1 · I info · Space slideshow · F11 · Esc",
-                        color: .white.opacity(0.7))
+                ui.text(
+                    slideshowNext != nil
+                        ? "Slideshow · Space stops"
+                        : "← → · wheel zooms · Z 1:1 · I info · Space slideshow · F11 · Esc",
+                    color: .white.opacity(0.7))
                 if ui.button(zoom != nil ? "Fit" : "1:1") { toggleActualSize() }
                 if !isOwnWindow && ui.button("New Window") { PhotoWindow.open(ui, photos: photos, at: index) }
                 if ui.button("Close", icon: .xmark) { close() }
@@ -252,21 +264,30 @@ final class PhotoViewer {
     /// How the photo was taken, over its top-left corner: its name and size, then its EXIF.
     private func infoOverlay(_ ui: UI, _ photo: Photo, in rect: Rect) {
         var lines = [("Name", photo.name), ("Size", FileFormat.size(photo.size))]
-        if let size = dimensions.dimensions(of: photo.path) { lines.append(("Dimensions", "\(size.width) × \(size.height)")) }
+        if let size = dimensions.dimensions(of: photo.path) {
+            lines.append(("Dimensions", "\(size.width) × \(size.height)"))
+        }
         switch info.info(of: photo.path) {
         case .some(.some(let exif)): lines += exif.lines
         case .some(.none): lines.append(("EXIF", "none"))
         case .none: lines.append(("EXIF", "reading…"))
         }
         let font = ui.font(size: 13), line = 20.0
-        let panel = Rect(x: rect.x + 16, y: rect.y + 16, width: min(360, rect.width - 32), height: Double(lines.count) * line + 16)
+        let panel = Rect(
+            x: rect.x + 16, y: rect.y + 16, width: min(360, rect.width - 32), height: Double(lines.count) * line + 16)
         ui.drawList.addRoundedRect(panel, radius: 8, color: Color.black.opacity(0.7))
         for (k, (what, value)) in lines.enumerated() {
             let y = panel.y + 8 + Double(k) * line
-            font.draw(what, in: Rect(x: panel.x + 12, y: y, width: 100, height: line), color: .white.opacity(0.65), into: &ui.drawList)
-            font.draw(font.truncated(value, toWidth: panel.width - 128), in: Rect(x: panel.x + 116, y: y, width: panel.width - 128, height: line),
-                      color: .white, into: &ui.drawList)
+            font.draw(
+                what, in: Rect(x: panel.x + 12, y: y, width: 100, height: line), color: .white.opacity(0.65),
+                into: &ui.drawList)
+            font.draw(
+                font.truncated(value, toWidth: panel.width - 128),
+                in: Rect(x: panel.x + 116, y: y, width: panel.width - 128, height: line),
+                color: .white, into: &ui.drawList)
         }
-        ui.accessibilityElement(ui.id("viewer.info"), role: .panel, name: lines.map { "\($0.0): \($0.1)" }.joined(separator: ", "), frame: panel)
+        ui.accessibilityElement(
+            ui.id("viewer.info"), role: .panel, name: lines.map { "\($0.0): \($0.1)" }.joined(separator: ", "),
+            frame: panel)
     }
 }

@@ -34,11 +34,15 @@ final class SidecarSaver: Sendable {
     /// may watch or hold the writes).
     private let write: @Sendable (_ folder: String, _ current: FolderSidecar, _ base: FolderSidecar) -> FolderSidecar?
 
-    init(write: @escaping @Sendable (_ folder: String, _ current: FolderSidecar, _ base: FolderSidecar) -> FolderSidecar? = {
-        PhotoSidecars.save(folder: $0, current: $1, base: $2)
-    }) {
+    init(
+        write:
+            @escaping @Sendable (_ folder: String, _ current: FolderSidecar, _ base: FolderSidecar) -> FolderSidecar? =
+            {
+                PhotoSidecars.save(folder: $0, current: $1, base: $2)
+            }
+    ) {
         self.write = write
-        Thread.start(named: "tessera-sidecar", nice: 10) { [self] in run() } // lives as long as the process
+        Thread.start(named: "tessera-sidecar", nice: 10) { [self] in run() }  // lives as long as the process
     }
 
     /// Queues a save of `folder`'s sidecar: our edits since `base` merged into the file.

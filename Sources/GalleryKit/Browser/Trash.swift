@@ -33,7 +33,9 @@ enum Trash {
 
     /// Moves `path` to the trash, or says why it could not (`find` tells where it went).
     static func move(_ path: String) -> Result<Void, Failure> {
-        guard let file = FileName.withCString(path, { g_file_new_for_path($0) }) else { return .failure(Failure(description: "not a file name")) }
+        guard let file = FileName.withCString(path, { g_file_new_for_path($0) }) else {
+            return .failure(Failure(description: "not a file name"))
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
         guard g_file_trash(file, nil, &error) != 0 else {
@@ -50,13 +52,22 @@ enum Trash {
         // the file is in one place or the other at every moment.
         if FileName.withCString(item.trashed, { from in FileName.withCString(item.original) { link(from, $0) } }) != 0 {
             let why = errno
-            if why == EEXIST { return Failure(description: "a file named \((item.original as NSString).lastPathComponent) is there now") }
-            // Across file systems, or where links are not allowed: a rename that does not replace.
-            guard why == EXDEV || why == EPERM || why == EMLINK else { return Failure(description: String(cString: strerror(why))) }
-            if FileManager.default.fileExists(atPath: item.original) {
-                return Failure(description: "a file named \((item.original as NSString).lastPathComponent) is there now")
+            if why == EEXIST {
+                return Failure(
+                    description: "a file named \((item.original as NSString).lastPathComponent) is there now")
             }
-            guard FileName.withCString(item.trashed, { from in FileName.withCString(item.original) { rename(from, $0) } }) == 0 else {
+            // Across file systems, or where links are not allowed: a rename that does not replace.
+            guard why == EXDEV || why == EPERM || why == EMLINK else {
+                return Failure(description: String(cString: strerror(why)))
+            }
+            if FileManager.default.fileExists(atPath: item.original) {
+                return Failure(
+                    description: "a file named \((item.original as NSString).lastPathComponent) is there now")
+            }
+            guard
+                FileName.withCString(item.trashed, { from in FileName.withCString(item.original) { rename(from, $0) } })
+                    == 0
+            else {
                 return Failure(description: String(cString: strerror(errno)))
             }
         } else {
@@ -77,18 +88,26 @@ enum Trash {
         func stem(_ name: String) -> Substring { name.prefix { $0 != "." } }
         let stems = Set(paths.map { stem(($0 as NSString).lastPathComponent) })
         var folders: [String] = []
-        for path in paths { for folder in trashFolders(for: path) where !folders.contains(folder) { folders.append(folder) } }
+        for path in paths {
+            for folder in trashFolders(for: path) where !folders.contains(folder) { folders.append(folder) }
+        }
         var newest: [String: (item: Item, date: Date)] = [:]
         for trash in folders {
             let infoFolder = trash + "/info"
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: infoFolder) else { continue }
             for name in names where name.hasSuffix(".trashinfo") && stems.contains(stem(name)) {
                 let info = infoFolder + "/" + name
-                guard let text = try? String(contentsOfFile: info, encoding: .utf8), let original = originalPath(in: text),
-                      wanted.contains(original) else { continue }
-                let date = (try? FileManager.default.attributesOfItem(atPath: info)[.modificationDate] as? Date) ?? .distantPast
+                guard let text = try? String(contentsOfFile: info, encoding: .utf8),
+                    let original = originalPath(in: text),
+                    wanted.contains(original)
+                else { continue }
+                let date =
+                    (try? FileManager.default.attributesOfItem(atPath: info)[.modificationDate] as? Date)
+                    ?? .distantPast
                 if date >= newest[original]?.date ?? .distantPast {
-                    let item = Item(original: original, trashed: trash + "/files/" + String(name.dropLast(".trashinfo".count)), info: info)
+                    let item = Item(
+                        original: original, trashed: trash + "/files/" + String(name.dropLast(".trashinfo".count)),
+                        info: info)
                     newest[original] = (item, date)
                 }
             }
@@ -106,7 +125,8 @@ enum Trash {
     /// trash at the top of its file system (`.Trash-<uid>`, or `.Trash/<uid>`), as GIO picks.
     static func trashFolders(for path: String) -> [String] {
         let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.local/share"
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.local/share"
         var folders = [dataHome + "/Trash"]
         if let top = mountTop(of: (path as NSString).deletingLastPathComponent) {
             let base = top == "/" ? "" : top

@@ -101,7 +101,7 @@ enum XMPSidecar {
                 var info = stat()
                 if file >= 0 && (fstat(file, &info) != 0 || info.st_mode & S_IFMT != S_IFREG) {
                     close(file)
-                    file = -2 // not tried again
+                    file = -2  // not tried again
                 }
             }
             guard file >= 0 else { return nil }
@@ -110,13 +110,15 @@ enum XMPSidecar {
             return n == count ? out : nil
         }
         var offset = 2
-        for _ in 0..<16 { // the segments before the image data: a handful in a real file
+        for _ in 0..<16 {  // the segments before the image data: a handful in a real file
             guard let marker = bytes(at: offset, count: 4), marker[0] == 0xFF else { return nil }
             let length = Int(marker[2]) << 8 | Int(marker[3])
-            if marker[1] == 0xDA || marker[1] == 0xD9 || length < 2 { return nil } // the image data: no XMP before it
-            if marker[1] == 0xE1, length > 2 + namespace.count, bytes(at: offset + 4, count: namespace.count) == namespace,
-               let packet = bytes(at: offset + 4 + namespace.count, count: length - 2 - namespace.count),
-               let metadata = try? open(bytes: packet, name: path) {
+            if marker[1] == 0xDA || marker[1] == 0xD9 || length < 2 { return nil }  // the image data: no XMP before it
+            if marker[1] == 0xE1, length > 2 + namespace.count,
+                bytes(at: offset + 4, count: namespace.count) == namespace,
+                let packet = bytes(at: offset + 4 + namespace.count, count: length - 2 - namespace.count),
+                let metadata = try? open(bytes: packet, name: path)
+            {
                 defer { g_object_unref(metadata) }
                 return values(of: metadata)
             }
@@ -158,7 +160,10 @@ enum XMPSidecar {
         try update(photo) { metadata, path throws(Failure) in
             var error: UnsafeMutablePointer<GError>?
             if let orientation {
-                guard gexiv2_metadata_try_set_tag_string(metadata, "Xmp.tiff.Orientation", String(orientation), &error) != 0 else {
+                guard
+                    gexiv2_metadata_try_set_tag_string(metadata, "Xmp.tiff.Orientation", String(orientation), &error)
+                        != 0
+                else {
                     throw Failure(description: "cannot set the orientation in \(path): \(message(error))")
                 }
             } else {
@@ -174,7 +179,9 @@ enum XMPSidecar {
     private static func update(_ photo: String, _ change: (Metadata, String) throws(Failure) -> Void) throws(Failure) {
         let path = target(for: photo)
         let original: [UInt8]?
-        do throws(RegularFile.ReadError) { original = exists(path) ? try RegularFile.read(path, maxBytes: maxBytes) : nil } catch {
+        do throws(RegularFile.ReadError) {
+            original = exists(path) ? try RegularFile.read(path, maxBytes: maxBytes) : nil
+        } catch {
             throw Failure(description: "\(path) could not be read, so it is not written over: \(error)")
         }
         let bytes = original ?? emptyPacket
@@ -182,7 +189,9 @@ enum XMPSidecar {
         defer { g_object_unref(metadata) }
         try change(metadata, path)
         var error: UnsafeMutablePointer<GError>?
-        guard let packet = gexiv2_metadata_try_generate_xmp_packet(metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error) else {
+        guard
+            let packet = gexiv2_metadata_try_generate_xmp_packet(metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error)
+        else {
             throw Failure(description: "cannot write \(path): \(message(error))")
         }
         let text = Array(String(cString: packet).utf8)
@@ -207,7 +216,8 @@ enum XMPSidecar {
     private typealias Metadata = UnsafeMutablePointer<GExiv2Metadata>
 
     /// A sidecar's start when there is none: an empty XMP packet, which exiv2 fills.
-    private static let emptyPacket = Array("""
+    private static let emptyPacket = Array(
+        """
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>
         <?xpacket end="w"?>
@@ -227,9 +237,14 @@ enum XMPSidecar {
     }
 
     private static func open(bytes: [UInt8], name: String) throws(Failure) -> Metadata {
-        guard initialized, let metadata = gexiv2_metadata_new() else { throw Failure(description: "exiv2 could not start") }
+        guard initialized, let metadata = gexiv2_metadata_new() else {
+            throw Failure(description: "exiv2 could not start")
+        }
         var error: UnsafeMutablePointer<GError>?
-        let opened = bytes.withUnsafeBufferPointer { gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error) } != 0
+        let opened =
+            bytes.withUnsafeBufferPointer {
+                gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error)
+            } != 0
         guard opened else {
             g_object_unref(metadata)
             throw Failure(description: "\(name) is not XMP exiv2 can read: \(message(error))")
@@ -249,7 +264,9 @@ enum XMPSidecar {
         default: break
         }
         xmp.tags = strings(metadata, "Xmp.dc.subject")
-        xmp.orientation = string(metadata, "Xmp.tiff.Orientation").flatMap(Int.init).flatMap { (1...8).contains($0) ? $0 : nil }
+        xmp.orientation = string(metadata, "Xmp.tiff.Orientation").flatMap(Int.init).flatMap {
+            (1...8).contains($0) ? $0 : nil
+        }
         return xmp
     }
 
@@ -282,7 +299,9 @@ enum XMPSidecar {
 
     private static func string(_ metadata: Metadata, _ tag: String) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0, let value = gexiv2_metadata_try_get_tag_string(metadata, tag, &error) else {
+        guard gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0,
+            let value = gexiv2_metadata_try_get_tag_string(metadata, tag, &error)
+        else {
             g_clear_error(&error)
             return nil
         }
@@ -292,7 +311,9 @@ enum XMPSidecar {
 
     private static func strings(_ metadata: Metadata, _ tag: String) -> [String] {
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0, let values = gexiv2_metadata_try_get_tag_multiple(metadata, tag, &error) else {
+        guard gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0,
+            let values = gexiv2_metadata_try_get_tag_multiple(metadata, tag, &error)
+        else {
             g_clear_error(&error)
             return []
         }

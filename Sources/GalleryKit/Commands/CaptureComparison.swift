@@ -30,12 +30,15 @@ struct CaptureSamples: Equatable {
             }
         }
         let kept = scopes.sorted { $0.value.reduce(0, +) > $1.value.reduce(0, +) }.prefix(maxScopes)
-        return Script(work: frames.map(\.workMs), scopes: Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) }))
+        return Script(
+            work: frames.map(\.workMs), scopes: Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) }))
     }
 
     /// `"samples":{"work_ms":[…],"scope_ms":{"table 'files'":[…]}}`, three decimals.
     static func json(_ script: Script) -> String {
-        func list(_ values: [Double]) -> String { "[" + values.map { FrameTimeSummary.format($0) }.joined(separator: ",") + "]" }
+        func list(_ values: [Double]) -> String {
+            "[" + values.map { FrameTimeSummary.format($0) }.joined(separator: ",") + "]"
+        }
         let scopes = script.scopes.keys.sorted().map { "\(JSONText.quoted($0)):\(list(script.scopes[$0]!))" }
         return "\"samples\":{\"work_ms\":\(list(script.work)),\"scope_ms\":{\(scopes.joined(separator: ","))}}"
     }
@@ -76,12 +79,17 @@ struct CaptureSamples: Equatable {
             guard let samples = script.samples else { continue }
             // Times a frame could take: finite, 0 to 1,000 s, and at most `maxSamples` of them
             // (a file anyone could write; the bootstrap sorts each a thousand times).
-            let finite = { (values: [Double]) in values.prefix(maxSamples).filter(\.isFinite).map { min(max($0, 0), 1e6) } }
-            let scopes = samples.scope_ms.sorted { $0.key < $1.key }.prefix(maxScopes * 4).map { ($0.key, finite($0.value)) }
+            let finite = { (values: [Double]) in
+                values.prefix(maxSamples).filter(\.isFinite).map { min(max($0, 0), 1e6) }
+            }
+            let scopes = samples.scope_ms.sorted { $0.key < $1.key }.prefix(maxScopes * 4).map {
+                ($0.key, finite($0.value))
+            }
             scripts[name] = Script(work: finite(samples.work_ms), scopes: Dictionary(uniqueKeysWithValues: scopes))
         }
         guard !scripts.isEmpty else {
-            throw LoadError(description: "\(name) has no per-frame samples (a summary from before they were kept): profile again")
+            throw LoadError(
+                description: "\(name) has no per-frame samples (a summary from before they were kept): profile again")
         }
         return CaptureSamples(scripts: scripts)
     }
@@ -115,13 +123,16 @@ enum CaptureComparison {
     static func minimumEffect(_ a: Double) -> Double { max(0.05 * abs(a), 0.02) }
 
     /// Every measure the two captures share, compared.
-    static func compare(_ a: CaptureSamples, _ b: CaptureSamples, resamples: Int = 1000, seed: UInt64 = 0x5EED) -> [Row] {
+    static func compare(_ a: CaptureSamples, _ b: CaptureSamples, resamples: Int = 1000, seed: UInt64 = 0x5EED) -> [Row]
+    {
         var rng = SplitMix64(seed: seed)
         var rows: [Row] = []
         for script in a.scripts.keys.sorted() {
             guard let sa = a.scripts[script], let sb = b.scripts[script] else { continue }
             var measures = [("frame work", sa.work, sb.work)]
-            for scope in sa.scopes.keys.sorted() { if let other = sb.scopes[scope] { measures.append(("scope " + scope, sa.scopes[scope]!, other)) } }
+            for scope in sa.scopes.keys.sorted() {
+                if let other = sb.scopes[scope] { measures.append(("scope " + scope, sa.scopes[scope]!, other)) }
+            }
             for (measure, xa, xb) in measures where !xa.isEmpty && !xb.isEmpty {
                 rows += compare(xa, xb, script: script, measure: measure, resamples: resamples, rng: &rng)
             }
@@ -130,7 +141,9 @@ enum CaptureComparison {
     }
 
     /// One measure at each percentile, its intervals from `resamples` bootstrap resamples.
-    static func compare(_ xa: [Double], _ xb: [Double], script: String, measure: String, resamples: Int, rng: inout SplitMix64) -> [Row] {
+    static func compare(
+        _ xa: [Double], _ xb: [Double], script: String, measure: String, resamples: Int, rng: inout SplitMix64
+    ) -> [Row] {
         let sortedA = xa.sorted(), sortedB = xb.sorted()
         var differences = percentiles.map { _ in [Double]() }
         var indices: [Int] = []
@@ -150,7 +163,9 @@ enum CaptureComparison {
             let low = percentile(ci, 0.025), high = percentile(ci, 0.975)
             let effect = minimumEffect(pa)
             let verdict: Verdict = low > effect ? .regression : high < -effect ? .improvement : .noise
-            return Row(script: script, measure: measure, percentile: p.name, a: pa, b: pb, difference: pb - pa, low: low, high: high, verdict: verdict)
+            return Row(
+                script: script, measure: measure, percentile: p.name, a: pa, b: pb, difference: pb - pa, low: low,
+                high: high, verdict: verdict)
         }
     }
 
@@ -161,18 +176,26 @@ enum CaptureComparison {
 
     /// The rows as a text table.
     static func table(_ rows: [Row]) -> String {
-        func f(_ v: Double, signed: Bool = false) -> String { (v < 0 ? "-" : signed ? "+" : "") + FrameTimeSummary.format(abs(v)) }
-        var lines = ["script    measure                                 pct       A ms      B ms    B - A   95% interval          verdict"]
-        for r in rows {
-            lines.append(r.script.padding(toLength: 10, withPad: " ", startingAt: 0)
-                + String(r.measure.prefix(39)).padding(toLength: 40, withPad: " ", startingAt: 0) + r.percentile
-                + f(r.a).leftPadded(11) + f(r.b).leftPadded(10) + f(r.difference, signed: true).leftPadded(9)
-                + ("   [" + f(r.low, signed: true) + ", " + f(r.high, signed: true) + "]").padding(toLength: 22, withPad: " ", startingAt: 0)
-                + r.verdict.rawValue)
+        func f(_ v: Double, signed: Bool = false) -> String {
+            (v < 0 ? "-" : signed ? "+" : "") + FrameTimeSummary.format(abs(v))
         }
-        let regressions = rows.filter { $0.verdict == .regression }.count, improvements = rows.filter { $0.verdict == .improvement }.count
-        lines.append("\(regressions) regressions, \(improvements) improvements, \(rows.count - regressions - improvements) noise "
-            + "(a difference counts when its whole 95% interval is beyond 5% of A, and 0.02 ms)")
+        var lines = [
+            "script    measure                                 pct       A ms      B ms    B - A   95% interval          verdict"
+        ]
+        for r in rows {
+            lines.append(
+                r.script.padding(toLength: 10, withPad: " ", startingAt: 0)
+                    + String(r.measure.prefix(39)).padding(toLength: 40, withPad: " ", startingAt: 0) + r.percentile
+                    + f(r.a).leftPadded(11) + f(r.b).leftPadded(10) + f(r.difference, signed: true).leftPadded(9)
+                    + ("   [" + f(r.low, signed: true) + ", " + f(r.high, signed: true) + "]").padding(
+                        toLength: 22, withPad: " ", startingAt: 0)
+                    + r.verdict.rawValue)
+        }
+        let regressions = rows.filter { $0.verdict == .regression }.count,
+            improvements = rows.filter { $0.verdict == .improvement }.count
+        lines.append(
+            "\(regressions) regressions, \(improvements) improvements, \(rows.count - regressions - improvements) noise "
+                + "(a difference counts when its whole 95% interval is beyond 5% of A, and 0.02 ms)")
         return lines.joined(separator: "\n")
     }
 
@@ -184,8 +207,10 @@ enum CaptureComparison {
                 + "\"a_ms\":\(f(r.a)),\"b_ms\":\(f(r.b)),\"difference_ms\":\(f(r.difference)),\"ci95_ms\":[\(f(r.low)),\(f(r.high))],"
                 + "\"verdict\":\"\(r.verdict.rawValue)\"}"
         }
-        let regressions = rows.filter { $0.verdict == .regression }.count, improvements = rows.filter { $0.verdict == .improvement }.count
-        return "{\"a\":\(JSONText.quoted(a)),\"b\":\(JSONText.quoted(b)),\"regressions\":\(regressions),\"improvements\":\(improvements),"
+        let regressions = rows.filter { $0.verdict == .regression }.count,
+            improvements = rows.filter { $0.verdict == .improvement }.count
+        return
+            "{\"a\":\(JSONText.quoted(a)),\"b\":\(JSONText.quoted(b)),\"regressions\":\(regressions),\"improvements\":\(improvements),"
             + "\"rows\":[\(items.joined(separator: ","))]}\n"
     }
 }

@@ -45,7 +45,7 @@ final class TableScript: ProfileScript {
         guard let body = page.tableInfo?.bodyRect else { return }
         let columns = page.columns()
         let widths = TableColumnLayout.widths(columns, userWidths: ui.tableColumnWidths("files"), available: body.width)
-        let sortable = [0, 2, 4, 5] // Name, Size, Modified, Rating
+        let sortable = [0, 2, 4, 5]  // Name, Size, Modified, Rating
         let phase = frame % 60
         if phase < 3 {
             let c = sortable[(frame / 120) % sortable.count]
@@ -96,7 +96,10 @@ struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Profile scripted sessions: a Perfetto-loadable trace, a summary JSON, a text report.")
 
-    @Argument(help: "The folder of photos (default: 2,000 generated camera-like photos of 1920 px in YYYY/MM/DD folders, in the cache folder).")
+    @Argument(
+        help:
+            "The folder of photos (default: 2,000 generated camera-like photos of 1920 px in YYYY/MM/DD folders, in the cache folder)."
+    )
     var folder: String?
 
     @Option(help: "Folder of photos (same as the argument).")
@@ -120,13 +123,19 @@ struct Profile: ParsableCommand {
     @Option(help: "The frame budget in milliseconds: frames over it are janky and get a cause.")
     var budgetMs = 1000.0 / 60
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Compare two summaries (A then B): per script and scope, the frame-time percentiles of each, B - A with a bootstrap 95% interval, and regression, improvement or noise. Prints a table; --summary writes the comparison's JSON.", valueName: "summary"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Compare two summaries (A then B): per script and scope, the frame-time percentiles of each, B - A with a bootstrap 95% interval, and regression, improvement or noise. Prints a table; --summary writes the comparison's JSON.",
+            valueName: "summary"))
     var compare: [String] = []
 
     static let scripts = ["gallery", "table", "outline", "split"]
 
     func validate() throws {
-        guard compare.isEmpty || compare.count == 2 else { throw ValidationError("--compare takes two summaries: A.json B.json") }
+        guard compare.isEmpty || compare.count == 2 else {
+            throw ValidationError("--compare takes two summaries: A.json B.json")
+        }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
         guard budgetMs > 0, budgetMs <= 10_000 else { throw ValidationError("--budget-ms must be in 0...10000") }
         guard script == "all" || Self.scripts.contains(script) else {
@@ -137,15 +146,21 @@ struct Profile: ParsableCommand {
 
     func run() throws {
         if compare.count == 2 { return try runComparison() }
-        let processStart = processStartSeconds() // first_screen_ms counts from the real process start, as in bench
+        let processStart = processStartSeconds()  // first_screen_ms counts from the real process start, as in bench
         let library = try folder ?? images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280)
         let names = script == "all" ? Self.scripts : [script]
-        let report = try MainActor.assumeIsolated { () throws -> (summary: String, text: String, trace: String, screenshots: [FrameScreenshot]) in
-            let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
-            let host = try AppHost(options: .init(title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen,
-                                                  scale: 1, schedule: .continuous))
+        let report = try MainActor.assumeIsolated {
+            () throws -> (summary: String, text: String, trace: String, screenshots: [FrameScreenshot]) in
+            let offscreen =
+                ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
+            let host = try AppHost(
+                options: .init(
+                    title: "Tessera profile", width: 1280, height: 800, vsync: false, offscreen: offscreen,
+                    scale: 1, schedule: .continuous))
             let thumbnails = FreedesktopThumbnails()
-            let images = thumbnailCache ? ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+            let images =
+                thumbnailCache
+                ? ImagePipeline(renderer: host.window.renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
                 : ImagePipeline(renderer: host.window.renderer)
             images.keepsTimelines = true
             host.ui.images = images
@@ -153,15 +168,16 @@ struct Profile: ParsableCommand {
             host.profiler.jankThresholdMs = budgetMs
             let inject = EventInjector(window: host.window)
             let browser = BrowserPage(root: library)
-            browser.waitForScan() // the whole library is walked before the first timed frame
+            browser.waitForScan()  // the whole library is walked before the first timed frame
             var results: [(name: String, frames: [FrameRecord], firstScreenMs: Double?)] = []
             for name in names {
-                let script: ProfileScript = switch name {
-                case "table": TableScript(page: browser)
-                case "outline": OutlineScript()
-                case "split": SplitScript()
-                default: GalleryScript(page: browser)
-                }
+                let script: ProfileScript =
+                    switch name {
+                    case "table": TableScript(page: browser)
+                    case "outline": OutlineScript()
+                    case "split": SplitScript()
+                    default: GalleryScript(page: browser)
+                    }
                 if let split = script as? SplitScript { try split.scene.setUp(host: host) }
                 var frames: [FrameRecord] = []
                 var firstScreen: Double?
@@ -175,7 +191,9 @@ struct Profile: ParsableCommand {
                     host.frame { ui in script.build(ui, frame: frame, inject: inject) }
                     if let record = host.profiler.lastFrame {
                         frames.append(record)
-                        if name == "gallery", firstScreen == nil, record.lazy.visibleCells > 0, record.lazy.placeholderCells == 0 {
+                        if name == "gallery", firstScreen == nil, record.lazy.visibleCells > 0,
+                            record.lazy.placeholderCells == 0
+                        {
                             firstScreen = (MonotonicClock.seconds() - processStart) * 1000
                         }
                     }
@@ -184,11 +202,12 @@ struct Profile: ParsableCommand {
                 results.append((name, frames, firstScreen))
             }
             defer { images.shutdown() }
-            let report = Self.report(results, images: images, profiler: host.profiler, renderer: host.window.renderer.name, library: library)
+            let report = Self.report(
+                results, images: images, profiler: host.profiler, renderer: host.window.renderer.name, library: library)
             return (report.summary, report.text, report.trace, host.profiler.screenshots.all)
         }
         if let trace {
-            try RegularFile.replace(Array(report.trace.utf8), at: trace, mode: 0o600) // private to the user
+            try RegularFile.replace(Array(report.trace.utf8), at: trace, mode: 0o600)  // private to the user
             Log.info("trace written to \(trace) (open it in https://ui.perfetto.dev)")
         }
         if let summary {
@@ -218,7 +237,8 @@ struct Profile: ParsableCommand {
         let rows = CaptureComparison.compare(try CaptureSamples.load(compare[0]), try CaptureSamples.load(compare[1]))
         guard !rows.isEmpty else { throw ValidationError("\(compare[0]) and \(compare[1]) share no script to compare") }
         if let summary {
-            try RegularFile.replace(Array(CaptureComparison.json(rows, a: compare[0], b: compare[1]).utf8), at: summary, mode: 0o644)
+            try RegularFile.replace(
+                Array(CaptureComparison.json(rows, a: compare[0], b: compare[1]).utf8), at: summary, mode: 0o644)
             Log.info("comparison written to \(summary)")
         }
         print(CaptureComparison.table(rows))
@@ -226,8 +246,10 @@ struct Profile: ParsableCommand {
 
     /// The summary JSON, the text report and the trace.
     @MainActor
-    static func report(_ results: [(name: String, frames: [FrameRecord], firstScreenMs: Double?)], images: ImagePipeline,
-                       profiler: FrameProfiler, renderer: String, library: String) -> (summary: String, text: String, trace: String) {
+    static func report(
+        _ results: [(name: String, frames: [FrameRecord], firstScreenMs: Double?)], images: ImagePipeline,
+        profiler: FrameProfiler, renderer: String, library: String
+    ) -> (summary: String, text: String, trace: String) {
         let latency = images.latency
         func ms(_ us: UInt64) -> String { FrameTimeSummary.format(Double(us) / 1000) }
         var parts: [String] = []
@@ -235,56 +257,87 @@ struct Profile: ParsableCommand {
         var latencyLines = ["", "input to present, ms:"]
         var lines = ["script    frames   work p50      p95      p99      max   total p50      p99   janky"]
         for result in results {
-            let work = FrameTimeSummary(samples: result.frames.map(\.workMs)), total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
+            let work = FrameTimeSummary(samples: result.frames.map(\.workMs)),
+                total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
             let jank = JankReport(frames: result.frames, budgetMs: profiler.jankThresholdMs)
             let janky = jank.janky.count
-            let visible = result.frames.reduce(0) { $0 + $1.lazy.visibleCells }, placeholders = result.frames.reduce(0) { $0 + $1.lazy.placeholderCells }
-            var part = "\"\(result.name)\":{\"frames\":\(result.frames.count),\"work_ms\":\(work.json),\"total_ms\":\(total.json),\"janky_frames\":\(janky)"
+            let visible = result.frames.reduce(0) { $0 + $1.lazy.visibleCells },
+                placeholders = result.frames.reduce(0) { $0 + $1.lazy.placeholderCells }
+            var part =
+                "\"\(result.name)\":{\"frames\":\(result.frames.count),\"work_ms\":\(work.json),\"total_ms\":\(total.json),\"janky_frames\":\(janky)"
                 + ",\"janky\":\(jank.jankyJSON()),\"causes\":\(jank.rankedJSON)"
             causes.append((result.name, jank))
             if visible > 0 {
-                part += ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
+                part +=
+                    ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
             }
             if let first = result.firstScreenMs { part += ",\"first_screen_ms\":\(FrameTimeSummary.format(first))" }
             part += "," + CaptureSamples.json(CaptureSamples.script(result.frames))
             let latencies = FrameTimeSummary.inputLatencies(of: result.frames)
             part += ",\"input_latency_ms\":\(FrameTimeSummary.latencyJSON(latencies))"
-            let scrollJank = ScrollJank.allCases.map { kind in (kind, result.frames.filter { $0.scrollJank(budgetMs: profiler.jankThresholdMs) == kind }.count) }
-            part += ",\"scroll_jank\":{" + scrollJank.map { "\"\($0.0.rawValue)\":\($0.1)" }.joined(separator: ",") + "}"
-            latencyLines.append("  " + result.name.padding(toLength: 9, withPad: " ", startingAt: 0)
-                + (latencies.isEmpty ? "no input" : latencies.map { "\($0.kind.name) p50 \(FrameTimeSummary.format($0.summary.p50)) p95 \(FrameTimeSummary.format($0.summary.p95)) p99 \(FrameTimeSummary.format($0.summary.p99))" }.joined(separator: "; "))
-                + (scrollJank.contains { $0.1 > 0 } ? "  |  slow scroll frames: " + scrollJank.filter { $0.1 > 0 }.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ") : ""))
+            let scrollJank = ScrollJank.allCases.map { kind in
+                (kind, result.frames.filter { $0.scrollJank(budgetMs: profiler.jankThresholdMs) == kind }.count)
+            }
+            part +=
+                ",\"scroll_jank\":{" + scrollJank.map { "\"\($0.0.rawValue)\":\($0.1)" }.joined(separator: ",") + "}"
+            latencyLines.append(
+                "  " + result.name.padding(toLength: 9, withPad: " ", startingAt: 0)
+                    + (latencies.isEmpty
+                        ? "no input"
+                        : latencies.map {
+                            "\($0.kind.name) p50 \(FrameTimeSummary.format($0.summary.p50)) p95 \(FrameTimeSummary.format($0.summary.p95)) p99 \(FrameTimeSummary.format($0.summary.p99))"
+                        }.joined(separator: "; "))
+                    + (scrollJank.contains { $0.1 > 0 }
+                        ? "  |  slow scroll frames: "
+                            + scrollJank.filter { $0.1 > 0 }.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
+                        : ""))
             parts.append(part + "}")
             func pad(_ s: String, _ n: Int) -> String { s.leftPadded(n) }
-            lines.append(result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
-                + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 9) + pad(FrameTimeSummary.format(work.p99), 9)
-                + pad(FrameTimeSummary.format(work.max), 9) + pad(FrameTimeSummary.format(total.p50), 12) + pad(FrameTimeSummary.format(total.p99), 9)
-                + pad("\(janky)", 8))
+            lines.append(
+                result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
+                    + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 9)
+                    + pad(FrameTimeSummary.format(work.p99), 9)
+                    + pad(FrameTimeSummary.format(work.max), 9) + pad(FrameTimeSummary.format(total.p50), 12)
+                    + pad(FrameTimeSummary.format(total.p99), 9)
+                    + pad("\(janky)", 8))
         }
         let loader = images.loader.snapshot
-        let lazy = "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
+        let lazy =
+            "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
             + ",\"dropped\":\(images.droppedTotal),\"uploads\":\(images.uploadsTotal)"
             + ",\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
             + "," + images.latencyJSON
             + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576)),\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)}"
-        let summary = "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},\(lazy)"
+        let summary =
+            "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},\(lazy)"
             + ",\"peak_rss_mb\":\(peakRSSMegabytes())}\n"
         lines.append("")
         lines.append("time lost over the \(FrameTimeSummary.format(profiler.jankThresholdMs)) ms budget, by cause:")
         for (script, report) in causes {
             for cause in report.ranked.prefix(5) {
-                lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + FrameTimeSummary.format(cause.lostMs).leftPadded(10)
-                    + " ms  \(cause.frames) frames  " + (cause.kind == .build ? "build: " + cause.culprit : cause.culprit))
+                lines.append(
+                    "  " + script.padding(toLength: 9, withPad: " ", startingAt: 0)
+                        + FrameTimeSummary.format(cause.lostMs).leftPadded(10)
+                        + " ms  \(cause.frames) frames  "
+                        + (cause.kind == .build ? "build: " + cause.culprit : cause.culprit))
             }
-            if report.ranked.isEmpty { lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + "no janky frames") }
+            if report.ranked.isEmpty {
+                lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + "no janky frames")
+            }
         }
         lines += latencyLines
-        lines.append("screenshots of janky frames: \(profiler.screenshots.all.count) (\(profiler.screenshots.bytes >> 10) KB; the slowest \(FrameScreenshots.maxCount) at most, in the trace and beside the summary)")
-        lines.append("thumbnails: \(images.decodedTotal) decoded, \(loader.cancelled) cancelled, \(images.failedTotal) failed; "
-            + "\(images.prefetchedInTime) ready on sight; \(latency.totalCount) waited, p50 \(ms(latency.valueAtPercentile(50))) ms, "
-            + "p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = over the budget, the present counted unless it waits for vsync)")
-        return (summary, lines.joined(separator: "\n"),
-                profiler.chromeTraceJSON(images: images.timelines, workers: images.loader.workerCount))
+        lines.append(
+            "screenshots of janky frames: \(profiler.screenshots.all.count) (\(profiler.screenshots.bytes >> 10) KB; the slowest \(FrameScreenshots.maxCount) at most, in the trace and beside the summary)"
+        )
+        lines.append(
+            "thumbnails: \(images.decodedTotal) decoded, \(loader.cancelled) cancelled, \(images.failedTotal) failed; "
+                + "\(images.prefetchedInTime) ready on sight; \(latency.totalCount) waited, p50 \(ms(latency.valueAtPercentile(50))) ms, "
+                + "p95 \(ms(latency.valueAtPercentile(95))) ms (work = before present; janky = over the budget, the present counted unless it waits for vsync)"
+        )
+        return (
+            summary, lines.joined(separator: "\n"),
+            profiler.chromeTraceJSON(images: images.timelines, workers: images.loader.workerCount)
+        )
     }
 }
 

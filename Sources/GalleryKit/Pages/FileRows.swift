@@ -17,10 +17,14 @@ struct FileRow: Identifiable, Sendable {
     var kind: String { Self.kinds[Int(kindIndex)] }
 
     static let kinds = ["Photo", "Video", "Audio", "Document", "Archive", "Other"]
-    static let syllables = ["ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor"]
+    static let syllables = [
+        "ka", "lo", "mi", "ren", "sa", "tor", "vex", "zu", "bel", "cor", "dan", "fi", "gul", "hap", "jin", "mor",
+    ]
     /// Each syllable's bytes in one word, first byte lowest, its length in the top byte.
     private static let packedSyllables: [UInt32] = syllables.map { syllable in
-        syllable.utf8.enumerated().reduce(UInt32(syllable.utf8.count) << 24) { $0 | UInt32($1.element) << (8 * $1.offset) }
+        syllable.utf8.enumerated().reduce(UInt32(syllable.utf8.count) << 24) {
+            $0 | UInt32($1.element) << (8 * $1.offset)
+        }
     }
 
     /// What the rows are named: the benchmark's syllables, or names like a real disk's.
@@ -51,7 +55,7 @@ struct FileRow: Identifiable, Sendable {
                     for k in 0..<Int(syllable >> 24) { bytes[n + k] = UInt8(truncatingIfNeeded: syllable >> (8 * k)) }
                     n += Int(syllable >> 24)
                 }
-                bytes[0] -= 32 // capitalized: the syllables are lowercase ASCII
+                bytes[0] -= 32  // capitalized: the syllables are lowercase ASCII
                 return n
             }
             let kind = UInt8(rng.next(below: kinds.count))
@@ -59,10 +63,14 @@ struct FileRow: Identifiable, Sendable {
             let modified = 1_500_000_000 + Int64(rng.next() % 300_000_000)
             if names == .realistic {
                 name = SampleFileNames.name(kind: Int(kind), modified: modified, using: &nameRNG)
-                if i % 5 == 4, let dot = name.firstIndex(of: ".") { name = Self.scriptName(i) + " \(i / 5)" + name[dot...] }
+                if i % 5 == 4, let dot = name.firstIndex(of: ".") {
+                    name = Self.scriptName(i) + " \(i / 5)" + name[dot...]
+                }
             }
-            rows.append(FileRow(id: UInt64(i + 1), name: name, size: size, modified: modified, kindIndex: kind,
-                                rating: UInt8(rng.next(below: 6))))
+            rows.append(
+                FileRow(
+                    id: UInt64(i + 1), name: name, size: size, modified: modified, kindIndex: kind,
+                    rating: UInt8(rng.next(below: 6))))
         }
         return rows
     }
@@ -87,21 +95,37 @@ enum FileFormat {
     /// call cost 1,200 instructions a cell).
     static func size(_ bytes: Int64) -> String {
         var value = Double(bytes), unit = 0
-        while value >= 1000 && unit < sizeUnits.count - 1 { value /= 1000; unit += 1 }
+        while value >= 1000 && unit < sizeUnits.count - 1 {
+            value /= 1000
+            unit += 1
+        }
         let tenths = unit == 0 ? 0 : Int64((value * 10).rounded())
         let whole = unit == 0 ? bytes : tenths / 10, showsTenth = unit > 0 && tenths < 1000
         var width = 1, rest = whole.magnitude
-        while rest >= 10 { rest /= 10; width += 1 }
+        while rest >= 10 {
+            rest /= 10
+            width += 1
+        }
         let suffix = sizeUnits[unit]
         let sign = whole < 0 ? 1 : 0, count = sign + width + (showsTenth ? 2 : 0) + suffix.utf8.count
         // Exactly `count` bytes: up to 15, the string is built in place as a small string.
         return String(unsafeUninitializedCapacity: count) { b in
             if sign == 1 { b[0] = 45 }
             var digits = whole.magnitude
-            for k in stride(from: sign + width - 1, through: sign, by: -1) { b[k] = UInt8(48 + digits % 10); digits /= 10 }
+            for k in stride(from: sign + width - 1, through: sign, by: -1) {
+                b[k] = UInt8(48 + digits % 10)
+                digits /= 10
+            }
             var n = sign + width
-            if showsTenth { b[n] = 46; b[n + 1] = UInt8(48 + tenths % 10); n += 2 }
-            for byte in suffix.utf8 { b[n] = byte; n += 1 }
+            if showsTenth {
+                b[n] = 46
+                b[n + 1] = UInt8(48 + tenths % 10)
+                n += 2
+            }
+            for byte in suffix.utf8 {
+                b[n] = byte
+                n += 1
+            }
             return n
         }
     }
@@ -129,12 +153,19 @@ enum FileFormat {
         return String(unsafeUninitializedCapacity: 16) { b in
             func digits(_ v: Int64, _ at: Int, _ count: Int) {
                 var v = v
-                for k in stride(from: at + count - 1, through: at, by: -1) { b[k] = UInt8(48 + v % 10); v /= 10 }
+                for k in stride(from: at + count - 1, through: at, by: -1) {
+                    b[k] = UInt8(48 + v % 10)
+                    v /= 10
+                }
             }
-            digits(year, 0, 4); b[4] = 45
-            digits(month, 5, 2); b[7] = 45
-            digits(day, 8, 2); b[10] = 32
-            digits(hour, 11, 2); b[13] = 58
+            digits(year, 0, 4)
+            b[4] = 45
+            digits(month, 5, 2)
+            b[7] = 45
+            digits(day, 8, 2)
+            b[10] = 32
+            digits(hour, 11, 2)
+            b[13] = 58
             digits(minute, 14, 2)
             return 16
         }

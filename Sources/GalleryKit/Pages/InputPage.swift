@@ -28,7 +28,9 @@ final class InputPage {
                 }
                 ui.divider()
                 ui.text("Events", font: ui.font(size: 15, weight: .bold))
-                for line in events.suffix(16).reversed() { ui.text(line, color: ui.theme.secondaryText, font: ui.font(size: 12)) }
+                for line in events.suffix(16).reversed() {
+                    ui.text(line, color: ui.theme.secondaryText, font: ui.font(size: 12))
+                }
             }
         }
     }
@@ -38,10 +40,14 @@ final class InputPage {
         switch frame {
         case 2: inject.finger(7, .down, at: Point(200, 300))
         case 3: inject.finger(7, .up, at: Point(200, 300))
-        case 8: inject.mouseMove(to: Point(150, 500)); inject.mouseButton(.left, down: true, at: Point(150, 500))
+        case 8:
+            inject.mouseMove(to: Point(150, 500))
+            inject.mouseButton(.left, down: true, at: Point(150, 500))
         case 9...14: inject.mouseMove(to: Point(150 + Double(frame - 8) * 40, 500), buttons: 1)
         case 15: inject.mouseButton(.left, down: false, at: Point(390, 500))
-        case 20: inject.finger(1, .down, at: Point(380, 260)); inject.finger(2, .down, at: Point(460, 260))
+        case 20:
+            inject.finger(1, .down, at: Point(380, 260))
+            inject.finger(2, .down, at: Point(460, 260))
         case 21...34:
             let k = Double(frame - 20)
             inject.finger(1, .moved, at: Point(380 - k * 6, 260 - k * 3))
@@ -61,10 +67,13 @@ final class InputPage {
             case .longPress(let p): text = "long-press at \(Int(p.x)), \(Int(p.y))"
             case .drag(_, let t): text = "drag \(Int(t.x)), \(Int(t.y))"
             case .flick(let v): text = "flick \(Int(v.x)), \(Int(v.y)) pt/s"
-            case .pinch(let scale, let c): text = "pinch ×\(ui.formatted(scale, decimals: 2)) at \(Int(c.x)), \(Int(c.y))"
+            case .pinch(let scale, let c):
+                text = "pinch ×\(ui.formatted(scale, decimals: 2)) at \(Int(c.x)), \(Int(c.y))"
             }
             // A drag or pinch in progress updates its line instead of adding one a frame.
-            if let last = gestures.last, last.text.prefix(5) == text.prefix(5), text.hasPrefix("drag") || text.hasPrefix("pinch") {
+            if let last = gestures.last, last.text.prefix(5) == text.prefix(5),
+                text.hasPrefix("drag") || text.hasPrefix("pinch")
+            {
                 gestures[gestures.count - 1] = (ui.time - start, text)
             } else {
                 gestures.append((ui.time - start, text))
@@ -85,7 +94,8 @@ final class InputPage {
         case .mouseButton(let button, let down, let p): return "mouse \(button) \(down ? "down" : "up") at \(at(p))"
         case .wheel(let dx, let dy): return "wheel \(Int(dx)), \(Int(dy))"
         case .key(let key, let down, let modifiers, let isRepeat):
-            return "key \(key.rawValue) \(down ? "down" : "up")\(modifiers.isEmpty ? "" : " +mods")\(isRepeat ? " (repeat)" : "")"
+            return
+                "key \(key.rawValue) \(down ? "down" : "up")\(modifiers.isEmpty ? "" : " +mods")\(isRepeat ? " (repeat)" : "")"
         case .text(let text): return "text \"\(text)\""
         case .composition(let text, _): return "composing \"\(text)\""
         case .finger(let id, let phase, let p): return "finger \(id) \(phase.rawValue) at \(at(p))"
@@ -98,13 +108,19 @@ final class InputPage {
     }
 
     private func canvas(_ ui: UI, simulating: Bool) {
-        let rect = ui.allocate(Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
+        let rect = ui.allocate(
+            Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
         _ = ui.interact(ui.id("input.canvas"), rect: rect, sense: [.click, .drag])
         ui.drawList.addRect(rect, color: ui.theme.surface)
-        ui.font.draw(simulating ? "Touch simulation: the mouse is finger 1 (ctrl: add finger 2)"
-                     : "Move, click, drag, flick; touch with fingers, or hold T to simulate them",
-                     at: Point(rect.x + 12, rect.y + 10), color: ui.theme.secondaryText, into: &ui.drawList)
-        let palette: [Color] = [Color(hex: 0x0A84FF), Color(hex: 0xFF9F0A), Color(hex: 0x30D158), Color(hex: 0xBF5AF2), Color(hex: 0xFF375F)]
+        ui.font.draw(
+            simulating
+                ? "Touch simulation: the mouse is finger 1 (ctrl: add finger 2)"
+                : "Move, click, drag, flick; touch with fingers, or hold T to simulate them",
+            at: Point(rect.x + 12, rect.y + 10), color: ui.theme.secondaryText, into: &ui.drawList)
+        let palette: [Color] = [
+            Color(hex: 0x0A84FF), Color(hex: 0xFF9F0A), Color(hex: 0x30D158), Color(hex: 0xBF5AF2),
+            Color(hex: 0xFF375F),
+        ]
         var live = Set<Int64>()
         for (id, p) in ui.input.fingers {
             live.insert(id)
@@ -120,9 +136,11 @@ final class InputPage {
         let pointer = ui.input.pointer
         if pointer.kind == .mouse && rect.contains(pointer.position) {
             let color = pointer.isDown ? ui.theme.accent : ui.theme.text
-            ui.drawList.addCircleBorder(center: pointer.position, radius: pointer.isDown ? 14 : 9, color: color, thickness: 2)
-            ui.font.draw("mouse \(Int(pointer.position.x)), \(Int(pointer.position.y))", at: pointer.position + Point(16, 4),
-                         color: color, into: &ui.drawList)
+            ui.drawList.addCircleBorder(
+                center: pointer.position, radius: pointer.isDown ? 14 : 9, color: color, thickness: 2)
+            ui.font.draw(
+                "mouse \(Int(pointer.position.x)), \(Int(pointer.position.y))", at: pointer.position + Point(16, 4),
+                color: color, into: &ui.drawList)
         }
         if ui.input.fingers.count >= 2 {
             let points = Array(ui.input.fingers.values.prefix(2))

@@ -9,8 +9,10 @@ import Widgets
 @MainActor
 final class KitchenSink {
     /// A few of Material Icons' names (any of its 2,000 works with `Icon(named:)`).
-    static let materialIcons = ["description", "folder_open", "content_copy", "delete", "edit", "share", "settings",
-                                "info", "warning", "cloud_upload", "image", "rotate_right", "label", "sort", "filter_list"]
+    static let materialIcons = [
+        "description", "folder_open", "content_copy", "delete", "edit", "share", "settings",
+        "info", "warning", "cloud_upload", "image", "rotate_right", "label", "sort", "filter_list",
+    ]
     var clicks = 0
     var notifications = true
     var compact = false
@@ -19,7 +21,8 @@ final class KitchenSink {
     var name = "Tessera"
     var password = ""
     var search = ""
-    var notes = "Notes wrap at the editor's edge; Return starts a new line, Up and Down move by line, Ctrl+Z undoes a word."
+    var notes =
+        "Notes wrap at the editor's edge; Return starts a new line, Up and Down move by line, Ctrl+Z undoes a word."
     var lastAction = "—"
     let rows = (1...200).map { "Row \($0): photo_\(1000 + $0 * 7).jpg" }
     var tab = 0
@@ -62,13 +65,20 @@ final class KitchenSink {
                 if ui.accessibilityLabel("Add", { ui.button("", icon: .plus, id: "add") }) { clicks += 1 }
                 // A badge over a button's corner (overlay), the count on a pill (background).
                 ui.overlay(alignment: .topTrailing) {
-                    ui.vstack { ui.padding(EdgeInsets(top: 6, leading: 0, bottom: 0, trailing: 8)) { _ = ui.button("Inbox", id: "inbox") } }
+                    ui.vstack {
+                        ui.padding(EdgeInsets(top: 6, leading: 0, bottom: 0, trailing: 8)) {
+                            _ = ui.button("Inbox", id: "inbox")
+                        }
+                    }
                 } overlay: {
                     ui.background {
-                        ui.vstack { ui.padding(EdgeInsets(horizontal: 6, vertical: 1)) { ui.text("\(clicks)", color: .white) } }
+                        ui.vstack {
+                            ui.padding(EdgeInsets(horizontal: 6, vertical: 1)) { ui.text("\(clicks)", color: .white) }
+                        }
                     } background: {
-                        ui.drawList.addRoundedRect(ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 9,
-                                                   color: ui.theme.destructive)
+                        ui.drawList.addRoundedRect(
+                            ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 9,
+                            color: ui.theme.destructive)
                     }
                 }
             }
@@ -80,7 +90,8 @@ final class KitchenSink {
             ui.progressView("Progress (the volume)", value: volume, width: 300)
             ui.stepper("Copies: \(copies)", value: &copies, in: 1...20, id: "copies")
             ui.datePicker("Taken", selection: Binding(self, \.taken))
-            if notifications { ui.progressView("Waiting for notifications…", width: 300) } // indeterminate: it moves while shown
+            // indeterminate: it moves while shown
+            if notifications { ui.progressView("Waiting for notifications…", width: 300) }
             ui.hstack {
                 ui.text("Name")
                 ui.textField("Name", text: &name, width: 220)
@@ -97,7 +108,9 @@ final class KitchenSink {
             ui.hstack {
                 if ui.button("Menu", icon: .chevronDown) { ui.openPopup("menu") }
                 ui.popup("menu") {
-                    if ui.menuItem("New Folder", icon: .folder, shortcut: KeyboardShortcut("n")) { lastAction = "New Folder" }
+                    if ui.menuItem("New Folder", icon: .folder, shortcut: KeyboardShortcut("n")) {
+                        lastAction = "New Folder"
+                    }
                     if ui.menuItem("Add Photo", icon: .photo) { lastAction = "Add Photo" }
                     if ui.menuItem("Favorite", icon: .starFill) { lastAction = "Favorite" }
                     if ui.menuItem("Move to Trash", icon: .trash, role: .destructive) { lastAction = "Trash" }
@@ -121,7 +134,8 @@ final class KitchenSink {
                 ui.hstack(spacing: 6) {
                     for i in 0..<30 {
                         let rect = ui.allocate(Size(64, 26))
-                        ui.drawList.addRoundedRect(rect, radius: 13, color: Color(hex: 0x0A84FF).mix(.orange, Double(i) / 29).opacity(0.85))
+                        ui.drawList.addRoundedRect(
+                            rect, radius: 13, color: Color(hex: 0x0A84FF).mix(.orange, Double(i) / 29).opacity(0.85))
                         ui.font.draw("tag \(i + 1)", in: rect, alignment: .center, color: .white, into: &ui.drawList)
                     }
                 }
@@ -149,24 +163,34 @@ final class KitchenSink {
             ui.text("A long line that is truncated with an ellipsis because it does not fit its column")
             ui.text("שורה ארוכה מימין לשמאל שנחתכת בשלוש נקודות כי היא לא נכנסת לעמודה")
             let font = ui.font
-            for (alignment, title) in [(TextAlignment.leading, "leading"), (.center, "center"), (.trailing, "trailing")] {
+            for (alignment, title) in [
+                (TextAlignment.leading, "leading"), (.center, "center"), (.trailing, "trailing"),
+            ] {
                 let rect = ui.allocate(Size(300, 24))
                 ui.drawList.addRoundedRect(rect, radius: 4, color: ui.theme.control.opacity(0.6))
-                font.draw("aligned \(title)", in: rect.insetBy(dx: 6, dy: 0), alignment: alignment, color: ui.theme.text, into: &ui.drawList)
+                font.draw(
+                    "aligned \(title)", in: rect.insetBy(dx: 6, dy: 0), alignment: alignment, color: ui.theme.text,
+                    into: &ui.drawList)
             }
             ui.text("Shapes", font: ui.font(size: 17, weight: .bold))
             let rect = ui.allocate(Size(300, 60))
-            ui.drawList.addRoundedRect(Rect(x: rect.x, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent)
-            ui.drawList.addRectBorder(Rect(x: rect.x + 90, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent, thickness: 2)
+            ui.drawList.addRoundedRect(
+                Rect(x: rect.x, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent)
+            ui.drawList.addRectBorder(
+                Rect(x: rect.x + 90, y: rect.y, width: 80, height: 60), radius: 12, color: ui.theme.accent, thickness: 2
+            )
             ui.drawList.addCircle(center: Point(rect.x + 215, rect.midY), radius: 28, color: .orange)
-            ui.drawList.addLine(from: Point(rect.x + 250, rect.maxY), to: Point(rect.x + 300, rect.y), color: ui.theme.text, thickness: 2)
+            ui.drawList.addLine(
+                from: Point(rect.x + 250, rect.maxY), to: Point(rect.x + 300, rect.y), color: ui.theme.text,
+                thickness: 2)
             ui.text("Images of pixels the app holds", font: ui.font(size: 17, weight: .bold))
             ui.hstack(spacing: 12) {
                 ui.image(sprite, resizable: true, width: 64, interpolation: .none, label: "Sprite, sharp")
                 ui.image(sprite, resizable: true, width: 64, interpolation: .high, label: "Sprite, smooth")
                 ui.image(gradient, resizable: true, contentMode: .fit, width: 140, height: 64, label: "Gradient")
             }
-            ui.link("SwiftUI's Image documentation", destination: "https://developer.apple.com/documentation/swiftui/image")
+            ui.link(
+                "SwiftUI's Image documentation", destination: "https://developer.apple.com/documentation/swiftui/image")
             animations(ui)
         }
     }
@@ -175,29 +199,38 @@ final class KitchenSink {
     private func animations(_ ui: UI) {
         ui.text("Animation", font: ui.font(size: 17, weight: .bold))
         ui.hstack {
-            if ui.button(showsCard ? "Hide card" : "Show card", id: "card") { ui.withAnimation(.spring) { showsCard.toggle() } }
-            ui.text(ui.reducesMotion ? "Reduce motion is on: changes jump" : "springs; a bar follows the volume",
-                    color: ui.theme.secondaryText)
+            if ui.button(showsCard ? "Hide card" : "Show card", id: "card") {
+                ui.withAnimation(.spring) { showsCard.toggle() }
+            }
+            ui.text(
+                ui.reducesMotion ? "Reduce motion is on: changes jump" : "springs; a bar follows the volume",
+                color: ui.theme.secondaryText)
         }
-        let width = ui.animation(.spring(response: 0.4, dampingFraction: 0.6), value: 40 + volume * 260, id: "volumeBar")
+        let width = ui.animation(
+            .spring(response: 0.4, dampingFraction: 0.6), value: 40 + volume * 260, id: "volumeBar")
         ui.drawList.addRoundedRect(ui.allocate(Size(width, 8)), radius: 4, color: ui.theme.accent)
         ui.transition(.move(edge: .leading).combined(with: .opacity), isPresented: showsCard, id: "card") {
             ui.background {
                 ui.padding(10) { ui.text("A card that slides in and fades", color: .white) }
             } background: {
-                ui.drawList.addRoundedRect(ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 8,
-                                           color: Color(hex: 0x5E5CE6))
+                ui.drawList.addRoundedRect(
+                    ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 8,
+                    color: Color(hex: 0x5E5CE6))
             }
         }
     }
 
     /// A 12 × 12 heart, drawn pixel by pixel.
     let sprite: ImageBitmap = {
-        let rows = ["..XX....XX..", ".XXXX..XXXX.", "XXXXXXXXXXXX", "XXXXXXXXXXXX", "XXXXXXXXXXXX", ".XXXXXXXXXX.",
-                    "..XXXXXXXX..", "...XXXXXX...", "....XXXX....", ".....XX.....", "............", "............"]
+        let rows = [
+            "..XX....XX..", ".XXXX..XXXX.", "XXXXXXXXXXXX", "XXXXXXXXXXXX", "XXXXXXXXXXXX", ".XXXXXXXXXX.",
+            "..XXXXXXXX..", "...XXXXXX...", "....XXXX....", ".....XX.....", "............", "............",
+        ]
         var pixels = PixelBuffer(width: 12, height: 12)
         for (y, row) in rows.enumerated() {
-            for (x, cell) in row.enumerated() where cell == "X" { pixels.bytes.replaceSubrange((y * 12 + x) * 4..<(y * 12 + x) * 4 + 4, with: [230, 40, 70, 255]) }
+            for (x, cell) in row.enumerated() where cell == "X" {
+                pixels.bytes.replaceSubrange((y * 12 + x) * 4..<(y * 12 + x) * 4 + 4, with: [230, 40, 70, 255])
+            }
         }
         return ImageBitmap(pixels)
     }()
@@ -209,7 +242,8 @@ final class KitchenSink {
             for x in 0..<128 {
                 let t = Double(x) / 127
                 let color = Color(hex: 0x0A84FF).mix(.orange, t).mix(.white, Double(y) / 200)
-                pixels.bytes.replaceSubrange((y * 128 + x) * 4..<(y * 128 + x) * 4 + 4, with: [color.r, color.g, color.b, 255])
+                pixels.bytes.replaceSubrange(
+                    (y * 128 + x) * 4..<(y * 128 + x) * 4 + 4, with: [color.r, color.g, color.b, 255])
             }
         }
         return ImageBitmap(pixels)
@@ -218,7 +252,9 @@ final class KitchenSink {
     /// The third column: tabs of the scroll view and a navigation stack.
     private func pages(_ ui: UI) {
         ui.tabView(selection: Binding(self, \.tab)) {
-            ui.tab("Rows", icon: .sidebar, value: 0) { ui.padding(EdgeInsets(top: 8, leading: 0, bottom: 0, trailing: 0)) { self.list(ui) } }
+            ui.tab("Rows", icon: .sidebar, value: 0) {
+                ui.padding(EdgeInsets(top: 8, leading: 0, bottom: 0, trailing: 0)) { self.list(ui) }
+            }
             ui.tab("Albums", icon: .folder, value: 1) { self.albums(ui) }
         }
     }
@@ -226,18 +262,24 @@ final class KitchenSink {
     /// A navigation stack: albums, an album's photos, a photo.
     private func albums(_ ui: UI) {
         ui.navigationStack(path: Binding(self, \.albumPath), title: "Albums") {
-            for (i, album) in Self.albumNames.enumerated() { ui.navigationLink(album, icon: .folder, value: AlbumRoute.album(i)) }
+            for (i, album) in Self.albumNames.enumerated() {
+                ui.navigationLink(album, icon: .folder, value: AlbumRoute.album(i))
+            }
         } navigationDestination: { route in
             switch route {
             case .album(let album):
                 ui.navigationTitle(Self.albumNames[album])
-                for photo in 1...6 { ui.navigationLink("IMG_\(4000 + album * 10 + photo).jpg", icon: .photo, value: AlbumRoute.photo(album, photo)) }
+                for photo in 1...6 {
+                    ui.navigationLink(
+                        "IMG_\(4000 + album * 10 + photo).jpg", icon: .photo, value: AlbumRoute.photo(album, photo))
+                }
             case .photo(let album, let photo):
                 ui.navigationTitle("IMG_\(4000 + album * 10 + photo).jpg")
                 ui.padding(12) {
                     ui.text("Photo \(photo) of \(Self.albumNames[album])")
-                    ui.text("Back: the button, Alt+Left, the mouse's back button, or a swipe from the left edge.",
-                            color: ui.theme.secondaryText)
+                    ui.text(
+                        "Back: the button, Alt+Left, the mouse's back button, or a swipe from the left edge.",
+                        color: ui.theme.secondaryText)
                 }
             }
         }
@@ -259,7 +301,9 @@ final class KitchenSink {
                             ui.contextMenu(for: r) {
                                 if ui.menuItem("Open \(row.prefix(7))", icon: .photo) { lastAction = "Open \(i + 1)" }
                                 if ui.menuItem("Favorite", icon: .star) { lastAction = "Favorite \(i + 1)" }
-                                if ui.menuItem("Delete", icon: .trash, role: .destructive) { lastAction = "Delete \(i + 1)" }
+                                if ui.menuItem("Delete", icon: .trash, role: .destructive) {
+                                    lastAction = "Delete \(i + 1)"
+                                }
                             }
                         }
                     }

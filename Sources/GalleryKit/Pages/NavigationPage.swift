@@ -19,22 +19,32 @@ final class NavigationPage {
     private func row(_ ui: UI, _ title: String, icon: Icon, selected: Bool) -> Bool {
         let rect = ui.allocate(Size(0, 28), flexibleWidth: true)
         let r = ui.interact(ui.id(title), rect: rect)
-        if selected { ui.drawList.addRoundedRect(rect, radius: 6, color: ui.theme.accent) }
-        else if r.isHovered { ui.drawList.addRoundedRect(rect, radius: 6, color: ui.theme.control) }
+        if selected {
+            ui.drawList.addRoundedRect(rect, radius: 6, color: ui.theme.accent)
+        } else if r.isHovered {
+            ui.drawList.addRoundedRect(rect, radius: 6, color: ui.theme.control)
+        }
         let fg = selected ? ui.theme.onAccent : ui.theme.text
-        ui.drawIcon(icon, in: Rect(x: rect.x + 8, y: rect.midY - 8, width: 16, height: 16), color: selected ? fg : ui.theme.accent)
-        ui.font.draw(title, in: Rect(x: rect.x + 32, y: rect.y, width: rect.width - 40, height: rect.height), color: fg, into: &ui.drawList)
+        ui.drawIcon(
+            icon, in: Rect(x: rect.x + 8, y: rect.midY - 8, width: 16, height: 16),
+            color: selected ? fg : ui.theme.accent)
+        ui.font.draw(
+            title, in: Rect(x: rect.x + 32, y: rect.y, width: rect.width - 40, height: rect.height), color: fg,
+            into: &ui.drawList)
         return r.clicked
     }
 
     func build(_ ui: UI) {
-        ui.navigationSplit("navigation", state: Binding(self, \.state), style: style,
-                           contentWidth: .init(min: 200, ideal: 280, max: 460), narrowBehavior: narrow, title: "Photos") {
+        ui.navigationSplit(
+            "navigation", state: Binding(self, \.state), style: style,
+            contentWidth: .init(min: 200, ideal: 280, max: 460), narrowBehavior: narrow, title: "Photos"
+        ) {
             ui.padding(10) {
                 ui.vstack(spacing: 4, alignment: .fill) {
                     ui.text("Library", color: ui.theme.secondaryText, font: ui.font(size: 13, weight: .bold))
                     for name in collections {
-                        if row(ui, name, icon: name == "Favorites" ? .starFill : .folder, selected: name == collection) {
+                        if row(ui, name, icon: name == "Favorites" ? .starFill : .folder, selected: name == collection)
+                        {
                             collection = name
                             state.preferredCompactColumn = .content
                         }
@@ -45,7 +55,10 @@ final class NavigationPage {
             ui.scrollView("photos") {
                 ui.padding(EdgeInsets(horizontal: 6, vertical: 6)) {
                     ui.vstack(spacing: 2, alignment: .fill) {
-                        for i in 0..<40 where self.row(ui, "\(self.collection) · photo \(i + 1)", icon: .photo, selected: self.selectedPhoto == i) {
+                        for i in 0..<40
+                        where self.row(
+                            ui, "\(self.collection) · photo \(i + 1)", icon: .photo, selected: self.selectedPhoto == i)
+                        {
                             self.selectedPhoto = i
                             self.state.preferredCompactColumn = .detail
                         }
@@ -56,11 +69,20 @@ final class NavigationPage {
             ui.padding(16) {
                 ui.vstack(spacing: 10) {
                     ui.hstack {
-                        for (title, visibility) in [("All", NavigationSplitViewVisibility.all), ("Double", .doubleColumn),
-                                                    ("Detail only", .detailOnly)] {
-                            if ui.button(title, style: state.visibility == visibility ? .borderedProminent : .bordered) { state.visibility = visibility }
+                        for (title, visibility) in [
+                            ("All", NavigationSplitViewVisibility.all), ("Double", .doubleColumn),
+                            ("Detail only", .detailOnly),
+                        ] {
+                            if ui.button(title, style: state.visibility == visibility ? .borderedProminent : .bordered)
+                            {
+                                state.visibility = visibility
+                            }
                         }
-                        if ui.button(style == .automatic ? "Style: automatic" : style == .balanced ? "Style: balanced" : "Style: prominent detail") {
+                        if ui.button(
+                            style == .automatic
+                                ? "Style: automatic"
+                                : style == .balanced ? "Style: balanced" : "Style: prominent detail")
+                        {
                             style = style == .automatic ? .balanced : style == .balanced ? .prominentDetail : .automatic
                         }
                         if ui.button(narrow == .overlay ? "Narrow: overlay" : "Narrow: displace") {
@@ -70,8 +92,11 @@ final class NavigationPage {
                     if let photo = selectedPhoto {
                         ui.text("\(collection) · photo \(photo + 1)", font: ui.font(size: 20, weight: .bold))
                         let preview = ui.allocate(Size(min(ui.availableWidth, 420), 260))
-                        ui.drawList.addRoundedRect(preview, radius: 10, color: Color(hex: 0x0A84FF).mix(.orange, Double(photo % 10) / 9))
-                        ui.drawIcon(.photo, in: preview.insetBy(dx: preview.width * 0.3, dy: preview.height * 0.3), color: .white.opacity(0.85))
+                        ui.drawList.addRoundedRect(
+                            preview, radius: 10, color: Color(hex: 0x0A84FF).mix(.orange, Double(photo % 10) / 9))
+                        ui.drawIcon(
+                            .photo, in: preview.insetBy(dx: preview.width * 0.3, dy: preview.height * 0.3),
+                            color: .white.opacity(0.85))
                     } else {
                         ui.text("Select a photo", color: ui.theme.secondaryText)
                     }

@@ -15,8 +15,10 @@ final class OutlinePage {
     private var favorites: Set<Int> = []
     private var editMode = EditMode.inactive
     private var lastAction = "Swipe a row left for its actions; alt-click a chevron to expand a whole subtree."
-    private var tasks: [OutlineNode] = ["Sketch the layout", "Pick a palette", "Export assets", "Write release notes", "Ship it"]
-        .enumerated().map { OutlineNode(id: 500 + $0.offset, name: $0.element, icon: .checkmark, children: nil) }
+    private var tasks: [OutlineNode] = [
+        "Sketch the layout", "Pick a palette", "Export assets", "Write release notes", "Ship it",
+    ]
+    .enumerated().map { OutlineNode(id: 500 + $0.offset, name: $0.element, icon: .checkmark, children: nil) }
     private let library = [
         OutlineNode(id: 1, name: "All Canvases", icon: .photo), OutlineNode(id: 2, name: "Favorites", icon: .star),
         OutlineNode(id: 3, name: "Recently Deleted", icon: .trash),
@@ -27,13 +29,18 @@ final class OutlinePage {
 
     /// The talk's canvases: folders of drawings.
     private static func canvasTree() -> [OutlineNode] {
-        func leaf(_ id: Int, _ name: String) -> OutlineNode { OutlineNode(id: id, name: name, icon: .photo, children: nil) }
+        func leaf(_ id: Int, _ name: String) -> OutlineNode {
+            OutlineNode(id: id, name: name, icon: .photo, children: nil)
+        }
         return [
-            OutlineNode(id: 10, name: "Graphics", children: [
-                leaf(11, "Landscape"), leaf(12, "Portrait"),
-                OutlineNode(id: 13, name: "Icons", children: [leaf(14, "App icon"), leaf(15, "Toolbar glyphs")]),
-            ]),
-            OutlineNode(id: 20, name: "Shapes", children: [leaf(21, "Circles"), leaf(22, "Squares"), leaf(23, "Triangles")]),
+            OutlineNode(
+                id: 10, name: "Graphics",
+                children: [
+                    leaf(11, "Landscape"), leaf(12, "Portrait"),
+                    OutlineNode(id: 13, name: "Icons", children: [leaf(14, "App icon"), leaf(15, "Toolbar glyphs")]),
+                ]),
+            OutlineNode(
+                id: 20, name: "Shapes", children: [leaf(21, "Circles"), leaf(22, "Squares"), leaf(23, "Triangles")]),
             OutlineNode(id: 30, name: "Empty folder", children: []),
             leaf(40, "Sketch"),
         ]
@@ -44,7 +51,8 @@ final class OutlinePage {
             ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
                 ui.section("Library") {
                     ui.forEach(library) { node in
-                        ListRowContent(node.name, icon: node.icon, accessory: node.id == 2 ? .badge(self.favorites.count) : .none)
+                        ListRowContent(
+                            node.name, icon: node.icon, accessory: node.id == 2 ? .badge(self.favorites.count) : .none)
                     }
                 }
                 ui.section("Canvases") {
@@ -63,7 +71,7 @@ final class OutlinePage {
     /// `--tour`: opens a group and an item, selects two rows, opens every inspector group and
     /// swipes a row open (for screenshots).
     func tour(frame: Int, inject: EventInjector) {
-        let listTop = 44.0 + 38 // top bar, then the list's toolbar
+        let listTop = 44.0 + 38  // top bar, then the list's toolbar
         let slotY = { (slot: Int) in listTop + 24 * Double(slot) + 12 }
         switch frame {
         case 2:
@@ -72,7 +80,9 @@ final class OutlinePage {
             fileSelection = [group.children![0].id, group.children![1].id]
             inspector.shadowExpanded = true
             inspector.textExpanded = true
-        case 4: inject.mouseMove(to: Point(820, slotY(10))); inject.mouseButton(.left, down: true, at: Point(820, slotY(10)))
+        case 4:
+            inject.mouseMove(to: Point(820, slotY(10)))
+            inject.mouseButton(.left, down: true, at: Point(820, slotY(10)))
         case 5...12: inject.mouseMove(to: Point(820 - Double(frame - 4) * 20, slotY(10)), buttons: 1)
         case 13: inject.mouseButton(.left, down: false, at: Point(660, slotY(10)))
         default: break
@@ -81,47 +91,71 @@ final class OutlinePage {
 
     private func fileList(_ ui: UI) {
         ui.toolbar("files.toolbar") {
-            ui.list("files", selection: Binding(self, \.fileSelection), editMode: editMode.isEditing, contextMenu: { ids in
-                if ui.menuItem(ids.isEmpty ? "New Folder" : "Favorite \(ids.count)", icon: .star) {
-                    self.favorites.formUnion(ids)
-                    self.lastAction = ids.isEmpty ? "New folder" : "Favorited \(ids.count)"
+            ui.list(
+                "files", selection: Binding(self, \.fileSelection), editMode: editMode.isEditing,
+                contextMenu: { ids in
+                    if ui.menuItem(ids.isEmpty ? "New Folder" : "Favorite \(ids.count)", icon: .star) {
+                        self.favorites.formUnion(ids)
+                        self.lastAction = ids.isEmpty ? "New folder" : "Favorited \(ids.count)"
+                    }
+                    if !ids.isEmpty && ui.menuItem("Delete \(ids.count)", icon: .trash, role: .destructive) {
+                        self.lastAction = "Delete \(ids.count) (demo: nothing removed)"
+                    }
                 }
-                if !ids.isEmpty && ui.menuItem("Delete \(ids.count)", icon: .trash, role: .destructive) {
-                    self.lastAction = "Delete \(ids.count) (demo: nothing removed)"
-                }
-            }) {
+            ) {
                 ui.section("Tasks (reorder and delete in edit mode)") {
-                    ui.forEach(tasks, onMove: { from, to in
-                        let task = self.tasks.remove(at: from)
-                        self.tasks.insert(task, at: to)
-                        self.lastAction = "Moved \"\(task.name)\" to position \(to + 1)"
-                    }, onDelete: { offsets in
-                        self.lastAction = "Deleted \"\(offsets.map { self.tasks[$0].name }.joined(separator: ", "))\""
-                        for offset in offsets.reversed() { self.tasks.remove(at: offset) }
-                    }) { ListRowContent($0.name, icon: .checkmark, iconColor: ui.theme.secondaryText) }
+                    ui.forEach(
+                        tasks,
+                        onMove: { from, to in
+                            let task = self.tasks.remove(at: from)
+                            self.tasks.insert(task, at: to)
+                            self.lastAction = "Moved \"\(task.name)\" to position \(to + 1)"
+                        },
+                        onDelete: { offsets in
+                            self.lastAction =
+                                "Deleted \"\(offsets.map { self.tasks[$0].name }.joined(separator: ", "))\""
+                            for offset in offsets.reversed() { self.tasks.remove(at: offset) }
+                        }
+                    ) { ListRowContent($0.name, icon: .checkmark, iconColor: ui.theme.secondaryText) }
                 }
                 ui.section("Projects (10,000 nodes)") {
-                    ui.outlineGroup(files, children: \.children, expanded: Binding(self, \.expandedFiles), swipeActions: { node in
-                        [SwipeAction("Favorite", icon: .star, tint: Color(hex: 0xFF9500)) {
-                            self.favorites.insert(node.id)
-                            self.lastAction = "Favorited \(node.name)"
-                        },
-                         SwipeAction("Delete", icon: .trash, isDestructive: true) { self.lastAction = "Delete \(node.name) (demo)" }]
-                    }) { node in
-                        ListRowContent(node.name, icon: node.icon, iconColor: node.children == nil ? ui.theme.secondaryText : nil,
-                                       secondaryText: node.children.map { "\($0.count) items" },
-                                       accessory: self.favorites.contains(node.id) ? .checkmark : .none)
+                    ui.outlineGroup(
+                        files, children: \.children, expanded: Binding(self, \.expandedFiles),
+                        swipeActions: { node in
+                            [
+                                SwipeAction("Favorite", icon: .star, tint: Color(hex: 0xFF9500)) {
+                                    self.favorites.insert(node.id)
+                                    self.lastAction = "Favorited \(node.name)"
+                                },
+                                SwipeAction("Delete", icon: .trash, isDestructive: true) {
+                                    self.lastAction = "Delete \(node.name) (demo)"
+                                },
+                            ]
+                        }
+                    ) { node in
+                        ListRowContent(
+                            node.name, icon: node.icon, iconColor: node.children == nil ? ui.theme.secondaryText : nil,
+                            secondaryText: node.children.map { "\($0.count) items" },
+                            accessory: self.favorites.contains(node.id) ? .checkmark : .none)
                     }
                 }
             }
         } items: {
-            ui.toolbarItem(placement: .navigation) { if ui.button("Expand all", icon: .plus) { ui.expandAllOutlines(inList: "files") } }
-            ui.toolbarItem(placement: .navigation) { if ui.button("Collapse all", icon: .minus) { ui.collapseAllOutlines(inList: "files") } }
-            ui.toolbarItem(placement: .principal, priority: -1) { ui.text(self.lastAction, color: ui.theme.secondaryText) }
+            ui.toolbarItem(placement: .navigation) {
+                if ui.button("Expand all", icon: .plus) { ui.expandAllOutlines(inList: "files") }
+            }
+            ui.toolbarItem(placement: .navigation) {
+                if ui.button("Collapse all", icon: .minus) { ui.collapseAllOutlines(inList: "files") }
+            }
+            ui.toolbarItem(placement: .principal, priority: -1) {
+                ui.text(self.lastAction, color: ui.theme.secondaryText)
+            }
             ui.toolbarItem(placement: .primaryAction) {
                 if ui.button("New Task", icon: .plus) {
                     let id = (self.tasks.map(\.id).max() ?? 499) + 1
-                    ui.withAnimation(.spring) { self.tasks.insert(OutlineNode(id: id, name: "Task \(id - 499)", icon: .checkmark), at: 0) }
+                    ui.withAnimation(.spring) {
+                        self.tasks.insert(OutlineNode(id: id, name: "Task \(id - 499)", icon: .checkmark), at: 0)
+                    }
                 }
             }
             ui.toolbarItem(placement: .primaryAction, priority: 1) { ui.editButton(Binding(self, \.editMode)) }
@@ -165,8 +199,11 @@ final class Inspector {
                     ui.disclosureGroup("Text", isExpanded: &textExpanded) {
                         ui.textField("Label", text: &label)
                         ui.slider("Size", value: &fontSize, in: 10...36, step: 1)
-                        ui.picker("Alignment", selection: &alignment, options: [("Left", 0), ("Center", 1), ("Right", 2)])
-                        ui.picker("Weight", selection: &weight, options: [("Regular", .regular), ("Bold", .bold)], style: .menu)
+                        ui.picker(
+                            "Alignment", selection: &alignment, options: [("Left", 0), ("Center", 1), ("Right", 2)])
+                        ui.picker(
+                            "Weight", selection: &weight, options: [("Regular", .regular), ("Bold", .bold)],
+                            style: .menu)
                     }
                 }
             }
@@ -181,14 +218,16 @@ final class Inspector {
         let shape = Rect(x: rect.midX - width / 2, y: rect.y + 20, width: width, height: 80)
         if shadow {
             for k in stride(from: shadowRadius, to: 0, by: -2) {
-                ui.drawList.addRoundedRect(shape.offsetBy(dx: shadowOffset, dy: shadowOffset).insetBy(dx: -k, dy: -k), radius: 12 + k,
-                                           color: shadowColor.opacity(0.5 / max(1, shadowRadius / 2)))
+                ui.drawList.addRoundedRect(
+                    shape.offsetBy(dx: shadowOffset, dy: shadowOffset).insetBy(dx: -k, dy: -k), radius: 12 + k,
+                    color: shadowColor.opacity(0.5 / max(1, shadowRadius / 2)))
             }
         }
         ui.drawList.addRoundedRect(shape, radius: 12, color: fill ? fillColor : ui.theme.surface)
         ui.drawList.addRectBorder(shape, radius: 12, color: ui.theme.border, thickness: 1)
         let textAlignment: TextAlignment = alignment == 0 ? .leading : alignment == 2 ? .trailing : .center
-        ui.font(size: fontSize, weight: weight).draw(label, in: shape.insetBy(dx: 12, dy: 0), alignment: textAlignment,
-                                                     color: fill ? .white : ui.theme.text, into: &ui.drawList)
+        ui.font(size: fontSize, weight: weight).draw(
+            label, in: shape.insetBy(dx: 12, dy: 0), alignment: textAlignment,
+            color: fill ? .white : ui.theme.text, into: &ui.drawList)
     }
 }

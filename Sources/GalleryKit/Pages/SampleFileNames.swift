@@ -10,7 +10,7 @@ import DemoSupport
 enum SampleFileNames {
     /// The name of a file of `FileRow.kinds[kind]` last modified at `modified` (Unix seconds).
     static func name(kind: Int, modified: Int64, using rng: inout SplitMix64) -> String {
-        let stamp = FileFormat.date(modified) // "YYYY-MM-DD HH:MM"
+        let stamp = FileFormat.date(modified)  // "YYYY-MM-DD HH:MM"
         let chars = Array(stamp)
         let day = String(chars[0..<4] + chars[5..<7] + chars[8..<10])
         let time = String(chars[11..<13] + chars[14..<16]) + twoDigits(Int(modified % 60))
@@ -38,13 +38,19 @@ enum SampleFileNames {
             }
         case "Audio":
             switch rng.next(below: 3) {
-            case 0: return "\(number(2)) \(pick(adjectives).capitalized) \(pick(nouns).capitalized) - \(pick(places)) Sessions.flac"
+            case 0:
+                return
+                    "\(number(2)) \(pick(adjectives).capitalized) \(pick(nouns).capitalized) - \(pick(places)) Sessions.flac"
             case 1: return "Voice memo \(day) \(time).m4a"
-            default: return "\(pick(adjectives).capitalized) \(pick(nouns).capitalized) (live in \(pick(places)), \(year)).mp3"
+            default:
+                return
+                    "\(pick(adjectives).capitalized) \(pick(nouns).capitalized) (live in \(pick(places)), \(year)).mp3"
             }
         case "Document":
             let title = "\(pick(adjectives).capitalized) \(pick(nouns)) \(pick(documents))"
-            let version = pick(["", " v\(rng.next(below: 11) + 2)", " (final)", " draft", " - copy", " \(year)", " \(day)"])
+            let version = pick([
+                "", " v\(rng.next(below: 11) + 2)", " (final)", " draft", " - copy", " \(year)", " \(day)",
+            ])
             return title + version + "." + pick(["pdf", "docx", "odt", "md", "xlsx", "txt", "pptx"])
         case "Archive":
             switch rng.next(below: 2) {
@@ -52,18 +58,27 @@ enum SampleFileNames {
             default: return "\(pick(nouns))_\(pick(nouns))_\(number(4)).\(pick(["zip", "7z", "rar"]))"
             }
         default:
-            return "\(pick(nouns))-\(pick(adjectives))\(number(3)).\(pick(["json", "swift", "py", "log", "csv", "svg", "iso", "sqlite", "ttf"]))"
+            return
+                "\(pick(nouns))-\(pick(adjectives))\(number(3)).\(pick(["json", "swift", "py", "log", "csv", "svg", "iso", "sqlite", "ttf"]))"
         }
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
 
-    private static let places = ["Lisbon", "Kyoto", "Oslo", "Lima", "Nairobi", "Hanoi", "Porto", "Quebec", "Tromso", "Seville",
-                                 "Bruges", "Cusco", "Zanzibar", "Tallinn", "Hobart", "Galway", "Bergen", "Palermo", "Ushuaia", "Krakow"]
-    private static let nouns = ["garden", "harbor", "budget", "invoice", "meeting", "river", "summit", "kitchen", "orbit", "lantern",
-                                "ledger", "canvas", "atlas", "meadow", "signal", "pixel", "quarry", "beacon", "compass", "glacier",
-                                "workshop", "archive", "timeline", "roadmap", "recipe", "sketch", "thesis", "contract", "survey", "forecast"]
-    private static let adjectives = ["quiet", "amber", "northern", "rapid", "hidden", "silver", "early", "open", "little", "brave",
-                                     "second", "annual", "shared", "final", "spare", "urban", "coastal", "vivid", "daily", "remote"]
-    private static let documents = ["notes", "report", "plan", "summary", "review", "proposal", "minutes", "letter", "checklist", "brief"]
+    private static let places = [
+        "Lisbon", "Kyoto", "Oslo", "Lima", "Nairobi", "Hanoi", "Porto", "Quebec", "Tromso", "Seville",
+        "Bruges", "Cusco", "Zanzibar", "Tallinn", "Hobart", "Galway", "Bergen", "Palermo", "Ushuaia", "Krakow",
+    ]
+    private static let nouns = [
+        "garden", "harbor", "budget", "invoice", "meeting", "river", "summit", "kitchen", "orbit", "lantern",
+        "ledger", "canvas", "atlas", "meadow", "signal", "pixel", "quarry", "beacon", "compass", "glacier",
+        "workshop", "archive", "timeline", "roadmap", "recipe", "sketch", "thesis", "contract", "survey", "forecast",
+    ]
+    private static let adjectives = [
+        "quiet", "amber", "northern", "rapid", "hidden", "silver", "early", "open", "little", "brave",
+        "second", "annual", "shared", "final", "spare", "urban", "coastal", "vivid", "daily", "remote",
+    ]
+    private static let documents = [
+        "notes", "report", "plan", "summary", "review", "proposal", "minutes", "letter", "checklist", "brief",
+    ]
 }

@@ -25,26 +25,42 @@ final class SplitsPage {
                     if ui.button("Toggle layout", icon: .sidebar) { toggleable.layout.toggle() }
                     if ui.button(inspector.hidden == nil ? "Hide inspector" : "Show inspector") { inspector.toggle() }
                     if ui.button(outer.hidden == nil ? "Hide sidebar" : "Show sidebar") { outer.toggle(.left) }
-                    ui.text(dragged.map { "dragging: \(Int(($0 * 100).rounded())) %" } ?? "drag a splitter; drag the inspector's past its minimum to hide it",
-                            color: ui.theme.secondaryText)
+                    ui.text(
+                        dragged.map { "dragging: \(Int(($0 * 100).rounded())) %" }
+                            ?? "drag a splitter; drag the inspector's past its minimum to hide it",
+                        color: ui.theme.secondaryText)
                 }
             }
             ui.divider()
-            ui.hSplit("outer", state: Binding(self, \.outer), constraints: .init(minPFraction: 0.12, minSFraction: 0.4, priority: .left)) {
+            ui.hSplit(
+                "outer", state: Binding(self, \.outer),
+                constraints: .init(minPFraction: 0.12, minSFraction: 0.4, priority: .left)
+            ) {
                 paneText(ui, "Sidebar", tint: .blue, lines: ["Library", "Favorites", "Recent", "Folders"])
             } right: {
-                ui.vSplit("middle", state: Binding(self, \.middle), constraints: .init(minPFraction: 0.15, minSFraction: 0.25)) {
-                    ui.split("toggleable", state: Binding(self, \.toggleable), constraints: .init(minPFraction: 0.1, minSFraction: 0.1)) {
-                        paneText(ui, "Primary", tint: .green, lines: ["Layout: \(self.toggleable.layout.rawValue)", "Split(primary:secondary:)"])
+                ui.vSplit(
+                    "middle", state: Binding(self, \.middle), constraints: .init(minPFraction: 0.15, minSFraction: 0.25)
+                ) {
+                    ui.split(
+                        "toggleable", state: Binding(self, \.toggleable),
+                        constraints: .init(minPFraction: 0.1, minSFraction: 0.1)
+                    ) {
+                        paneText(
+                            ui, "Primary", tint: .green,
+                            lines: ["Layout: \(self.toggleable.layout.rawValue)", "Split(primary:secondary:)"])
                     } secondary: {
                         paneText(ui, "Secondary", tint: .orange, lines: ["Toggle the layout above"])
                     }
                 } bottom: {
-                    ui.hSplit("inspector", state: Binding(self, \.inspector),
-                              constraints: .init(minPFraction: 0.35, minSFraction: 0.2, priority: .right, dragToHideS: true),
-                              styling: SplitStyling(visibleThickness: 14, invisibleThickness: 14),
-                              splitter: .custom(Self.buttonSplitter), onDrag: { self.dragged = $0 }) {
-                        paneText(ui, "Detail", tint: .gray, lines: ["Nested three deep", "Priority: the inspector keeps its width"])
+                    ui.hSplit(
+                        "inspector", state: Binding(self, \.inspector),
+                        constraints: .init(minPFraction: 0.35, minSFraction: 0.2, priority: .right, dragToHideS: true),
+                        styling: SplitStyling(visibleThickness: 14, invisibleThickness: 14),
+                        splitter: .custom(Self.buttonSplitter), onDrag: { self.dragged = $0 }
+                    ) {
+                        paneText(
+                            ui, "Detail", tint: .gray,
+                            lines: ["Nested three deep", "Priority: the inspector keeps its width"])
                     } right: {
                         paneText(ui, "Inspector", tint: .red, lines: ["Drag-to-hide", "Min 20 %"])
                         ui.padding(10) { if ui.button("Close inspector", icon: .xmark) { self.inspector.hide(.right) } }
@@ -60,13 +76,16 @@ final class SplitsPage {
     static func buttonSplitter(_ ui: UI, _ context: SplitterContext, _ state: inout SplitState) {
         let bar = context.rect
         guard !bar.isEmpty else { return }
-        ui.drawList.addRect(bar, color: context.isDragging || context.isHovered ? ui.theme.controlHovered : ui.theme.surface)
+        ui.drawList.addRect(
+            bar, color: context.isDragging || context.isHovered ? ui.theme.controlHovered : ui.theme.surface)
         ui.drawList.addRect(Rect(x: bar.minX, y: bar.y, width: 1, height: bar.height), color: ui.theme.separator)
         ui.drawList.addRect(Rect(x: bar.maxX - 1, y: bar.y, width: 1, height: bar.height), color: ui.theme.separator)
         let button = Rect(x: bar.midX - 13, y: bar.midY - 16, width: 26, height: 32)
         ui.region(button) {
             let icon: Icon = context.previewHide != nil || state.hidden != nil ? .chevronLeft : .chevronRight
-            if ui.accessibilityLabel("Hide or Show the Right Pane", { ui.button("", icon: icon, style: .borderedProminent, id: "hideShow") }) {
+            if ui.accessibilityLabel(
+                "Hide or Show the Right Pane", { ui.button("", icon: icon, style: .borderedProminent, id: "hideShow") })
+            {
                 state.toggle(.right)
             }
         }
@@ -93,8 +112,10 @@ final class SplitsPage {
 
     private func save(_ store: PersistentStore?) {
         guard let store else { return }
-        for (key, value) in [("splits.outer", outer), ("splits.middle", middle), ("splits.inspector", inspector),
-                             ("splits.toggleable", toggleable)] where saved[key] != value {
+        for (key, value) in [
+            ("splits.outer", outer), ("splits.middle", middle), ("splits.inspector", inspector),
+            ("splits.toggleable", toggleable),
+        ] where saved[key] != value {
             saved[key] = value
             store.set(value, for: key)
         }

@@ -50,42 +50,63 @@ final class TablePage {
         let rows = sorter.view(of: query.isEmpty ? files : filtered, sortedBy: order, version: filterVersion)
         ui.toolbar("files.toolbar") {
             if treeMode {
-                ui.table("tree", roots: FolderTreeNode.roots, children: { $0.children }, expanded: Binding(self, \.treeOpen),
-                         selection: Binding(self, \.treeSelection), sortOrder: Binding(self, \.treeOrder),
-                         primaryAction: { ids in self.lastAction = "Opened \(ids.count)" }) {
+                ui.table(
+                    "tree", roots: FolderTreeNode.roots, children: { $0.children }, expanded: Binding(self, \.treeOpen),
+                    selection: Binding(self, \.treeSelection), sortOrder: Binding(self, \.treeOrder),
+                    primaryAction: { ids in self.lastAction = "Opened \(ids.count)" }
+                ) {
                     TableColumn("Name", value: \FolderTreeNode.name).width(min: 160, ideal: 320)
                     TableColumn("Kind", value: \FolderTreeNode.kind).width(min: 70, ideal: 110)
-                    TableColumn("Size", value: \FolderTreeNode.size) { FileFormat.size(Int64($0.size)) }.width(min: 70, ideal: 110).alignment(.trailing)
+                    TableColumn("Size", value: \FolderTreeNode.size) { FileFormat.size(Int64($0.size)) }.width(
+                        min: 70, ideal: 110
+                    ).alignment(.trailing)
                 }
                 return
             }
             ui.inspector(isPresented: Binding(self, \.showsInspector)) {
-                ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
-                         isSorting: sorter.isSorting, editMode: editMode.isEditing, contextMenu: { ids in
-                             if ids.isEmpty {
-                                 if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) { self.selection.selectAll(of: rows) }
-                             } else {
-                                 if ui.menuItem(ids.count == 1 ? "Open" : "Open \(ids.count) Files", icon: .photo) { self.lastAction = "Opened \(ids.count)" }
-                                 if ui.menuItem("Favorite", icon: .starFill) { self.favorites.formUnion(ids); self.lastAction = "Favorited \(ids.count)" }
-                                 if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) {
-                                     self.trashCandidates = ids
-                                     self.confirmsTrash = true
-                                 }
-                             }
-                         }) {
+                ui.table(
+                    "files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+                    isSorting: sorter.isSorting, editMode: editMode.isEditing,
+                    contextMenu: { ids in
+                        if ids.isEmpty {
+                            if ui.menuItem("Select All", shortcut: KeyboardShortcut("a")) {
+                                self.selection.selectAll(of: rows)
+                            }
+                        } else {
+                            if ui.menuItem(ids.count == 1 ? "Open" : "Open \(ids.count) Files", icon: .photo) {
+                                self.lastAction = "Opened \(ids.count)"
+                            }
+                            if ui.menuItem("Favorite", icon: .starFill) {
+                                self.favorites.formUnion(ids)
+                                self.lastAction = "Favorited \(ids.count)"
+                            }
+                            if ui.menuItem("Move \(ids.count) to Trash", icon: .trash, role: .destructive) {
+                                self.trashCandidates = ids
+                                self.confirmsTrash = true
+                            }
+                        }
+                    }
+                ) {
                     TableColumn("Name", value: \FileRow.name).width(min: 120, ideal: 280)
                     TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }.width(min: 70, ideal: 110)
-                    TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing)
-                    TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 130, ideal: 170)
-                    TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(min: 90, ideal: 120)
+                    TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110)
+                        .alignment(.trailing)
+                    TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(
+                        min: 130, ideal: 170)
+                    TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(
+                        min: 90, ideal: 120)
                 }
             } inspector: {
                 ui.padding(12) { self.details(ui) }
             }
             let count = trashCandidates.count
-            ui.confirmationDialog("Move \(count == 1 ? "1 file" : "\(count) files") to the trash?", isPresented: Binding(self, \.confirmsTrash),
-                                  actions: [DialogAction("Move to Trash", role: .destructive) { self.lastAction = "Trashed \(count) (demo)" }],
-                                  message: "The demo's files are generated: nothing on disk changes.")
+            ui.confirmationDialog(
+                "Move \(count == 1 ? "1 file" : "\(count) files") to the trash?",
+                isPresented: Binding(self, \.confirmsTrash),
+                actions: [
+                    DialogAction("Move to Trash", role: .destructive) { self.lastAction = "Trashed \(count) (demo)" }
+                ],
+                message: "The demo's files are generated: nothing on disk changes.")
         } items: {
             toolbarItems(ui)
         }
@@ -104,20 +125,30 @@ final class TablePage {
                     self.lastAction = "Favorited \(self.selection.count)"
                 }
             }
-            ui.toolbarItem(placement: .secondaryAction, priority: -1) { if ui.button("Invert") { self.selection.invert() } }
-            ui.toolbarItem(placement: .secondaryAction) { if ui.button("Deselect", icon: .xmark) { self.selection.removeAll() } }
+            ui.toolbarItem(placement: .secondaryAction, priority: -1) {
+                if ui.button("Invert") { self.selection.invert() }
+            }
+            ui.toolbarItem(placement: .secondaryAction) {
+                if ui.button("Deselect", icon: .xmark) { self.selection.removeAll() }
+            }
         }
         ui.toolbarItem(placement: .principal, priority: -2) {
-            ui.text(self.sorter.isSorting && !self.treeMode ? "Sorting…" : self.lastAction, color: ui.theme.secondaryText)
+            ui.text(
+                self.sorter.isSorting && !self.treeMode ? "Sorting…" : self.lastAction, color: ui.theme.secondaryText)
         }
-        if !treeMode { ui.searchable(text: Binding(self, \.query), prompt: "Search names", suggestions: suggestions, width: 180) }
+        if !treeMode {
+            ui.searchable(text: Binding(self, \.query), prompt: "Search names", suggestions: suggestions, width: 180)
+        }
         ui.toolbarItem(placement: .primaryAction) { ui.toggle("Tree", isOn: &self.treeMode) }
         ui.toolbarItem(placement: .primaryAction, priority: 1) { ui.editButton(Binding(self, \.editMode)) }
         if !treeMode {
             ui.toolbarItem(placement: .primaryAction, priority: 1) {
-                if ui.accessibilityLabel("Inspector", {
-                    ui.button("", icon: Icon(named: self.showsInspector ? "info" : "info_outline"), id: "inspector")
-                }) {
+                if ui.accessibilityLabel(
+                    "Inspector",
+                    {
+                        ui.button("", icon: Icon(named: self.showsInspector ? "info" : "info_outline"), id: "inspector")
+                    })
+                {
                     self.showsInspector.toggle()
                 }
             }
@@ -149,11 +180,19 @@ final class TablePage {
         let shift = Key(rawValue: 225 | (1 << 30))
         let row = { (i: Int) in Point(200, 44 + 38 + 28 + 24 * Double(i) + 12) }
         switch frame {
-        case 3: inject.mouseMove(to: row(2)); inject.mouseButton(.left, down: true, at: row(2))
+        case 3:
+            inject.mouseMove(to: row(2))
+            inject.mouseButton(.left, down: true, at: row(2))
         case 4: inject.mouseButton(.left, down: false, at: row(2))
-        case 5: inject.key(shift, down: true, modifiers: .shift); inject.mouseMove(to: row(5)); inject.mouseButton(.left, down: true, at: row(5))
+        case 5:
+            inject.key(shift, down: true, modifiers: .shift)
+            inject.mouseMove(to: row(5))
+            inject.mouseButton(.left, down: true, at: row(5))
         case 6: inject.mouseButton(.left, down: false, at: row(5))
-        case 7: inject.key(shift, down: false); inject.mouseMove(to: row(3)); inject.mouseButton(.right, down: true, at: row(3))
+        case 7:
+            inject.key(shift, down: false)
+            inject.mouseMove(to: row(3))
+            inject.mouseButton(.right, down: true, at: row(3))
         case 8: inject.mouseButton(.right, down: false, at: row(3))
         default: break
         }
@@ -164,9 +203,13 @@ final class TablePage {
 struct FolderTreeNode: Identifiable, Sendable {
     let path: [Int]
     var id: [Int] { path }
-    var name: String { path.count < 3 ? "Folder " + path.map(String.init).joined(separator: ".") : "file-\(path[2]).jpg" }
+    var name: String {
+        path.count < 3 ? "Folder " + path.map(String.init).joined(separator: ".") : "file-\(path[2]).jpg"
+    }
     var kind: String { path.count < 3 ? "Folder" : "JPEG image" }
-    var size: Int { path.count < 3 ? (3 - path.count) * 100 * 250_000 : 200_000 + (path.reduce(7) { $0 &* 31 &+ $1 } & 0xFFFFF) }
+    var size: Int {
+        path.count < 3 ? (3 - path.count) * 100 * 250_000 : 200_000 + (path.reduce(7) { $0 &* 31 &+ $1 } & 0xFFFFF)
+    }
     var children: [FolderTreeNode]? { path.count < 3 ? (0..<100).map { FolderTreeNode(path: path + [$0]) } : nil }
     static let roots = (0..<100).map { FolderTreeNode(path: [$0]) }
 }

@@ -1,6 +1,6 @@
 import CSDL2
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A texture known to the `Renderer`. A small value: copy it freely; the renderer owns the
@@ -121,10 +121,13 @@ public struct DrawList {
     @inline(__always)
     private mutating func reserveRoom(vertices v: Int, indices i: Int) {
         if vertexCount + v > vertexStorage.count {
-            vertexStorage.append(contentsOf: repeatElement(SDL_Vertex(), count: max(vertexCount + v - vertexStorage.count, vertexStorage.count, 1024)))
+            vertexStorage.append(
+                contentsOf: repeatElement(
+                    SDL_Vertex(), count: max(vertexCount + v - vertexStorage.count, vertexStorage.count, 1024)))
         }
         if indexCount + i > indexStorage.count {
-            indexStorage.append(contentsOf: repeatElement(0, count: max(indexCount + i - indexStorage.count, indexStorage.count, 1536)))
+            indexStorage.append(
+                contentsOf: repeatElement(0, count: max(indexCount + i - indexStorage.count, indexStorage.count, 1536)))
         }
     }
 
@@ -147,8 +150,9 @@ public struct DrawList {
     /// Intersects the current clip with `rect` (logical) until the matching `popClip`.
     public mutating func pushClip(_ rect: Rect) {
         clipStack.append(clipPx)
-        let px = Rect(x: (rect.x * scale).rounded(), y: (rect.y * scale).rounded(),
-                      width: (rect.width * scale).rounded(), height: (rect.height * scale).rounded())
+        let px = Rect(
+            x: (rect.x * scale).rounded(), y: (rect.y * scale).rounded(),
+            width: (rect.width * scale).rounded(), height: (rect.height * scale).rounded())
         clipPx = clipPx.intersection(px)
     }
 
@@ -189,21 +193,27 @@ public struct DrawList {
     }
 
     /// A textured rectangle; `uv` is the source region in 0...1 texture coordinates.
-    public mutating func addImage(_ texture: TextureHandle, in rect: Rect,
-                                  uv: Rect = Rect(x: 0, y: 0, width: 1, height: 1), tint: Color = .white) {
-        let upright = beginUpright() // a photo is not flipped in a mirrored layout
+    public mutating func addImage(
+        _ texture: TextureHandle, in rect: Rect,
+        uv: Rect = Rect(x: 0, y: 0, width: 1, height: 1), tint: Color = .white
+    ) {
+        let upright = beginUpright()  // a photo is not flipped in a mirrored layout
         defer { endUpright(upright) }
-        addQuadPx(x0: rect.minX * scale, y0: rect.minY * scale, x1: rect.maxX * scale, y1: rect.maxY * scale,
-                  uv0: SIMD2(Float(uv.minX), Float(uv.minY)), uv1: SIMD2(Float(uv.maxX), Float(uv.maxY)),
-                  color: tint, texture: texture)
+        addQuadPx(
+            x0: rect.minX * scale, y0: rect.minY * scale, x1: rect.maxX * scale, y1: rect.maxY * scale,
+            uv0: SIMD2(Float(uv.minX), Float(uv.minY)), uv1: SIMD2(Float(uv.maxX), Float(uv.maxY)),
+            color: tint, texture: texture)
     }
 
     /// An axis-aligned quad in physical pixels, clipped on the CPU (UVs follow the clip).
-    mutating func addQuadPx(x0: Double, y0: Double, x1: Double, y1: Double,
-                            uv0: SIMD2<Float>, uv1: SIMD2<Float>, color: Color, texture: TextureHandle) {
+    mutating func addQuadPx(
+        x0: Double, y0: Double, x1: Double, y1: Double,
+        uv0: SIMD2<Float>, uv1: SIMD2<Float>, color: Color, texture: TextureHandle
+    ) {
         withQuadSink(maxQuads: 1, texture: texture) { sink in
-            sink.add(x0: Float(x0), y0: Float(y0), x1: Float(x1), y1: Float(y1), uv0: uv0, uv1: uv1,
-                     color: SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a), texture: texture)
+            sink.add(
+                x0: Float(x0), y0: Float(y0), x1: Float(x1), y1: Float(y1), uv0: uv0, uv1: uv1,
+                color: SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a), texture: texture)
         }
     }
 
@@ -219,16 +229,18 @@ public struct DrawList {
         var written = (v, i)
         vertexStorage.withUnsafeMutableBufferPointer { vp in
             indexStorage.withUnsafeMutableBufferPointer { ip in
-                var sink = QuadSink(vertices: vp.baseAddress!, indices: ip.baseAddress!,
-                                    clipX0: Float(c.minX), clipY0: Float(c.minY), clipX1: Float(c.maxX), clipY1: Float(c.maxY),
-                                    vertexCount: v, indexCount: i, texture: texture, capacity: v + maxQuads * 4)
+                var sink = QuadSink(
+                    vertices: vp.baseAddress!, indices: ip.baseAddress!,
+                    clipX0: Float(c.minX), clipY0: Float(c.minY), clipX1: Float(c.maxX), clipY1: Float(c.maxY),
+                    vertexCount: v, indexCount: i, texture: texture, capacity: v + maxQuads * 4)
                 body(&sink)
                 written = (sink.vertexCount, sink.indexCount)
                 changes = sink.textureChanges
             }
         }
         for change in changes {
-            runs.append(DrawCommand(texture: change.texture, scissor: nil, indexStart: change.indexStart, indexCount: 0))
+            runs.append(
+                DrawCommand(texture: change.texture, scissor: nil, indexStart: change.indexStart, indexCount: 0))
         }
         (vertexCount, indexCount) = written
     }
@@ -248,7 +260,10 @@ public struct DrawList {
     public mutating func addRoundedRect(_ rect: Rect, radius: Double, color: Color) {
         guard color.a > 0, !rect.isEmpty else { return }
         let r = min(radius, rect.width / 2, rect.height / 2)
-        if r * scale < 0.5 { addRect(rect, color: color); return }
+        if r * scale < 0.5 {
+            addRect(rect, color: color)
+            return
+        }
         buildRoundedRectPath(rect, radius: r)
         fillPath(color: color)
     }
@@ -260,9 +275,13 @@ public struct DrawList {
             // Four solid quads: exact, crisp and CPU-clipped.
             addRect(Rect(x: rect.x, y: rect.y, width: rect.width, height: thickness), color: color)
             addRect(Rect(x: rect.x, y: rect.maxY - thickness, width: rect.width, height: thickness), color: color)
-            addRect(Rect(x: rect.x, y: rect.y + thickness, width: thickness, height: max(0, rect.height - 2 * thickness)), color: color)
-            addRect(Rect(x: rect.maxX - thickness, y: rect.y + thickness, width: thickness,
-                         height: max(0, rect.height - 2 * thickness)), color: color)
+            addRect(
+                Rect(x: rect.x, y: rect.y + thickness, width: thickness, height: max(0, rect.height - 2 * thickness)),
+                color: color)
+            addRect(
+                Rect(
+                    x: rect.maxX - thickness, y: rect.y + thickness, width: thickness,
+                    height: max(0, rect.height - 2 * thickness)), color: color)
             return
         }
         let half = thickness / 2
@@ -351,7 +370,10 @@ public struct DrawList {
 
     private func pathBounds(margin: Float) -> (Float, Float, Float, Float) {
         var lo = path[0], hi = path[0]
-        for p in path { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        for p in path {
+            lo = pointwiseMin(lo, p)
+            hi = pointwiseMax(hi, p)
+        }
         return (lo.x - margin, lo.y - margin, hi.x + margin, hi.y + margin)
     }
 
@@ -361,7 +383,10 @@ public struct DrawList {
         var kept = 0
         for i in path.indices {
             let d = path[i] - (kept > 0 ? path[kept - 1] : SIMD2(.infinity, .infinity))
-            if kept == 0 || (d * d).sum() > 1e-4 { path[kept] = path[i]; kept += 1 }
+            if kept == 0 || (d * d).sum() > 1e-4 {
+                path[kept] = path[i]
+                kept += 1
+            }
         }
         path.removeSubrange(kept...)
         if closed, path.count > 1 {
@@ -382,7 +407,10 @@ public struct DrawList {
         let uv = SDL_FPoint(x: whiteUV.x, y: whiteUV.y)
         // Orientation decides which side of the edge is "outside".
         var area: Float = 0
-        for i in 0..<n { let a = path[i], b = path[(i + 1) % n]; area += a.x * b.y - b.x * a.y }
+        for i in 0..<n {
+            let a = path[i], b = path[(i + 1) % n]
+            area += a.x * b.y - b.x * a.y
+        }
         let outward: Float = area >= 0 ? 1 : -1
         var centroid = SIMD2<Float>(0, 0)
         for p in path { centroid += p }
@@ -457,9 +485,12 @@ public struct DrawList {
             let next = hasNext ? edgeNormal(i) : prev
             var m = prev + next
             let d2 = (m * m).sum()
-            if d2 < 1e-6 { normals.append(next); continue }
+            if d2 < 1e-6 {
+                normals.append(next)
+                continue
+            }
             m /= d2.squareRoot()
-            let cosHalf = max((m * next).sum(), 0.25) // limit the miter to 4× the width
+            let cosHalf = max((m * next).sum(), 0.25)  // limit the miter to 4× the width
             normals.append(m / cosHalf)
         }
     }
@@ -503,12 +534,15 @@ public struct DrawList {
         var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
         vertexStorage.withUnsafeBufferPointer { v in
             for i in mark.vertexCount..<vertexCount {
-                minX = min(minX, v[i].position.x); maxX = max(maxX, v[i].position.x)
-                minY = min(minY, v[i].position.y); maxY = max(maxY, v[i].position.y)
+                minX = min(minX, v[i].position.x)
+                maxX = max(maxX, v[i].position.x)
+                minY = min(minY, v[i].position.y)
+                maxY = max(maxY, v[i].position.y)
             }
         }
         let s = scale > 0 ? scale : 1
-        return Rect(x: Double(minX) / s, y: Double(minY) / s, width: Double(maxX - minX) / s, height: Double(maxY - minY) / s)
+        return Rect(
+            x: Double(minX) / s, y: Double(minY) / s, width: Double(maxX - minX) / s, height: Double(maxY - minY) / s)
     }
 
     /// Moves everything added since `mark` by `offset` after scaling it by `scale` about `center`
@@ -573,7 +607,7 @@ public struct DrawList {
         vertexStorage.withUnsafeMutableBufferPointer { v in
             var i = 0
             while i < vertexCount {
-                while let run = runs.first, run.start < i { runs = runs.dropFirst() } // (none: runs never overlap)
+                while let run = runs.first, run.start < i { runs = runs.dropFirst() }  // (none: runs never overlap)
                 if let run = runs.first, run.start == i {
                     let shift = w - run.minX - run.maxX
                     for k in run.start..<run.end { v[k].position.x += shift }
@@ -637,8 +671,10 @@ struct QuadSink {
     var textureChanges: [(indexStart: Int, texture: TextureHandle)] = []
 
     @inline(__always)
-    mutating func add(x0: Float, y0: Float, x1: Float, y1: Float, uv0: SIMD2<Float>, uv1: SIMD2<Float>,
-                      color: SDL_Color, texture quadTexture: TextureHandle) {
+    mutating func add(
+        x0: Float, y0: Float, x1: Float, y1: Float, uv0: SIMD2<Float>, uv1: SIMD2<Float>,
+        color: SDL_Color, texture quadTexture: TextureHandle
+    ) {
         let cx0 = max(x0, clipX0), cy0 = max(y0, clipY0)
         let cx1 = min(x1, clipX1), cy1 = min(y1, clipY1)
         guard cx1 > cx0, cy1 > cy0 else { return }
@@ -665,8 +701,12 @@ struct QuadSink {
         v[3] = SDL_Vertex(position: SDL_FPoint(x: cx0, y: cy1), color: color, tex_coord: SDL_FPoint(x: u0, y: v1))
         let base = Int32(vertexCount)
         let i = indices + indexCount
-        i[0] = base; i[1] = base + 1; i[2] = base + 2
-        i[3] = base; i[4] = base + 2; i[5] = base + 3
+        i[0] = base
+        i[1] = base + 1
+        i[2] = base + 2
+        i[3] = base
+        i[4] = base + 2
+        i[5] = base + 3
         vertexCount += 4
         indexCount += 6
     }
@@ -678,11 +718,15 @@ extension QuadSink {
     /// keep their colors; only `color`'s alpha applies to them.
     @inline(__always)
     mutating func add(_ run: GlyphRun, dx: Float, dy: Float, color: SDL_Color) {
-        guard let runTexture = run.texture, run.x0 + dx >= clipX0, run.x1 + dx <= clipX1, run.y0 + dy >= clipY0, run.y1 + dy <= clipY1,
-              vertexCount + run.quads.count * 4 <= capacity else {
+        guard let runTexture = run.texture, run.x0 + dx >= clipX0, run.x1 + dx <= clipX1, run.y0 + dy >= clipY0,
+            run.y1 + dy <= clipY1,
+            vertexCount + run.quads.count * 4 <= capacity
+        else {
             let own = SDL_Color(r: 255, g: 255, b: 255, a: color.a)
             for q in run.quads {
-                add(x0: dx + q.x0, y0: dy + q.y0, x1: dx + q.x1, y1: dy + q.y1, uv0: q.uv0, uv1: q.uv1, color: q.colored ? own : color,
+                add(
+                    x0: dx + q.x0, y0: dy + q.y0, x1: dx + q.x1, y1: dy + q.y1, uv0: q.uv0, uv1: q.uv1,
+                    color: q.colored ? own : color,
                     texture: q.texture)
             }
             return
@@ -695,13 +739,23 @@ extension QuadSink {
         var base = Int32(vertexCount)
         for q in run.quads {
             let x0 = dx + q.x0, y0 = dy + q.y0, x1 = dx + q.x1, y1 = dy + q.y1
-            v[0] = SDL_Vertex(position: SDL_FPoint(x: x0, y: y0), color: color, tex_coord: SDL_FPoint(x: q.uv0.x, y: q.uv0.y))
-            v[1] = SDL_Vertex(position: SDL_FPoint(x: x1, y: y0), color: color, tex_coord: SDL_FPoint(x: q.uv1.x, y: q.uv0.y))
-            v[2] = SDL_Vertex(position: SDL_FPoint(x: x1, y: y1), color: color, tex_coord: SDL_FPoint(x: q.uv1.x, y: q.uv1.y))
-            v[3] = SDL_Vertex(position: SDL_FPoint(x: x0, y: y1), color: color, tex_coord: SDL_FPoint(x: q.uv0.x, y: q.uv1.y))
-            i[0] = base; i[1] = base + 1; i[2] = base + 2
-            i[3] = base; i[4] = base + 2; i[5] = base + 3
-            v += 4; i += 6; base += 4
+            v[0] = SDL_Vertex(
+                position: SDL_FPoint(x: x0, y: y0), color: color, tex_coord: SDL_FPoint(x: q.uv0.x, y: q.uv0.y))
+            v[1] = SDL_Vertex(
+                position: SDL_FPoint(x: x1, y: y0), color: color, tex_coord: SDL_FPoint(x: q.uv1.x, y: q.uv0.y))
+            v[2] = SDL_Vertex(
+                position: SDL_FPoint(x: x1, y: y1), color: color, tex_coord: SDL_FPoint(x: q.uv1.x, y: q.uv1.y))
+            v[3] = SDL_Vertex(
+                position: SDL_FPoint(x: x0, y: y1), color: color, tex_coord: SDL_FPoint(x: q.uv0.x, y: q.uv1.y))
+            i[0] = base
+            i[1] = base + 1
+            i[2] = base + 2
+            i[3] = base
+            i[4] = base + 2
+            i[5] = base + 3
+            v += 4
+            i += 6
+            base += 4
         }
         vertexCount += run.quads.count * 4
         indexCount += run.quads.count * 6

@@ -52,7 +52,7 @@ public enum FrameWaker {
             sent.add(1, ordering: .relaxed)
             signal.signal()
         } else {
-            queued.store(false, ordering: .releasing) // filtered or the queue is full: the next one tries again
+            queued.store(false, ordering: .releasing)  // filtered or the queue is full: the next one tries again
         }
     }
 

@@ -15,21 +15,28 @@ public struct PixelBuffer: Sendable, Equatable {
         self.width = max(0, width)
         self.height = max(0, height)
         var row = [UInt8](repeating: 0, count: self.width * 4)
-        for x in 0..<self.width { row[4 * x] = color.r; row[4 * x + 1] = color.g; row[4 * x + 2] = color.b; row[4 * x + 3] = color.a }
+        for x in 0..<self.width {
+            row[4 * x] = color.r
+            row[4 * x + 1] = color.g
+            row[4 * x + 2] = color.b
+            row[4 * x + 3] = color.a
+        }
         bytes = Array([[UInt8]](repeating: row, count: self.height).joined())
     }
 
     /// A buffer holding `bytes` (RGBA, row by row); the count must be `width * height * 4`.
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer needs width*height*4 bytes")
-        self.width = width; self.height = height; self.bytes = bytes
+        self.width = width
+        self.height = height
+        self.bytes = bytes
     }
 
     /// Whether every pixel's alpha is 255: such an image may be drawn without blending.
     public var isOpaque: Bool {
         bytes.withUnsafeBytes { raw in
             var alphas: UInt32 = 0xFF00_0000
-            for pixel in raw.bindMemory(to: UInt32.self) { alphas &= pixel } // RGBA in memory: alpha is the high byte
+            for pixel in raw.bindMemory(to: UInt32.self) { alphas &= pixel }  // RGBA in memory: alpha is the high byte
             return alphas == 0xFF00_0000
         }
     }
@@ -140,11 +147,14 @@ public final class Renderer {
     /// ```swift
     /// let texture = try renderer.makeTexture(width: photo.width, height: photo.height, pixels: photo, opaque: photo.isOpaque)
     /// ```
-    public func makeTexture(width: Int, height: Int, pixels: PixelBuffer? = nil,
-                            filter: TextureFilter = .linear, opaque: Bool = false) throws(RenderError) -> TextureHandle {
+    public func makeTexture(
+        width: Int, height: Int, pixels: PixelBuffer? = nil,
+        filter: TextureFilter = .linear, opaque: Bool = false
+    ) throws(RenderError) -> TextureHandle {
         guard width > 0, height > 0,
-              let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
-                                              Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width), Int32(height))
+            let texture = SDL_CreateTexture(
+                handle, tessera_pixelformat_rgba32(),
+                Int32(SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width), Int32(height))
         else { throw RenderError("SDL_CreateTexture \(width)×\(height)") }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         SDL_SetTextureScaleMode(texture, filter == .linear ? SDL_ScaleModeLinear : SDL_ScaleModeNearest)
@@ -162,13 +172,17 @@ public final class Renderer {
     public func updateTexture(_ texture: TextureHandle, x: Int, y: Int, pixels: PixelBuffer) throws(RenderError) {
         guard let sdl = textures[texture.id] else { throw RenderError("unknown texture \(texture.id)") }
         var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(pixels.width), h: Int32(pixels.height))
-        let status = pixels.bytes.withUnsafeBytes { SDL_UpdateTexture(sdl, &rect, $0.baseAddress, Int32(pixels.width * 4)) }
+        let status = pixels.bytes.withUnsafeBytes {
+            SDL_UpdateTexture(sdl, &rect, $0.baseAddress, Int32(pixels.width * 4))
+        }
         if status != 0 { throw RenderError("SDL_UpdateTexture") }
     }
 
     /// Replaces a region of a texture from raw RGBA rows `pitch` bytes apart.
-    public func updateTexture(_ texture: TextureHandle, x: Int, y: Int, width: Int, height: Int,
-                              bytes: UnsafeRawPointer, pitch: Int) throws(RenderError) {
+    public func updateTexture(
+        _ texture: TextureHandle, x: Int, y: Int, width: Int, height: Int,
+        bytes: UnsafeRawPointer, pitch: Int
+    ) throws(RenderError) {
         guard let sdl = textures[texture.id] else { throw RenderError("unknown texture \(texture.id)") }
         var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height))
         if SDL_UpdateTexture(sdl, &rect, bytes, Int32(pitch)) != 0 { throw RenderError("SDL_UpdateTexture") }
@@ -206,8 +220,11 @@ public final class Renderer {
         atlas.drainDirtyRects { page, dirty, pixels, pitch in
             while atlasTextures.count <= page {
                 let size = Int32(GlyphAtlas.pageSize)
-                guard let texture = SDL_CreateTexture(handle, tessera_pixelformat_rgba32(),
-                                                      Int32(SDL_TEXTUREACCESS_STATIC.rawValue), size, size) else {
+                guard
+                    let texture = SDL_CreateTexture(
+                        handle, tessera_pixelformat_rgba32(),
+                        Int32(SDL_TEXTUREACCESS_STATIC.rawValue), size, size)
+                else {
                     Log.error("glyph atlas page texture: \(String(cString: SDL_GetError()))")
                     return
                 }
@@ -242,7 +259,8 @@ public final class Renderer {
                     guard flat || texture != nil else { continue }
                     if currentScissor != .some(command.scissor) {
                         if let s = command.scissor {
-                            var rect = SDL_Rect(x: Int32(s.x), y: Int32(s.y), w: Int32(max(0, s.width)), h: Int32(max(0, s.height)))
+                            var rect = SDL_Rect(
+                                x: Int32(s.x), y: Int32(s.y), w: Int32(max(0, s.width)), h: Int32(max(0, s.height)))
                             SDL_RenderSetClipRect(handle, &rect)
                         } else {
                             SDL_RenderSetClipRect(handle, nil)
@@ -259,8 +277,9 @@ public final class Renderer {
                         SDL_SetRenderDrawBlendMode(handle, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
                         stats.flatDraws += 1
                     }
-                    SDL_RenderGeometry(handle, texture, vertices.baseAddress, Int32(vertices.count),
-                                       indices.baseAddress! + command.indexStart, Int32(command.indexCount))
+                    SDL_RenderGeometry(
+                        handle, texture, vertices.baseAddress, Int32(vertices.count),
+                        indices.baseAddress! + command.indexStart, Int32(command.indexCount))
                     stats.drawCalls += 1
                     stats.triangles += command.indexCount / 3
                 }
@@ -271,9 +290,12 @@ public final class Renderer {
     }
 
     /// Whether every vertex `command` draws is at full opacity.
-    private static func isOpaque(_ command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>,
-                                 indices: UnsafeBufferPointer<Int32>) -> Bool {
-        for i in command.indexStart..<command.indexStart + command.indexCount where vertices[Int(indices[i])].color.a != 255 {
+    private static func isOpaque(
+        _ command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>,
+        indices: UnsafeBufferPointer<Int32>
+    ) -> Bool {
+        for i in command.indexStart..<command.indexStart + command.indexCount
+        where vertices[Int(indices[i])].color.a != 255 {
             return false
         }
         return true
@@ -315,9 +337,11 @@ public final class Renderer {
     public nonisolated static func writePNG(_ pixels: PixelBuffer, to path: String) throws(RenderError) {
         var copy = pixels.bytes
         let status: Int32 = copy.withUnsafeMutableBytes { raw in
-            guard let surface = SDL_CreateRGBSurfaceWithFormatFrom(
-                raw.baseAddress, Int32(pixels.width), Int32(pixels.height), 32, Int32(pixels.width * 4),
-                tessera_pixelformat_rgba32()) else { return -1 }
+            guard
+                let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+                    raw.baseAddress, Int32(pixels.width), Int32(pixels.height), 32, Int32(pixels.width * 4),
+                    tessera_pixelformat_rgba32())
+            else { return -1 }
             defer { SDL_FreeSurface(surface) }
             return IMG_SavePNG(surface, path)
         }

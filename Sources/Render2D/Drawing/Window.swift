@@ -41,12 +41,13 @@ package enum SDLContext {
     }
 
     private static func noDisplay(_ reason: String) -> WindowError {
-        WindowError(description: """
-            No display available (\(reason)).
-            Run with a display, under Xvfb (`Xvfb :99 &` then `DISPLAY=:99` for the app), \
-            or offscreen: SDL_VIDEODRIVER=offscreen in the environment, or \
-            `AppHost.Options(offscreen: true)` in the app.
-            """)
+        WindowError(
+            description: """
+                No display available (\(reason)).
+                Run with a display, under Xvfb (`Xvfb :99 &` then `DISPLAY=:99` for the app), \
+                or offscreen: SDL_VIDEODRIVER=offscreen in the environment, or \
+                `AppHost.Options(offscreen: true)` in the app.
+                """)
     }
 
     /// The active SDL video driver ("x11", "wayland", "offscreen", ...).
@@ -73,8 +74,10 @@ public final class Window {
 
     /// Opens a window of `width` × `height` (sizes are clamped to 1...16,384) with an accelerated
     /// renderer, at `position` on the desktop (centred when nil).
-    public init(title: String, width: Int, height: Int, vsync: Bool = true, resizable: Bool = true,
-                position: (x: Int, y: Int)? = nil) throws(WindowError) {
+    public init(
+        title: String, width: Int, height: Int, vsync: Bool = true, resizable: Bool = true,
+        position: (x: Int, y: Int)? = nil
+    ) throws(WindowError) {
         try SDLContext.initialize()
         var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
@@ -82,8 +85,11 @@ public final class Window {
         let centred = Int32(tessera_windowpos_centered())
         let x = position.map { Int32(clamping: min(max($0.x, -100_000), 100_000)) } ?? centred
         let y = position.map { Int32(clamping: min(max($0.y, -100_000), 100_000)) } ?? centred
-        guard let window = SDL_CreateWindow(title, x, y,
-                                            Int32(min(max(1, width), 16_384)), Int32(min(max(1, height), 16_384)), flags) else {
+        guard
+            let window = SDL_CreateWindow(
+                title, x, y,
+                Int32(min(max(1, width), 16_384)), Int32(min(max(1, height), 16_384)), flags)
+        else {
             throw WindowError(description: "SDL_CreateWindow: \(String(cString: SDL_GetError()))")
         }
         SDL_SetWindowMinimumSize(window, 1, 1)
@@ -137,7 +143,8 @@ public final class Window {
 
     /// The UI scale the desktop asks for on top of `backingScale` (see `ContentScale`).
     public var contentScale: Double {
-        ContentScale.resolve(environment: ProcessInfo.processInfo.environment, displayDPI: displayDPI, backingScale: backingScale)
+        ContentScale.resolve(
+            environment: ProcessInfo.processInfo.environment, displayDPI: displayDPI, backingScale: backingScale)
     }
 
     /// Seconds between the refreshes of the window's display (1/60 when it does not say).

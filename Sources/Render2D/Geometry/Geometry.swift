@@ -6,9 +6,15 @@ public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The vertical coordinate, growing downwards.
     public var y: Double
     /// A point at `x`, `y`.
-    public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
     /// A point at `x`, `y`.
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
     /// The origin.
     public static let zero = Point(0, 0)
     /// The sum of two points, as vectors.
@@ -31,9 +37,15 @@ public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The vertical extent.
     public var height: Double
     /// A size of `width` × `height`.
-    public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }
+    public init(_ width: Double, _ height: Double) {
+        self.width = width
+        self.height = height
+    }
     /// A size of `width` × `height`.
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
     /// No size at all.
     public static let zero = Size(0, 0)
     public var description: String { "\(width)×\(height)" }
@@ -57,7 +69,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     /// A rectangle from its top-left corner and its size.
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
     /// A rectangle from its top-left corner and its size.
     public init(origin: Point, size: Size) {
@@ -111,9 +126,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
     /// Shrinks by `insets` (grows for negative insets). Never returns a negative size.
     public func inset(by insets: EdgeInsets) -> Rect {
-        Rect(x: x + insets.leading, y: y + insets.top,
-             width: max(0, width - insets.leading - insets.trailing),
-             height: max(0, height - insets.top - insets.bottom))
+        Rect(
+            x: x + insets.leading, y: y + insets.top,
+            width: max(0, width - insets.leading - insets.trailing),
+            height: max(0, height - insets.top - insets.bottom))
     }
     /// The rectangle shrunk by `dx` on the left and right and `dy` on the top and bottom (grown when negative).
     public func insetBy(dx: Double, dy: Double) -> Rect {
@@ -132,7 +148,10 @@ public struct EdgeInsets: Hashable, Sendable {
     public var top: Double, leading: Double, bottom: Double, trailing: Double
     /// Insets of each edge.
     public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
-        self.top = top; self.leading = leading; self.bottom = bottom; self.trailing = trailing
+        self.top = top
+        self.leading = leading
+        self.bottom = bottom
+        self.trailing = trailing
     }
     /// The same inset on all four edges.
     public init(_ all: Double) { self.init(top: all, leading: all, bottom: all, trailing: all) }
@@ -158,11 +177,17 @@ public struct Color: Hashable, Sendable {
     /// The red, green, blue and alpha components, 0 to 255 (alpha 255 is opaque).
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
     /// A color from its components.
-    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) { self.r = r; self.g = g; self.b = b; self.a = a }
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
     /// From `0xRRGGBB`, opaque.
     public init(hex: UInt32, alpha: Double = 1) {
-        self.init(r: UInt8((hex >> 16) & 0xFF), g: UInt8((hex >> 8) & 0xFF), b: UInt8(hex & 0xFF),
-                  a: Color.unit(alpha))
+        self.init(
+            r: UInt8((hex >> 16) & 0xFF), g: UInt8((hex >> 8) & 0xFF), b: UInt8(hex & 0xFF),
+            a: Color.unit(alpha))
     }
     /// From components in 0...1.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {

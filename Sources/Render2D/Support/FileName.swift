@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// File names as the file system keeps them: bytes, which need not be UTF-8 (Latin-1 names from
@@ -19,7 +19,9 @@ public enum FileName {
 
     /// A name or path read from the file system, every byte kept (see `FileName`).
     public static func string(fromBytes bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if let text = String(validating: bytes, as: UTF8.self), !text.unicodeScalars.contains(where: { $0.value >= escapeBase }) {
+        if let text = String(validating: bytes, as: UTF8.self),
+            !text.unicodeScalars.contains(where: { $0.value >= escapeBase })
+        {
             return text
         }
         var scalars = String.UnicodeScalarView()
@@ -44,14 +46,20 @@ public enum FileName {
     }
 
     /// A name or path read from the file system, every byte kept.
-    public static func string(fromBytes bytes: [UInt8]) -> String { bytes.withUnsafeBufferPointer { string(fromBytes: $0) } }
+    public static func string(fromBytes bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { string(fromBytes: $0) }
+    }
 
     /// The file system's bytes for `path` (a path made of names from `string(fromBytes:)`).
     public static func bytes(_ path: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
-            if scalar.value >= escapeBase { out.append(UInt8(scalar.value - escapeBase)) } else { out += Array(String(scalar).utf8) }
+            if scalar.value >= escapeBase {
+                out.append(UInt8(scalar.value - escapeBase))
+            } else {
+                out += Array(String(scalar).utf8)
+            }
         }
         return out
     }
@@ -76,7 +84,7 @@ public enum FileName {
             value = value << 6 | UInt32(b[i + k] & 0x3F)
         }
         let least: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
-        guard value >= least, let scalar = Unicode.Scalar(value) else { return nil } // overlong or a surrogate
+        guard value >= least, let scalar = Unicode.Scalar(value) else { return nil }  // overlong or a surrogate
         return (scalar, length)
     }
 }

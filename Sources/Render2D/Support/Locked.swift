@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A value shared between threads, guarded by a pthread mutex.
@@ -12,7 +12,7 @@ import Glibc
 /// let progress = Locked(0)
 /// progress.withLock { $0 += 1 }
 /// ```
-public final class Locked<Value>: @unchecked Sendable { // `value` is only touched under `mutex`
+public final class Locked<Value>: @unchecked Sendable {  // `value` is only touched under `mutex`
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
@@ -28,7 +28,9 @@ public final class Locked<Value>: @unchecked Sendable { // `value` is only touch
     }
 
     /// Runs `body` with the value, holding the lock.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

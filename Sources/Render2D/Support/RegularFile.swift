@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads files that come from outside (photos, recordings, sidecars) safely: opened without
@@ -24,7 +24,8 @@ public enum RegularFile {
             switch self {
             case .unreadable(let why): why
             case .notAFile(let what): "\(what), not a file"
-            case .tooLarge(let bytes, let limit): "the file is too large (\(bytes >> 20) MB; the limit is \(limit >> 20) MB)"
+            case .tooLarge(let bytes, let limit):
+                "the file is too large (\(bytes >> 20) MB; the limit is \(limit >> 20) MB)"
             }
         }
     }
@@ -43,8 +44,14 @@ public enum RegularFile {
         let kind = st.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
-            throw .notAFile(what: kind == S_IFIFO ? "a FIFO" : kind == S_IFSOCK ? "a socket" : kind == S_IFDIR ? "a folder"
-                : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "something else")
+            throw .notAFile(
+                what: kind == S_IFIFO
+                    ? "a FIFO"
+                    : kind == S_IFSOCK
+                        ? "a socket"
+                        : kind == S_IFDIR
+                            ? "a folder"
+                            : kind == S_IFCHR || kind == S_IFBLK ? "a device" : "something else")
         }
         return (fd, Int(st.st_size))
     }
@@ -64,7 +71,9 @@ public enum RegularFile {
     /// Writes `bytes` to a file that must not exist yet (`O_EXCL`: no file or link is ever
     /// followed or written over) with `mode`; a failed write removes what it created.
     public static func writeNew(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ReadError) {
-        let fd = FileName.withCString(path) { Glibc.open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
+        let fd = FileName.withCString(path) {
+            Glibc.open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
         guard fd >= 0 else { throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
         var written = 0
         while written < bytes.count {
@@ -78,7 +87,10 @@ public enum RegularFile {
             }
             written += n
         }
-        guard close(fd) == 0 else { FileName.withCString(path) { _ = unlink($0) }; throw .unreadable("\(path): \(String(cString: strerror(errno)))") }
+        guard close(fd) == 0 else {
+            FileName.withCString(path) { _ = unlink($0) }
+            throw .unreadable("\(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Replaces the file at `path` with `bytes` atomically: written to a new file beside it
@@ -111,8 +123,14 @@ public enum RegularFile {
                 count = 0
                 while true {
                     let n = Glibc.read(fd, buffer.baseAddress!, want)
-                    if n >= 0 { count = n; return }
-                    if errno != EINTR { failure = errno; return }
+                    if n >= 0 {
+                        count = n
+                        return
+                    }
+                    if errno != EINTR {
+                        failure = errno
+                        return
+                    }
                 }
             }
             if failure != 0 { throw .unreadable(String(cString: strerror(failure))) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The user's own folders, as the XDG base-directory specification names them. Each is nil when
@@ -36,5 +36,6 @@ public enum UserFolders {
     }
 
     /// The reason given when a folder is unknown, for messages.
-    public static let unknownReason = "neither XDG_CACHE_HOME nor HOME is set, and the password database has no home folder"
+    public static let unknownReason =
+        "neither XDG_CACHE_HOME nor HOME is set, and the password database has no home folder"
 }

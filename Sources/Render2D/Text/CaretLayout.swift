@@ -13,7 +13,10 @@
 public struct CaretLayout: Sendable {
     /// Per scalar in reading order: its left and right edge on screen (logical pixels from
     /// the line's start) and whether it reads right to left.
-    struct Edge: Sendable { var left, right: Double; var rightToLeft: Bool }
+    struct Edge: Sendable {
+        var left, right: Double
+        var rightToLeft: Bool
+    }
     let edges: [Edge]
     /// The line's width in logical pixels.
     public let width: Double
@@ -29,8 +32,9 @@ public struct CaretLayout: Sendable {
             let left = Double(span.left) / scale, backwards = rtl.contains(span.start)
             for k in 0..<n {
                 let slot = backwards ? n - 1 - k : k
-                edges[span.start + k] = Edge(left: left + Double(slot) * share, right: left + Double(slot + 1) * share,
-                                             rightToLeft: backwards)
+                edges[span.start + k] = Edge(
+                    left: left + Double(slot) * share, right: left + Double(slot + 1) * share,
+                    rightToLeft: backwards)
             }
         }
         self.edges = edges

@@ -1,7 +1,7 @@
 import CSDL2
 import TesseraAssets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Horizontal placement of text inside a rectangle.
@@ -38,7 +38,11 @@ public final class FontLibrary {
     private var cache: [FontKey: Font] = [:]
 
     /// `weight` nil: the icon font.
-    struct FontKey: Hashable { let pixelSize: Int; let weight: FontWeight?; let scale: Double }
+    struct FontKey: Hashable {
+        let pixelSize: Int
+        let weight: FontWeight?
+        let scale: Double
+    }
 
     /// Opens the shipped fonts (no window required).
     public init(atlas: GlyphAtlas) throws {
@@ -74,7 +78,9 @@ public final class FontLibrary {
     /// logged line, when it is not.
     public private(set) lazy var icons: IconFont? = {
         do { return try IconFont() } catch {
-            Log.error("Material Icons are not installed (apt-get install fonts-material-design-icons-iconfont): \(error); named icons draw as boxes")
+            Log.error(
+                "Material Icons are not installed (apt-get install fonts-material-design-icons-iconfont): \(error); named icons draw as boxes"
+            )
             return nil
         }
     }()
@@ -105,8 +111,9 @@ public final class FontLibrary {
             return font
         }
         do {
-            let font = try Font(path: path, fallback: fallback, pixelSize: pixelSize,
-                                scale: scale, atlas: atlas)
+            let font = try Font(
+                path: path, fallback: fallback, pixelSize: pixelSize,
+                scale: scale, atlas: atlas)
             font.lastUse = uses
             if cache.count >= max(2, maxOpenFonts) { closeLeastRecentlyUsed() }
             cache[key] = font
@@ -123,7 +130,9 @@ public final class FontLibrary {
     /// Closes the least recently used face (never the body face).
     private func closeLeastRecentlyUsed() {
         let body = FontKey(pixelSize: 15, weight: .regular, scale: 1)
-        guard let oldest = cache.filter({ $0.key != body }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key else { return }
+        guard let oldest = cache.filter({ $0.key != body }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key else {
+            return
+        }
         cache[oldest] = nil
     }
 
@@ -183,7 +192,10 @@ public final class Font {
     static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
     private var truncations: [TruncationKey: String] = [:]
-    private struct TruncationKey: Hashable { let text: String; let width: Double }
+    private struct TruncationKey: Hashable {
+        let text: String
+        let width: Double
+    }
     /// The atlas page that holds the white texel (page 0 never changes).
     private let firstPage: TextureHandle
     /// Printable ASCII in this font's own face: each character's glyph (0: none) and
@@ -255,9 +267,10 @@ public final class Font {
             do {
                 let at = try atlas.insert(rgba: bitmap.pixels, width: bitmap.width, height: bitmap.height)
                 // Every face draws on this font's baseline.
-                placed = AtlasGlyph(texture: at.texture, uv0: at.uv0, uv1: at.uv1, offsetX: Float(bitmap.left),
-                                    offsetY: Float(faces[0].ascent - bitmap.top), width: Float(bitmap.width),
-                                    height: Float(bitmap.height), colored: bitmap.colored)
+                placed = AtlasGlyph(
+                    texture: at.texture, uv0: at.uv0, uv1: at.uv1, offsetX: Float(bitmap.left),
+                    offsetY: Float(faces[0].ascent - bitmap.top), width: Float(bitmap.width),
+                    height: Float(bitmap.height), colored: bitmap.colored)
             } catch {
                 Log.error("glyph \(glyph) of \(faces[face].path) not added to the atlas: \(error)")
             }
@@ -292,8 +305,10 @@ public final class Font {
                 glyphs[glyphs.count - 1].advance += kerning
                 pen += kerning
             }
-            glyphs.append(ShapedGlyph(face: 0, glyph: asciiGlyphs[c], cluster: scalars.count, pen: pen, dx: 0, dy: 0,
-                                      advance: asciiAdvances[c], rightToLeft: false))
+            glyphs.append(
+                ShapedGlyph(
+                    face: 0, glyph: asciiGlyphs[c], cluster: scalars.count, pen: pen, dx: 0, dy: 0,
+                    advance: asciiAdvances[c], rightToLeft: false))
             pen += asciiAdvances[c]
             scalars.append(UInt32(c))
         }
@@ -308,7 +323,8 @@ public final class Font {
         let pair = shape(String(decoding: [UInt8(a), UInt8(b)], as: UTF8.self)).glyphs
         var kerning = Float.infinity
         if pair.count == 2, pair[0].glyph == asciiGlyphs[a], pair[1].glyph == asciiGlyphs[b], pair[0].face == 0,
-           pair[0].dx == 0, pair[0].dy == 0, pair[1].dx == 0, pair[1].dy == 0, pair[1].advance == asciiAdvances[b] {
+            pair[0].dx == 0, pair[0].dy == 0, pair[1].dx == 0, pair[1].dy == 0, pair[1].advance == asciiAdvances[b]
+        {
             kerning = pair[0].advance - asciiAdvances[a]
         }
         asciiPairs[a &* 128 &+ b] = kerning
@@ -351,13 +367,17 @@ public final class Font {
         for g in line.glyphs {
             guard let a = atlasGlyph(face: g.face, glyph: g.glyph) else { continue }
             let x = (g.pen + g.dx).rounded() + a.offsetX, y = g.dy.rounded() + a.offsetY
-            quads.append(GlyphRun.Quad(x0: x, y0: y, x1: x + a.width, y1: y + a.height, uv0: a.uv0, uv1: a.uv1,
-                                       texture: a.texture, colored: a.colored))
+            quads.append(
+                GlyphRun.Quad(
+                    x0: x, y0: y, x1: x + a.width, y1: y + a.height, uv0: a.uv0, uv1: a.uv1,
+                    texture: a.texture, colored: a.colored))
         }
-        let entry = CachedRun(text: text, run: GlyphRun(quads: quads, advance: line.advance, rightToLeft: line.rightToLeft))
-        if let set, let hash, atlasGeneration == atlas.generation { // (not if the atlas moved glyphs meanwhile)
+        let entry = CachedRun(
+            text: text, run: GlyphRun(quads: quads, advance: line.advance, rightToLeft: line.rightToLeft))
+        if let set, let hash, atlasGeneration == atlas.generation {  // (not if the atlas moved glyphs meanwhile)
             var slot = Self.runWays * set
-            for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runSlots[other].use < runSlots[slot].use { slot = other }
+            for other in (slot + 1)..<(Self.runWays * set + Self.runWays) where runSlots[other].use < runSlots[slot].use
+            { slot = other }
             runSlots[slot] = RunSlot(hash: hash, use: runClock, entry: entry)
             entry.isCached = true
         }
@@ -372,7 +392,9 @@ public final class Font {
         let previous = cached.lastFrame
         cached.lastFrame = frame
         if let line = cached.line, atlas.touch(line) { return line }
-        guard cached.isCached, previous != 0, previous != frame, let line = atlas.composeLine(cached.run) else { return nil }
+        guard cached.isCached, previous != 0, previous != frame, let line = atlas.composeLine(cached.run) else {
+            return nil
+        }
         cached.line = line
         return line
     }
@@ -417,7 +439,10 @@ public final class Font {
         var ends: [String.Index] = []
         var sum: Float = 0, scalar = 0
         for character in text.indices {
-            for _ in text[character].unicodeScalars { sum += widths[scalar]; scalar += 1 }
+            for _ in text[character].unicodeScalars {
+                sum += widths[scalar]
+                scalar += 1
+            }
             if Double(sum) / scale > budget { break }
             ends.append(text.index(after: character))
         }
@@ -447,28 +472,35 @@ public final class Font {
         let start = Float((origin.x * list.scale).rounded())
         let top = Float((origin.y * list.scale).rounded())
         let sdlColor = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
-        let upright = list.beginUpright() // a mirrored layout moves text, never flips it
+        let upright = list.beginUpright()  // a mirrored layout moves text, never flips it
         defer { list.endUpright(upright) }
         if let line = composedLine(entry) {
             let page = firstPage
             let (x0, y0, x1, y1) = (entry.run.x0, entry.run.y0, entry.run.x1, entry.run.y1)
             list.withQuadSink(maxQuads: 1, texture: page) { sink in
-                sink.add(x0: start + x0, y0: top + y0, x1: start + x1, y1: top + y1, uv0: line.uv0, uv1: line.uv1,
-                         color: sdlColor, texture: page)
+                sink.add(
+                    x0: start + x0, y0: top + y0, x1: start + x1, y1: top + y1, uv0: line.uv0, uv1: line.uv1,
+                    color: sdlColor, texture: page)
             }
         } else {
             let run = entry.run
-            list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in sink.add(run, dx: start, dy: top, color: sdlColor) }
+            list.withQuadSink(maxQuads: run.quads.count, texture: firstPage) { sink in
+                sink.add(run, dx: start, dy: top, color: sdlColor)
+            }
         }
         let advance = Double(entry.run.advance) / list.scale
-        if list.recordsText { list.noteText(entry.text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight)) }
+        if list.recordsText {
+            list.noteText(entry.text, in: Rect(x: origin.x, y: origin.y, width: advance, height: lineHeight))
+        }
         return advance
     }
 
     /// Draws one line in `rect`, vertically centred, aligned horizontally, truncated with "…"
     /// when `truncate` is set and it does not fit.
-    public func draw(_ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
-                     truncate: Bool = true, into list: inout DrawList) {
+    public func draw(
+        _ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
+        truncate: Bool = true, into list: inout DrawList
+    ) {
         let y = rect.minY + (rect.height - lineHeight) / 2
         // One lookup when it fits: the run measured is the run drawn.
         let entry = lookUp(text)
@@ -483,7 +515,9 @@ public final class Font {
             draw(truncated(text, toWidth: rect.width), at: Point(rect.minX, y), color: color, into: &list)
             return
         }
-        func x(_ width: Double) -> Double { alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width }
+        func x(_ width: Double) -> Double {
+            alignment == .center ? rect.minX + (rect.width - width) / 2 : rect.maxX - width
+        }
         let width = Double(entry.run.advance) / scale
         if !truncate || width <= rect.width {
             draw(entry, at: Point(x(width), y), color: color, into: &list)
@@ -508,13 +542,30 @@ private func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32) ->
     let end = bytes.endIndex
     while i < end {
         let b0 = UInt32(bytes[i])
-        if b0 < 0x80 { body(b0); i += 1; continue }
+        if b0 < 0x80 {
+            body(b0)
+            i += 1
+            continue
+        }
         var need = 0, value: UInt32 = 0
-        if b0 & 0xE0 == 0xC0 { need = 1; value = b0 & 0x1F }
-        else if b0 & 0xF0 == 0xE0 { need = 2; value = b0 & 0x0F }
-        else if b0 & 0xF8 == 0xF0 { need = 3; value = b0 & 0x07 }
-        else { body(0xFFFD); i += 1; continue }
-        guard i + need < end else { body(0xFFFD); return }
+        if b0 & 0xE0 == 0xC0 {
+            need = 1
+            value = b0 & 0x1F
+        } else if b0 & 0xF0 == 0xE0 {
+            need = 2
+            value = b0 & 0x0F
+        } else if b0 & 0xF8 == 0xF0 {
+            need = 3
+            value = b0 & 0x07
+        } else {
+            body(0xFFFD)
+            i += 1
+            continue
+        }
+        guard i + need < end else {
+            body(0xFFFD)
+            return
+        }
         for k in 1...need { value = value << 6 | (UInt32(bytes[i + k]) & 0x3F) }
         body(value)
         i += need + 1
@@ -546,7 +597,10 @@ struct GlyphRun {
         var (x0, y0, x1, y1): (Float, Float, Float, Float) = (.infinity, .infinity, -.infinity, -.infinity)
         var texture = quads.first?.texture
         for q in quads {
-            x0 = min(x0, q.x0); y0 = min(y0, q.y0); x1 = max(x1, q.x1); y1 = max(y1, q.y1)
+            x0 = min(x0, q.x0)
+            y0 = min(y0, q.y0)
+            x1 = max(x1, q.x1)
+            y1 = max(y1, q.y1)
             if q.texture != texture || q.colored { texture = nil }
         }
         (self.x0, self.y0, self.x1, self.y1, self.texture) = (x0, y0, x1, y1, texture)

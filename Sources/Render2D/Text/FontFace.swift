@@ -106,7 +106,9 @@ final class FontFace {
     func rasterize(_ glyph: UInt32) -> Bitmap? {
         let flags = Int32(FT_LOAD_DEFAULT) | tessera_ft_load_target_light() | (hasColor ? Int32(FT_LOAD_COLOR) : 0)
         guard FT_Load_Glyph(face, glyph, flags) == 0, let slot = face.pointee.glyph else { return nil }
-        if slot.pointee.format != FT_GLYPH_FORMAT_BITMAP, FT_Render_Glyph(slot, FT_RENDER_MODE_LIGHT) != 0 { return nil }
+        if slot.pointee.format != FT_GLYPH_FORMAT_BITMAP, FT_Render_Glyph(slot, FT_RENDER_MODE_LIGHT) != 0 {
+            return nil
+        }
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), height = Int(bitmap.rows)
         // (A negative pitch, rows stored bottom up, does not come from FreeType's own renderer.)
@@ -119,7 +121,9 @@ final class FontFace {
             for y in 0..<height {
                 for x in 0..<width {
                     let i = (y * width + x) * 4
-                    pixels[i] = 255; pixels[i + 1] = 255; pixels[i + 2] = 255
+                    pixels[i] = 255
+                    pixels[i + 1] = 255
+                    pixels[i + 2] = 255
                     pixels[i + 3] = buffer[y * pitch + x]
                 }
             }
@@ -127,7 +131,10 @@ final class FontFace {
             for y in 0..<height {
                 for x in 0..<width where buffer[y * pitch + x / 8] & (0x80 >> UInt8(x % 8)) != 0 {
                     let i = (y * width + x) * 4
-                    pixels[i] = 255; pixels[i + 1] = 255; pixels[i + 2] = 255; pixels[i + 3] = 255
+                    pixels[i] = 255
+                    pixels[i + 1] = 255
+                    pixels[i + 2] = 255
+                    pixels[i + 3] = 255
                 }
             }
         case Int32(FT_PIXEL_MODE_BGRA.rawValue):
@@ -136,15 +143,18 @@ final class FontFace {
                 for x in 0..<width {
                     let s = y * pitch + x * 4, i = (y * width + x) * 4
                     // Premultiplied BGRA to premultiplied RGBA (made straight after scaling).
-                    pixels[i] = buffer[s + 2]; pixels[i + 1] = buffer[s + 1]; pixels[i + 2] = buffer[s]
+                    pixels[i] = buffer[s + 2]
+                    pixels[i + 1] = buffer[s + 1]
+                    pixels[i + 2] = buffer[s]
                     pixels[i + 3] = buffer[s + 3]
                 }
             }
         default:
             return nil
         }
-        var result = Bitmap(pixels: pixels, width: width, height: height, left: Int(slot.pointee.bitmap_left),
-                            top: Int(slot.pointee.bitmap_top), colored: colored)
+        var result = Bitmap(
+            pixels: pixels, width: width, height: height, left: Int(slot.pointee.bitmap_left),
+            top: Int(slot.pointee.bitmap_top), colored: colored)
         if bitmapScale != 1 { result = result.scaled(by: bitmapScale) }
         if colored { result.unpremultiply() }
         return result
@@ -164,15 +174,17 @@ extension FontFace.Bitmap {
                 for sy in sy0..<sy1 {
                     for sx in sx0..<sx1 {
                         let i = (sy * width + sx) * 4
-                        sum &+= SIMD4(UInt32(pixels[i]), UInt32(pixels[i + 1]), UInt32(pixels[i + 2]), UInt32(pixels[i + 3]))
+                        sum &+= SIMD4(
+                            UInt32(pixels[i]), UInt32(pixels[i + 1]), UInt32(pixels[i + 2]), UInt32(pixels[i + 3]))
                     }
                 }
                 let n = UInt32((sy1 - sy0) * (sx1 - sx0)), o = (y * w + x) * 4
                 for c in 0..<4 { out[o + c] = UInt8(sum[c] / n) }
             }
         }
-        return Self(pixels: out, width: w, height: h, left: Int((Double(left) * factor).rounded()),
-                    top: Int((Double(top) * factor).rounded()), colored: colored)
+        return Self(
+            pixels: out, width: w, height: h, left: Int((Double(left) * factor).rounded()),
+            top: Int((Double(top) * factor).rounded()), colored: colored)
     }
 
     /// Premultiplied colors made straight, as the atlas blends them.

@@ -58,7 +58,8 @@ public final class FontFallback {
             guard let font = fonts[i] else { continue }
             var charset: OpaquePointer?
             guard FcPatternGetCharSet(font, "charset", 0, &charset) == FcResultMatch, let charset,
-                  FcCharSetHasChar(charset, scalar) != 0 else { continue }
+                FcCharSetHasChar(charset, scalar) != 0
+            else { continue }
             var file: UnsafeMutablePointer<FcChar8>?
             guard FcPatternGetString(font, "file", 0, &file) == FcResultMatch, let file else { continue }
             return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))

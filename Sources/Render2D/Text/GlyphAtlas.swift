@@ -95,7 +95,9 @@ public final class GlyphAtlas {
     }
 
     private static func emptyLineShelves(firstEpoch: UInt32) -> LineShelves {
-        LineShelves(left: 0, top: pageSize - lineRegionHeight, width: pageSize, height: lineRegionHeight, firstEpoch: firstEpoch)
+        LineShelves(
+            left: 0, top: pageSize - lineRegionHeight, width: pageSize, height: lineRegionHeight, firstEpoch: firstEpoch
+        )
     }
 
     /// Starts a frame (before anything of it is drawn): clears the atlas when it holds more
@@ -127,7 +129,8 @@ public final class GlyphAtlas {
         // 4×4 white block at (1,1); sample its centre so linear filtering never bleeds.
         let (_, x, y) = allocate(width: 4, height: 4)!
         for row in y..<(y + 4) {
-            (pages[0].pixels.bytes + (row * Self.pageSize + x) * 4).initializeMemory(as: UInt8.self, repeating: 255, count: 4 * 4)
+            (pages[0].pixels.bytes + (row * Self.pageSize + x) * 4).initializeMemory(
+                as: UInt8.self, repeating: 255, count: 4 * 4)
         }
         markDirty(page: 0, y: y, height: 4)
         let size = Float(Self.pageSize)
@@ -188,7 +191,9 @@ public final class GlyphAtlas {
     }
 
     /// Copies a glyph's straight-alpha RGBA pixels into the atlas; returns its placement.
-    func insert(rgba: [UInt8], width: Int, height: Int) throws -> (texture: TextureHandle, uv0: SIMD2<Float>, uv1: SIMD2<Float>) {
+    func insert(rgba: [UInt8], width: Int, height: Int) throws -> (
+        texture: TextureHandle, uv0: SIMD2<Float>, uv1: SIMD2<Float>
+    ) {
         precondition(rgba.count == width * height * 4, "glyph bitmap size")
         guard let (p, x, y) = allocate(width: width, height: height) else {
             throw AtlasFull(width: width, height: height)
@@ -197,7 +202,8 @@ public final class GlyphAtlas {
         let page = pages[p].pixels.bytes
         rgba.withUnsafeBufferPointer { src in
             for row in 0..<height {
-                (page + ((y + row) * size + x) * 4).copyMemory(from: src.baseAddress! + row * width * 4, byteCount: width * 4)
+                (page + ((y + row) * size + x) * 4).copyMemory(
+                    from: src.baseAddress! + row * width * 4, byteCount: width * 4)
             }
         }
         markDirty(page: p, x: x, y: y, width: width, height: height)
@@ -209,10 +215,13 @@ public final class GlyphAtlas {
     /// Hands every block of every page written since the last call to `upload(page, block,
     /// its first pixel, the bytes from one row to the next)`: glyphs from their page, lines
     /// composed this frame from the staging buffer they were composed in.
-    func drainDirtyRects(_ upload: (_ page: Int, _ block: DirtyRect, _ pixels: UnsafeRawPointer, _ pitch: Int) -> Void) {
+    func drainDirtyRects(_ upload: (_ page: Int, _ block: DirtyRect, _ pixels: UnsafeRawPointer, _ pitch: Int) -> Void)
+    {
         let size = Self.pageSize
         for p in pages.indices where !pages[p].dirty.isEmpty {
-            for block in pages[p].dirty { upload(p, block, pages[p].pixels.bytes + (block.y * size + block.x) * 4, size * 4) }
+            for block in pages[p].dirty {
+                upload(p, block, pages[p].pixels.bytes + (block.y * size + block.x) * 4, size * 4)
+            }
             pages[p].dirty.removeAll(keepingCapacity: true)
         }
         lineStaging.withUnsafeBytes { staged in
@@ -241,15 +250,17 @@ public final class GlyphAtlas {
         var offset = 0
         if let last = stagedLines.last { offset = last.offset + last.block.width * last.block.height * 4 }
         guard width > 0, height > 0, width * height <= linePixelsLeft, offset + width * height * 4 <= lineStaging.count,
-              let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame) else { return nil }
+            let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame)
+        else { return nil }
         linePixelsLeft -= width * height
         let size = Self.pageSize
         composePixels(of: run, pages: pages, into: &lineStaging, at: offset, width: width, height: height)
         stagedLines.append((DirtyRect(x: x, y: y, width: width, height: height), offset))
         linesComposed += 1
         let s = Float(size)
-        return LinePlacement(shelf: Int32(shelf), epoch: epoch, uv0: SIMD2(Float(x) / s, Float(y) / s),
-                             uv1: SIMD2(Float(x + width) / s, Float(y + height) / s))
+        return LinePlacement(
+            shelf: Int32(shelf), epoch: epoch, uv0: SIMD2(Float(x) / s, Float(y) / s),
+            uv1: SIMD2(Float(x + width) / s, Float(y + height) / s))
     }
 }
 
@@ -262,7 +273,9 @@ final class PagePixels {
 
     init(count: Int) {
         // Mapped, not allocated: malloc may hand out reused memory it must clear first.
-        guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else {
+        guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            memory != MAP_FAILED
+        else {
             fatalError("out of memory for a \(count)-byte atlas page")
         }
         bytes = memory
@@ -278,36 +291,45 @@ final class PagePixels {
 
 /// Composes `run`'s glyphs from `pages` into `staging` at `offset`: a `width` × `height`
 /// block, white and transparent where no glyph covers it.
-private func composePixels(of run: GlyphRun, pages: [GlyphAtlas.Page], into staging: inout [UInt8], at offset: Int,
-                           width: Int, height: Int) {
+private func composePixels(
+    of run: GlyphRun, pages: [GlyphAtlas.Page], into staging: inout [UInt8], at offset: Int,
+    width: Int, height: Int
+) {
     let size = GlyphAtlas.pageSize
     staging.withUnsafeMutableBytes { staging in
         let line = UnsafeMutableRawBufferPointer(rebasing: staging[offset..<(offset + width * height * 4)])
-        line.withMemoryRebound(to: UInt32.self) { $0.update(repeating: UInt32(littleEndian: 0x00FF_FFFF)) } // white, transparent
+        // white, transparent
+        line.withMemoryRebound(to: UInt32.self) { $0.update(repeating: UInt32(littleEndian: 0x00FF_FFFF)) }
         for q in run.quads {
             let page = Int(q.texture.id & ~GlyphAtlas.pageHandleBit)
             guard page < pages.count else { continue }
             let from = (Int((q.uv0.y * Float(size)).rounded()), Int((q.uv0.x * Float(size)).rounded()))
             let to = (Int(q.y0 - run.y0), Int(q.x0 - run.x0))
-            composeBlend(from: pages[page].pixels.bytes, row: from.0, column: from.1, stride: size * 4,
-                         into: line.baseAddress!, row: to.0, column: to.1, stride: width * 4,
-                         width: Int(q.x1 - q.x0), height: Int(q.y1 - q.y0))
+            composeBlend(
+                from: pages[page].pixels.bytes, row: from.0, column: from.1, stride: size * 4,
+                into: line.baseAddress!, row: to.0, column: to.1, stride: width * 4,
+                width: Int(q.x1 - q.x0), height: Int(q.y1 - q.y0))
         }
     }
 }
 
 /// Blends a block of a page's alpha over a block of a line being composed: a + d·(1 − a), as
 /// blending one glyph quad after another gives. Strides are bytes from one row to the next.
-private func composeBlend(from source: UnsafeMutableRawPointer, row sourceRow: Int, column sourceColumn: Int, stride sourceStride: Int,
-                          into line: UnsafeMutableRawPointer, row lineRow: Int, column lineColumn: Int, stride lineStride: Int,
-                          width: Int, height: Int) {
+private func composeBlend(
+    from source: UnsafeMutableRawPointer, row sourceRow: Int, column sourceColumn: Int, stride sourceStride: Int,
+    into line: UnsafeMutableRawPointer, row lineRow: Int, column lineColumn: Int, stride lineStride: Int,
+    width: Int, height: Int
+) {
     let s0 = source.assumingMemoryBound(to: UInt8.self) + sourceRow * sourceStride + sourceColumn * 4 + 3
     let d0 = line.assumingMemoryBound(to: UInt8.self) + lineRow * lineStride + lineColumn * 4 + 3
     for row in 0..<height {
         let s = s0 + row * sourceStride, d = d0 + row * lineStride
         for k in 0..<width {
             let a = s[k &* 4], under = d[k &* 4]
-            if under == 0 || a == 255 { d[k &* 4] = a; continue }
+            if under == 0 || a == 255 {
+                d[k &* 4] = a
+                continue
+            }
             d[k &* 4] = UInt8(truncatingIfNeeded: Int(a) &+ (Int(under) &* (255 &- Int(a)) &+ 127) / 255)
         }
     }

@@ -35,13 +35,13 @@ public final class IconFont {
     public func scalar(named name: String) -> Unicode.Scalar? {
         if let known = resolved[name] { return known }
         let found = look(up: name)
-        if resolved.count < 4096 { resolved[name] = found } // names come from code, but stay bounded
+        if resolved.count < 4096 { resolved[name] = found }  // names come from code, but stay bounded
         return found
     }
 
     private func look(up name: String) -> Unicode.Scalar? {
         guard !name.isEmpty, name.utf8.count <= 64,
-              name.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F })
+            name.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F })
         else { return nil }
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }

@@ -61,7 +61,8 @@ struct LineShelves {
         }
         if chosen == nil {
             var oldest: Int?
-            for (i, shelf) in shelves.enumerated() where shelf.height >= h && shelf.height <= 2 * h && shelf.lastFrame < frame - 1 {
+            for (i, shelf) in shelves.enumerated()
+            where shelf.height >= h && shelf.height <= 2 * h && shelf.lastFrame < frame - 1 {
                 if oldest.map({ shelf.lastFrame < shelves[$0].lastFrame }) ?? true { oldest = i }
             }
             guard let oldest else {

@@ -70,14 +70,16 @@ extension Font {
         forEachScalar(text) { scalars.append(visibleControl($0)) }
         let count = scalars.count
         guard count > 0 else { return ShapedLine(scalars: [], glyphs: [], advance: 0) }
-        let (levels, rightToLeft) = scalars.contains(where: BidiLevels.mayNeedReordering)
+        let (levels, rightToLeft) =
+            scalars.contains(where: BidiLevels.mayNeedReordering)
             ? BidiLevels.of(scalars) : ([UInt8](repeating: 0, count: count), false)
         let faceOf = faceIndices(scalars)
         let scripts = TextScripts.resolved(scalars)
 
         var runs: [(start: Int, end: Int)] = []
         var start = 0
-        for i in 1..<(count + 1) where i == count || levels[i] != levels[start] || faceOf[i] != faceOf[start] || scripts[i] != scripts[start] {
+        for i in 1..<(count + 1)
+        where i == count || levels[i] != levels[start] || faceOf[i] != faceOf[start] || scripts[i] != scripts[start] {
             runs.append((start, i))
             start = i
         }
@@ -86,21 +88,25 @@ extension Font {
         var pen: Float = 0
         for r in BidiLevels.visualOrder(runLevels: runs.map { levels[$0.start] }) {
             let (start, end) = runs[r]
-            shapeRun(scalars, start..<end, face: faceOf[start], script: scripts[start], rightToLeft: levels[start] & 1 == 1,
-                     pen: &pen, into: &glyphs)
+            shapeRun(
+                scalars, start..<end, face: faceOf[start], script: scripts[start], rightToLeft: levels[start] & 1 == 1,
+                pen: &pen, into: &glyphs)
         }
         return ShapedLine(scalars: scalars, glyphs: glyphs, advance: pen, rightToLeft: rightToLeft)
     }
 
-    private func shapeRun(_ scalars: [UInt32], _ range: Range<Int>, face faceIndex: Int, script: hb_script_t, rightToLeft: Bool,
-                          pen: inout Float, into glyphs: inout [ShapedGlyph]) {
+    private func shapeRun(
+        _ scalars: [UInt32], _ range: Range<Int>, face faceIndex: Int, script: hb_script_t, rightToLeft: Bool,
+        pen: inout Float, into glyphs: inout [ShapedGlyph]
+    ) {
         let face = faces[faceIndex]
         let buffer = Self.shapingBuffer
         hb_buffer_clear_contents(buffer)
         scalars.withUnsafeBufferPointer { all in
             // (Lengths clamped: a line past Int32.max scalars is shaped in part, never trapped on.)
-            hb_buffer_add_utf32(buffer, all.baseAddress, Int32(clamping: all.count), UInt32(clamping: range.lowerBound),
-                                Int32(clamping: range.count))
+            hb_buffer_add_utf32(
+                buffer, all.baseAddress, Int32(clamping: all.count), UInt32(clamping: range.lowerBound),
+                Int32(clamping: range.count))
         }
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if script != HB_SCRIPT_COMMON { hb_buffer_set_script(buffer, script) }
@@ -108,13 +114,15 @@ extension Font {
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(face.shaper, buffer, nil, 0)
         var n: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &n), let positions = hb_buffer_get_glyph_positions(buffer, &n) else { return }
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &n),
+            let positions = hb_buffer_get_glyph_positions(buffer, &n)
+        else { return }
         let unit: Float = 1 / 64
         for k in 0..<Int(n) {
             let cluster = Int(infos[k].cluster)
             var glyph = infos[k].codepoint, owner = faceIndex
             var advance = Float(positions[k].x_advance) * unit
-            if glyph == 0 { // no face has it: a control character draws nothing, others the replacement glyph
+            if glyph == 0 {  // no face has it: a control character draws nothing, others the replacement glyph
                 let scalar = scalars[cluster]
                 if scalar < 0x20 || (0x7F..<0xA0).contains(scalar) {
                     advance = 0
@@ -123,8 +131,10 @@ extension Font {
                     advance = Float(hb_font_get_glyph_h_advance(faces[0].shaper, glyph)) / 64
                 }
             }
-            glyphs.append(ShapedGlyph(face: owner, glyph: glyph, cluster: cluster, pen: pen, dx: Float(positions[k].x_offset) * unit,
-                                      dy: -Float(positions[k].y_offset) * unit, advance: advance, rightToLeft: rightToLeft))
+            glyphs.append(
+                ShapedGlyph(
+                    face: owner, glyph: glyph, cluster: cluster, pen: pen, dx: Float(positions[k].x_offset) * unit,
+                    dy: -Float(positions[k].y_offset) * unit, advance: advance, rightToLeft: rightToLeft))
             pen += advance
         }
     }
@@ -138,7 +148,9 @@ extension Font {
             let previous = i > 0 ? result[i - 1] : 0
             if previous != 0 && TextScripts.attachesToPrevious(s) {
                 result[i] = previous
-            } else if previous != 0 && TextScripts.isCommon(s) && faces[0].glyphIndex(s) == 0 && faces[previous].glyphIndex(s) != 0 {
+            } else if previous != 0 && TextScripts.isCommon(s) && faces[0].glyphIndex(s) == 0
+                && faces[previous].glyphIndex(s) != 0
+            {
                 result[i] = previous
             } else {
                 result[i] = faceIndex(for: s)
@@ -172,7 +184,8 @@ enum TextScripts {
         case 0x200C, 0x200D, 0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F, 0xE0100...0xE01EF: return true
         default:
             let category = hb_unicode_general_category(unicode, scalar)
-            return category == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK || category == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK
+            return category == HB_UNICODE_GENERAL_CATEGORY_NON_SPACING_MARK
+                || category == HB_UNICODE_GENERAL_CATEGORY_SPACING_MARK
                 || category == HB_UNICODE_GENERAL_CATEGORY_ENCLOSING_MARK
         }
     }
@@ -190,7 +203,9 @@ enum TextScripts {
                 previous = s
             }
         }
-        if let first = result.first(where: { $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN }) {
+        if let first = result.first(where: {
+            $0 != HB_SCRIPT_COMMON && $0 != HB_SCRIPT_INHERITED && $0 != HB_SCRIPT_UNKNOWN
+        }) {
             for i in result.indices {
                 let s = result[i]
                 guard s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN else { break }
@@ -250,7 +265,10 @@ public enum BidiLevels {
         while level >= lowestOdd && level > 0 {
             var i = 0
             while i < order.count {
-                guard runLevels[order[i]] >= level else { i += 1; continue }
+                guard runLevels[order[i]] >= level else {
+                    i += 1
+                    continue
+                }
                 var j = i
                 while j < order.count && runLevels[order[j]] >= level { j += 1 }
                 order[i..<j].reverse()

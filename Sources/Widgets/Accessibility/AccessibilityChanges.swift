@@ -37,7 +37,9 @@ enum AccessibilityChanges {
         let oldFocus = old.nodes.first { $0.states.contains(.focused) }?.id
         let newFocus = new.nodes.first { $0.states.contains(.focused) }?.id
         if oldFocus != newFocus {
-            if let oldFocus, new.node(oldFocus) != nil { changes.append(.init(id: oldFocus, kind: .state("focused", false))) }
+            if let oldFocus, new.node(oldFocus) != nil {
+                changes.append(.init(id: oldFocus, kind: .state("focused", false)))
+            }
             if let newFocus {
                 changes.append(.init(id: newFocus, kind: .state("focused", true)))
                 changes.append(.init(id: newFocus, kind: .focus))
@@ -55,10 +57,12 @@ enum AccessibilityChanges {
             if let caret = node.text?.caret, caret >= 0, caret != before.text?.caret {
                 changes.append(.init(id: node.id, kind: .caret(caret)))
             }
-            let beforeChildren = before.children.map { old.nodes[$0].id }, nowChildren = node.children.map { new.nodes[$0].id }
+            let beforeChildren = before.children.map { old.nodes[$0].id },
+                nowChildren = node.children.map { new.nodes[$0].id }
             guard beforeChildren != nowChildren else { continue }
             let kept = Set(nowChildren), had = Set(beforeChildren)
-            for (index, child) in beforeChildren.enumerated().reversed() where !kept.contains(child) && childEvents < childEventLimit {
+            for (index, child) in beforeChildren.enumerated().reversed()
+            where !kept.contains(child) && childEvents < childEventLimit {
                 changes.append(.init(id: node.id, kind: .childRemoved(index, child)))
                 childEvents += 1
             }
@@ -79,11 +83,17 @@ enum AccessibilityChanges {
         var prefix = 0
         while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        while suffix < a.count - prefix && suffix < b.count - prefix
+            && a[a.count - 1 - suffix] == b[b.count - 1 - suffix]
+        { suffix += 1 }
         var changes: [AccessibilityChange] = []
         let removed = a[prefix..<(a.count - suffix)], inserted = b[prefix..<(b.count - suffix)]
-        if !removed.isEmpty { changes.append(.init(id: id, kind: .textDeleted(prefix, String(String.UnicodeScalarView(removed))))) }
-        if !inserted.isEmpty { changes.append(.init(id: id, kind: .textInserted(prefix, String(String.UnicodeScalarView(inserted))))) }
+        if !removed.isEmpty {
+            changes.append(.init(id: id, kind: .textDeleted(prefix, String(String.UnicodeScalarView(removed)))))
+        }
+        if !inserted.isEmpty {
+            changes.append(.init(id: id, kind: .textInserted(prefix, String(String.UnicodeScalarView(inserted)))))
+        }
         return changes
     }
 }

@@ -240,8 +240,11 @@ public struct AccessibilityActions: OptionSet, Sendable, Hashable {
 
     /// AT-SPI's names of the actions, in the order `DoAction` numbers them.
     public var names: [String] {
-        [(Self.click, "click"), (.toggle, "toggle"), (.expandOrCollapse, "expand or contract"), (.activate, "activate")]
-            .compactMap { contains($0.0) ? $0.1 : nil }
+        [
+            (Self.click, "click"), (.toggle, "toggle"), (.expandOrCollapse, "expand or contract"),
+            (.activate, "activate"),
+        ]
+        .compactMap { contains($0.0) ? $0.1 : nil }
     }
 }
 
@@ -257,7 +260,10 @@ public struct AccessibilityRange: Sendable, Equatable {
     public var step: Double
     /// A range from `minimum` to `maximum`, now at `current`.
     public init(current: Double, minimum: Double, maximum: Double, step: Double = 0) {
-        self.current = current; self.minimum = minimum; self.maximum = maximum; self.step = step
+        self.current = current
+        self.minimum = minimum
+        self.maximum = maximum
+        self.step = step
     }
 }
 
@@ -271,7 +277,9 @@ public struct AccessibilityText: Sendable, Equatable {
     public var selection: Range<Int>?
     /// Text with its caret and selection.
     public init(_ string: String, caret: Int = -1, selection: Range<Int>? = nil) {
-        self.string = string; self.caret = caret; self.selection = selection
+        self.string = string
+        self.caret = caret
+        self.selection = selection
     }
 }
 
@@ -288,7 +296,10 @@ public struct AccessibilityCollection: Sendable, Equatable {
     public var selectedRows: [Int]
     /// A collection of `rows` × `columns`.
     public init(rows: Int, columns: Int = 1, columnTitles: [String] = [], selectedRows: [Int] = []) {
-        self.rows = rows; self.columns = columns; self.columnTitles = columnTitles; self.selectedRows = selectedRows
+        self.rows = rows
+        self.columns = columns
+        self.columnTitles = columnTitles
+        self.selectedRows = selectedRows
     }
 }
 
@@ -325,7 +336,8 @@ public struct AccessibilityNode: Sendable, Equatable {
 
     public static func == (a: AccessibilityNode, b: AccessibilityNode) -> Bool {
         a.id == b.id && a.role == b.role && a.name == b.name && a.description == b.description && a.value == b.value
-            && a.states == b.states && a.actions == b.actions && a.frame == b.frame && a.range == b.range && a.text == b.text
+            && a.states == b.states && a.actions == b.actions && a.frame == b.frame && a.range == b.range
+            && a.text == b.text
             && a.collection == b.collection && a.cell?.row == b.cell?.row && a.cell?.column == b.cell?.column
             && a.parent == b.parent && a.children == b.children
     }
@@ -359,9 +371,11 @@ public struct AccessibilityTree: Sendable {
         indexByID = [:]
         nodes.reserveCapacity(capacity)
         indexByID.reserveCapacity(capacity)
-        nodes.append(AccessibilityNode(id: .root, role: .frame, name: title, description: "", value: "",
-                                       states: [.active, .enabled, .sensitive, .visible, .showing], actions: [],
-                                       frame: Rect(origin: .zero, size: size)))
+        nodes.append(
+            AccessibilityNode(
+                id: .root, role: .frame, name: title, description: "", value: "",
+                states: [.active, .enabled, .sensitive, .visible, .showing], actions: [],
+                frame: Rect(origin: .zero, size: size)))
         indexByID[.root] = 0
     }
 
@@ -386,7 +400,7 @@ public struct AccessibilityTree: Sendable {
     /// node with an ID already in the tree gets a derived ID, so identities stay unique.
     mutating func append(_ node: consuming AccessibilityNode, parent: Int) -> Int {
         let index = nodes.count
-        while let taken = indexByID.updateValue(index, forKey: node.id) { // one hash, unless the ID is taken (rare)
+        while let taken = indexByID.updateValue(index, forKey: node.id) {  // one hash, unless the ID is taken (rare)
             indexByID[node.id] = taken
             node.id = WidgetID(parent: node.id, index: index)
         }

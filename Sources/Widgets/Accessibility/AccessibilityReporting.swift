@@ -100,9 +100,10 @@ extension UI {
         var inner = AccessibilityOverride()
         change(&inner)
         let outer = accessibility.pendingOverride
-        accessibility.pendingOverride = AccessibilityOverride(label: outer?.label ?? inner.label, hint: outer?.hint ?? inner.hint,
-                                                              value: outer?.value ?? inner.value)
-        defer { accessibility.pendingOverride = nil } // a modifier whose content reported nothing lapses
+        accessibility.pendingOverride = AccessibilityOverride(
+            label: outer?.label ?? inner.label, hint: outer?.hint ?? inner.hint,
+            value: outer?.value ?? inner.value)
+        defer { accessibility.pendingOverride = nil }  // a modifier whose content reported nothing lapses
         return content()
     }
 
@@ -116,12 +117,15 @@ extension UI {
     /// let r = ui.interact(id, rect: rect, sense: [.click, .focus])
     /// ui.accessibilityElement(id, role: .pushButton, name: "Rotate", frame: rect, actions: [.click])
     /// ```
-    public func accessibilityElement(_ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
-                                     states: AccessibilityStates = [], actions: AccessibilityActions = [],
-                                     value: String = "", range: AccessibilityRange? = nil, text: AccessibilityText? = nil) {
+    public func accessibilityElement(
+        _ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
+        states: AccessibilityStates = [], actions: AccessibilityActions = [],
+        value: String = "", range: AccessibilityRange? = nil, text: AccessibilityText? = nil
+    ) {
         guard isAccessibilityEnabled else { return }
-        _ = reportAccessibility(id, role: role, name: name, frame: frame, states: states, actions: actions, value: value,
-                                range: range, text: text, collection: nil, cell: nil)
+        _ = reportAccessibility(
+            id, role: role, name: name, frame: frame, states: states, actions: actions, value: value,
+            range: range, text: text, collection: nil, cell: nil)
     }
 
     /// Reports a container (a list, a table, a dialog, a menu) and builds `content` inside it,
@@ -131,12 +135,15 @@ extension UI {
     /// ui.accessibilityContainer(id, role: .toolBar, name: "Tools", frame: bar) { buildTools() }
     /// ```
     @discardableResult
-    public func accessibilityContainer<R>(_ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
-                                          states: AccessibilityStates = [], collection: AccessibilityCollection? = nil,
-                                          _ content: () throws -> R) rethrows -> R {
+    public func accessibilityContainer<R>(
+        _ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
+        states: AccessibilityStates = [], collection: AccessibilityCollection? = nil,
+        _ content: () throws -> R
+    ) rethrows -> R {
         guard isAccessibilityEnabled,
-              let index = reportAccessibility(id, role: role, name: name, frame: frame, states: states, actions: [],
-                                              value: "", range: nil, text: nil, collection: collection, cell: nil)
+            let index = reportAccessibility(
+                id, role: role, name: name, frame: frame, states: states, actions: [],
+                value: "", range: nil, text: nil, collection: collection, cell: nil)
         else { return try content() }
         accessibility.parents.append(index)
         defer { accessibility.parents.removeLast() }
@@ -146,20 +153,23 @@ extension UI {
     /// Adds a node under the current parent; nil when hidden. The node takes a waiting
     /// modifier's label, hint and value, and the focus and showing states of this frame.
     @usableFromInline
-    func reportAccessibility(_ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect, states: AccessibilityStates,
-                             actions: AccessibilityActions, value: String, range: AccessibilityRange?, text: AccessibilityText?,
-                             collection: AccessibilityCollection?, cell: (row: Int, column: Int)?) -> Int? {
+    func reportAccessibility(
+        _ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect, states: AccessibilityStates,
+        actions: AccessibilityActions, value: String, range: AccessibilityRange?, text: AccessibilityText?,
+        collection: AccessibilityCollection?, cell: (row: Int, column: Int)?
+    ) -> Int? {
         guard accessibility.hiddenDepth == 0 else { return nil }
         var states = states.union([.visible])
         var actions = actions
-        if disabledDepth > 0 { // inside `disabled(true)`: unavailable, whatever the widget said
+        if disabledDepth > 0 {  // inside `disabled(true)`: unavailable, whatever the widget said
             states.subtract([.enabled, .sensitive, .focusable])
             actions = []
         }
         if focusID == id { states.insert(.focused) }
         if frame.intersects(drawList.clipRect) && frame.width > 0 && frame.height > 0 { states.insert(.showing) }
-        var node = AccessibilityNode(id: id, role: role, name: name, description: "", value: value, states: states,
-                                     actions: actions, frame: frame, range: range, text: text, collection: collection, cell: cell)
+        var node = AccessibilityNode(
+            id: id, role: role, name: name, description: "", value: value, states: states,
+            actions: actions, frame: frame, range: range, text: text, collection: collection, cell: cell)
         if let o = accessibility.pendingOverride {
             accessibility.pendingOverride = nil
             if let label = o.label { node.name = label }
@@ -205,7 +215,9 @@ extension UI {
             switch request {
             case .activate(let id): accessibilityRequests.activations.insert(id)
             case .toggleExpansion(let id): accessibilityRequests.expansions.insert(id)
-            case .focus(let id): focus(id); focusIsVisible = true
+            case .focus(let id):
+                focus(id)
+                focusIsVisible = true
             case .setText(let id, let text): accessibilityRequests.texts[id] = text
             case .setValue(let id, let value): accessibilityRequests.values[id] = value
             }
@@ -249,8 +261,10 @@ extension UI {
     /// At the start of a frame, while accessibility is on: a new tree whose root is the window.
     func beginAccessibilityFrame() {
         guard isAccessibilityEnabled else { return }
-        accessibility = AccessibilityCollector(tree: AccessibilityTree(title: accessibilityTitle, size: size,
-                                                                       capacity: accessibilityTree.nodes.count + 16))
+        accessibility = AccessibilityCollector(
+            tree: AccessibilityTree(
+                title: accessibilityTitle, size: size,
+                capacity: accessibilityTree.nodes.count + 16))
         accessibilityCellText.removeAll(keepingCapacity: true)
     }
 
@@ -300,8 +314,11 @@ extension Icon {
 extension Color {
     /// The color as a screen reader reads a color well's value: "#3478F6", and the opacity when it is not opaque.
     var spokenDescription: String {
-        let hex = [r, g, b].map { v in String(v, radix: 16, uppercase: true).count == 1 ? "0" + String(v, radix: 16, uppercase: true)
-                                                                                       : String(v, radix: 16, uppercase: true) }
+        let hex = [r, g, b].map { v in
+            String(v, radix: 16, uppercase: true).count == 1
+                ? "0" + String(v, radix: 16, uppercase: true)
+                : String(v, radix: 16, uppercase: true)
+        }
         return "#" + hex.joined() + (a == 255 ? "" : ", \(Int((Double(a) / 255 * 100).rounded())) % opaque")
     }
 }
@@ -311,11 +328,14 @@ extension UI {
     /// `closeAccessibilityContainer`: for containers built across several calls. Returns
     /// whether it opened (false while accessibility is off or hidden).
     @usableFromInline
-    func openAccessibilityContainer(_ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
-                                    states: AccessibilityStates = [], collection: AccessibilityCollection? = nil) -> Bool {
+    func openAccessibilityContainer(
+        _ id: WidgetID, role: AccessibilityRole, name: String, frame: Rect,
+        states: AccessibilityStates = [], collection: AccessibilityCollection? = nil
+    ) -> Bool {
         guard isAccessibilityEnabled,
-              let index = reportAccessibility(id, role: role, name: name, frame: frame, states: states, actions: [], value: "",
-                                              range: nil, text: nil, collection: collection, cell: nil)
+            let index = reportAccessibility(
+                id, role: role, name: name, frame: frame, states: states, actions: [], value: "",
+                range: nil, text: nil, collection: collection, cell: nil)
         else { return false }
         accessibility.parents.append(index)
         return true
@@ -329,9 +349,11 @@ extension UI {
     /// children are what the item builds, its frame the size `body` measured.
     func accessibilityItem(_ index: Int, id itemID: WidgetID, at origin: Point, _ body: () -> Size) -> Size {
         guard isAccessibilityEnabled else { return body() }
-        guard let node = reportAccessibility(itemID, role: .listItem, name: "", frame: Rect(origin: origin, size: .zero),
-                                             states: [.enabled, .sensitive], actions: [], value: "", range: nil, text: nil,
-                                             collection: nil, cell: (index, 0))
+        guard
+            let node = reportAccessibility(
+                itemID, role: .listItem, name: "", frame: Rect(origin: origin, size: .zero),
+                states: [.enabled, .sensitive], actions: [], value: "", range: nil, text: nil,
+                collection: nil, cell: (index, 0))
         else { return body() }
         accessibility.parents.append(node)
         let size = body()

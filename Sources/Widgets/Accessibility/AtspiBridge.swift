@@ -29,7 +29,8 @@ struct AccessibilitySnapshot: Sendable {
 ///   AT-SPI events (focus, states, names, text, children, selection).
 ///
 /// `AppHost` starts one; an app does nothing.
-final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only touched on the bridge thread; shared state is `Locked`
+// the D-Bus objects are only touched on the bridge thread; shared state is `Locked`
+final class AtspiBridge: @unchecked Sendable {
     /// What the main thread and the bridge thread share.
     struct Shared {
         /// Whether a screen reader may be listening (the status is on and the app is registered).
@@ -47,7 +48,7 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
 
     /// A `Table.GetAccessibleAt` for a row not built: the invocation is answered once the main
     /// thread has read the cell.
-    struct CellQuery: @unchecked Sendable { // the invocation is answered exactly once, from one thread
+    struct CellQuery: @unchecked Sendable {  // the invocation is answered exactly once, from one thread
         let invocation: OpaquePointer
         let table: WidgetID
         let row: Int
@@ -116,11 +117,13 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
             return !state.diffScheduled
         }
         guard schedule, let context = shared.withLock({ _ in self.context }) else { return }
-        g_main_context_invoke(context, { data in
-            guard let data else { return 0 }
-            Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue().sendChanges()
-            return 0 // G_SOURCE_REMOVE
-        }, Unmanaged.passUnretained(self).toOpaque())
+        g_main_context_invoke(
+            context,
+            { data in
+                guard let data else { return 0 }
+                Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue().sendChanges()
+                return 0  // G_SOURCE_REMOVE
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Takes what clients asked the widgets to do since the last frame.
@@ -144,7 +147,8 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
             let text = cellText[q.table]?(q.row, q.column) ?? ""
             let path = Self.madeCellPath(table: q.table, row: q.row, column: q.column)
             made.append((path, MadeCell(table: q.table, row: q.row, column: q.column, text: text)))
-            g_dbus_method_invocation_return_value(q.invocation, GValue.tuple([GValue.reference(uniqueNameLocked, path)]))
+            g_dbus_method_invocation_return_value(
+                q.invocation, GValue.tuple([GValue.reference(uniqueNameLocked, path)]))
         }
         shared.withLock { state in
             if state.madeCells.count + made.count > Self.madeCellLimit { state.madeCells.removeAll() }
@@ -156,7 +160,8 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
     private var uniqueNameLocked: String { shared.withLock { _ in uniqueName } }
 
     static func madeCellPath(table: WidgetID, row: Int, column: Int) -> String {
-        objectPrefix + "/t" + String(table.raw, radix: 16) + "_\(row)_\(column)" // "t": not a hex digit, so never a node's path
+        // "t": not a hex digit, so never a node's path
+        objectPrefix + "/t" + String(table.raw, radix: 16) + "_\(row)_\(column)"
     }
 
     // MARK: Bridge thread
@@ -170,13 +175,19 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         // goes away, and its callbacks would run on whichever thread made it first.
         let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &failure)
         defer { g_free(address) }
-        guard let address, let session = g_dbus_connection_new_for_address_sync(address, Self.clientFlags, nil, nil, &failure) else {
-            Log.info("accessibility: the session bus is unreachable (\(Self.message(failure))); screen readers cannot see this app")
+        guard let address,
+            let session = g_dbus_connection_new_for_address_sync(address, Self.clientFlags, nil, nil, &failure)
+        else {
+            Log.info(
+                "accessibility: the session bus is unreachable (\(Self.message(failure))); screen readers cannot see this app"
+            )
             return
         }
         self.session = session
         guard readStatus() else {
-            Log.info("accessibility: the session bus has no accessibility bus (org.a11y.Bus); screen readers cannot see this app")
+            Log.info(
+                "accessibility: the session bus has no accessibility bus (org.a11y.Bus); screen readers cannot see this app"
+            )
             return
         }
         watchStatus()
@@ -192,19 +203,22 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
     func stop() {
         let (context, loop) = shared.withLock { _ in (self.context, self.loop) }
         guard let context, let loop else { return }
-        g_main_context_invoke(context, { loop in
-            g_main_loop_quit(OpaquePointer(loop))
-            return 0
-        }, UnsafeMutableRawPointer(loop))
+        g_main_context_invoke(
+            context,
+            { loop in
+                g_main_loop_quit(OpaquePointer(loop))
+                return 0
+            }, UnsafeMutableRawPointer(loop))
     }
 
     /// Reads `IsEnabled` and `ScreenReaderEnabled`; false when org.a11y.Bus is not there.
     private func readStatus() -> Bool {
         var found = false
         for (property, keyPath) in [("IsEnabled", 0), ("ScreenReaderEnabled", 1)] {
-            let reply = g_dbus_connection_call_sync(session, "org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties", "Get",
-                                                    GValue.tuple([GValue.string("org.a11y.Status"), GValue.string(property)]),
-                                                    nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
+            let reply = g_dbus_connection_call_sync(
+                session, "org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties", "Get",
+                GValue.tuple([GValue.string("org.a11y.Status"), GValue.string(property)]),
+                nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
             guard let reply else { continue }
             found = true
             let value = g_variant_get_child_value(reply, 0)
@@ -219,12 +233,13 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
     /// Follows changes of `org.a11y.Status` (a screen reader started or stopped).
     private func watchStatus() {
         _ = g_dbus_connection_signal_subscribe(
-            session, "org.a11y.Bus", "org.freedesktop.DBus.Properties", "PropertiesChanged", "/org/a11y/bus", "org.a11y.Status",
+            session, "org.a11y.Bus", "org.freedesktop.DBus.Properties", "PropertiesChanged", "/org/a11y/bus",
+            "org.a11y.Status",
             G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
                 guard let data else { return }
                 let bridge = Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue()
-                let changed = g_variant_get_child_value(parameters, 1) // a{sv}
+                let changed = g_variant_get_child_value(parameters, 1)  // a{sv}
                 let count = g_variant_n_children(changed)
                 for i in 0..<count {
                     let entry = g_variant_get_child_value(changed, i)
@@ -250,14 +265,17 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
             defer { state.enabled = wanted && connection != nil }
             return state.enabled
         }
-        if was != wanted { FrameWaker.wake() } // the next frame starts (or stops) building the tree
+        if was != wanted { FrameWaker.wake() }  // the next frame starts (or stops) building the tree
     }
 
     /// Connects to the accessibility bus, serves the objects and embeds the app in the registry.
     private func register() -> Bool {
         var failure: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", nil,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &failure) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", nil,
+                nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &failure)
+        else {
             Log.info("accessibility: no accessibility bus address (\(Self.message(failure)))")
             return false
         }
@@ -276,22 +294,27 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
             return false
         }
         let plug = GValue.tuple([GValue.reference(uniqueName, Self.rootPath)])
-        if let answer = g_dbus_connection_call_sync(bus, "org.a11y.atspi.Registry", Self.rootPath, "org.a11y.atspi.Socket", "Embed",
-                                                    plug, nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &failure) {
+        if let answer = g_dbus_connection_call_sync(
+            bus, "org.a11y.atspi.Registry", Self.rootPath, "org.a11y.atspi.Socket", "Embed",
+            plug, nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &failure)
+        {
             let socket = g_variant_get_child_value(answer, 0)
             desktop = (GValue.string(socket, 0), GValue.string(socket, 1))
             g_variant_unref(socket)
             g_variant_unref(answer)
             Log.info("accessibility: registered with the AT-SPI registry as \(uniqueName)")
         } else {
-            Log.info("accessibility: the AT-SPI registry did not embed the app (\(Self.message(failure))); clients can still reach it by name")
+            Log.info(
+                "accessibility: the AT-SPI registry did not embed the app (\(Self.message(failure))); clients can still reach it by name"
+            )
         }
         return true
     }
 
     /// A client of a message bus.
-    static let clientFlags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                                      | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+    static let clientFlags = GDBusConnectionFlags(
+        rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
 
     static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "no reason given" }
@@ -309,7 +332,7 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         }
         guard let snapshot, connection != nil else { return }
         defer { sent = snapshot }
-        guard let old = sent else { return } // the first tree: clients ask for it
+        guard let old = sent else { return }  // the first tree: clients ask for it
         for event in AccessibilityChanges.between(old.tree, snapshot.tree) { emit(event) }
     }
 
@@ -318,28 +341,44 @@ final class AtspiBridge: @unchecked Sendable { // the D-Bus objects are only tou
         let (interface, member, detail, detail1, detail2, any): (String, String, String, Int, Int, OpaquePointer)
         switch change.kind {
         case .focus:
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Focus", "Focus", "", 0, 0, GValue.int32(0))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Focus", "Focus", "", 0, 0, GValue.int32(0)
+            )
         case .state(let name, let on):
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Object", "StateChanged", name, on ? 1 : 0, 0,
-                                                                  GValue.int32(0))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Object", "StateChanged", name, on ? 1 : 0, 0,
+                GValue.int32(0)
+            )
         case .name(let name):
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Object", "PropertyChange", "accessible-name", 0, 0,
-                                                                  GValue.string(name))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Object", "PropertyChange", "accessible-name", 0, 0,
+                GValue.string(name)
+            )
         case .childAdded(let index, let child), .childRemoved(let index, let child):
             let added = if case .childAdded = change.kind { true } else { false }
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Object", "ChildrenChanged", added ? "add" : "remove",
-                                                                  index, 0, GValue.reference(uniqueName, objectPath(child)))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Object", "ChildrenChanged", added ? "add" : "remove",
+                index, 0, GValue.reference(uniqueName, objectPath(child))
+            )
         case .textInserted(let start, let text), .textDeleted(let start, let text):
             let inserted = if case .textInserted = change.kind { true } else { false }
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Object", "TextChanged", inserted ? "insert" : "delete",
-                                                                  start, text.unicodeScalars.count, GValue.string(text))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Object", "TextChanged", inserted ? "insert" : "delete",
+                start, text.unicodeScalars.count, GValue.string(text)
+            )
         case .caret(let offset):
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Object", "TextCaretMoved", "", offset, 0, GValue.int32(0))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Object", "TextCaretMoved", "", offset, 0, GValue.int32(0)
+            )
         case .selection:
-            (interface, member, detail, detail1, detail2, any) = ("org.a11y.atspi.Event.Object", "SelectionChanged", "", 0, 0, GValue.int32(0))
+            (interface, member, detail, detail1, detail2, any) = (
+                "org.a11y.atspi.Event.Object", "SelectionChanged", "", 0, 0, GValue.int32(0)
+            )
         }
-        let body = GValue.tuple([GValue.string(detail), GValue.int32(detail1), GValue.int32(detail2), GValue.variant(any),
-                                 GValue.array(.propertyEntry, [])])
+        let body = GValue.tuple([
+            GValue.string(detail), GValue.int32(detail1), GValue.int32(detail2), GValue.variant(any),
+            GValue.array(.propertyEntry, []),
+        ])
         g_dbus_connection_emit_signal(connection, nil, path, interface, member, body, nil)
     }
 

@@ -23,12 +23,12 @@ enum AtspiReply {
 extension AtspiBridge {
     /// Registers the subtree. Bridge thread.
     func serveObjects() -> Bool {
-        let subtree = UnsafeMutablePointer<GDBusSubtreeVTable>.allocate(capacity: 1) // kept for the process's life
+        let subtree = UnsafeMutablePointer<GDBusSubtreeVTable>.allocate(capacity: 1)  // kept for the process's life
         subtree.initialize(to: GDBusSubtreeVTable())
         subtree.pointee.enumerate = { _, _, _, _ in
             let empty = UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>.allocate(capacity: 1)
             empty.initialize(to: nil)
-            let copy = g_strdupv(empty) // GDBus frees it with g_strfreev
+            let copy = g_strdupv(empty)  // GDBus frees it with g_strfreev
             empty.deallocate()
             return copy
         }
@@ -36,15 +36,17 @@ extension AtspiBridge {
             guard let data else { return nil }
             let bridge = Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue()
             let names = bridge.interfaces(of: node.map { String(cString: $0) } ?? "")
-            let array = UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>.allocate(capacity: names.count + 1)
+            let array = UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>.allocate(
+                capacity: names.count + 1)
             var n = 0
             for name in names {
                 guard let info = g_dbus_node_info_lookup_interface(bridge.nodeInfo, name) else { continue }
-                array[n] = g_dbus_interface_info_ref(info) // GDBus unrefs each and frees the array
+                array[n] = g_dbus_interface_info_ref(info)  // GDBus unrefs each and frees the array
                 n += 1
             }
             array[n] = nil
-            let owned = UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>(OpaquePointer(g_malloc(gsize((n + 1) * MemoryLayout<OpaquePointer>.size))))
+            let owned = UnsafeMutablePointer<UnsafeMutablePointer<GDBusInterfaceInfo>?>(
+                OpaquePointer(g_malloc(gsize((n + 1) * MemoryLayout<OpaquePointer>.size))))
             owned?.update(from: array, count: n + 1)
             array.deallocate()
             return owned
@@ -54,13 +56,15 @@ extension AtspiBridge {
             return UnsafePointer(AtspiBridge.methodTable)
         }
         var failure: UnsafeMutablePointer<GError>?
-        registrationID = g_dbus_connection_register_subtree(connection, Self.objectPrefix, subtree, G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES,
-                                                            Unmanaged.passUnretained(self).toOpaque(), nil, &failure)
+        registrationID = g_dbus_connection_register_subtree(
+            connection, Self.objectPrefix, subtree, G_DBUS_SUBTREE_FLAGS_DISPATCH_TO_UNENUMERATED_NODES,
+            Unmanaged.passUnretained(self).toOpaque(), nil, &failure)
         if registrationID == 0 { Log.error("accessibility: \(Self.message(failure))") }
         // The cache clients fill themselves from at first: empty, so they ask each object.
         if let cache = g_dbus_node_info_lookup_interface(nodeInfo, AtspiInterfaces.cache) {
-            _ = g_dbus_connection_register_object(connection, Self.cachePath, cache, Self.methodTable, Unmanaged.passUnretained(self).toOpaque(),
-                                                  nil, nil)
+            _ = g_dbus_connection_register_object(
+                connection, Self.cachePath, cache, Self.methodTable, Unmanaged.passUnretained(self).toOpaque(),
+                nil, nil)
         }
         return registrationID != 0
     }
@@ -73,7 +77,9 @@ extension AtspiBridge {
         table.pointee.method_call = { _, _, path, interface, method, parameters, invocation, data in
             guard let data, let path, let interface, let method, let invocation else { return }
             let bridge = Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue()
-            switch bridge.call(String(cString: path), String(cString: interface), String(cString: method), parameters, invocation) {
+            switch bridge.call(
+                String(cString: path), String(cString: interface), String(cString: method), parameters, invocation)
+            {
             case .value(let reply): g_dbus_method_invocation_return_value(invocation, reply)
             case .failure(let why):
                 g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownObject", why)
@@ -83,14 +89,19 @@ extension AtspiBridge {
         table.pointee.get_property = { _, _, path, interface, property, failure, data in
             guard let data, let path, let interface, let property else { return nil }
             let bridge = Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue()
-            if let value = bridge.property(String(cString: path), String(cString: interface), String(cString: property)) { return value }
-            g_set_error_literal(failure, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_OBJECT.rawValue), "no such object")
+            if let value = bridge.property(String(cString: path), String(cString: interface), String(cString: property))
+            {
+                return value
+            }
+            g_set_error_literal(
+                failure, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_OBJECT.rawValue), "no such object")
             return nil
         }
         table.pointee.set_property = { _, _, path, interface, property, value, _, data in
             guard let data, let path, let interface, let property else { return 0 }
             let bridge = Unmanaged<AtspiBridge>.fromOpaque(data).takeUnretainedValue()
-            return bridge.setProperty(String(cString: path), String(cString: interface), String(cString: property), value) ? 1 : 0
+            return bridge.setProperty(
+                String(cString: path), String(cString: interface), String(cString: property), value) ? 1 : 0
         }
         return table
     }()
@@ -99,7 +110,8 @@ extension AtspiBridge {
 
     /// The last frame's snapshot (an empty window before the first).
     var current: AccessibilitySnapshot {
-        shared.withLock { $0.snapshot } ?? AccessibilitySnapshot(tree: AccessibilityTree(title: appName), origin: .zero, scale: 1)
+        shared.withLock { $0.snapshot }
+            ?? AccessibilitySnapshot(tree: AccessibilityTree(title: appName), origin: .zero, scale: 1)
     }
 
     func target(_ path: String, in snapshot: AccessibilitySnapshot) -> AtspiTarget? {
@@ -107,7 +119,9 @@ extension AtspiBridge {
         let leaf = path.dropFirst(Self.objectPrefix.count + 1)
         if leaf == "root" { return .application }
         if leaf.hasPrefix("t") { return shared.withLock { $0.madeCells[path] }.map { .madeCell($0) } }
-        guard let raw = UInt64(leaf, radix: 16), let index = snapshot.tree.index(of: WidgetID(raw: raw)) else { return nil }
+        guard let raw = UInt64(leaf, radix: 16), let index = snapshot.tree.index(of: WidgetID(raw: raw)) else {
+            return nil
+        }
         return .node(index)
     }
 
@@ -116,7 +130,10 @@ extension AtspiBridge {
         let snapshot = current
         switch target(Self.objectPrefix + "/" + leaf, in: snapshot) {
         case .application: return [AtspiInterfaces.accessible, AtspiInterfaces.application]
-        case .madeCell: return [AtspiInterfaces.accessible, AtspiInterfaces.component, AtspiInterfaces.text, AtspiInterfaces.tableCell]
+        case .madeCell:
+            return [
+                AtspiInterfaces.accessible, AtspiInterfaces.component, AtspiInterfaces.text, AtspiInterfaces.tableCell,
+            ]
         case .node(let i): return interfaces(of: snapshot.tree.nodes[i], in: snapshot.tree)
         case nil: return [AtspiInterfaces.accessible]
         }
@@ -128,7 +145,9 @@ extension AtspiBridge {
         if node.text != nil { names.append(AtspiInterfaces.text) }
         if node.states.contains(.editable) { names.append(AtspiInterfaces.editableText) }
         if node.range != nil { names.append(AtspiInterfaces.value) }
-        if [.list, .tree, .table, .menuBar, .popupMenu, .pageTabList].contains(node.role) { names.append(AtspiInterfaces.selection) }
+        if [.list, .tree, .table, .menuBar, .popupMenu, .pageTabList].contains(node.role) {
+            names.append(AtspiInterfaces.selection)
+        }
         if node.role == .table { names.append(AtspiInterfaces.table) }
         if node.role == .tableCell { names.append(AtspiInterfaces.tableCell) }
         return names
@@ -162,12 +181,14 @@ extension AtspiBridge {
         case .madeCell(let cell):
             switch name {
             case "Name": return GValue.string(cell.text)
-            case "Parent": return tree.index(of: cell.table).map { reference($0, in: tree) } ?? GValue.reference("", Self.nullPath)
+            case "Parent":
+                return tree.index(of: cell.table).map { reference($0, in: tree) } ?? GValue.reference("", Self.nullPath)
             case "CharacterCount": return GValue.int32(cell.text.unicodeScalars.count)
             case "CaretOffset": return GValue.int32(-1)
             case "Position": return GValue.tuple([GValue.int32(cell.row), GValue.int32(cell.column)])
             case "RowSpan", "ColumnSpan": return GValue.int32(1)
-            case "Table": return tree.index(of: cell.table).map { reference($0, in: tree) } ?? GValue.reference("", Self.nullPath)
+            case "Table":
+                return tree.index(of: cell.table).map { reference($0, in: tree) } ?? GValue.reference("", Self.nullPath)
             default: return commonProperty(name)
             }
         case .node(let i):
@@ -193,7 +214,8 @@ extension AtspiBridge {
             case "NSelectedRows": return GValue.int32(selectedChildren(i, in: tree).count)
             case "NSelectedColumns": return GValue.int32(0)
             case "Caption", "Summary": return GValue.reference("", Self.nullPath)
-            case "Position": return GValue.tuple([GValue.int32(node.cell?.row ?? 0), GValue.int32(node.cell?.column ?? 0)])
+            case "Position":
+                return GValue.tuple([GValue.int32(node.cell?.row ?? 0), GValue.int32(node.cell?.column ?? 0)])
             case "RowSpan", "ColumnSpan": return GValue.int32(1)
             case "Table": return reference(enclosingTable(i, in: tree), in: tree)
             default: return commonProperty(name)
@@ -216,7 +238,9 @@ extension AtspiBridge {
         let snapshot = current
         switch (target(path, in: snapshot), name) {
         case (.application, "Id"):
-            if let value, g_variant_is_of_type(value, VariantType.int32.pointer) != 0 { applicationID = Int(g_variant_get_int32(value)) }
+            if let value, g_variant_is_of_type(value, VariantType.int32.pointer) != 0 {
+                applicationID = Int(g_variant_get_int32(value))
+            }
             return true
         case (.node(let i), "CurrentValue"):
             guard let asked = GValue.boxedDouble(value) else { return false }
@@ -253,12 +277,18 @@ extension AtspiBridge {
     }
 
     /// The node's rectangle in `coordinates` (AT-SPI: 0 screen, 1 window, 2 parent), in pixels.
-    func extents(_ frame: Rect, parent: Rect?, coordinates: Int, in snapshot: AccessibilitySnapshot) -> (x: Int, y: Int, w: Int, h: Int) {
+    func extents(_ frame: Rect, parent: Rect?, coordinates: Int, in snapshot: AccessibilitySnapshot) -> (
+        x: Int, y: Int, w: Int, h: Int
+    ) {
         let s = snapshot.scale
         var x = frame.x * s, y = frame.y * s
         switch coordinates {
-        case 0: x += snapshot.origin.x; y += snapshot.origin.y
-        case 2: x -= (parent?.x ?? 0) * s; y -= (parent?.y ?? 0) * s
+        case 0:
+            x += snapshot.origin.x
+            y += snapshot.origin.y
+        case 2:
+            x -= (parent?.x ?? 0) * s
+            y -= (parent?.y ?? 0) * s
         default: break
         }
         func pixels(_ v: Double) -> Int { v.isFinite ? Int(max(-1e9, min(1e9, v)).rounded()) : 0 }

@@ -24,7 +24,9 @@ enum GValue {
     /// An array of `elementType` (given, so an empty array has a type).
     static func array(_ elementType: VariantType, _ items: [Pointer]) -> Pointer {
         let optionals: [Pointer?] = items
-        return optionals.withUnsafeBufferPointer { g_variant_new_array(elementType.pointer, $0.baseAddress, gsize($0.count)) }
+        return optionals.withUnsafeBufferPointer {
+            g_variant_new_array(elementType.pointer, $0.baseAddress, gsize($0.count))
+        }
     }
 
     /// An AT-SPI object reference: the bus name and the object path, `(so)`.
@@ -55,16 +57,20 @@ enum GValue {
 
     /// A string (or object path) variant's text.
     static func stringValue(_ value: Pointer?) -> String? {
-        guard let value, g_variant_is_of_type(value, VariantType.string.pointer) != 0
+        guard let value,
+            g_variant_is_of_type(value, VariantType.string.pointer) != 0
                 || g_variant_is_of_type(value, VariantType.objectPath.pointer) != 0,
-              let raw = g_variant_get_string(value, nil) else { return nil }
+            let raw = g_variant_get_string(value, nil)
+        else { return nil }
         return String(cString: raw)
     }
 
     /// A boolean inside a variant (`v` holding `b`), as properties arrive.
     static func boxedBool(_ value: Pointer?) -> Bool? {
         guard let value else { return nil }
-        let inner = g_variant_is_of_type(value, VariantType.variant.pointer) != 0 ? g_variant_get_variant(value) : g_variant_ref(value)
+        let inner =
+            g_variant_is_of_type(value, VariantType.variant.pointer) != 0
+            ? g_variant_get_variant(value) : g_variant_ref(value)
         defer { g_variant_unref(inner) }
         guard g_variant_is_of_type(inner, VariantType.bool.pointer) != 0 else { return nil }
         return g_variant_get_boolean(inner) != 0
@@ -73,7 +79,9 @@ enum GValue {
     /// A double inside a variant.
     static func boxedDouble(_ value: Pointer?) -> Double? {
         guard let value else { return nil }
-        let inner = g_variant_is_of_type(value, VariantType.variant.pointer) != 0 ? g_variant_get_variant(value) : g_variant_ref(value)
+        let inner =
+            g_variant_is_of_type(value, VariantType.variant.pointer) != 0
+            ? g_variant_get_variant(value) : g_variant_ref(value)
         defer { g_variant_unref(inner) }
         guard g_variant_is_of_type(inner, VariantType.double.pointer) != 0 else { return nil }
         return g_variant_get_double(inner)
@@ -81,7 +89,7 @@ enum GValue {
 }
 
 /// A GVariant type, parsed once and kept for the process's life.
-struct VariantType: @unchecked Sendable { // an immutable GLib value, never freed
+struct VariantType: @unchecked Sendable {  // an immutable GLib value, never freed
     let pointer: OpaquePointer
     init(_ text: String) { pointer = g_variant_type_new(text) }
 

@@ -54,7 +54,8 @@ public struct Animation: Sendable, Equatable {
         let damping = dampingFraction.isFinite ? min(max(dampingFraction, 0.05), 4) : 0.825
         // Settled when the swing's envelope is under a thousandth of the distance.
         let omega = 2 * Double.pi / response
-        return Animation(.spring(response: response, dampingFraction: damping), duration: log(1000) / (min(damping, 1) * omega))
+        return Animation(
+            .spring(response: response, dampingFraction: damping), duration: log(1000) / (min(damping, 1) * omega))
     }
 
     /// How far along it is `elapsed` seconds after it started: 0 at the start, 1 once done (a
@@ -80,8 +81,12 @@ public struct Animation: Sendable, Equatable {
 
     /// The y of CSS's cubic-bezier(x1, y1, x2, y2) at x = `t`: x solved by Newton's method, then bisection.
     static func bezier(_ t: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        func curve(_ s: Double, _ a: Double, _ b: Double) -> Double { 3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s }
-        func slope(_ s: Double, _ a: Double, _ b: Double) -> Double { 3 * (1 - s) * (1 - s) * a + 6 * (1 - s) * s * (b - a) + 3 * s * s * (1 - b) }
+        func curve(_ s: Double, _ a: Double, _ b: Double) -> Double {
+            3 * (1 - s) * (1 - s) * s * a + 3 * (1 - s) * s * s * b + s * s * s
+        }
+        func slope(_ s: Double, _ a: Double, _ b: Double) -> Double {
+            3 * (1 - s) * (1 - s) * a + 6 * (1 - s) * s * (b - a) + 3 * s * s * (1 - b)
+        }
         var s = t
         for _ in 0..<8 {
             let d = slope(s, x1, x2)
@@ -108,36 +113,47 @@ public protocol AnimatableValue: Equatable {
 
 extension Double: AnimatableValue {
     /// `start` + (`end` − `start`) × `fraction`.
-    public static func interpolate(from start: Double, to end: Double, fraction: Double) -> Double { start + (end - start) * fraction }
+    public static func interpolate(from start: Double, to end: Double, fraction: Double) -> Double {
+        start + (end - start) * fraction
+    }
 }
 
 extension Point: AnimatableValue {
     /// Each coordinate moved by `fraction`.
     public static func interpolate(from start: Point, to end: Point, fraction: Double) -> Point {
-        Point(.interpolate(from: start.x, to: end.x, fraction: fraction), .interpolate(from: start.y, to: end.y, fraction: fraction))
+        Point(
+            .interpolate(from: start.x, to: end.x, fraction: fraction),
+            .interpolate(from: start.y, to: end.y, fraction: fraction))
     }
 }
 
 extension Size: AnimatableValue {
     /// Each side moved by `fraction`.
     public static func interpolate(from start: Size, to end: Size, fraction: Double) -> Size {
-        Size(.interpolate(from: start.width, to: end.width, fraction: fraction), .interpolate(from: start.height, to: end.height, fraction: fraction))
+        Size(
+            .interpolate(from: start.width, to: end.width, fraction: fraction),
+            .interpolate(from: start.height, to: end.height, fraction: fraction))
     }
 }
 
 extension Rect: AnimatableValue {
     /// The origin and the size moved by `fraction`.
     public static func interpolate(from start: Rect, to end: Rect, fraction: Double) -> Rect {
-        Rect(origin: .interpolate(from: start.origin, to: end.origin, fraction: fraction),
-             size: .interpolate(from: start.size, to: end.size, fraction: fraction))
+        Rect(
+            origin: .interpolate(from: start.origin, to: end.origin, fraction: fraction),
+            size: .interpolate(from: start.size, to: end.size, fraction: fraction))
     }
 }
 
 extension Color: AnimatableValue {
     /// Each channel moved by `fraction` (within 0…255).
     public static func interpolate(from start: Color, to end: Color, fraction: Double) -> Color {
-        func channel(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8(min(255, max(0, (Double(a) + (Double(b) - Double(a)) * fraction).rounded()))) }
-        return Color(r: channel(start.r, end.r), g: channel(start.g, end.g), b: channel(start.b, end.b), a: channel(start.a, end.a))
+        func channel(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            UInt8(min(255, max(0, (Double(a) + (Double(b) - Double(a)) * fraction).rounded())))
+        }
+        return Color(
+            r: channel(start.r, end.r), g: channel(start.g, end.g), b: channel(start.b, end.b),
+            a: channel(start.a, end.a))
     }
 }
 
@@ -166,7 +182,8 @@ extension UI {
     /// if ui.button("Details") { ui.withAnimation(.spring) { showsDetails.toggle() } }
     /// ```
     @discardableResult
-    public func withAnimation<Result>(_ animation: Animation = .default, _ body: () throws -> Result) rethrows -> Result {
+    public func withAnimation<Result>(_ animation: Animation = .default, _ body: () throws -> Result) rethrows -> Result
+    {
         transaction = (animation, frameIndex + 1)
         return try body()
     }

@@ -35,7 +35,9 @@ public struct Transition: Sendable, Equatable {
     /// Comes in from `edge` (its own width or height away) and leaves by it.
     public static func move(edge: Edge) -> Transition { Transition(edge: edge) }
     /// Grows from `scale` of its size (0…1) and shrinks back to it.
-    public static func scale(_ scale: Double) -> Transition { Transition(scale: scale.isFinite ? min(max(scale, 0), 1) : 0.5) }
+    public static func scale(_ scale: Double) -> Transition {
+        Transition(scale: scale.isFinite ? min(max(scale, 0), 1) : 0.5)
+    }
 
     /// This transition and `other` at once.
     public func combined(with other: Transition) -> Transition {
@@ -56,8 +58,10 @@ extension UI {
     ///     ui.text("Taken 12 May 2024 · 1/250 s")
     /// }
     /// ```
-    public func transition(_ transition: Transition, isPresented: Bool, id name: String, animation: Animation? = nil,
-                           _ content: () -> Void) {
+    public func transition(
+        _ transition: Transition, isPresented: Bool, id name: String, animation: Animation? = nil,
+        _ content: () -> Void
+    ) {
         let tid = id(name)
         let shown = animatedValue(isPresented ? 1.0 : 0, animation: animation, id: WidgetID(parent: tid, "transition"))
         guard isPresented || shown > 0.001 else { return }

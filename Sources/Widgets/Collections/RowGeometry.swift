@@ -17,7 +17,9 @@ import Profiling
     @usableFromInline package var extents: ItemExtents?
 
     /// Geometry of `rowCount` rows of `rowHeight`, in sections starting at `sectionStarts`, with measured `extents` if any.
-    @usableFromInline package init(rowHeight: Double, rowCount: Int, sectionStarts: [Int] = [], extents: ItemExtents? = nil) {
+    @usableFromInline package init(
+        rowHeight: Double, rowCount: Int, sectionStarts: [Int] = [], extents: ItemExtents? = nil
+    ) {
         self.rowHeight = max(1, rowHeight)
         self.rowCount = max(0, rowCount)
         self.sectionStarts = sectionStarts
@@ -30,7 +32,9 @@ import Profiling
     @usableFromInline package var contentHeight: Double { extents?.total ?? Double(slotCount) * rowHeight }
 
     /// Where slot `slot` starts, from the top of the content.
-    @usableFromInline package func slotOffset(_ slot: Int) -> Double { extents?.offset(of: slot) ?? Double(slot) * rowHeight }
+    @usableFromInline package func slotOffset(_ slot: Int) -> Double {
+        extents?.offset(of: slot) ?? Double(slot) * rowHeight
+    }
 
     /// How tall slot `slot` is.
     @usableFromInline package func slotHeight(_ slot: Int) -> Double {

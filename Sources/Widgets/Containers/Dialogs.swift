@@ -24,7 +24,9 @@ public struct DialogAction {
     public var action: @MainActor () -> Void
 
     /// A button titled `title` with `role`, running `action` (nothing by default).
-    public init(_ title: String, role: Role? = nil, isDefault: Bool = false, action: @escaping @MainActor () -> Void = {}) {
+    public init(
+        _ title: String, role: Role? = nil, isDefault: Bool = false, action: @escaping @MainActor () -> Void = {}
+    ) {
         self.title = title
         self.role = role
         self.isDefault = isDefault
@@ -47,8 +49,10 @@ extension UI {
     /// ui.alert("Could not open “\(name)”", isPresented: Binding(self, \.showsError),
     ///          actions: [DialogAction("OK")], message: error.description)
     /// ```
-    public func alert(_ title: String, isPresented: Binding<Bool>, actions: [DialogAction] = [DialogAction("OK")],
-                      message: String? = nil) {
+    public func alert(
+        _ title: String, isPresented: Binding<Bool>, actions: [DialogAction] = [DialogAction("OK")],
+        message: String? = nil
+    ) {
         dialog(title, isPresented: isPresented, message: message, actions: actions, stacked: false)
     }
 
@@ -60,8 +64,11 @@ extension UI {
     /// ui.confirmationDialog("Move \(count) photos to the trash?", isPresented: Binding(self, \.confirmsTrash),
     ///                       actions: [DialogAction("Move to Trash", role: .destructive) { trash() }])
     /// ```
-    public func confirmationDialog(_ title: String, isPresented: Binding<Bool>, actions: [DialogAction], message: String? = nil) {
-        let withCancel = actions.contains { $0.role == .cancel } ? actions : actions + [DialogAction("Cancel", role: .cancel)]
+    public func confirmationDialog(
+        _ title: String, isPresented: Binding<Bool>, actions: [DialogAction], message: String? = nil
+    ) {
+        let withCancel =
+            actions.contains { $0.role == .cancel } ? actions : actions + [DialogAction("Cancel", role: .cancel)]
         dialog(title, isPresented: isPresented, message: message, actions: withCancel, stacked: true)
     }
 
@@ -75,8 +82,10 @@ extension UI {
     ///     if ui.button("Done", style: .borderedProminent) { showsSettings = false }
     /// }
     /// ```
-    public func sheet(_ name: String = "sheet", isPresented: Binding<Bool>, width: Double = 480, height: Double = 320,
-                      _ content: () -> Void) {
+    public func sheet(
+        _ name: String = "sheet", isPresented: Binding<Bool>, width: Double = 480, height: Double = 320,
+        _ content: () -> Void
+    ) {
         guard isPresented.wrappedValue else { return }
         let did = id(name)
         modal(did, role: .dialog, name: name) {
@@ -91,7 +100,9 @@ extension UI {
     }
 
     /// The alert and the confirmation dialog.
-    private func dialog(_ title: String, isPresented: Binding<Bool>, message: String?, actions: [DialogAction], stacked: Bool) {
+    private func dialog(
+        _ title: String, isPresented: Binding<Bool>, message: String?, actions: [DialogAction], stacked: Bool
+    ) {
         guard isPresented.wrappedValue else { return }
         let did = id("dialog " + title)
         let memo = stateBox(WidgetID(parent: did, "memo"), DialogMemo())
@@ -99,28 +110,40 @@ extension UI {
         let lines = message.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
         let buttonWidths = actions.map { font.measure($0.title) + 24 }
         let textWidth = max(bold.measure(title), lines.map(font.measure).max() ?? 0)
-        let buttonsWidth = stacked ? (buttonWidths.max() ?? 0) : buttonWidths.reduce(0, +) + Double(max(0, actions.count - 1)) * 8
+        let buttonsWidth =
+            stacked ? (buttonWidths.max() ?? 0) : buttonWidths.reduce(0, +) + Double(max(0, actions.count - 1)) * 8
         let width = min(max(300, max(textWidth, buttonsWidth) + 40), size.width - 24)
         let buttonsHeight = stacked ? Double(actions.count) * (theme.controlHeight + 8) : theme.controlHeight
         let height = 20 + bold.lineHeight + 8 + Double(lines.count) * font.lineHeight + 20 + buttonsHeight + 20
-        let defaultIndex = actions.firstIndex { $0.isDefault }
+        let defaultIndex =
+            actions.firstIndex { $0.isDefault }
             ?? actions.firstIndex { $0.role == nil } ?? actions.firstIndex { $0.role == .cancel }
         var chosen: Int?
         modal(did, role: stacked ? .dialog : .alert, name: title) {
             let panel = centeredPanel(Size(width, height))
             drawPanel(panel)
             var y = panel.y + 20
-            bold.draw(title, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: bold.lineHeight), color: theme.text, into: &drawList)
+            bold.draw(
+                title, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: bold.lineHeight),
+                color: theme.text, into: &drawList)
             if isAccessibilityEnabled {
-                accessibilityElement(id("title"), role: .heading, name: title, frame: Rect(x: panel.x + 20, y: y, width: panel.width - 40,
-                                                                                             height: bold.lineHeight + Double(lines.count) * font.lineHeight),
-                                     text: AccessibilityText(title))
-                if let message { accessibilityElement(id("message"), role: .label, name: message, frame: panel, text: AccessibilityText(message)) }
+                accessibilityElement(
+                    id("title"), role: .heading, name: title,
+                    frame: Rect(
+                        x: panel.x + 20, y: y, width: panel.width - 40,
+                        height: bold.lineHeight + Double(lines.count) * font.lineHeight),
+                    text: AccessibilityText(title))
+                if let message {
+                    accessibilityElement(
+                        id("message"), role: .label, name: message, frame: panel, text: AccessibilityText(message))
+                }
             }
             y += bold.lineHeight + 8
             for line in lines {
-                font.draw(line, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: font.lineHeight), color: theme.secondaryText,
-                          into: &drawList)
+                font.draw(
+                    line, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: font.lineHeight),
+                    color: theme.secondaryText,
+                    into: &drawList)
                 y += font.lineHeight
             }
             y += 20
@@ -128,11 +151,20 @@ extension UI {
             region(area) {
                 let buttons = {
                     for (i, action) in actions.enumerated() {
-                        let style: ButtonStyle = action.role == .destructive ? .destructive : i == defaultIndex ? .borderedProminent : .bordered
+                        let style: ButtonStyle =
+                            action.role == .destructive
+                            ? .destructive : i == defaultIndex ? .borderedProminent : .bordered
                         if self.button(action.title, style: style, id: "action \(i)") { chosen = i }
                     }
                 }
-                if stacked { vstack(spacing: 8, alignment: .center) { buttons() } } else { hstack(spacing: 8) { spacer(); buttons() } }
+                if stacked {
+                    vstack(spacing: 8, alignment: .center) { buttons() }
+                } else {
+                    hstack(spacing: 8) {
+                        spacer()
+                        buttons()
+                    }
+                }
             }
             // Focus moves into the dialog when it appears, to the default button: Return presses
             // the focused button, as Space does, and Tab moves among the buttons.
@@ -166,7 +198,10 @@ extension UI {
         if modalLastFrame != nil { (input.keys, input.typing, input.text) = modalKeyboard }
         inOverlay {
             drawList.addRect(Rect(origin: .zero, size: size), color: Color.black.opacity(0.35))
-            accessibilityContainer(did, role: role, name: name, frame: Rect(origin: .zero, size: size), states: [.modal, .enabled, .sensitive]) {
+            accessibilityContainer(
+                did, role: role, name: name, frame: Rect(origin: .zero, size: size),
+                states: [.modal, .enabled, .sensitive]
+            ) {
                 withID(did) { body() }
             }
         }
@@ -177,11 +212,13 @@ extension UI {
     /// A panel of `panelSize`, centred in the window (a little above the middle), kept inside it.
     func centeredPanel(_ panelSize: Size) -> Rect {
         let w = min(panelSize.width, size.width - 24), h = min(panelSize.height, size.height - 24)
-        return Rect(x: ((size.width - w) / 2).rounded(), y: max(12, ((size.height - h) * 0.4).rounded()), width: w, height: h)
+        return Rect(
+            x: ((size.width - w) / 2).rounded(), y: max(12, ((size.height - h) * 0.4).rounded()), width: w, height: h)
     }
 
     func drawPanel(_ panel: Rect) {
-        drawList.addRoundedRect(panel.offsetBy(dx: 0, dy: 3).insetBy(dx: -3, dy: -3), radius: 12, color: Color.black.opacity(0.18))
+        drawList.addRoundedRect(
+            panel.offsetBy(dx: 0, dy: 3).insetBy(dx: -3, dy: -3), radius: 12, color: Color.black.opacity(0.18))
         drawList.addRoundedRect(panel, radius: 10, color: theme.popupBackground)
         drawList.addRectBorder(panel, radius: 10, color: theme.border, thickness: 1)
     }

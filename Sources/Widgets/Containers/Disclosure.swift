@@ -2,7 +2,7 @@ import Render2D
 import Imaging
 import Profiling
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How tall a disclosure group's content measured.
@@ -27,7 +27,9 @@ extension UI {
     }
 
     /// A disclosure group whose expansion the UI keeps, starting `initiallyExpanded`.
-    public func disclosureGroup(_ title: String, icon: Icon? = nil, initiallyExpanded: Bool = false, _ content: () -> Void) {
+    public func disclosureGroup(
+        _ title: String, icon: Icon? = nil, initiallyExpanded: Bool = false, _ content: () -> Void
+    ) {
         let box = stateBox(WidgetID(parent: id(title), "expanded"), initiallyExpanded)
         disclosureGroup(title, icon: icon, isExpanded: &box.value, content)
     }
@@ -46,24 +48,37 @@ extension UI {
         if r.isHovered { setCursor(.pointingHand) }
         if r.clicked { isExpanded.toggle() }
         if focusID == gid {
-            for press in input.keys where press.key == .space || press.key == .returnKey || press.key == .left || press.key == .right {
+            for press in input.keys
+            where press.key == .space || press.key == .returnKey || press.key == .left || press.key == .right {
                 isExpanded = press.key == .left ? false : press.key == .right ? true : !isExpanded
             }
         }
         if isAccessibilityEnabled {
-            accessibilityElement(gid, role: .toggleButton, name: name, frame: header,
-                                 states: controlStates(isExpanded ? [.expandable, .expanded] : [.expandable, .collapsed]),
-                                 actions: [.expandOrCollapse])
+            accessibilityElement(
+                gid, role: .toggleButton, name: name, frame: header,
+                states: controlStates(isExpanded ? [.expandable, .expanded] : [.expandable, .collapsed]),
+                actions: [.expandOrCollapse])
         }
         // Opens and closes over 0.15 s, or by the `withAnimation` in effect; at once with reduce motion.
-        let t = min(1, max(0, animatedValue(isExpanded ? 1.0 : 0, animation: currentTransaction ?? .linear(duration: 0.15),
-                                            id: WidgetID(parent: gid, "opening"))))
+        let t = min(
+            1,
+            max(
+                0,
+                animatedValue(
+                    isExpanded ? 1.0 : 0, animation: currentTransaction ?? .linear(duration: 0.15),
+                    id: WidgetID(parent: gid, "opening"))))
 
-        if r.isHovered { drawList.addRoundedRect(header, radius: theme.cornerRadius, color: theme.control.opacity(0.5)) }
-        drawChevron(in: Rect(x: header.x + 4, y: header.midY - 6, width: 12, height: 12), turned: t, color: theme.secondaryText)
+        if r.isHovered {
+            drawList.addRoundedRect(header, radius: theme.cornerRadius, color: theme.control.opacity(0.5))
+        }
+        drawChevron(
+            in: Rect(x: header.x + 4, y: header.midY - 6, width: 12, height: 12), turned: t, color: theme.secondaryText)
         withID(gid) {
-            _ = child(at: Rect(x: header.x + 22, y: header.y, width: max(0, header.width - 22), height: header.height), axis: .horizontal,
-                      spacing: theme.spacing, alignment: .center) { accessibilityHidden(true) { label(self) } }
+            _ = child(
+                at: Rect(x: header.x + 22, y: header.y, width: max(0, header.width - 22), height: header.height),
+                axis: .horizontal,
+                spacing: theme.spacing, alignment: .center
+            ) { accessibilityHidden(true) { label(self) } }
         }
         guard t > 0 else { return }
         // The content, laid out at full height, revealed from the top as it opens.
@@ -71,8 +86,9 @@ extension UI {
         let visible = (memo.value.contentHeight * t).rounded()
         drawList.pushClip(Rect(x: area.x, y: area.y, width: area.width, height: visible))
         let size = withID(gid) {
-            child(at: Rect(x: area.x + 22, y: area.y, width: max(0, area.width - 22), height: .infinity), axis: .vertical,
-                  spacing: theme.spacing, alignment: .start, content)
+            child(
+                at: Rect(x: area.x + 22, y: area.y, width: max(0, area.width - 22), height: .infinity), axis: .vertical,
+                spacing: theme.spacing, alignment: .start, content)
         }
         drawList.popClip()
         memo.value.contentHeight = size.height

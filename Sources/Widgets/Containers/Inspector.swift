@@ -22,17 +22,20 @@ extension UI {
     /// }
     /// if ui.button("Inspector") { showsInspector.toggle() }   // or a toolbar button
     /// ```
-    public func inspector(_ name: String = "inspector", isPresented: Binding<Bool>,
-                          width: NavigationColumnWidth = .init(min: 200, ideal: 260, max: 420),
-                          _ content: () -> Void, inspector: () -> Void) {
+    public func inspector(
+        _ name: String = "inspector", isPresented: Binding<Bool>,
+        width: NavigationColumnWidth = .init(min: 200, ideal: 260, max: 420),
+        _ content: () -> Void, inspector: () -> Void
+    ) {
         let memo = stateBox(WidgetID(parent: id(name), "inspector"), InspectorMemo())
         let length = max(availableRect.width, 1)
         if memo.value.split.fraction.isNaN { memo.value.split.fraction = 1 - width.ideal / length }
         // The app's flag drives the column; the column's drag-to-hide drives the flag.
         if isPresented.wrappedValue, memo.value.split.isHidden(.secondary) { memo.value.split.show() }
         if !isPresented.wrappedValue, !memo.value.split.isHidden(.secondary) { memo.value.split.hide(.secondary) }
-        let constraints = SplitConstraints(minPFraction: 1 - width.max / length, minSFraction: width.min / length,
-                                           priority: .secondary, dragToHideS: true)
+        let constraints = SplitConstraints(
+            minPFraction: 1 - width.max / length, minSFraction: width.min / length,
+            priority: .secondary, dragToHideS: true)
         let split = Binding(get: { memo.value.split }, set: { memo.value.split = $0 })
         hSplit(name, state: split, constraints: constraints, styling: SplitStyling(hideSplitter: true), content) {
             drawList.addRect(availableRect, color: theme.surface)
@@ -42,7 +45,7 @@ extension UI {
         if memo.value.split.isHidden(.secondary) {
             if !dragged, !memo.value.settledFraction.isNaN {
                 memo.value.split.fraction = memo.value.settledFraction
-                memo.value.settledFraction = .nan // once: the split keeps it as the window resizes
+                memo.value.settledFraction = .nan  // once: the split keeps it as the window resizes
             }
             if isPresented.wrappedValue { isPresented.wrappedValue = false }
         } else if !dragged {

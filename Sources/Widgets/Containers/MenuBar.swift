@@ -48,7 +48,7 @@ extension UI {
         drawList.addRect(Rect(x: rect.x, y: rect.maxY - 1, width: rect.width, height: 1), color: theme.separator)
         let collapsed = memo.value.titlesWidth > rect.width - 8
         var context = MenuBarContext(id: bid, rect: rect, collapsed: collapsed, x: rect.x + 4)
-        if collapsed { context.x += height + 4 } // room for the menu button
+        if collapsed { context.x += height + 4 }  // room for the menu button
         // The keys first, with last frame's titles: a menu they open is built in this frame.
         withID(bid) { menuBarKeys(memo, context) }
         menuBarStack.append(context)
@@ -79,29 +79,39 @@ extension UI {
         let memo = stateBox(WidgetID(parent: context.id, "memo"), MenuBarMemo())
         let popupName = "menu \(index)"
         let isOpen = memo.value.open == index && isPopupOpen(popupName)
-        accessibilityContainer(id("title \(title)"), role: .menu, name: title, frame: context.collapsed ? .zero : titleRect,
-                               states: controlStates(isOpen ? [.hasPopup, .expanded] : [.hasPopup, .expandable])) {
+        accessibilityContainer(
+            id("title \(title)"), role: .menu, name: title, frame: context.collapsed ? .zero : titleRect,
+            states: controlStates(isOpen ? [.hasPopup, .expanded] : [.hasPopup, .expandable])
+        ) {
             menuTitleAndItems(title, index: index, at: titleRect, in: context, memo: memo, content)
         }
     }
 
     /// A menu's title in the bar, and its items: in the popup when it is open, else off screen for their shortcuts.
-    private func menuTitleAndItems(_ title: String, index: Int, at titleRect: Rect, in context: MenuBarContext,
-                                   memo: StateBox<MenuBarMemo>, _ content: () -> Void) {
+    private func menuTitleAndItems(
+        _ title: String, index: Int, at titleRect: Rect, in context: MenuBarContext,
+        memo: StateBox<MenuBarMemo>, _ content: () -> Void
+    ) {
         let popupName = "menu \(index)"
         if !context.collapsed {
             let r = interact(id("title \(title)"), rect: titleRect)
             let isOpen = memo.value.open == index && isPopupOpen(popupName)
             if r.clicked {
-                if memo.value.closedByPress { memo.value.closedByPress = false } else { openMenu(index, of: memo, bar: context.id, at: titleRect, highlightFirst: false) }
+                if memo.value.closedByPress {
+                    memo.value.closedByPress = false
+                } else {
+                    openMenu(index, of: memo, bar: context.id, at: titleRect, highlightFirst: false)
+                }
             } else if r.isHovered, let open = memo.value.open, open != index, isPopupOpen("menu \(open)") {
-                openMenu(index, of: memo, bar: context.id, at: titleRect, highlightFirst: false) // the bar tracks the pointer while a menu is open
+                // the bar tracks the pointer while a menu is open
+                openMenu(index, of: memo, bar: context.id, at: titleRect, highlightFirst: false)
             }
             if isOpen || r.isHovered {
                 drawList.addRoundedRect(titleRect, radius: 4, color: isOpen ? theme.accent : theme.controlHovered)
             }
             let font = self.font
-            font.draw(title, in: titleRect, alignment: .center, color: isOpen ? theme.onAccent : theme.text, into: &drawList)
+            font.draw(
+                title, in: titleRect, alignment: .center, color: isOpen ? theme.onAccent : theme.text, into: &drawList)
         }
         if memo.value.open == index && isPopupOpen(popupName) {
             popup(popupName, content)
@@ -111,7 +121,9 @@ extension UI {
             menuState = MenuBuildState(shortcutsOnly: true)
             let mark = drawList.mark
             accessibilityHidden(true) {
-                _ = child(at: Rect(x: -100_000, y: -100_000, width: 400, height: 400), axis: .vertical, spacing: 0, alignment: .start, content)
+                _ = child(
+                    at: Rect(x: -100_000, y: -100_000, width: 400, height: 400), axis: .vertical, spacing: 0,
+                    alignment: .start, content)
             }
             drawList.truncate(to: mark)
             menuState = outer
@@ -120,11 +132,15 @@ extension UI {
 
     /// Opens menu `index` of the bar below `anchor`, with its first item highlighted when the keyboard opened it.
     /// (Named in the bar's ID scope, `bar`: the collapsed bar's list opens a menu from inside its own popup.)
-    private func openMenu(_ index: Int, of memo: StateBox<MenuBarMemo>, bar: WidgetID, at anchor: Rect, highlightFirst: Bool) {
+    private func openMenu(
+        _ index: Int, of memo: StateBox<MenuBarMemo>, bar: WidgetID, at anchor: Rect, highlightFirst: Bool
+    ) {
         closePopups()
         memo.value.open = index
-        openPopups.append(PopupRecord(id: WidgetID(parent: bar, "menu \(index)"), anchor: Point(anchor.minX, anchor.maxY + 2),
-                                      lastFrame: frameIndex, highlighted: highlightFirst ? 0 : nil))
+        openPopups.append(
+            PopupRecord(
+                id: WidgetID(parent: bar, "menu \(index)"), anchor: Point(anchor.minX, anchor.maxY + 2),
+                lastFrame: frameIndex, highlighted: highlightFirst ? 0 : nil))
         requestRedraw()
     }
 
@@ -134,12 +150,17 @@ extension UI {
         if let open = memo.value.open, !isPopupOpen("menu \(open)") {
             // A press on the open menu's title closed it (any press outside a popup does): the
             // click it ends must not open it again.
-            if input.pointer.pressed, titleRects.indices.contains(open), isPointerOver(titleRects[open]) { memo.value.closedByPress = true }
+            if input.pointer.pressed, titleRects.indices.contains(open), isPointerOver(titleRects[open]) {
+                memo.value.closedByPress = true
+            }
             memo.value.open = nil
         }
         guard !titles.isEmpty, titleRects.count == titles.count, modalAllowsInput else { return }
-        let anchor = { (i: Int) in context.collapsed ? Rect(x: context.rect.x + 4, y: context.rect.y, width: 0, height: context.rect.height - 2)
-                                                     : titleRects[i] }
+        let anchor = { (i: Int) in
+            context.collapsed
+                ? Rect(x: context.rect.x + 4, y: context.rect.y, width: 0, height: context.rect.height - 2)
+                : titleRects[i]
+        }
         if let open = memo.value.open {
             for press in input.keys where press.modifiers.isEmpty && (press.key == .left || press.key == .right) {
                 let next = (open + (press.key == .right ? 1 : -1) + titles.count) % titles.count

@@ -77,7 +77,9 @@ public struct NavigationSplitState: Sendable, Codable, Equatable {
     public var preferredCompactColumn: NavigationSplitColumn
 
     /// A state showing `visibility`, with `preferredCompactColumn` shown in a one-column layout.
-    public init(visibility: NavigationSplitViewVisibility = .all, preferredCompactColumn: NavigationSplitColumn = .sidebar) {
+    public init(
+        visibility: NavigationSplitViewVisibility = .all, preferredCompactColumn: NavigationSplitColumn = .sidebar
+    ) {
         self.visibility = visibility
         self.preferredCompactColumn = preferredCompactColumn
     }
@@ -119,20 +121,26 @@ package struct NavigationSplitLayout: Sendable, Equatable {
     public var detail: Rect?
 
     /// Resolves the layout of `rect`.
-    public static func resolve(_ rect: Rect, state: NavigationSplitState, style: NavigationSplitViewStyle,
-                               sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
-                               detailMinWidth: Double, compactWidth: Double,
-                               narrowBehavior: NavigationSplitNarrowBehavior = .overlay) -> NavigationSplitLayout {
+    public static func resolve(
+        _ rect: Rect, state: NavigationSplitState, style: NavigationSplitViewStyle,
+        sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
+        detailMinWidth: Double, compactWidth: Double,
+        narrowBehavior: NavigationSplitNarrowBehavior = .overlay
+    ) -> NavigationSplitLayout {
         let threeColumns = contentWidth != nil
         if rect.width < compactWidth {
             var column = state.preferredCompactColumn
             if column == .content && !threeColumns { column = .detail }
-            return NavigationSplitLayout(mode: .compact, sidebar: column == .sidebar ? rect : nil,
-                                         content: column == .content ? rect : nil, detail: column == .detail ? rect : nil)
+            return NavigationSplitLayout(
+                mode: .compact, sidebar: column == .sidebar ? rect : nil,
+                content: column == .content ? rect : nil, detail: column == .detail ? rect : nil)
         }
         var leading: [(NavigationSplitColumn, Double)] = []
         switch (state.visibility, threeColumns) {
-        case (.all, true): leading = [(.sidebar, sidebarWidth.clamp(state.sidebarWidth)), (.content, contentWidth!.clamp(state.contentWidth))]
+        case (.all, true):
+            leading = [
+                (.sidebar, sidebarWidth.clamp(state.sidebarWidth)), (.content, contentWidth!.clamp(state.contentWidth)),
+            ]
         case (.doubleColumn, true): leading = [(.content, contentWidth!.clamp(state.contentWidth))]
         case (.all, false), (.doubleColumn, false): leading = [(.sidebar, sidebarWidth.clamp(state.sidebarWidth))]
         case (.detailOnly, _): leading = []
@@ -179,36 +187,45 @@ extension UI {
     ///     inspector()
     /// }
     /// ```
-    public func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
-                                sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
-                                contentWidth: NavigationColumnWidth = .init(min: 200, ideal: 300, max: 500), detailMinWidth: Double = 320,
-                                compactWidth: Double = 520, narrowBehavior: NavigationSplitNarrowBehavior = .overlay, title: String = "",
-                                sidebar: () -> Void, content: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil) {
+    public func navigationSplit(
+        _ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
+        sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
+        contentWidth: NavigationColumnWidth = .init(min: 200, ideal: 300, max: 500), detailMinWidth: Double = 320,
+        compactWidth: Double = 520, narrowBehavior: NavigationSplitNarrowBehavior = .overlay, title: String = "",
+        sidebar: () -> Void, content: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil
+    ) {
         withoutActuallyEscaping(content) { content in
-            navigationColumns(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
-                            detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior, title: title,
-                            sidebar: sidebar, content: content, detail: detail, compact: compact)
+            navigationColumns(
+                name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
+                detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior,
+                title: title,
+                sidebar: sidebar, content: content, detail: detail, compact: compact)
         }
     }
 
     /// The two-column form (sidebar | detail); `compact`, when given, replaces the one-column
     /// stack in compact widths (for example with a tab bar).
-    public func navigationSplit(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
-                                sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
-                                detailMinWidth: Double = 320, compactWidth: Double = 520,
-                                narrowBehavior: NavigationSplitNarrowBehavior = .overlay, title: String = "",
-                                sidebar: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil) {
-        navigationColumns(name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: nil,
-                        detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior, title: title,
-                        sidebar: sidebar, content: nil, detail: detail, compact: compact)
+    public func navigationSplit(
+        _ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle = .balanced,
+        sidebarWidth: NavigationColumnWidth = .init(min: 180, ideal: 240, max: 400),
+        detailMinWidth: Double = 320, compactWidth: Double = 520,
+        narrowBehavior: NavigationSplitNarrowBehavior = .overlay, title: String = "",
+        sidebar: () -> Void, detail: () -> Void, compact: (() -> Void)? = nil
+    ) {
+        navigationColumns(
+            name, state: state, style: style, sidebarWidth: sidebarWidth, contentWidth: nil,
+            detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior, title: title,
+            sidebar: sidebar, content: nil, detail: detail, compact: compact)
     }
 
     /// The implementation behind both forms of `navigationSplit`.
-    private func navigationColumns(_ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle,
-                                 sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
-                                 detailMinWidth: Double, compactWidth: Double, narrowBehavior: NavigationSplitNarrowBehavior,
-                                 title: String, sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void,
-                                 compact: (() -> Void)?) {
+    private func navigationColumns(
+        _ name: String, state: Binding<NavigationSplitState>, style: NavigationSplitViewStyle,
+        sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?,
+        detailMinWidth: Double, compactWidth: Double, narrowBehavior: NavigationSplitNarrowBehavior,
+        title: String, sidebar: () -> Void, content: (() -> Void)?, detail: () -> Void,
+        compact: (() -> Void)?
+    ) {
         widget("navigation split", name, unboundedHeight: 0) { nid, rect in
             let threeColumns = content != nil
             let toolbarHeight = 40.0
@@ -220,56 +237,78 @@ extension UI {
                 return
             }
             let isCompact = body.width < compactWidth
-            navigationToolbar(toolbar, nid, state: state, isCompact: isCompact, threeColumns: threeColumns, title: title)
+            navigationToolbar(
+                toolbar, nid, state: state, isCompact: isCompact, threeColumns: threeColumns, title: title)
 
             // Resolved after the toolbar, so its buttons take effect in this frame.
             let resolve = { (visibility: NavigationSplitViewVisibility) in
                 var shown = state.wrappedValue
                 shown.visibility = visibility
-                return NavigationSplitLayout.resolve(body, state: shown, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
-                                                     detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior)
+                return NavigationSplitLayout.resolve(
+                    body, state: shown, style: style, sidebarWidth: sidebarWidth, contentWidth: contentWidth,
+                    detailMinWidth: detailMinWidth, compactWidth: compactWidth, narrowBehavior: narrowBehavior)
             }
             let target = resolve(state.wrappedValue.visibility)
-            let (layout, slide) = slidingColumns(target, id: WidgetID(parent: nid, "slide"), visibility: state.wrappedValue.visibility,
-                                                 body: body, resolve: resolve)
+            let (layout, slide) = slidingColumns(
+                target, id: WidgetID(parent: nid, "slide"), visibility: state.wrappedValue.visibility,
+                body: body, resolve: resolve)
             // Detail first: in the overlay mode the leading columns are drawn over it.
             if let detailRect = layout.detail { pane(detailRect.intersection(body), detailRect, detail) }
             if layout.mode != .compact {
-                if let rect = layout.detail { noteColumn("\(name).detail", width: rect.width, minimum: min(detailMinWidth, body.width)) }
-                if let rect = layout.sidebar { noteColumn("\(name).sidebar", width: rect.width, minimum: min(sidebarWidth.min, body.width)) }
-                if let rect = layout.content, let contentWidth { noteColumn("\(name).content", width: rect.width, minimum: min(contentWidth.min, body.width)) }
+                if let rect = layout.detail {
+                    noteColumn("\(name).detail", width: rect.width, minimum: min(detailMinWidth, body.width))
+                }
+                if let rect = layout.sidebar {
+                    noteColumn("\(name).sidebar", width: rect.width, minimum: min(sidebarWidth.min, body.width))
+                }
+                if let rect = layout.content, let contentWidth {
+                    noteColumn("\(name).content", width: rect.width, minimum: min(contentWidth.min, body.width))
+                }
             }
             if layout.mode == .overlay || layout.mode == .displace {
                 let covered = (layout.content ?? layout.sidebar).map { $0.maxX } ?? body.minX
                 let scrim = Rect(x: covered, y: body.y, width: max(0, body.maxX - covered), height: body.height)
                 drawList.addRect(scrim, color: Color.black.opacity(0.25))
                 // A tap on the dimmed detail dismisses the overlaid columns; it reaches nothing else.
-                if interact(WidgetID(parent: nid, "scrim"), rect: scrim).clicked { state.wrappedValue.visibility = .detailOnly }
+                if interact(WidgetID(parent: nid, "scrim"), rect: scrim).clicked {
+                    state.wrappedValue.visibility = .detailOnly
+                }
             }
             for (column, columnRect) in [(NavigationSplitColumn.sidebar, layout.sidebar), (.content, layout.content)] {
                 guard let columnRect else { continue }
-                drawList.addRect(columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
+                drawList.addRect(
+                    columnRect, color: column == .sidebar ? theme.surface.mix(theme.background, 0.5) : theme.surface)
                 if column == .sidebar { pane(columnRect, sidebar) } else if let content { pane(columnRect, content) }
-                if layout.mode == .compact || slide != 0 { continue } // no resize handles while the columns slide
-                columnResizeHandle(column, columnRect, nid, state: state, sidebarWidth: sidebarWidth, contentWidth: contentWidth)
+                if layout.mode == .compact || slide != 0 { continue }  // no resize handles while the columns slide
+                columnResizeHandle(
+                    column, columnRect, nid, state: state, sidebarWidth: sidebarWidth, contentWidth: contentWidth)
             }
         }
     }
 
     /// The toolbar: the sidebar button (or, compact, the back button) and the title.
-    private func navigationToolbar(_ toolbar: Rect, _ nid: WidgetID, state: Binding<NavigationSplitState>, isCompact: Bool,
-                                   threeColumns: Bool, title: String) {
+    private func navigationToolbar(
+        _ toolbar: Rect, _ nid: WidgetID, state: Binding<NavigationSplitState>, isCompact: Bool,
+        threeColumns: Bool, title: String
+    ) {
         drawList.addRect(toolbar, color: theme.surface)
-        drawList.addRect(Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
+        drawList.addRect(
+            Rect(x: toolbar.x, y: toolbar.maxY - 1, width: toolbar.width, height: 1), color: theme.separator)
         pane(toolbar.insetBy(dx: 8, dy: 7)) {
             withID(nid) {
                 hstack {
                     if isCompact {
                         if state.wrappedValue.preferredCompactColumn != .sidebar {
-                            let back = state.wrappedValue.preferredCompactColumn == .detail && threeColumns ? "Content" : "Sidebar"
-                            if button(back, icon: .chevronLeft, style: .plain, id: "back") { state.wrappedValue.goBack(threeColumns: threeColumns) }
+                            let back =
+                                state.wrappedValue.preferredCompactColumn == .detail && threeColumns
+                                ? "Content" : "Sidebar"
+                            if button(back, icon: .chevronLeft, style: .plain, id: "back") {
+                                state.wrappedValue.goBack(threeColumns: threeColumns)
+                            }
                         }
-                    } else if accessibilityLabel("Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") }) {
+                    } else if accessibilityLabel(
+                        "Toggle Sidebar", { button("", icon: .sidebar, style: .plain, id: "toggleSidebar") })
+                    {
                         state.wrappedValue.toggleSidebar(threeColumns: threeColumns)
                     }
                     if !title.isEmpty { text(title, font: font(size: theme.fontSize, weight: .bold)) }
@@ -280,8 +319,10 @@ extension UI {
 
     /// A resize handle on a column's trailing edge: dragged, the column takes the width (within
     /// its bounds); double-clicked, it goes back to its ideal width.
-    private func columnResizeHandle(_ column: NavigationSplitColumn, _ columnRect: Rect, _ nid: WidgetID, state: Binding<NavigationSplitState>,
-                                    sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?) {
+    private func columnResizeHandle(
+        _ column: NavigationSplitColumn, _ columnRect: Rect, _ nid: WidgetID, state: Binding<NavigationSplitState>,
+        sidebarWidth: NavigationColumnWidth, contentWidth: NavigationColumnWidth?
+    ) {
         let edge = Rect(x: columnRect.maxX - 1, y: columnRect.y, width: 1, height: columnRect.height)
         let handleID = WidgetID(parent: nid, column.rawValue)
         let styling = SplitStyling()
@@ -290,10 +331,18 @@ extension UI {
         if r.pressed { startBox.value = columnRect.width }
         if r.isActive && input.pointer.isDragging {
             let width = startBox.value + input.pointer.position.x - input.pointer.pressPosition.x
-            if column == .sidebar { state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width) } else { state.wrappedValue.contentWidth = contentWidth?.clamp(width) }
+            if column == .sidebar {
+                state.wrappedValue.sidebarWidth = sidebarWidth.clamp(width)
+            } else {
+                state.wrappedValue.contentWidth = contentWidth?.clamp(width)
+            }
         }
         if r.doubleClicked {
-            if column == .sidebar { state.wrappedValue.sidebarWidth = nil } else { state.wrappedValue.contentWidth = nil } // back to the ideal width
+            if column == .sidebar {
+                state.wrappedValue.sidebarWidth = nil
+            } else {
+                state.wrappedValue.contentWidth = nil
+            }  // back to the ideal width
         }
         drawSplitterLine(edge, horizontal: true, styling: styling, emphasized: r.isHovered || r.isActive)
         claimSplitterPress(r)
@@ -304,14 +353,19 @@ extension UI {
     /// 0.22 s (at once with reduce motion); columns that leave are drawn sliding out, the detail
     /// beside them following the edge. Returns the layout to draw and how far the columns are
     /// from where they rest (0: at rest).
-    private func slidingColumns(_ target: NavigationSplitLayout, id: WidgetID, visibility: NavigationSplitViewVisibility, body: Rect,
-                                resolve: (NavigationSplitViewVisibility) -> NavigationSplitLayout) -> (NavigationSplitLayout, Double) {
+    private func slidingColumns(
+        _ target: NavigationSplitLayout, id: WidgetID, visibility: NavigationSplitViewVisibility, body: Rect,
+        resolve: (NavigationSplitViewVisibility) -> NavigationSplitLayout
+    ) -> (NavigationSplitLayout, Double) {
         let memo = stateBox(id, (visibility: visibility, leaving: NavigationSplitViewVisibility?.none))
         let changed = memo.value.visibility != visibility && target.mode != .compact
         if changed { memo.value = (visibility, memo.value.visibility) }
-        func edge(_ layout: NavigationSplitLayout) -> Double { (layout.content ?? layout.sidebar).map(\.maxX) ?? body.minX }
-        let shown = animatedValue(edge(target), animation: changed ? currentTransaction ?? .easeOut(duration: 0.22) : nil,
-                                  id: WidgetID(parent: id, "edge"))
+        func edge(_ layout: NavigationSplitLayout) -> Double {
+            (layout.content ?? layout.sidebar).map(\.maxX) ?? body.minX
+        }
+        let shown = animatedValue(
+            edge(target), animation: changed ? currentTransaction ?? .easeOut(duration: 0.22) : nil,
+            id: WidgetID(parent: id, "edge"))
         guard shown != edge(target), target.mode != .compact else {
             memo.value.leaving = nil
             return (target, 0)
@@ -322,7 +376,9 @@ extension UI {
         drawn.sidebar = drawn.sidebar?.offsetBy(dx: offset, dy: 0)
         drawn.content = drawn.content?.offsetBy(dx: offset, dy: 0)
         if target.mode == .tiled || target.mode == .displace {
-            drawn.detail = Rect(x: shown, y: body.y, width: target.mode == .tiled ? max(0, body.maxX - shown) : body.width, height: body.height)
+            drawn.detail = Rect(
+                x: shown, y: body.y, width: target.mode == .tiled ? max(0, body.maxX - shown) : body.width,
+                height: body.height)
         }
         return (drawn, offset)
     }

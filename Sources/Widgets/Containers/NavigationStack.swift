@@ -38,8 +38,10 @@ extension UI {
     ///     }
     /// }
     /// ```
-    public func navigationStack<Value: Hashable>(_ name: String = "navigation", path: Binding<[Value]>, title: String = "",
-                                                 _ root: () -> Void, navigationDestination: (Value) -> Void) {
+    public func navigationStack<Value: Hashable>(
+        _ name: String = "navigation", path: Binding<[Value]>, title: String = "",
+        _ root: () -> Void, navigationDestination: (Value) -> Void
+    ) {
         let sid = id(name)
         let outer = allocateRemaining(unboundedHeight: 400)
         let memo = stateBox(WidgetID(parent: sid, "memo"), NavigationStackMemo())
@@ -81,7 +83,8 @@ extension UI {
         let previous = depth > 0 ? memo.value.titles[depth - 1] : ""
         var goesBack = false
         withID(sid) {
-            goesBack = navigationBar(bar, title: pageTitle, back: depth > 0 ? (previous.isEmpty ? "Back" : previous) : nil)
+            goesBack = navigationBar(
+                bar, title: pageTitle, back: depth > 0 ? (previous.isEmpty ? "Back" : previous) : nil)
             if depth > 0 {
                 trackEdgeSwipe(body, memo: memo)
                 if shortcutPressed(KeyboardShortcut(.left, modifiers: .alt)) { goesBack = true }
@@ -106,8 +109,10 @@ extension UI {
     ///     d.navigationDestination(for: Person.self) { person in personPage(person) }
     /// }
     /// ```
-    public func navigationStack(_ name: String = "navigation", path: Binding<[AnyHashable]>, title: String = "",
-                                _ root: () -> Void, destinations: (NavigationDestinations) -> Void) {
+    public func navigationStack(
+        _ name: String = "navigation", path: Binding<[AnyHashable]>, title: String = "",
+        _ root: () -> Void, destinations: (NavigationDestinations) -> Void
+    ) {
         navigationStack(name, path: path, title: title, root) { top in
             let chooser = NavigationDestinations(top)
             destinations(chooser)
@@ -139,16 +144,23 @@ extension UI {
         if r.isHovered { setCursor(.pointingHand) }
         accessibilityElement(r.id, role: .link, name: title, frame: rect, states: controlStates(), actions: [.click])
         if r.isHovered || r.isActive {
-            drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.selection.opacity(r.isActive ? 0.8 : 0.45))
+            drawList.addRoundedRect(
+                rect, radius: theme.cornerRadius, color: theme.selection.opacity(r.isActive ? 0.8 : 0.45))
         }
         var x = rect.x + 8
         if let icon {
             drawIcon(icon, in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: theme.accent)
             x += 24
         }
-        font.draw(title, in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - 28 - x), height: rect.height), color: theme.text, into: &drawList)
-        drawIcon(.chevronRight, in: Rect(x: rect.maxX - 20, y: rect.midY - 6, width: 12, height: 12), color: theme.secondaryText)
-        drawList.addRect(Rect(x: rect.x + 8, y: rect.maxY - 1, width: max(0, rect.width - 8), height: 1), color: theme.separator.opacity(0.6))
+        font.draw(
+            title, in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - 28 - x), height: rect.height), color: theme.text,
+            into: &drawList)
+        drawIcon(
+            .chevronRight, in: Rect(x: rect.maxX - 20, y: rect.midY - 6, width: 12, height: 12),
+            color: theme.secondaryText)
+        drawList.addRect(
+            Rect(x: rect.x + 8, y: rect.maxY - 1, width: max(0, rect.width - 8), height: 1),
+            color: theme.separator.opacity(0.6))
         guard r.clicked, let stack = navigationStacks.last else { return false }
         return stack.push(AnyHashable(value))
     }
@@ -182,7 +194,10 @@ extension UI {
     private func trackEdgeSwipe(_ body: Rect, memo: StateBox<NavigationStackMemo>) {
         let p = input.pointer
         let edge = Rect(x: body.x, y: body.y, width: 24, height: body.height)
-        guard memo.value.swipe != nil || (p.kind == .touch && (edge.contains(p.position) || edge.contains(p.pressPosition))) else { return }
+        guard
+            memo.value.swipe != nil
+                || (p.kind == .touch && (edge.contains(p.position) || edge.contains(p.pressPosition)))
+        else { return }
         let r = interact(id("edgeSwipe"), rect: memo.value.swipe != nil ? body : edge, sense: [.drag])
         if r.isActive && p.isDown {
             memo.value.swipe = max(0, p.position.x - p.pressPosition.x)

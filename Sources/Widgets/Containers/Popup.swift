@@ -66,7 +66,9 @@ extension UI {
             for press in input.keys {
                 switch press.key {
                 case .down: menu.highlighted = ((menu.highlighted ?? -1) + 1) % record.itemCount
-                case .up: menu.highlighted = ((menu.highlighted ?? record.itemCount) - 1 + record.itemCount) % record.itemCount
+                case .up:
+                    menu.highlighted =
+                        ((menu.highlighted ?? record.itemCount) - 1 + record.itemCount) % record.itemCount
                 case .returnKey, .space: menu.chosen = menu.highlighted
                 default: continue
                 }
@@ -85,8 +87,9 @@ extension UI {
                 if record.size == .zero {
                     // First frame: measure the content without showing it.
                     let mark = drawList.mark
-                    let size = child(at: Rect(x: 0, y: 0, width: self.size.width, height: self.size.height), axis: .vertical,
-                                     spacing: 0, alignment: .start, content)
+                    let size = child(
+                        at: Rect(x: 0, y: 0, width: self.size.width, height: self.size.height), axis: .vertical,
+                        spacing: 0, alignment: .start, content)
                     drawList.truncate(to: mark)
                     // (Looked up again: what the content did may have closed popups.)
                     if let i = openPopups.firstIndex(where: { $0.id == pid }) {
@@ -96,18 +99,28 @@ extension UI {
                 }
                 var rect = Rect(origin: record.anchor, size: record.size)
                 // Keep it on screen: flip to the other side of the anchor when it would overflow.
-                if rect.maxX > self.size.width { rect.x = max(0, min(record.anchor.x - rect.width, self.size.width - rect.width)) }
-                if rect.maxY > self.size.height { rect.y = max(0, min(record.anchor.y - rect.height, self.size.height - rect.height)) }
-                drawList.addRoundedRect(rect.offsetBy(dx: 0, dy: 2).insetBy(dx: -2, dy: -2), radius: 9, color: Color.black.opacity(0.12))
+                if rect.maxX > self.size.width {
+                    rect.x = max(0, min(record.anchor.x - rect.width, self.size.width - rect.width))
+                }
+                if rect.maxY > self.size.height {
+                    rect.y = max(0, min(record.anchor.y - rect.height, self.size.height - rect.height))
+                }
+                drawList.addRoundedRect(
+                    rect.offsetBy(dx: 0, dy: 2).insetBy(dx: -2, dy: -2), radius: 9, color: Color.black.opacity(0.12))
                 drawList.addRoundedRect(rect, radius: 7, color: theme.popupBackground)
                 drawList.addRectBorder(rect, radius: 7, color: theme.border, thickness: 1)
                 popupRectsThisFrame.append(rect)
                 noteLandmark(.popup, name, rect)
-                let size = accessibilityContainer(pid, role: .popupMenu, name: name, frame: rect, states: [.enabled, .sensitive]) {
-                    child(at: rect.insetBy(dx: padding, dy: padding), axis: .vertical, spacing: 0, alignment: .fill, content)
+                let size = accessibilityContainer(
+                    pid, role: .popupMenu, name: name, frame: rect, states: [.enabled, .sensitive]
+                ) {
+                    child(
+                        at: rect.insetBy(dx: padding, dy: padding), axis: .vertical, spacing: 0, alignment: .fill,
+                        content)
                 }
                 if let i = openPopups.firstIndex(where: { $0.id == pid }) {
-                    openPopups[i].size = Size(max(size.width, record.size.width - 2 * padding) + 2 * padding, size.height + 2 * padding)
+                    openPopups[i].size = Size(
+                        max(size.width, record.size.width - 2 * padding) + 2 * padding, size.height + 2 * padding)
                 }
             }
         }
@@ -152,7 +165,9 @@ extension UI {
     /// if ui.menuItem("Move to Trash", icon: .trash, role: .destructive, shortcut: KeyboardShortcut(.delete, modifiers: [])) { trash() }
     /// ```
     @discardableResult
-    public func menuItem(_ title: String, icon: Icon? = nil, role: ButtonStyle = .plain, shortcut keys: KeyboardShortcut? = nil) -> Bool {
+    public func menuItem(
+        _ title: String, icon: Icon? = nil, role: ButtonStyle = .plain, shortcut keys: KeyboardShortcut? = nil
+    ) -> Bool {
         if menuState.shortcutsOnly { return keys.map(shortcutPressed) ?? false }
         let shortcut = keys?.label
         let font = self.font
@@ -165,9 +180,11 @@ extension UI {
         if menuState.chosen == index && isEnabled { r.clicked = true }
         let lit = isEnabled && (r.isHovered || menuState.highlighted == index)
         if isAccessibilityEnabled {
-            accessibilityElement(r.id, role: .menuItem, name: title, frame: rect,
-                                 states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []), actions: [.click],
-                                 value: shortcut ?? "")
+            accessibilityElement(
+                r.id, role: .menuItem, name: title, frame: rect,
+                states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []),
+                actions: [.click],
+                value: shortcut ?? "")
         }
         let color = role == .destructive ? theme.destructive : theme.text
         if lit {
@@ -177,11 +194,16 @@ extension UI {
         if let icon {
             drawIcon(icon, in: Rect(x: rect.x + 4, y: rect.midY - 8, width: 16, height: 16), color: fg)
         }
-        font.draw(title, in: Rect(x: rect.x + iconSpace, y: rect.y, width: rect.width - iconSpace - shortcutWidth, height: rect.height),
-                  color: fg, into: &drawList)
+        font.draw(
+            title,
+            in: Rect(
+                x: rect.x + iconSpace, y: rect.y, width: rect.width - iconSpace - shortcutWidth, height: rect.height),
+            color: fg, into: &drawList)
         if let shortcut {
-            font.draw(shortcut, in: Rect(x: rect.maxX - shortcutWidth, y: rect.y, width: shortcutWidth - 8, height: rect.height),
-                      alignment: .trailing, color: lit ? fg : theme.secondaryText, into: &drawList)
+            font.draw(
+                shortcut,
+                in: Rect(x: rect.maxX - shortcutWidth, y: rect.y, width: shortcutWidth - 8, height: rect.height),
+                alignment: .trailing, color: lit ? fg : theme.secondaryText, into: &drawList)
         }
         if r.clicked { closePopups() }
         return r.clicked || keys.map(shortcutPressed) == true
@@ -199,7 +221,7 @@ extension UI {
         let p = input.pointer
         if input.keys.contains(where: { $0.key == .escape }) {
             openPopups.removeAll()
-            consumeKey(.escape) // it closed the popup, not what the popup is over (a dialog)
+            consumeKey(.escape)  // it closed the popup, not what the popup is over (a dialog)
             return
         }
         if (p.pressed || p.secondaryPressed) && !popupRects.contains(where: { $0.contains(p.position) }) {

@@ -2,7 +2,7 @@ import Render2D
 import Imaging
 import Profiling
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Momentum after a touch flick: the velocity of the last ~100 ms of the drag, decaying
@@ -40,7 +40,10 @@ package struct KineticScroller: Sendable {
     public mutating func release(time: Double) {
         let recent = samples.filter { time - $0.time <= sampleWindow }
         samples.removeAll()
-        guard let first = recent.first, recent.count >= 2 else { velocity = .zero; return }
+        guard let first = recent.first, recent.count >= 2 else {
+            velocity = .zero
+            return
+        }
         let span = max(time - first.time, 1.0 / 120)
         var total = Point.zero
         for s in recent.dropFirst() { total = total + s.delta }
@@ -60,7 +63,10 @@ package struct KineticScroller: Sendable {
         return displacement
     }
 
-    public mutating func stop() { velocity = .zero; samples.removeAll() }
+    public mutating func stop() {
+        velocity = .zero
+        samples.removeAll()
+    }
     /// Zeroes one axis (the content hit an edge).
     public mutating func stopAxis(_ axis: Axis) {
         if axis == .vertical { velocity.y = 0 } else { velocity.x = 0 }
@@ -109,26 +115,33 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func scrollView(_ name: String, axes: ScrollAxes = .vertical, height: Double? = nil,
-                           _ content: () -> Void) -> ScrollViewInfo {
+    public func scrollView(
+        _ name: String, axes: ScrollAxes = .vertical, height: Double? = nil,
+        _ content: () -> Void
+    ) -> ScrollViewInfo {
         let sid = id(name)
         profiler?.beginScope("scroll view", name)
         defer { profiler?.endScope() }
         let available = availableRect
-        let viewport = allocate(Size(available.width, height ?? (available.height.isFinite ? available.height : 200)),
-                                flexibleWidth: true, flexibleHeight: height == nil)
+        let viewport = allocate(
+            Size(available.width, height ?? (available.height.isFinite ? available.height : 200)),
+            flexibleWidth: true, flexibleHeight: height == nil)
         let box = stateBox(sid, ScrollState())
         let bar = theme.scrollbarWidth
         clampOffset(&box.value, viewport: viewport)
 
         // Content, offset and clipped.
         drawList.pushClip(viewport)
-        let contentRect = Rect(x: viewport.x - box.value.offset.x, y: viewport.y - box.value.offset.y,
-                               width: axes.contains(.horizontal) ? .infinity : max(0, viewport.width - (axes.contains(.vertical) ? bar : 0)),
-                               height: .infinity)
+        let contentRect = Rect(
+            x: viewport.x - box.value.offset.x, y: viewport.y - box.value.offset.y,
+            width: axes.contains(.horizontal)
+                ? .infinity : max(0, viewport.width - (axes.contains(.vertical) ? bar : 0)),
+            height: .infinity)
         scrollStack.append((sid, viewport))
         registerFocusable(sid, rect: viewport)
-        let measured = accessibilityContainer(sid, role: .scrollPane, name: name, frame: viewport, states: controlStates()) {
+        let measured = accessibilityContainer(
+            sid, role: .scrollPane, name: name, frame: viewport, states: controlStates()
+        ) {
             withID(sid) {
                 child(at: contentRect, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
             }
@@ -155,8 +168,10 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func virtualScrollView(_ name: String, contentSize: Size, viewport: Rect, axes: ScrollAxes = .vertical,
-                                  focusable: Bool = false, _ content: (ScrollViewInfo) -> Void) -> ScrollViewInfo {
+    public func virtualScrollView(
+        _ name: String, contentSize: Size, viewport: Rect, axes: ScrollAxes = .vertical,
+        focusable: Bool = false, _ content: (ScrollViewInfo) -> Void
+    ) -> ScrollViewInfo {
         let sid = id(name)
         if focusable { registerFocusable(sid, rect: viewport) }
         let box = stateBox(sid, ScrollState())
@@ -176,7 +191,8 @@ extension UI {
     /// less a line, Home and End to the ends (along the axis it scrolls, vertical first).
     private func scrollWithKeys(_ state: inout ScrollState, viewport: Rect, canX: Bool, canY: Bool) {
         let line = 40.0
-        for press in input.keys where press.modifiers.isDisjoint(with: [.command, .alt]) && !consumedKeys.contains(press.key.rawValue) {
+        for press in input.keys
+        where press.modifiers.isDisjoint(with: [.command, .alt]) && !consumedKeys.contains(press.key.rawValue) {
             let page = (canY ? viewport.height : viewport.width) - line
             var delta = Point.zero
             switch press.key {
@@ -195,7 +211,7 @@ extension UI {
             state.offset = state.offset + delta
             state.kinetic.stop()
             clampOffset(&state, viewport: viewport)
-            requestRedraw() // the content moves in the next frame
+            requestRedraw()  // the content moves in the next frame
         }
     }
 
@@ -230,7 +246,9 @@ extension UI {
         s.offset = clamped
     }
 
-    private func handleScrollInput(_ sid: WidgetID, box: StateBox<ScrollState>, axes: ScrollAxes, viewport: Rect, keyboard: Bool) {
+    private func handleScrollInput(
+        _ sid: WidgetID, box: StateBox<ScrollState>, axes: ScrollAxes, viewport: Rect, keyboard: Bool
+    ) {
         let p = input.pointer
         let limit = maxOffset(box.value, viewport: viewport)
         let canX = axes.contains(.horizontal) && limit.x > 0, canY = axes.contains(.vertical) && limit.y > 0
@@ -240,8 +258,11 @@ extension UI {
         if let visible = box.value.pendingVisible {
             box.value.pendingVisible = nil
             let top = visible.minY - viewport.minY + box.value.offset.y
-            if top < box.value.offset.y { box.value.offset.y = top }
-            else if top + visible.height > box.value.offset.y + viewport.height { box.value.offset.y = top + visible.height - viewport.height }
+            if top < box.value.offset.y {
+                box.value.offset.y = top
+            } else if top + visible.height > box.value.offset.y + viewport.height {
+                box.value.offset.y = top + visible.height - viewport.height
+            }
             box.value.kinetic.stop()
         }
 
@@ -250,7 +271,11 @@ extension UI {
         if isPointerOver(viewport) && input.wheel != .zero {
             let shifted = input.modifiers.contains(.shift) && input.wheel.x == 0
             let w = shifted ? Point(input.wheel.y, 0) : input.wheel
-            if canY && w.y != 0 { box.value.offset.y -= w.y; input.wheel.y = 0; box.value.kinetic.stop() }
+            if canY && w.y != 0 {
+                box.value.offset.y -= w.y
+                input.wheel.y = 0
+                box.value.kinetic.stop()
+            }
             if canX && w.x != 0 {
                 box.value.offset.x -= w.x
                 if shifted { input.wheel.y = 0 } else { input.wheel.x = 0 }
@@ -264,7 +289,8 @@ extension UI {
             let dominantY = abs(p.position.y - p.pressPosition.y) >= abs(p.position.x - p.pressPosition.x)
             let wantsDrag = (dominantY && canY) || (!dominantY && canX)
             if p.isDown && p.isDragging && viewport.contains(p.pressPosition) && activeID == nil && wantsDrag
-                && !box.value.touchDragging {
+                && !box.value.touchDragging
+            {
                 activeID = sid
                 box.value.touchDragging = true
             }
@@ -286,11 +312,14 @@ extension UI {
             box.value.offset = box.value.offset - box.value.kinetic.step(dt: deltaTime)
         }
         clampOffset(&box.value, viewport: viewport)
-        if box.value.kinetic.isMoving { requestRedraw() } // momentum runs on its own until it stops
-        if box.value.offset != before || box.value.kinetic.isMoving, let profiler { // for the scroll-jank categories
-            func distance(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
-            profiler.noteScroll(inputPoints: distance(byInput, before), momentumPoints: distance(box.value.offset, byInput),
-                                flingStarted: !wasMoving && box.value.kinetic.isMoving)
+        if box.value.kinetic.isMoving { requestRedraw() }  // momentum runs on its own until it stops
+        if box.value.offset != before || box.value.kinetic.isMoving, let profiler {  // for the scroll-jank categories
+            func distance(_ a: Point, _ b: Point) -> Double {
+                ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+            }
+            profiler.noteScroll(
+                inputPoints: distance(byInput, before), momentumPoints: distance(box.value.offset, byInput),
+                flingStarted: !wasMoving && box.value.kinetic.isMoving)
         }
     }
 
@@ -302,7 +331,8 @@ extension UI {
             let contentLength = along ? box.value.contentSize.height : box.value.contentSize.width
             let viewLength = along ? viewport.height : viewport.width
             guard contentLength > viewLength, viewLength > 0 else { continue }
-            let track = along
+            let track =
+                along
                 ? Rect(x: viewport.maxX - bar, y: viewport.y, width: bar, height: viewport.height)
                 : Rect(x: viewport.x, y: viewport.maxY - bar, width: viewport.width, height: bar)
             let trackLength = along ? track.height : track.width
@@ -310,7 +340,8 @@ extension UI {
             let maxOffset = contentLength - viewLength
             let offset = along ? box.value.offset.y : box.value.offset.x
             let thumbPos = (trackLength - thumbLength) * (offset / maxOffset)
-            let thumb = along
+            let thumb =
+                along
                 ? Rect(x: track.x + 2, y: track.y + thumbPos, width: bar - 4, height: thumbLength)
                 : Rect(x: track.x + thumbPos, y: track.y + 2, width: thumbLength, height: bar - 4)
             let tid = WidgetID(parent: sid, along ? "vbar" : "hbar")
@@ -322,7 +353,9 @@ extension UI {
                 let pressAlong = along ? input.pointer.pressPosition.y : input.pointer.pressPosition.x
                 var start = offset
                 if pressAlong < thumbStart || pressAlong > thumbStart + thumbLength {
-                    start = (pressAlong - (along ? track.minY : track.minX) - thumbLength / 2) / (trackLength - thumbLength) * maxOffset
+                    start =
+                        (pressAlong - (along ? track.minY : track.minX) - thumbLength / 2) / (trackLength - thumbLength)
+                        * maxOffset
                 }
                 box.value.thumbDrag = (axis, start, pressAlong)
             }
@@ -354,7 +387,9 @@ public enum ScrollAnchor: Sendable, Equatable {
     /// The scroll offset that shows an item at `start` (content coordinates, `length` long)
     /// in a viewport `viewport` long where it lands by `anchor`; with no anchor, the least
     /// move from `current` that brings it into view.
-    public static func offset(showing start: Double, length: Double, viewport: Double, current: Double, anchor: ScrollAnchor?) -> Double {
+    public static func offset(
+        showing start: Double, length: Double, viewport: Double, current: Double, anchor: ScrollAnchor?
+    ) -> Double {
         switch anchor {
         case .top?: return start
         case .center?: return start - (viewport - length) / 2

@@ -62,7 +62,10 @@ public struct SplitState: Sendable, Equatable, Codable {
     }
 
     /// Hides `side`; the fraction is kept for when it shows again.
-    public mutating func hide(_ side: SplitSide) { hidden = side; lastHidden = side }
+    public mutating func hide(_ side: SplitSide) {
+        hidden = side
+        lastHidden = side
+    }
     /// Shows the hidden side again.
     public mutating func show() { hidden = nil }
     /// Toggles the secondary side, or the side hidden last.
@@ -93,8 +96,10 @@ public struct SplitConstraints: Sendable, Equatable {
     public var dragToHideS: Bool
 
     /// Limits of a splitter.
-    public init(minPFraction: Double? = nil, minSFraction: Double? = nil, priority: SplitSide? = nil,
-                dragToHideP: Bool = false, dragToHideS: Bool = false) {
+    public init(
+        minPFraction: Double? = nil, minSFraction: Double? = nil, priority: SplitSide? = nil,
+        dragToHideP: Bool = false, dragToHideS: Bool = false
+    ) {
         self.minPFraction = minPFraction
         self.minSFraction = minSFraction
         self.priority = priority
@@ -147,8 +152,10 @@ public struct SplitStyling: Sendable, Equatable {
     public var hideSplitter: Bool
 
     /// A splitter's look and hit area.
-    public init(color: Color? = nil, inset: Double = 0, visibleThickness: Double = 1, invisibleThickness: Double = 9,
-                touchThickness: Double = 32, hideSplitter: Bool = false) {
+    public init(
+        color: Color? = nil, inset: Double = 0, visibleThickness: Double = 1, invisibleThickness: Double = 9,
+        touchThickness: Double = 32, hideSplitter: Bool = false
+    ) {
         self.color = color
         self.inset = inset
         self.visibleThickness = max(0, visibleThickness)
@@ -211,20 +218,23 @@ package struct SplitGeometry: Sendable, Equatable {
 
     /// Lays out `rect` with the splitter centred at `position` (0...1 of the length along the
     /// split axis), `thickness` wide (0 when no splitter is shown).
-    package static func layout(_ rect: Rect, layout: SplitLayout, position: Double, thickness: Double) -> SplitGeometry {
+    package static func layout(_ rect: Rect, layout: SplitLayout, position: Double, thickness: Double) -> SplitGeometry
+    {
         let length = layout.isHorizontal ? rect.width : rect.height
         let t = min(max(thickness, 0), length)
         let p = position.isFinite ? min(max(position, 0), 1) : 0.5
         let start = min(max((p * length - t / 2).rounded(), 0), length - t)
         let end = start + t
         if layout.isHorizontal {
-            return SplitGeometry(primary: Rect(x: rect.x, y: rect.y, width: start, height: rect.height),
-                                 splitter: Rect(x: rect.x + start, y: rect.y, width: t, height: rect.height),
-                                 secondary: Rect(x: rect.x + end, y: rect.y, width: length - end, height: rect.height))
+            return SplitGeometry(
+                primary: Rect(x: rect.x, y: rect.y, width: start, height: rect.height),
+                splitter: Rect(x: rect.x + start, y: rect.y, width: t, height: rect.height),
+                secondary: Rect(x: rect.x + end, y: rect.y, width: length - end, height: rect.height))
         }
-        return SplitGeometry(primary: Rect(x: rect.x, y: rect.y, width: rect.width, height: start),
-                             splitter: Rect(x: rect.x, y: rect.y + start, width: rect.width, height: t),
-                             secondary: Rect(x: rect.x, y: rect.y + end, width: rect.width, height: length - end))
+        return SplitGeometry(
+            primary: Rect(x: rect.x, y: rect.y, width: rect.width, height: start),
+            splitter: Rect(x: rect.x, y: rect.y + start, width: rect.width, height: t),
+            secondary: Rect(x: rect.x, y: rect.y + end, width: rect.width, height: length - end))
     }
 }
 
@@ -252,41 +262,56 @@ extension UI {
     ///     content()
     /// }
     /// ```
-    public func hSplit(_ name: String, state: Binding<SplitState>, constraints: SplitConstraints = .init(),
-                       styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
-                       _ left: () -> Void, right: () -> Void) {
+    public func hSplit(
+        _ name: String, state: Binding<SplitState>, constraints: SplitConstraints = .init(),
+        styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
+        _ left: () -> Void, right: () -> Void
+    ) {
         if state.wrappedValue.layout != .horizontal { state.wrappedValue.layout = .horizontal }
-        split(name, state: state, constraints: constraints, styling: styling, splitter: splitter, onDrag: onDrag, left, secondary: right)
+        split(
+            name, state: state, constraints: constraints, styling: styling, splitter: splitter, onDrag: onDrag, left,
+            secondary: right)
     }
 
     /// Two panes one above the other (the SplitView package's `VSplit`).
-    public func vSplit(_ name: String, state: Binding<SplitState>, constraints: SplitConstraints = .init(),
-                       styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
-                       _ top: () -> Void, bottom: () -> Void) {
+    public func vSplit(
+        _ name: String, state: Binding<SplitState>, constraints: SplitConstraints = .init(),
+        styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
+        _ top: () -> Void, bottom: () -> Void
+    ) {
         if state.wrappedValue.layout != .vertical { state.wrappedValue.layout = .vertical }
-        split(name, state: state, constraints: constraints, styling: styling, splitter: splitter, onDrag: onDrag, top, secondary: bottom)
+        split(
+            name, state: state, constraints: constraints, styling: styling, splitter: splitter, onDrag: onDrag, top,
+            secondary: bottom)
     }
 
     /// An `HSplit` whose state lives in the UI store (and in the `persistentStore` when
     /// `persist` is set, so it survives restarts).
-    public func hSplit(_ name: String, fraction: Double = 0.5, persist: Bool = false, constraints: SplitConstraints = .init(),
-                       styling: SplitStyling = .init(), splitter: Splitter = .line, _ left: () -> Void, right: () -> Void) {
-        let state = storedSplitState(name, initial: SplitState(fraction: fraction, layout: .horizontal), persist: persist)
+    public func hSplit(
+        _ name: String, fraction: Double = 0.5, persist: Bool = false, constraints: SplitConstraints = .init(),
+        styling: SplitStyling = .init(), splitter: Splitter = .line, _ left: () -> Void, right: () -> Void
+    ) {
+        let state = storedSplitState(
+            name, initial: SplitState(fraction: fraction, layout: .horizontal), persist: persist)
         hSplit(name, state: state, constraints: constraints, styling: styling, splitter: splitter, left, right: right)
     }
 
     /// A `VSplit` whose state lives in the UI store (and optionally the `persistentStore`).
-    public func vSplit(_ name: String, fraction: Double = 0.5, persist: Bool = false, constraints: SplitConstraints = .init(),
-                       styling: SplitStyling = .init(), splitter: Splitter = .line, _ top: () -> Void, bottom: () -> Void) {
+    public func vSplit(
+        _ name: String, fraction: Double = 0.5, persist: Bool = false, constraints: SplitConstraints = .init(),
+        styling: SplitStyling = .init(), splitter: Splitter = .line, _ top: () -> Void, bottom: () -> Void
+    ) {
         let state = storedSplitState(name, initial: SplitState(fraction: fraction, layout: .vertical), persist: persist)
         vSplit(name, state: state, constraints: constraints, styling: styling, splitter: splitter, top, bottom: bottom)
     }
 
     /// A split whose layout (`state.layout`) can change at run time (the SplitView package's
     /// `Split`): primary on the left or top, secondary on the right or bottom.
-    public func split(_ name: String, state binding: Binding<SplitState>, constraints: SplitConstraints = .init(),
-                      styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
-                      _ primary: () -> Void, secondary: () -> Void) {
+    public func split(
+        _ name: String, state binding: Binding<SplitState>, constraints: SplitConstraints = .init(),
+        styling: SplitStyling = .init(), splitter: Splitter = .line, onDrag: ((Double) -> Void)? = nil,
+        _ primary: () -> Void, secondary: () -> Void
+    ) {
         widget("split", name, unboundedHeight: 0) { sid, rect in
             var state = binding.wrappedValue
             let original = state
@@ -315,22 +340,27 @@ extension UI {
 
             // Input on the splitter, using where it was drawn last frame. A splitter hidden with its
             // side takes no input, but one only previewed as hidden is still being dragged.
-            let current = SplitGeometry.layout(rect, layout: state.layout, position: memo.value.displayed ?? target(state, memo.value),
-                                               thickness: thickness)
+            let current = SplitGeometry.layout(
+                rect, layout: state.layout, position: memo.value.displayed ?? target(state, memo.value),
+                thickness: thickness)
             let splitterShown = !(state.hidden != nil && styling.hideSplitter) || activeID == handleID
             var r = Interaction(id: handleID, rect: current.splitter)
             if splitterShown {
-                r = splitterHandle(handleID, splitter: current.splitter, horizontal: horizontal, styling: styling, focusable: true)
-                splitterInput(r, state: &state, memo: memo, rect: rect, splitter: current.splitter, constraints: constraints,
-                              onDrag: onDrag)
+                r = splitterHandle(
+                    handleID, splitter: current.splitter, horizontal: horizontal, styling: styling, focusable: true)
+                splitterInput(
+                    r, state: &state, memo: memo, rect: rect, splitter: current.splitter, constraints: constraints,
+                    onDrag: onDrag)
             }
 
             // Where the splitter is drawn this frame (animated briefly on hide/show).
             let goal = target(state, memo.value)
-            let position = animatedPosition(goal, hidden: memo.value.previewHide ?? state.hidden, memo: memo, dragging: r.isActive)
+            let position = animatedPosition(
+                goal, hidden: memo.value.previewHide ?? state.hidden, memo: memo, dragging: r.isActive)
             var finalThickness = thickness
             if (memo.value.previewHide ?? state.hidden) != nil && styling.hideSplitter { finalThickness = 0 }
-            let geometry = SplitGeometry.layout(rect, layout: state.layout, position: position, thickness: finalThickness)
+            let geometry = SplitGeometry.layout(
+                rect, layout: state.layout, position: position, thickness: finalThickness)
 
             // Hand the state back before the panes run: they may change it themselves.
             if state != original { binding.wrappedValue = state }
@@ -338,20 +368,24 @@ extension UI {
             pane(geometry.secondary, secondary)
             if splitterShown { claimSplitterPress(r) }
 
-            let context = SplitterContext(rect: geometry.splitter,
-                                          hitRect: splitterHitRect(geometry.splitter, horizontal: horizontal, styling: styling),
-                                          layout: state.layout, hidden: state.hidden, previewHide: memo.value.previewHide,
-                                          isHovered: r.isHovered, isDragging: r.isActive, styling: styling)
+            let context = SplitterContext(
+                rect: geometry.splitter,
+                hitRect: splitterHitRect(geometry.splitter, horizontal: horizontal, styling: styling),
+                layout: state.layout, hidden: state.hidden, previewHide: memo.value.previewHide,
+                isHovered: r.isHovered, isDragging: r.isActive, styling: styling)
             guard splitterShown || memo.value.previewHide != nil else { return }
-            drawSplitter(splitter, context, handleID: handleID, horizontal: horizontal, styling: styling, r, binding: binding)
+            drawSplitter(
+                splitter, context, handleID: handleID, horizontal: horizontal, styling: styling, r, binding: binding)
         }
     }
 
     /// The splitter's keyboard (the arrows along the split move it 10 pt, 50 with Shift) and
     /// pointer (a drag moves it and may preview hiding a side, which the release makes so; a
     /// double click hides the smaller side or shows a hidden one).
-    private func splitterInput(_ r: Interaction, state: inout SplitState, memo: StateBox<SplitMemo>, rect: Rect, splitter: Rect,
-                               constraints: SplitConstraints, onDrag: ((Double) -> Void)?) {
+    private func splitterInput(
+        _ r: Interaction, state: inout SplitState, memo: StateBox<SplitMemo>, rect: Rect, splitter: Rect,
+        constraints: SplitConstraints, onDrag: ((Double) -> Void)?
+    ) {
         let horizontal = state.layout.isHorizontal
         let length = horizontal ? rect.width : rect.height
         if focusID == r.id && length > 0 {
@@ -367,18 +401,21 @@ extension UI {
         let along = horizontal ? input.pointer.position.x : input.pointer.position.y
         let origin = horizontal ? rect.minX : rect.minY
         let center = horizontal ? splitter.midX : splitter.midY
-        if r.pressed { memo.value.grabOffset = (horizontal ? input.pointer.pressPosition.x : input.pointer.pressPosition.y) - center }
+        if r.pressed {
+            memo.value.grabOffset =
+                (horizontal ? input.pointer.pressPosition.x : input.pointer.pressPosition.y) - center
+        }
         if r.isActive && input.pointer.isDragging && length > 0 {
             let raw = (along - memo.value.grabOffset - origin) / length
             let outcome = constraints.dragOutcome(raw: raw)
             state.fraction = outcome.fraction
-            if state.hidden != nil { state.show() } // dragging a hidden side's splitter pulls it out
+            if state.hidden != nil { state.show() }  // dragging a hidden side's splitter pulls it out
             memo.value.previewHide = outcome.previewHide
             onDrag?(state.fraction)
         }
         if r.isActive && input.pointer.released, let side = memo.value.previewHide {
             state.hide(side)
-            memo.value.lastTargetHidden = .some(side) // the preview already showed it hidden: no animation
+            memo.value.lastTargetHidden = .some(side)  // the preview already showed it hidden: no animation
         }
         if !r.isActive { memo.value.previewHide = nil }
         if r.doubleClicked {
@@ -388,13 +425,16 @@ extension UI {
 
     /// Draws the splitter: nothing, the standard line, or the app's own drawing (which may
     /// change the split's state).
-    private func drawSplitter(_ splitter: Splitter, _ context: SplitterContext, handleID: WidgetID, horizontal: Bool,
-                              styling: SplitStyling, _ r: Interaction, binding: Binding<SplitState>) {
+    private func drawSplitter(
+        _ splitter: Splitter, _ context: SplitterContext, handleID: WidgetID, horizontal: Bool,
+        styling: SplitStyling, _ r: Interaction, binding: Binding<SplitState>
+    ) {
         switch splitter {
         case .invisible:
             break
         case .line:
-            drawSplitterLine(context.rect, horizontal: horizontal, styling: styling, emphasized: r.isActive || r.isHovered)
+            drawSplitterLine(
+                context.rect, horizontal: horizontal, styling: styling, emphasized: r.isActive || r.isHovered)
         case .custom(let draw):
             var latest = binding.wrappedValue
             let before = latest
@@ -412,7 +452,9 @@ extension UI {
         }
     }
 
-    private func animatedPosition(_ goal: Double, hidden: SplitSide?, memo: StateBox<SplitMemo>, dragging: Bool) -> Double {
+    private func animatedPosition(_ goal: Double, hidden: SplitSide?, memo: StateBox<SplitMemo>, dragging: Bool)
+        -> Double
+    {
         let duration = 0.16
         let changed = memo.value.lastTargetHidden.map { $0 != hidden } ?? false
         memo.value.lastTargetHidden = .some(hidden)
@@ -434,13 +476,18 @@ extension UI {
     /// Hit-tests a splitter (wider than drawn; wider still for a finger) and sets the resize
     /// cursor while it is hovered or dragged. Shared by split views and `navigationSplit`.
     /// `focusable`: a Tab stop too (the caller moves it with the arrows).
-    func splitterHandle(_ id: WidgetID, splitter: Rect, horizontal: Bool, styling: SplitStyling, focusable: Bool = false) -> Interaction {
-        let r = interact(id, rect: splitterHitRect(splitter, horizontal: horizontal, styling: styling),
-                         sense: focusable ? [.drag, .focus] : .drag)
+    func splitterHandle(
+        _ id: WidgetID, splitter: Rect, horizontal: Bool, styling: SplitStyling, focusable: Bool = false
+    ) -> Interaction {
+        let r = interact(
+            id, rect: splitterHitRect(splitter, horizontal: horizontal, styling: styling),
+            sense: focusable ? [.drag, .focus] : .drag)
         if r.isHovered || r.isActive { setCursor(horizontal ? .resizeLeftRight : .resizeUpDown) }
         if isAccessibilityEnabled {
-            accessibilityElement(id, role: .splitPane, name: "splitter", frame: splitter,
-                                 states: (focusable ? controlStates() : [.enabled, .sensitive]).union(horizontal ? .horizontal : .vertical))
+            accessibilityElement(
+                id, role: .splitPane, name: "splitter", frame: splitter,
+                states: (focusable ? controlStates() : [.enabled, .sensitive]).union(
+                    horizontal ? .horizontal : .vertical))
         }
         return r
     }
@@ -448,7 +495,9 @@ extension UI {
     /// A splitter's reach overlaps the panes' edges: call after building the panes so a
     /// press there goes to the splitter rather than to a widget under it.
     func claimSplitterPress(_ handle: Interaction) {
-        if input.pointer.pressed && activeID == nil && isPointerOver(handle.rect) { pressCandidate = (handle.id, .drag) }
+        if input.pointer.pressed && activeID == nil && isPointerOver(handle.rect) {
+            pressCandidate = (handle.id, .drag)
+        }
     }
 
     func drawSplitterLine(_ splitter: Rect, horizontal: Bool, styling: SplitStyling, emphasized: Bool) {
@@ -486,6 +535,11 @@ extension UI {
         let key = "split." + id(name).description
         let store = persist ? persistentStore : nil
         let box = stateBox(WidgetID(parent: id(name), "state"), store?.value(key, as: SplitState.self) ?? initial)
-        return Binding(get: { box.value }, set: { box.value = $0; store?.set($0, for: key) })
+        return Binding(
+            get: { box.value },
+            set: {
+                box.value = $0
+                store?.set($0, for: key)
+            })
     }
 }

@@ -44,11 +44,13 @@ extension UI {
             }
             if let picked = tabBar(tabs, chosen: chosen, in: bar) { chosen = picked }
             if shortcutPressed(KeyboardShortcut(.pageDown, modifiers: .control)) { chosen = (chosen + 1) % tabs.count }
-            if shortcutPressed(KeyboardShortcut(.pageUp, modifiers: .control)) { chosen = (chosen + tabs.count - 1) % tabs.count }
+            if shortcutPressed(KeyboardShortcut(.pageUp, modifiers: .control)) {
+                chosen = (chosen + tabs.count - 1) % tabs.count
+            }
         }
         if tabs[chosen].value != current, let value = tabs[chosen].value.base as? Tag {
             selection.wrappedValue = value
-            requestRedraw() // the page picked is built in the next frame
+            requestRedraw()  // the page picked is built in the next frame
         }
     }
 
@@ -77,15 +79,23 @@ extension UI {
             // Collapsed: the current tab, with a menu of them all.
             let tab = tabs[chosen]
             let width = min(bar.width - 16, widths[chosen] + 20)
-            let rect = Rect(x: bar.x + 8, y: bar.midY - theme.controlHeight / 2, width: width, height: theme.controlHeight)
+            let rect = Rect(
+                x: bar.x + 8, y: bar.midY - theme.controlHeight / 2, width: width, height: theme.controlHeight)
             let r = interact(id("collapsed"), rect: rect, sense: [.click, .focus, .activate])
-            drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
-            drawTabLabel(tab, in: Rect(x: rect.x, y: rect.y, width: rect.width - 20, height: rect.height), color: theme.text)
-            drawIcon(.chevronDown, in: Rect(x: rect.maxX - 20, y: rect.midY - 6, width: 12, height: 12), color: theme.secondaryText)
-            accessibilityElement(r.id, role: .comboBox, name: tab.title, frame: rect, states: controlStates(), actions: [.click])
+            drawList.addRoundedRect(
+                rect, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
+            drawTabLabel(
+                tab, in: Rect(x: rect.x, y: rect.y, width: rect.width - 20, height: rect.height), color: theme.text)
+            drawIcon(
+                .chevronDown, in: Rect(x: rect.maxX - 20, y: rect.midY - 6, width: 12, height: 12),
+                color: theme.secondaryText)
+            accessibilityElement(
+                r.id, role: .comboBox, name: tab.title, frame: rect, states: controlStates(), actions: [.click])
             if r.clicked { openPopup("tabs", at: Point(rect.x, rect.maxY + 2)) }
             popup("tabs") {
-                for (i, tab) in tabs.enumerated() where menuItem(tab.title, icon: i == chosen ? .checkmark : tab.icon) { picked = i }
+                for (i, tab) in tabs.enumerated() where menuItem(tab.title, icon: i == chosen ? .checkmark : tab.icon) {
+                    picked = i
+                }
             }
             return picked
         }
@@ -95,11 +105,17 @@ extension UI {
             x += widths[i]
             let r = interact(WidgetID(parent: id("tab"), index: i), rect: rect, sense: [.click, .focus, .activate])
             let isChosen = i == chosen
-            if r.isHovered && !isChosen { drawList.addRect(rect.insetBy(dx: 0, dy: 4), color: theme.controlHovered.opacity(0.6)) }
-            if isChosen { drawList.addRect(Rect(x: rect.x + 6, y: rect.maxY - 3, width: rect.width - 12, height: 3), color: theme.accent) }
+            if r.isHovered && !isChosen {
+                drawList.addRect(rect.insetBy(dx: 0, dy: 4), color: theme.controlHovered.opacity(0.6))
+            }
+            if isChosen {
+                drawList.addRect(
+                    Rect(x: rect.x + 6, y: rect.maxY - 3, width: rect.width - 12, height: 3), color: theme.accent)
+            }
             drawTabLabel(tab, in: rect, color: isChosen ? theme.text : theme.secondaryText)
-            accessibilityElement(r.id, role: .pageTab, name: tab.title, frame: rect,
-                                 states: controlStates(isChosen ? [.selectable, .selected] : .selectable), actions: [.click])
+            accessibilityElement(
+                r.id, role: .pageTab, name: tab.title, frame: rect,
+                states: controlStates(isChosen ? [.selectable, .selected] : .selectable), actions: [.click])
             if r.clicked { picked = i }
         }
         return picked
@@ -111,6 +127,8 @@ extension UI {
             drawIcon(icon, in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16), color: color)
             x += 22
         }
-        font.draw(tab.title, in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - x), height: rect.height), color: color, into: &drawList)
+        font.draw(
+            tab.title, in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - x), height: rect.height), color: color,
+            into: &drawList)
     }
 }

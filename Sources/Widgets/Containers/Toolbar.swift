@@ -99,7 +99,9 @@ struct ToolbarLayout: Equatable {
         }
         var trailingStart = trailingEdge
         // Secondary actions before primary ones, each kind in the order built.
-        let trailing = items.indices.filter { items[$0].placement == .secondaryAction } + items.indices.filter { items[$0].placement == .primaryAction }
+        let trailing =
+            items.indices.filter { items[$0].placement == .secondaryAction }
+            + items.indices.filter { items[$0].placement == .primaryAction }
         for i in trailing.reversed() where kept[i] {
             trailingStart -= items[i].width
             positions[i] = trailingStart
@@ -156,12 +158,15 @@ extension UI {
         let top = collector.entries.filter { !$0.placement.isBottom }
         let bottom = collector.entries.filter { $0.placement.isBottom }
         let topRect = Rect(x: outer.x, y: outer.y, width: outer.width, height: top.isEmpty ? 0 : barHeight)
-        let bottomRect = Rect(x: outer.x, y: outer.maxY - (bottom.isEmpty ? 0 : barHeight), width: outer.width,
-                              height: bottom.isEmpty ? 0 : barHeight)
+        let bottomRect = Rect(
+            x: outer.x, y: outer.maxY - (bottom.isEmpty ? 0 : barHeight), width: outer.width,
+            height: bottom.isEmpty ? 0 : barHeight)
         withID(tid) {
             if !top.isEmpty { toolbarBar(top, in: topRect, name: "top", role: .toolBar, title: name) }
         }
-        region(Rect(x: outer.x, y: topRect.maxY, width: outer.width, height: max(0, bottomRect.minY - topRect.maxY)), content)
+        region(
+            Rect(x: outer.x, y: topRect.maxY, width: outer.width, height: max(0, bottomRect.minY - topRect.maxY)),
+            content)
         withID(tid) {
             if !bottom.isEmpty { toolbarBar(bottom, in: bottomRect, name: "bottom", role: .statusBar, title: name) }
         }
@@ -173,8 +178,10 @@ extension UI {
     /// ```swift
     /// ui.toolbarItem(placement: .secondaryAction, priority: -1) { if ui.button("Invert") { selection.invert() } }
     /// ```
-    public func toolbarItem(placement: ToolbarItemPlacement = .automatic, priority: Int = 0, id name: String? = nil,
-                            _ content: @escaping () -> Void) {
+    public func toolbarItem(
+        placement: ToolbarItemPlacement = .automatic, priority: Int = 0, id name: String? = nil,
+        _ content: @escaping () -> Void
+    ) {
         guard let collector = toolbarStack.last else { return hstack(content) }
         let ordinal = collector.ordinal[placement, default: 0]
         collector.ordinal[placement] = ordinal + 1
@@ -184,43 +191,57 @@ extension UI {
 
     /// One bar: its background, the items that fit at the places the layout gives them
     /// (each measured as it is drawn, for the next frame), and the "…" menu of the others.
-    private func toolbarBar(_ entries: [ToolbarEntry], in rect: Rect, name: String, role: AccessibilityRole, title: String) {
+    private func toolbarBar(
+        _ entries: [ToolbarEntry], in rect: Rect, name: String, role: AccessibilityRole, title: String
+    ) {
         let sizes = stateBox(id(name), [WidgetID: Size]())
         let spacing = theme.spacing, inset = 10.0
         let overflowWidth = theme.controlHeight
         let inner = rect.insetBy(dx: inset, dy: 0)
-        let items = entries.map { ToolbarLayout.Item(placement: $0.placement, priority: $0.priority, width: sizes.value[$0.key]?.width ?? 0) }
+        let items = entries.map {
+            ToolbarLayout.Item(placement: $0.placement, priority: $0.priority, width: sizes.value[$0.key]?.width ?? 0)
+        }
         let layout = ToolbarLayout(items: items, width: inner.width, spacing: spacing, overflowWidth: overflowWidth)
         drawList.addRect(rect, color: theme.control.opacity(0.35))
-        drawList.addRect(Rect(x: rect.x, y: role == .toolBar ? rect.maxY - 1 : rect.y, width: rect.width, height: 1), color: theme.separator)
+        drawList.addRect(
+            Rect(x: rect.x, y: role == .toolBar ? rect.maxY - 1 : rect.y, width: rect.width, height: 1),
+            color: theme.separator)
         let listed = openAccessibilityContainer(id(name), role: role, name: title, frame: rect)
         var measured: [WidgetID: Size] = [:]
         drawList.pushClip(rect)
         for (entry, x) in zip(entries, layout.positions) {
-            guard let x else { measured[entry.key] = sizes.value[entry.key]; continue }
+            guard let x else {
+                measured[entry.key] = sizes.value[entry.key]
+                continue
+            }
             // Centred in the bar's height, from the height it measured.
             let height = min(rect.height, sizes.value[entry.key]?.height ?? rect.height)
-            let slot = Rect(x: inner.x + x, y: rect.y + ((rect.height - height) / 2).rounded(), width: max(0, inner.maxX - inner.x - x),
-                            height: height)
+            let slot = Rect(
+                x: inner.x + x, y: rect.y + ((rect.height - height) / 2).rounded(),
+                width: max(0, inner.maxX - inner.x - x),
+                height: height)
             var size = Size.zero
             withID(entry.key) {
-                size = child(at: slot, axis: .horizontal, spacing: spacing, alignment: .center, id: id("item"), entry.content)
+                size = child(
+                    at: slot, axis: .horizontal, spacing: spacing, alignment: .center, id: id("item"), entry.content)
             }
             measured[entry.key] = size
         }
         drawList.popClip()
         if measured != sizes.value {
             sizes.value = measured
-            requestRedraw() // the items take their measured places in the next frame
+            requestRedraw()  // the items take their measured places in the next frame
         }
         if layout.hasOverflow {
-            let button = Rect(x: inner.maxX - overflowWidth, y: rect.midY - theme.controlHeight / 2, width: overflowWidth,
-                              height: theme.controlHeight)
+            let button = Rect(
+                x: inner.maxX - overflowWidth, y: rect.midY - theme.controlHeight / 2, width: overflowWidth,
+                height: theme.controlHeight)
             let menu = name + ".overflow"
             let r = interact(id(menu), rect: button, sense: [.click, .focus, .activate])
             if r.isHovered { drawList.addRoundedRect(button, radius: theme.cornerRadius, color: theme.controlHovered) }
             font.draw("…", in: button, alignment: .center, color: theme.text, into: &drawList)
-            accessibilityElement(r.id, role: .pushButton, name: "More", frame: button, states: controlStates(), actions: [.click])
+            accessibilityElement(
+                r.id, role: .pushButton, name: "More", frame: button, states: controlStates(), actions: [.click])
             if r.clicked { openPopup(menu, at: Point(button.maxX - 160, button.maxY + 2)) }
             popup(menu) {
                 menuState.buttonsAsMenuItems = true

@@ -22,11 +22,14 @@ extension UI {
     /// if ui.button("Save", icon: .checkmark, style: .borderedProminent, shortcut: KeyboardShortcut("s")) { save() }
     /// ```
     @discardableResult
-    public func button(_ title: String, icon: Icon? = nil, style: ButtonStyle = .bordered, id: String? = nil,
-                       shortcut: KeyboardShortcut? = nil) -> Bool {
+    public func button(
+        _ title: String, icon: Icon? = nil, style: ButtonStyle = .bordered, id: String? = nil,
+        shortcut: KeyboardShortcut? = nil
+    ) -> Bool {
         if menuState.buttonsAsMenuItems {
-            return menuItem(title.isEmpty ? (id ?? icon?.spokenName ?? "") : title, icon: icon,
-                            role: style == .destructive ? .destructive : .plain, shortcut: shortcut)
+            return menuItem(
+                title.isEmpty ? (id ?? icon?.spokenName ?? "") : title, icon: icon,
+                role: style == .destructive ? .destructive : .plain, shortcut: shortcut)
         }
         let font = self.font
         let iconSize = icon == nil ? 0 : (font.lineHeight * 0.9).rounded()
@@ -37,22 +40,27 @@ extension UI {
         let r = interact(self.id(id ?? title), rect: rect, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
         if isAccessibilityEnabled {
-            accessibilityElement(r.id, role: .pushButton, name: title.isEmpty ? (icon?.spokenName ?? id ?? "") : title, frame: rect,
-                                 states: controlStates(), actions: [.click])
+            accessibilityElement(
+                r.id, role: .pushButton, name: title.isEmpty ? (icon?.spokenName ?? id ?? "") : title, frame: rect,
+                states: controlStates(), actions: [.click])
         }
         let held = r.isActive && r.isHovered
         var fg = theme.text
         switch style {
         case .bordered:
-            drawList.addRoundedRect(rect, radius: theme.cornerRadius,
-                                    color: held ? theme.controlPressed : r.isHovered ? theme.controlHovered : theme.control)
+            drawList.addRoundedRect(
+                rect, radius: theme.cornerRadius,
+                color: held ? theme.controlPressed : r.isHovered ? theme.controlHovered : theme.control)
         case .borderedProminent:
             let base = theme.accent
-            drawList.addRoundedRect(rect, radius: theme.cornerRadius,
-                                    color: held ? base.mix(.black, 0.2) : r.isHovered ? base.mix(.white, 0.12) : base)
+            drawList.addRoundedRect(
+                rect, radius: theme.cornerRadius,
+                color: held ? base.mix(.black, 0.2) : r.isHovered ? base.mix(.white, 0.12) : base)
             fg = theme.onAccent
         case .plain, .destructive:
-            if r.isHovered { drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.control.opacity(held ? 1 : 0.6)) }
+            if r.isHovered {
+                drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.control.opacity(held ? 1 : 0.6))
+            }
             fg = style == .destructive ? theme.destructive : theme.accent
         }
         let contentWidth = width - 2 * padding
@@ -62,7 +70,8 @@ extension UI {
             x += iconSize + gap
         }
         if !title.isEmpty {
-            font.draw(title, in: Rect(x: x, y: rect.y, width: rect.maxX - x, height: rect.height), color: fg, into: &drawList)
+            font.draw(
+                title, in: Rect(x: x, y: rect.y, width: rect.maxX - x, height: rect.height), color: fg, into: &drawList)
         }
         if let shortcut, shortcutPressed(shortcut) { return true }
         return r.clicked
@@ -89,18 +98,22 @@ extension UI {
         if r.isHovered { setCursor(.pointingHand) }
         if r.clicked { isOn.toggle() }
         if isAccessibilityEnabled {
-            accessibilityElement(r.id, role: .checkBox, name: title, frame: rect,
-                                 states: controlStates(isOn ? [.checkable, .checked] : .checkable), actions: [.toggle])
+            accessibilityElement(
+                r.id, role: .checkBox, name: title, frame: rect,
+                states: controlStates(isOn ? [.checkable, .checked] : .checkable), actions: [.toggle])
         }
         let wid = self.id(id ?? title)
         // The knob slides to its new side over 0.12 s, or by the `withAnimation` in effect (a
         // spring overshoots a little); at once with reduce motion.
-        let t = animatedValue(isOn ? 1.0 : 0, animation: currentTransaction ?? .linear(duration: 0.12), id: WidgetID(parent: wid, "knob"))
+        let t = animatedValue(
+            isOn ? 1.0 : 0, animation: currentTransaction ?? .linear(duration: 0.12), id: WidgetID(parent: wid, "knob"))
         if showsTitle {
-            font.draw(title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
-                      color: theme.text, into: &drawList)
+            font.draw(
+                title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
+                color: theme.text, into: &drawList)
         }
-        let track = Rect(x: rect.maxX - trackWidth, y: rect.midY - trackHeight / 2, width: trackWidth, height: trackHeight)
+        let track = Rect(
+            x: rect.maxX - trackWidth, y: rect.midY - trackHeight / 2, width: trackWidth, height: trackHeight)
         let off = r.isHovered ? theme.controlPressed : theme.controlHovered
         drawList.addRoundedRect(track, radius: trackHeight / 2, color: off.mix(theme.accent, t))
         let knobRadius = trackHeight / 2 - 2

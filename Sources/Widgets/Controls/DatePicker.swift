@@ -95,33 +95,47 @@ extension UI {
     /// ui.datePicker("Taken", selection: Binding(self, \.taken), displayedComponents: [.date, .hourAndMinute])
     /// ```
     @discardableResult
-    public func datePicker(_ title: String, selection: Binding<Date>, in range: ClosedRange<Date>? = nil,
-                           displayedComponents: DatePickerComponents = [.date, .hourAndMinute], calendar: Calendar? = nil) -> Bool {
+    public func datePicker(
+        _ title: String, selection: Binding<Date>, in range: ClosedRange<Date>? = nil,
+        displayedComponents: DatePickerComponents = [.date, .hourAndMinute], calendar: Calendar? = nil
+    ) -> Bool {
         let calendar = calendar ?? desktopCalendar
-        let formatters = stateBox(WidgetID(parent: id(title), "formatters." + (calendar.locale?.identifier ?? "")),
-                                  DateLabelFormatters(calendar: calendar)).value
+        let formatters = stateBox(
+            WidgetID(parent: id(title), "formatters." + (calendar.locale?.identifier ?? "")),
+            DateLabelFormatters(calendar: calendar)
+        ).value
         let before = selection.wrappedValue
         let labels = formatters.labels(for: before)
         let clamp = { (date: Date) in range.map { min(max(date, $0.lowerBound), $0.upperBound) } ?? date }
         let row = { [self] in
             if displayedComponents.contains(.date) {
                 // Each opening starts at the selection's month and day.
-                if !isPopupOpen(title + ".calendar") { stateBox(id("calendar.state"), DatePickerState()).value = DatePickerState() }
-                if let below = datePickerButton(labels.date, name: title, id: "date", icon: .chevronDown) { openPopup(title + ".calendar", at: below) }
+                if !isPopupOpen(title + ".calendar") {
+                    stateBox(id("calendar.state"), DatePickerState()).value = DatePickerState()
+                }
+                if let below = datePickerButton(labels.date, name: title, id: "date", icon: .chevronDown) {
+                    openPopup(title + ".calendar", at: below)
+                }
                 let calendarState = stateBox(id("calendar.state"), DatePickerState())
                 popup(title + ".calendar") {
-                    calendarPopover(calendarState, selection: selection, range: range, calendar: calendar, formatters: formatters)
+                    calendarPopover(
+                        calendarState, selection: selection, range: range, calendar: calendar, formatters: formatters)
                 }
             }
             if displayedComponents.contains(.hourAndMinute) {
-                if let below = datePickerButton(labels.time, name: title, id: "time", icon: nil) { openPopup(title + ".time", at: below) }
+                if let below = datePickerButton(labels.time, name: title, id: "time", icon: nil) {
+                    openPopup(title + ".time", at: below)
+                }
                 popup(title + ".time") {
                     var hour = calendar.component(.hour, from: selection.wrappedValue)
                     var minute = calendar.component(.minute, from: selection.wrappedValue)
                     let changedHour = stepper("Hour: \(hour)", value: &hour, in: 0...23, id: "hour")
-                    let changedMinute = stepper("Minute: \(minute < 10 ? "0" : "")\(minute)", value: &minute, in: 0...59, id: "minute")
+                    let changedMinute = stepper(
+                        "Minute: \(minute < 10 ? "0" : "")\(minute)", value: &minute, in: 0...59, id: "minute")
                     if changedHour || changedMinute,
-                       let date = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: selection.wrappedValue) {
+                        let date = calendar.date(
+                            bySettingHour: hour, minute: minute, second: 0, of: selection.wrappedValue)
+                    {
                         selection.wrappedValue = clamp(date)
                     }
                 }
@@ -141,7 +155,9 @@ extension UI {
     }
 
     /// The desktop locale's calendar, made once.
-    private var desktopCalendar: Calendar { stateBox(WidgetID(parent: .root, "desktopCalendar"), DesktopLocale.calendar()).value }
+    private var desktopCalendar: Calendar {
+        stateBox(WidgetID(parent: .root, "desktopCalendar"), DesktopLocale.calendar()).value
+    }
 
     /// A button showing a date or time; a screen reader reads it as a combo box with the value.
     /// Returns where its popover opens (under it) when it was clicked.
@@ -149,23 +165,33 @@ extension UI {
         let width = font.measure(label) + 24 + (icon == nil ? 0 : 18)
         let rect = allocate(Size(width, theme.controlHeight))
         let r = interact(id(key), rect: rect, sense: [.click, .focus, .activate])
-        drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
-        font.draw(label, in: Rect(x: rect.x + 12, y: rect.y, width: rect.width - 24, height: rect.height), color: theme.text, into: &drawList)
-        if let icon { drawIcon(icon, in: Rect(x: rect.maxX - 24, y: rect.midY - 6, width: 12, height: 12), color: theme.secondaryText) }
-        accessibilityElement(r.id, role: .comboBox, name: name, frame: rect, states: controlStates(), actions: [.click], value: label)
+        drawList.addRoundedRect(
+            rect, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
+        font.draw(
+            label, in: Rect(x: rect.x + 12, y: rect.y, width: rect.width - 24, height: rect.height), color: theme.text,
+            into: &drawList)
+        if let icon {
+            drawIcon(
+                icon, in: Rect(x: rect.maxX - 24, y: rect.midY - 6, width: 12, height: 12), color: theme.secondaryText)
+        }
+        accessibilityElement(
+            r.id, role: .comboBox, name: name, frame: rect, states: controlStates(), actions: [.click], value: label)
         return r.clicked ? Point(rect.minX, rect.maxY + 2) : nil
     }
 
     /// The month's calendar in the open popover, and its keys.
-    private func calendarPopover(_ box: StateBox<DatePickerState>, selection: Binding<Date>, range: ClosedRange<Date>?, calendar: Calendar,
-                                 formatters: DateLabelFormatters) {
+    private func calendarPopover(
+        _ box: StateBox<DatePickerState>, selection: Binding<Date>, range: ClosedRange<Date>?, calendar: Calendar,
+        formatters: DateLabelFormatters
+    ) {
         let selected = selection.wrappedValue
         var cursor = box.value.cursor ?? selected
         var month = box.value.month ?? selected
         let allowed = { (day: Date) in
             guard let range else { return true }
             let start = calendar.startOfDay(for: day)
-            return start <= range.upperBound && (calendar.date(byAdding: .day, value: 1, to: start) ?? start) > range.lowerBound
+            return start <= range.upperBound
+                && (calendar.date(byAdding: .day, value: 1, to: start) ?? start) > range.lowerBound
         }
         var picked = calendarKeys(cursor: &cursor, month: &month, calendar: calendar, allowed: allowed)
         let grid = MonthGrid(showing: month, calendar: calendar)
@@ -175,21 +201,26 @@ extension UI {
                 month = calendar.date(byAdding: .month, value: -1, to: grid.month) ?? month
             }
             let label = formatters.month.string(from: grid.month)
-            font(size: theme.fontSize, weight: .bold).draw(label, in: allocate(Size(7 * cell.width - 72, theme.controlHeight)),
-                                                            alignment: .center, color: theme.text, into: &drawList)
+            font(size: theme.fontSize, weight: .bold).draw(
+                label, in: allocate(Size(7 * cell.width - 72, theme.controlHeight)),
+                alignment: .center, color: theme.text, into: &drawList)
             if button("", icon: .chevronRight, style: .plain, id: "nextMonth") {
                 month = calendar.date(byAdding: .month, value: 1, to: grid.month) ?? month
             }
         }
-        if let clicked = calendarDays(grid, cell: cell, selected: selected, cursor: cursor, calendar: calendar, formatters: formatters,
-                                      allowed: allowed) {
+        if let clicked = calendarDays(
+            grid, cell: cell, selected: selected, cursor: cursor, calendar: calendar, formatters: formatters,
+            allowed: allowed)
+        {
             picked = clicked
         }
         box.value = DatePickerState(month: month, cursor: cursor)
         guard let picked else { return }
         // The day picked, at the time of day the selection had.
         let time = calendar.dateComponents([.hour, .minute, .second], from: selected)
-        var date = calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: picked) ?? picked
+        var date =
+            calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: picked)
+            ?? picked
         if let range { date = min(max(date, range.lowerBound), range.upperBound) }
         selection.wrappedValue = date
         box.value = DatePickerState()
@@ -199,7 +230,9 @@ extension UI {
     /// The calendar's keys: the arrows move the cursor by a day or a week, Page Up and Page
     /// Down by a month (the month shown follows), Return and Space pick the cursor's day.
     /// Returns the day picked, if any.
-    private func calendarKeys(cursor: inout Date, month: inout Date, calendar: Calendar, allowed: (Date) -> Bool) -> Date? {
+    private func calendarKeys(cursor: inout Date, month: inout Date, calendar: Calendar, allowed: (Date) -> Bool)
+        -> Date?
+    {
         var picked: Date?
         for press in input.keys {
             var step: (Calendar.Component, Int)?
@@ -224,35 +257,52 @@ extension UI {
 
     /// The weekday names and the six weeks of days: the selected day filled, the cursor's
     /// ringed, today in the accent, days outside the range dimmed. Returns the day clicked.
-    private func calendarDays(_ grid: MonthGrid, cell: Size, selected: Date, cursor: Date, calendar: Calendar,
-                              formatters: DateLabelFormatters, allowed: (Date) -> Bool) -> Date? {
+    private func calendarDays(
+        _ grid: MonthGrid, cell: Size, selected: Date, cursor: Date, calendar: Calendar,
+        formatters: DateLabelFormatters, allowed: (Date) -> Bool
+    ) -> Date? {
         let small = font(size: theme.fontSize - 2)
         let header = allocate(Size(7 * cell.width, 18))
         for (i, symbol) in grid.weekdaySymbols.enumerated() {
-            small.draw(symbol, in: Rect(x: header.x + Double(i) * cell.width, y: header.y, width: cell.width, height: header.height),
-                       alignment: .center, color: theme.secondaryText, into: &drawList)
+            small.draw(
+                symbol,
+                in: Rect(x: header.x + Double(i) * cell.width, y: header.y, width: cell.width, height: header.height),
+                alignment: .center, color: theme.secondaryText, into: &drawList)
         }
         let body = allocate(Size(7 * cell.width, 6 * cell.height))
         let today = Date()
         var picked: Date?
         for (i, day) in grid.days.enumerated() {
-            let rect = Rect(x: body.x + Double(i % 7) * cell.width, y: body.y + Double(i / 7) * cell.height, width: cell.width, height: cell.height)
+            let rect = Rect(
+                x: body.x + Double(i % 7) * cell.width, y: body.y + Double(i / 7) * cell.height, width: cell.width,
+                height: cell.height)
             let r = interact(WidgetID(parent: id("day"), index: i), rect: rect, sense: .click)
             let enabled = allowed(day)
             let isSelected = calendar.isDate(day, inSameDayAs: selected)
             let circle = rect.insetBy(dx: (cell.width - 26) / 2, dy: 1)
-            if isSelected { drawList.addRoundedRect(circle, radius: 13, color: theme.accent) }
-            else if r.isHovered && enabled { drawList.addRoundedRect(circle, radius: 13, color: theme.controlHovered) }
+            if isSelected {
+                drawList.addRoundedRect(circle, radius: 13, color: theme.accent)
+            } else if r.isHovered && enabled {
+                drawList.addRoundedRect(circle, radius: 13, color: theme.controlHovered)
+            }
             if calendar.isDate(day, inSameDayAs: cursor) && !isSelected {
                 drawList.addRectBorder(circle, radius: 13, color: theme.accent, thickness: 1.5)
             }
-            let color = isSelected ? theme.onAccent : !enabled ? theme.secondaryText.opacity(0.4)
-                : grid.isInMonth(day) ? (calendar.isDate(day, inSameDayAs: today) ? theme.accent : theme.text) : theme.secondaryText
-            font.draw(String(calendar.component(.day, from: day)), in: rect, alignment: .center, color: color, into: &drawList)
+            let color =
+                isSelected
+                ? theme.onAccent
+                : !enabled
+                    ? theme.secondaryText.opacity(0.4)
+                    : grid.isInMonth(day)
+                        ? (calendar.isDate(day, inSameDayAs: today) ? theme.accent : theme.text) : theme.secondaryText
+            font.draw(
+                String(calendar.component(.day, from: day)), in: rect, alignment: .center, color: color, into: &drawList
+            )
             if isAccessibilityEnabled {
-                accessibilityElement(r.id, role: .pushButton, name: formatters.spoken.string(from: day), frame: rect,
-                                     states: AccessibilityStates(enabled ? [.enabled, .sensitive, .selectable] : [.selectable])
-                                        .union(isSelected ? .selected : []), actions: enabled ? [.click] : [])
+                accessibilityElement(
+                    r.id, role: .pushButton, name: formatters.spoken.string(from: day), frame: rect,
+                    states: AccessibilityStates(enabled ? [.enabled, .sensitive, .selectable] : [.selectable])
+                        .union(isSelected ? .selected : []), actions: enabled ? [.click] : [])
             }
             if r.clicked && enabled { picked = day }
         }

@@ -26,7 +26,8 @@ extension UI {
     @discardableResult
     public func editButton(_ mode: Binding<EditMode>) -> Bool {
         let editing = mode.wrappedValue.isEditing
-        let clicked = button(editing ? "Done" : "Edit", style: editing ? .borderedProminent : .bordered, id: "EditButton")
+        let clicked = button(
+            editing ? "Done" : "Edit", style: editing ? .borderedProminent : .bordered, id: "EditButton")
         if clicked { mode.wrappedValue = editing ? .inactive : .active }
         return clicked
     }

@@ -2,7 +2,7 @@ import Render2D
 import Imaging
 import Profiling
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An icon, sized and colored like text: one of the 15 built-in shapes (`.folder`, `.star`,
@@ -18,7 +18,7 @@ public struct Icon: Hashable, Sendable {
     /// The built-in shapes.
     enum Shape: String, CaseIterable, Sendable {
         case chevronRight, chevronDown, chevronLeft, chevronUp, folder, photo, star, starFill, checkmark,
-             sidebar, trash, plus, minus, xmark, magnifyingGlass
+            sidebar, trash, plus, minus, xmark, magnifyingGlass
     }
 
     enum Source: Hashable, Sendable {
@@ -89,11 +89,15 @@ public struct Icon: Hashable, Sendable {
     }
 
     @MainActor
-    private static func drawMaterial(_ name: String, in rect: Rect, color: Color, fonts: FontLibrary, into list: inout DrawList) {
+    private static func drawMaterial(
+        _ name: String, in rect: Rect, color: Color, fonts: FontLibrary, into list: inout DrawList
+    ) {
         let s = min(rect.width, rect.height)
         let box = Rect(x: rect.midX - s / 2, y: rect.midY - s / 2, width: s, height: s)
-        guard let scalar = fonts.icons?.scalar(named: name), let font = fonts.iconFont(size: s, scale: list.scale) else {
-            list.addRectBorder(box.insetBy(dx: s * 0.15, dy: s * 0.15), radius: s * 0.08, color: color, thickness: max(1, s / 12))
+        guard let scalar = fonts.icons?.scalar(named: name), let font = fonts.iconFont(size: s, scale: list.scale)
+        else {
+            list.addRectBorder(
+                box.insetBy(dx: s * 0.15, dy: s * 0.15), radius: s * 0.08, color: color, thickness: max(1, s / 12))
             return
         }
         // The glyphs fill their em square, which the font centres on its line.
@@ -109,12 +113,17 @@ extension Icon.Shape {
         func p(_ fx: Double, _ fy: Double) -> Point { Point(b.x + fx * s, b.y + fy * s) }
         let stroke = max(1.25, s / 11)
         switch self {
-        case .chevronRight: list.addPolyline([p(0.38, 0.22), p(0.66, 0.5), p(0.38, 0.78)], color: color, thickness: stroke)
-        case .chevronLeft: list.addPolyline([p(0.62, 0.22), p(0.34, 0.5), p(0.62, 0.78)], color: color, thickness: stroke)
-        case .chevronDown: list.addPolyline([p(0.22, 0.38), p(0.5, 0.66), p(0.78, 0.38)], color: color, thickness: stroke)
-        case .chevronUp: list.addPolyline([p(0.22, 0.62), p(0.5, 0.34), p(0.78, 0.62)], color: color, thickness: stroke)
+        case .chevronRight:
+            list.addPolyline([p(0.38, 0.22), p(0.66, 0.5), p(0.38, 0.78)], color: color, thickness: stroke)
+        case .chevronLeft:
+            list.addPolyline([p(0.62, 0.22), p(0.34, 0.5), p(0.62, 0.78)], color: color, thickness: stroke)
+        case .chevronDown:
+            list.addPolyline([p(0.22, 0.38), p(0.5, 0.66), p(0.78, 0.38)], color: color, thickness: stroke)
+        case .chevronUp:
+            list.addPolyline([p(0.22, 0.62), p(0.5, 0.34), p(0.78, 0.62)], color: color, thickness: stroke)
         case .folder:
-            list.addPolygon([p(0.08, 0.22), p(0.4, 0.22), p(0.48, 0.32), p(0.92, 0.32), p(0.92, 0.8), p(0.08, 0.8)], color: color)
+            list.addPolygon(
+                [p(0.08, 0.22), p(0.4, 0.22), p(0.48, 0.32), p(0.92, 0.32), p(0.92, 0.8), p(0.08, 0.8)], color: color)
         case .photo:
             let frame = Rect(x: b.x + 0.08 * s, y: b.y + 0.18 * s, width: 0.84 * s, height: 0.64 * s)
             list.addRectBorder(frame, radius: s * 0.08, color: color, thickness: stroke)
@@ -127,10 +136,13 @@ extension Icon.Shape {
                 let r = i % 2 == 0 ? 0.46 : 0.19
                 points.append(p(0.5 + r * cos(angle), 0.53 + r * sin(angle)))
             }
-            if self == .starFill { list.addPolygon(points, color: color) } else {
+            if self == .starFill {
+                list.addPolygon(points, color: color)
+            } else {
                 list.addPolyline(points, color: color, thickness: max(1, stroke * 0.8), closed: true)
             }
-        case .checkmark: list.addPolyline([p(0.2, 0.52), p(0.42, 0.74), p(0.8, 0.28)], color: color, thickness: stroke * 1.2)
+        case .checkmark:
+            list.addPolyline([p(0.2, 0.52), p(0.42, 0.74), p(0.8, 0.28)], color: color, thickness: stroke * 1.2)
         case .sidebar:
             let frame = Rect(x: b.x + 0.08 * s, y: b.y + 0.18 * s, width: 0.84 * s, height: 0.64 * s)
             list.addRectBorder(frame, radius: s * 0.08, color: color, thickness: stroke)
@@ -138,7 +150,8 @@ extension Icon.Shape {
         case .trash:
             list.addRect(Rect(x: b.x + 0.18 * s, y: b.y + 0.22 * s, width: 0.64 * s, height: stroke), color: color)
             list.addRect(Rect(x: b.x + 0.4 * s, y: b.y + 0.13 * s, width: 0.2 * s, height: stroke), color: color)
-            list.addPolyline([p(0.26, 0.3), p(0.32, 0.86), p(0.68, 0.86), p(0.74, 0.3)], color: color, thickness: stroke)
+            list.addPolyline(
+                [p(0.26, 0.3), p(0.32, 0.86), p(0.68, 0.86), p(0.74, 0.3)], color: color, thickness: stroke)
         case .plus:
             list.addLine(from: p(0.5, 0.2), to: p(0.5, 0.8), color: color, thickness: stroke)
             list.addLine(from: p(0.2, 0.5), to: p(0.8, 0.5), color: color, thickness: stroke)

@@ -89,8 +89,11 @@ final class BitmapTextures {
         }
         if let old = entries.removeValue(forKey: key) { renderer.destroyTexture(old.texture) }
         let pixels = bitmap.pixels
-        guard let texture = try? renderer.makeTexture(width: pixels.width, height: pixels.height, pixels: pixels, filter: filter,
-                                                     opaque: pixels.isOpaque) else { return nil }
+        guard
+            let texture = try? renderer.makeTexture(
+                width: pixels.width, height: pixels.height, pixels: pixels, filter: filter,
+                opaque: pixels.isOpaque)
+        else { return nil }
         entries[key] = Entry(bitmap: bitmap, texture: texture, generation: bitmap.generation, lastFrame: frame)
         return texture
     }
@@ -118,18 +121,26 @@ extension UI {
     /// ui.image(sprite, resizable: true, width: 128, interpolation: .none)   // 16 × 16 pixel art, blown up sharp
     /// ```
     @discardableResult
-    public func image(_ bitmap: ImageBitmap, resizable: Bool = false, contentMode: ContentMode? = nil, width: Double? = nil,
-                      height: Double? = nil, interpolation: ImageInterpolation = .high, label: String = "") -> Rect {
+    public func image(
+        _ bitmap: ImageBitmap, resizable: Bool = false, contentMode: ContentMode? = nil, width: Double? = nil,
+        height: Double? = nil, interpolation: ImageInterpolation = .high, label: String = ""
+    ) -> Rect {
         let natural = Size(Double(bitmap.width), Double(bitmap.height))
-        let size = resizable ? Self.resizedImageSize(natural, width: width, height: height, available: availableWidth) : natural
+        let size =
+            resizable
+            ? Self.resizedImageSize(natural, width: width, height: height, available: availableWidth) : natural
         let rect = allocate(size)
         if !label.isEmpty {
-            accessibilityElement(WidgetID(parent: id(label), "image"), role: .image, name: label, frame: rect, states: [.enabled],
-                                 value: "\(bitmap.width) × \(bitmap.height) pixels")
+            accessibilityElement(
+                WidgetID(parent: id(label), "image"), role: .image, name: label, frame: rect, states: [.enabled],
+                value: "\(bitmap.width) × \(bitmap.height) pixels")
         }
-        guard let texture = bitmapTextures.texture(for: bitmap, filter: interpolation.filter, frame: frameIndex) else { return rect }
+        guard let texture = bitmapTextures.texture(for: bitmap, filter: interpolation.filter, frame: frameIndex) else {
+            return rect
+        }
         if let contentMode {
-            let placed = ImageFraming.placement(imageWidth: bitmap.width, imageHeight: bitmap.height, in: rect, mode: contentMode)
+            let placed = ImageFraming.placement(
+                imageWidth: bitmap.width, imageHeight: bitmap.height, in: rect, mode: contentMode)
             drawList.addImage(texture, in: placed.rect, uv: placed.uv)
         } else {
             drawList.addImage(texture, in: rect)

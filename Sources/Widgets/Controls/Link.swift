@@ -16,7 +16,8 @@ extension UI {
         let rect = allocate(Size(font.measure(title), font.lineHeight + 4))
         let r = interact(id("link." + title), rect: rect, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
-        accessibilityElement(r.id, role: .link, name: title, frame: rect, states: controlStates(), actions: [.click], value: destination)
+        accessibilityElement(
+            r.id, role: .link, name: title, frame: rect, states: controlStates(), actions: [.click], value: destination)
         let color = r.isActive ? theme.accent.mix(.black, 0.25) : theme.accent
         font.draw(title, in: rect, color: color, into: &drawList)
         if r.isHovered || focusID == r.id {

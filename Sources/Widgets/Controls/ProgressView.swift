@@ -36,28 +36,37 @@ extension UI {
         let rect = allocate(Size(barWidth, 6), flexibleWidth: width == nil)
         let track = Rect(x: rect.x, y: rect.y, width: rect.width, height: 6)
         drawList.addRoundedRect(track, radius: 3, color: theme.control)
-        let clip = drawList.clipRect.intersection(Rect(origin: .zero, size: size)) // within the window and the clip
-        let visible = track.maxX > clip.minX && track.minX < clip.maxX && track.maxY > clip.minY && track.minY < clip.maxY
+        let clip = drawList.clipRect.intersection(Rect(origin: .zero, size: size))  // within the window and the clip
+        let visible =
+            track.maxX > clip.minX && track.minX < clip.maxX && track.maxY > clip.minY && track.minY < clip.maxY
         if let fraction {
             if fraction > 0 {
-                drawList.addRoundedRect(Rect(x: track.x, y: track.y, width: max(6, track.width * fraction), height: 6), radius: 3,
-                                        color: theme.accent)
+                drawList.addRoundedRect(
+                    Rect(x: track.x, y: track.y, width: max(6, track.width * fraction), height: 6), radius: 3,
+                    color: theme.accent)
             }
         } else {
             let phase = (time / Self.progressSweep).truncatingRemainder(dividingBy: 1)
             let segment = track.width * 0.3
             let x = track.x - segment + phase * (track.width + segment)
             let start = max(track.x, x), end = min(track.maxX, x + segment)
-            if end > start { drawList.addRoundedRect(Rect(x: start, y: track.y, width: end - start, height: 6), radius: 3, color: theme.accent) }
-            if visible { requestRedraw() } // it moves: a frame at the display's rate, only while it shows
+            if end > start {
+                drawList.addRoundedRect(
+                    Rect(x: start, y: track.y, width: end - start, height: 6), radius: 3, color: theme.accent)
+            }
+            if visible { requestRedraw() }  // it moves: a frame at the display's rate, only while it shows
         }
         if isAccessibilityEnabled {
-            let id = WidgetID(parent: layoutStack[layoutStack.count - 1].id, index: layoutStack[layoutStack.count - 1].count)
+            let id = WidgetID(
+                parent: layoutStack[layoutStack.count - 1].id, index: layoutStack[layoutStack.count - 1].count)
             if let fraction {
-                accessibilityElement(id, role: .progressBar, name: title, frame: track, states: [.enabled],
-                                     value: "\(Int((fraction * 100).rounded())) %", range: AccessibilityRange(current: fraction, minimum: 0, maximum: 1))
+                accessibilityElement(
+                    id, role: .progressBar, name: title, frame: track, states: [.enabled],
+                    value: "\(Int((fraction * 100).rounded())) %",
+                    range: AccessibilityRange(current: fraction, minimum: 0, maximum: 1))
             } else {
-                accessibilityElement(id, role: .progressBar, name: title, frame: track, states: [.enabled, .busy, .indeterminate])
+                accessibilityElement(
+                    id, role: .progressBar, name: title, frame: track, states: [.enabled, .busy, .indeterminate])
             }
         }
     }

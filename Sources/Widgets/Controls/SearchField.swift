@@ -20,9 +20,13 @@ extension UI {
     ///                   suggestions: cameras.filter { $0.localizedCaseInsensitiveContains(query) })
     /// }
     /// ```
-    public func searchable(text: Binding<String>, prompt: String = "Search", suggestions: [String] = [], width: Double = 220) {
+    public func searchable(
+        text: Binding<String>, prompt: String = "Search", suggestions: [String] = [], width: Double = 220
+    ) {
         if !toolbarStack.isEmpty {
-            toolbarItem(placement: .primaryAction, priority: 1, id: "search") { self.searchField(text: text, prompt: prompt, suggestions: suggestions, width: width) }
+            toolbarItem(placement: .primaryAction, priority: 1, id: "search") {
+                self.searchField(text: text, prompt: prompt, suggestions: suggestions, width: width)
+            }
         } else {
             searchField(text: text, prompt: prompt, suggestions: suggestions, width: width)
         }
@@ -58,31 +62,40 @@ extension UI {
         hstack(spacing: 4) {
             drawIcon(.magnifyingGlass, in: allocate(Size(16, 16)), color: theme.secondaryText)
             textField(prompt, text: &text, width: width, id: "search." + prompt)
-            if !text.isEmpty, accessibilityLabel("Clear", { button("", icon: .xmark, style: .plain, id: "search.clear") }) {
+            if !text.isEmpty,
+                accessibilityLabel("Clear", { button("", icon: .xmark, style: .plain, id: "search.clear") })
+            {
                 text = ""
                 focus(fid)
             }
         }
         if text != binding.wrappedValue { binding.wrappedValue = text }
         guard listing else { return }
-        let field = textInputRect // the focused field's, set as it was built
+        let field = textInputRect  // the focused field's, set as it was built
         let rowHeight = theme.rowHeight
         // As wide as the longest suggestion (within reason), and kept inside the window.
         let panelWidth = min(max(field.width, (shown.map { font.measure($0) }.max() ?? 0) + 24), max(field.width, 480))
-        let panel = Rect(x: max(0, min(field.x, size.width - panelWidth - 4)), y: field.maxY + 2, width: panelWidth,
-                         height: rowHeight * Double(shown.count) + 8)
+        let panel = Rect(
+            x: max(0, min(field.x, size.width - panelWidth - 4)), y: field.maxY + 2, width: panelWidth,
+            height: rowHeight * Double(shown.count) + 8)
         popupRectsThisFrame.append(panel)
         inOverlay {
-            drawList.addRoundedRect(panel.insetBy(dx: -1, dy: -1), radius: theme.cornerRadius + 1, color: theme.separator)
+            drawList.addRoundedRect(
+                panel.insetBy(dx: -1, dy: -1), radius: theme.cornerRadius + 1, color: theme.separator)
             drawList.addRoundedRect(panel, radius: theme.cornerRadius, color: theme.surface)
             for (i, suggestion) in shown.enumerated() {
-                let row = Rect(x: panel.x + 4, y: panel.y + 4 + Double(i) * rowHeight, width: panel.width - 8, height: rowHeight)
+                let row = Rect(
+                    x: panel.x + 4, y: panel.y + 4 + Double(i) * rowHeight, width: panel.width - 8, height: rowHeight)
                 let r = interact(WidgetID(parent: fid, index: i), rect: row, sense: .click)
                 let lit = r.isHovered || state.value.highlighted == i
                 if lit { drawList.addRoundedRect(row, radius: 4, color: theme.accent) }
-                font.draw(suggestion, in: row.insetBy(dx: 8, dy: 0), color: lit ? theme.onAccent : theme.text, into: &drawList)
-                accessibilityElement(r.id, role: .menuItem, name: suggestion, frame: row,
-                                     states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []), actions: [.click])
+                font.draw(
+                    suggestion, in: row.insetBy(dx: 8, dy: 0), color: lit ? theme.onAccent : theme.text, into: &drawList
+                )
+                accessibilityElement(
+                    r.id, role: .menuItem, name: suggestion, frame: row,
+                    states: AccessibilityStates([.enabled, .sensitive, .selectable]).union(lit ? .selected : []),
+                    actions: [.click])
                 // Taken at the press: the press moves the focus off the field, which closes the list.
                 if r.isHovered && input.pointer.pressed {
                     binding.wrappedValue = suggestion

@@ -14,7 +14,7 @@ enum StepperRepeat {
     static func steps(heldSince pressTime: Double, now: Double) -> Int {
         let held = now - pressTime
         guard held.isFinite, held >= delay else { return 1 }
-        return 2 + Int(((held - delay) / interval + 1e-9).rounded(.down)) // (0.7 / 0.1 is 6.999…)
+        return 2 + Int(((held - delay) / interval + 1e-9).rounded(.down))  // (0.7 / 0.1 is 6.999…)
     }
 
     /// When the step after `steps` is due, for a button pressed at `pressTime`.
@@ -40,11 +40,17 @@ extension UI {
     /// ui.stepper("Copies: \(copies)", value: &copies, in: 1...99)
     /// ```
     @discardableResult
-    public func stepper(_ title: String, value: inout Int, in range: ClosedRange<Int>, step: Int = 1, id: String? = nil) -> Bool {
+    public func stepper(_ title: String, value: inout Int, in range: ClosedRange<Int>, step: Int = 1, id: String? = nil)
+        -> Bool
+    {
         var real = Double(value)
-        let changed = stepper(title, value: &real, in: Double(range.lowerBound)...Double(range.upperBound), step: Double(max(1, step)), id: id)
+        let changed = stepper(
+            title, value: &real, in: Double(range.lowerBound)...Double(range.upperBound), step: Double(max(1, step)),
+            id: id)
         // (Within the range, but Double(Int.max) rounds past Int.max: clamped, never a trap.)
-        value = real.rounded() >= Double(range.upperBound) ? range.upperBound : real.rounded() <= Double(range.lowerBound) ? range.lowerBound : Int(real.rounded())
+        value =
+            real.rounded() >= Double(range.upperBound)
+            ? range.upperBound : real.rounded() <= Double(range.lowerBound) ? range.lowerBound : Int(real.rounded())
         return changed
     }
 
@@ -54,7 +60,9 @@ extension UI {
     /// ui.stepper("Exposure \(exposure) EV", value: &exposure, in: -3...3, step: 1.0 / 3)
     /// ```
     @discardableResult
-    public func stepper(_ title: String, value: inout Double, in range: ClosedRange<Double>, step: Double = 1, id: String? = nil) -> Bool {
+    public func stepper(
+        _ title: String, value: inout Double, in range: ClosedRange<Double>, step: Double = 1, id: String? = nil
+    ) -> Bool {
         let font = self.font
         let buttons = Size(2 * theme.controlHeight + 4, theme.controlHeight)
         let rect: Rect
@@ -66,7 +74,9 @@ extension UI {
             rect = allocate(Size(titleWidth + buttons.width, theme.controlHeight))
         }
         if titleWidth > 0 {
-            font.draw(title, in: Rect(x: rect.x, y: rect.y, width: titleWidth, height: rect.height), color: theme.text, into: &drawList)
+            font.draw(
+                title, in: Rect(x: rect.x, y: rect.y, width: titleWidth, height: rect.height), color: theme.text,
+                into: &drawList)
         }
         let wid = self.id(id ?? title)
         let control = Rect(x: rect.x + titleWidth, y: rect.y, width: buttons.width, height: rect.height)
@@ -87,36 +97,51 @@ extension UI {
                 nudge(direction)
                 hold.value = StepperHold(direction: direction, pressTime: time, steps: 1)
                 focus(wid)
-                requestRedraw(after: StepperRepeat.delay) // the first repeat comes with no input to wake the loop
+                requestRedraw(after: StepperRepeat.delay)  // the first repeat comes with no input to wake the loop
             } else if r.isActive, r.isHovered, var held = hold.value, held.direction == direction {
                 let due = StepperRepeat.steps(heldSince: held.pressTime, now: time)
                 if due > held.steps { nudge(direction, times: due - held.steps) }
                 held.steps = due
                 hold.value = held
-                if !atLimit { requestRedraw(after: StepperRepeat.nextStep(after: due, heldSince: held.pressTime) - time) }
+                if !atLimit {
+                    requestRedraw(after: StepperRepeat.nextStep(after: due, heldSince: held.pressTime) - time)
+                }
             }
             if !r.isActive && hold.value?.direction == direction { hold.value = nil }
             let pressed = r.isActive && r.isHovered
-            drawList.addRoundedRect(part.insetBy(dx: 1, dy: 1), radius: 5,
-                                    color: atLimit ? theme.control.opacity(0.5) : pressed ? theme.controlPressed : theme.control)
+            drawList.addRoundedRect(
+                part.insetBy(dx: 1, dy: 1), radius: 5,
+                color: atLimit ? theme.control.opacity(0.5) : pressed ? theme.controlPressed : theme.control)
             let glyph = atLimit ? theme.secondaryText : theme.text
             let center = part.center, arm = min(part.width, part.height) * 0.18
-            drawList.addLine(from: Point(center.x - arm, center.y), to: Point(center.x + arm, center.y), color: glyph, thickness: 1.5)
-            if direction > 0 { drawList.addLine(from: Point(center.x, center.y - arm), to: Point(center.x, center.y + arm), color: glyph, thickness: 1.5) }
+            drawList.addLine(
+                from: Point(center.x - arm, center.y), to: Point(center.x + arm, center.y), color: glyph, thickness: 1.5
+            )
+            if direction > 0 {
+                drawList.addLine(
+                    from: Point(center.x, center.y - arm), to: Point(center.x, center.y + arm), color: glyph,
+                    thickness: 1.5)
+            }
         }
         if focusID == wid {
             for press in input.keys {
                 if press.key == .up || press.key == .right { nudge(1) }
                 if press.key == .down || press.key == .left { nudge(-1) }
             }
-            drawList.addRectBorder(control.insetBy(dx: -2, dy: -2), radius: 7, color: theme.accent.opacity(0.6), thickness: 2)
+            drawList.addRectBorder(
+                control.insetBy(dx: -2, dy: -2), radius: 7, color: theme.accent.opacity(0.6), thickness: 2)
         }
-        if let asked = accessibilitySetValue(wid), asked.isFinite { value = min(range.upperBound, max(range.lowerBound, asked)) }
+        if let asked = accessibilitySetValue(wid), asked.isFinite {
+            value = min(range.upperBound, max(range.lowerBound, asked))
+        }
         if !value.isFinite { value = range.lowerBound }
         if isAccessibilityEnabled {
-            accessibilityElement(wid, role: .spinButton, name: title, frame: control, states: controlStates(),
-                                 value: spokenNumber(value), range: AccessibilityRange(current: value, minimum: range.lowerBound,
-                                                                                         maximum: range.upperBound, step: step))
+            accessibilityElement(
+                wid, role: .spinButton, name: title, frame: control, states: controlStates(),
+                value: spokenNumber(value),
+                range: AccessibilityRange(
+                    current: value, minimum: range.lowerBound,
+                    maximum: range.upperBound, step: step))
         }
         return value != old
     }

@@ -23,15 +23,18 @@ extension UI {
         let parent = layoutStack[layoutStack.count - 1]
         // A right-to-left paragraph in a left-to-right column takes the column's width, to
         // start at its right edge (the text draws aligned to its start).
-        let width = readsRightToLeft && parent.axis == .vertical && parent.alignment == .start && parent.layered == nil
-            && !content.isMirrored && parent.crossAvailable.isFinite ? availableWidth : min(whole, availableWidth)
-        let rect = layoutStack[layoutStack.count - 1].place(Size(width, font.lineHeight),
-                                                            desiredMain: parent.axis == .horizontal ? whole : nil)
+        let width =
+            readsRightToLeft && parent.axis == .vertical && parent.alignment == .start && parent.layered == nil
+                && !content.isMirrored && parent.crossAvailable.isFinite ? availableWidth : min(whole, availableWidth)
+        let rect = layoutStack[layoutStack.count - 1].place(
+            Size(width, font.lineHeight),
+            desiredMain: parent.axis == .horizontal ? whole : nil)
         let id = WidgetID(parent: parent.id, index: parent.count)
         if textIsSelectable { selectableText(string, id: id, in: rect, font: font) }
         if isAccessibilityEnabled {
-            accessibilityElement(id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
-                                 text: AccessibilityText(string))
+            accessibilityElement(
+                id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
+                text: AccessibilityText(string))
         }
         font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
     }
@@ -62,7 +65,10 @@ extension UI {
             let i = at(input.pointer.pressPosition.x)
             switch input.pointer.clickCount {
             case 1: (box.value.anchor, box.value.caret) = (i, i)
-            case 2: (box.value.anchor, box.value.caret) = (TextEditing.wordStart(scalars, before: i), TextEditing.wordEnd(scalars, after: i))
+            case 2:
+                (box.value.anchor, box.value.caret) = (
+                    TextEditing.wordStart(scalars, before: i), TextEditing.wordEnd(scalars, after: i)
+                )
             default: (box.value.anchor, box.value.caret) = (0, scalars.count)
             }
         } else if r.isActive && input.pointer.isDragging {
@@ -80,7 +86,8 @@ extension UI {
         let selection = box.value.selection.clamped(to: 0..<scalars.count)
         for span in carets.selectionSpans(selection) {
             let x0 = rect.minX + span.lowerBound, x1 = min(rect.maxX, rect.minX + span.upperBound)
-            drawList.addRect(Rect(x: x0, y: rect.y, width: max(0, x1 - x0), height: rect.height), color: theme.selection)
+            drawList.addRect(
+                Rect(x: x0, y: rect.y, width: max(0, x1 - x0), height: rect.height), color: theme.selection)
         }
     }
 
@@ -100,18 +107,21 @@ extension UI {
         }
         let iconRect = Rect(x: rect.x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize)
         drawIcon(icon, in: iconRect, color: iconColor ?? theme.accent)
-        let textRect = Rect(x: rect.x + iconSize + gap, y: rect.y, width: max(0, rect.width - iconSize - gap), height: rect.height)
+        let textRect = Rect(
+            x: rect.x + iconSize + gap, y: rect.y, width: max(0, rect.width - iconSize - gap), height: rect.height)
         font.draw(title, in: textRect, color: color ?? theme.text, into: &drawList)
     }
 
     /// A thin line across the enclosing stack (horizontal in a VStack, vertical in an HStack).
     public func divider() {
         let axis = layoutStack[layoutStack.count - 1].axis
-        let rect = axis == .vertical ? allocate(Size(0, 1), flexibleWidth: true) : allocate(Size(1, 0), flexibleHeight: true)
+        let rect =
+            axis == .vertical ? allocate(Size(0, 1), flexibleWidth: true) : allocate(Size(1, 0), flexibleHeight: true)
         if isAccessibilityEnabled {
             let parent = layoutStack[layoutStack.count - 1]
-            accessibilityElement(WidgetID(parent: parent.id, index: parent.count), role: .separator, name: "", frame: rect,
-                                 states: axis == .vertical ? .horizontal : .vertical)
+            accessibilityElement(
+                WidgetID(parent: parent.id, index: parent.count), role: .separator, name: "", frame: rect,
+                states: axis == .vertical ? .horizontal : .vertical)
         }
         drawList.addRect(rect, color: theme.separator)
     }

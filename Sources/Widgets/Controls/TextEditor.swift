@@ -29,7 +29,8 @@ enum TextWrapping {
                 while stop < n && offsets[stop + 1] - offsets[start] <= max(width, 1) { stop += 1 }
                 if stop < n {
                     // Back to just after the last space in the line, unless the word fills it.
-                    if let space = (start..<stop).last(where: { scalars[paragraphStart + $0].properties.isWhitespace }) {
+                    if let space = (start..<stop).last(where: { scalars[paragraphStart + $0].properties.isWhitespace })
+                    {
                         stop = space + 1
                     } else {
                         stop = max(stop, start + 1)
@@ -71,7 +72,9 @@ extension UI {
     /// ui.textEditor(text: &notes, height: 160)
     /// ```
     @discardableResult
-    public func textEditor(text: inout String, width: Double? = nil, height: Double = 120, id name: String = "editor") -> Bool {
+    public func textEditor(text: inout String, width: Double? = nil, height: Double = 120, id name: String = "editor")
+        -> Bool
+    {
         let rect = allocate(Size(width ?? availableWidth, height), flexibleWidth: width == nil)
         let eid = id(name)
         let r = interact(eid, rect: rect, sense: [.click, .focus, .drag])
@@ -101,8 +104,10 @@ extension UI {
         }
         let caretLine = textEditorScroll(r, focused: focused, changed: changed, layout: layout, box: box)
         if isAccessibilityEnabled {
-            accessibilityElement(eid, role: .text, name: name, frame: rect, states: controlStates([.editable, .multiLine, .selectableText]),
-                                 text: box.value.edit.accessibilityText(text, focused: focused))
+            accessibilityElement(
+                eid, role: .text, name: name, frame: rect,
+                states: controlStates([.editable, .multiLine, .selectableText]),
+                text: box.value.edit.accessibilityText(text, focused: focused))
         }
         drawTextEditor(rect, r, focused: focused, caretLine: caretLine, layout: layout, state: box.value)
         return changed
@@ -116,7 +121,7 @@ extension UI {
             let i = layout.index(at: input.pointer.position, scrollY: box.value.scrollY)
             box.value.edit.openEdit = nil
             box.value.goalX = nil
-            if input.pointer.clickCount >= 3 { // the paragraph
+            if input.pointer.clickCount >= 3 {  // the paragraph
                 box.value.edit.anchor = scalars[..<i].lastIndex(of: "\n").map { $0 + 1 } ?? 0
                 box.value.edit.caret = scalars[i...].firstIndex(of: "\n") ?? scalars.count
             } else if input.pointer.clickCount == 2 {
@@ -156,17 +161,22 @@ extension UI {
                 case .returnKey:
                     changed = TextEditing.insert("\n", into: &layout.scalars, state: &s, kind: .other) || changed
                 case .up, .down:
-                    let x = box.value.goalX ?? layout.carets(lines[line]).x(atCaret: s.caret - lines[line].range.lowerBound)
+                    let x =
+                        box.value.goalX ?? layout.carets(lines[line]).x(atCaret: s.caret - lines[line].range.lowerBound)
                     let target = line + (press.key == .up ? -1 : 1)
-                    move(to: target < 0 ? 0 : target >= lines.count ? layout.scalars.count : layout.index(atX: x, in: lines[target]))
+                    move(
+                        to: target < 0
+                            ? 0 : target >= lines.count ? layout.scalars.count : layout.index(atX: x, in: lines[target])
+                    )
                     box.value.goalX = x
                 case .home where !press.modifiers.contains(.command): move(to: lines[line].range.lowerBound)
                 case .end where !press.modifiers.contains(.command): move(to: lines[line].range.upperBound)
                 case Key("v") where press.modifiers.contains(.command):
-                    changed = TextEditing.insert(clipboard.text, into: &layout.scalars, state: &s, kind: .other) || changed
+                    changed =
+                        TextEditing.insert(clipboard.text, into: &layout.scalars, state: &s, kind: .other) || changed
                 case .escape:
                     focus(nil)
-                case .home, .end: // Ctrl+Home, Ctrl+End: the text's ends
+                case .home, .end:  // Ctrl+Home, Ctrl+End: the text's ends
                     move(to: press.key == .home ? 0 : layout.scalars.count)
                 default:
                     changed = TextEditing.apply(press, to: &layout.scalars, state: &s, clipboard: clipboard) || changed
@@ -181,8 +191,10 @@ extension UI {
 
     /// Scrolls by the wheel over the editor, and keeps the caret's line in view while focused.
     /// Returns the caret's line.
-    private func textEditorScroll(_ r: Interaction, focused: Bool, changed: Bool, layout: TextEditorLayout,
-                                  box: StateBox<TextEditorState>) -> Int {
+    private func textEditorScroll(
+        _ r: Interaction, focused: Bool, changed: Bool, layout: TextEditorLayout,
+        box: StateBox<TextEditorState>
+    ) -> Int {
         let lineH = layout.lineHeight, inner = layout.inner
         let contentHeight = Double(layout.lines.count) * lineH
         if r.isHovered && input.wheel.y != 0 { box.value.scrollY -= input.wheel.y }
@@ -197,23 +209,32 @@ extension UI {
     }
 
     /// The box, the visible lines with their selection, and the blinking caret while focused.
-    private func drawTextEditor(_ rect: Rect, _ r: Interaction, focused: Bool, caretLine: Int, layout: TextEditorLayout,
-                                state: TextEditorState) {
+    private func drawTextEditor(
+        _ rect: Rect, _ r: Interaction, focused: Bool, caretLine: Int, layout: TextEditorLayout,
+        state: TextEditorState
+    ) {
         let inner = layout.inner, lineH = layout.lineHeight, lines = layout.lines
         drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
-        drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)
+        drawList.addRectBorder(
+            rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)
         drawList.pushClip(inner)
         let selection = state.edit.selection
-        let first = max(0, Int(state.scrollY / lineH)), last = min(lines.count, Int((state.scrollY + inner.height) / lineH) + 1)
+        let first = max(0, Int(state.scrollY / lineH)),
+            last = min(lines.count, Int((state.scrollY + inner.height) / lineH) + 1)
         for (k, line) in lines[first..<last].enumerated() {
             let y = inner.minY + Double(first + k) * lineH - state.scrollY
             // The selected part of the line; an empty line inside the selection shows a sliver.
-            let lo = max(selection.lowerBound, line.range.lowerBound), hi = min(selection.upperBound, line.range.upperBound)
+            let lo = max(selection.lowerBound, line.range.lowerBound),
+                hi = min(selection.upperBound, line.range.upperBound)
             if focused && (lo < hi || line.range.isEmpty && selection.lowerBound <= lo && lo < selection.upperBound) {
-                let spans = layout.carets(line).selectionSpans((lo - line.range.lowerBound)..<(hi - line.range.lowerBound))
+                let spans = layout.carets(line).selectionSpans(
+                    (lo - line.range.lowerBound)..<(hi - line.range.lowerBound))
                 for span in spans.isEmpty ? [0...0] : spans {
-                    drawList.addRect(Rect(x: inner.minX + span.lowerBound, y: y, width: max(4, span.upperBound - span.lowerBound), height: lineH),
-                                     color: theme.selection)
+                    drawList.addRect(
+                        Rect(
+                            x: inner.minX + span.lowerBound, y: y, width: max(4, span.upperBound - span.lowerBound),
+                            height: lineH),
+                        color: theme.selection)
                 }
             }
             layout.font.draw(layout.shown(line), at: Point(inner.minX, y), color: theme.text, into: &drawList)

@@ -79,8 +79,10 @@ enum TextEditing {
     /// Applies one key press; returns true when `scalars` changed. `clipboard` receives copies.
     /// The caret moves, and deletes, by grapheme cluster (an emoji sequence or a letter with
     /// its accents is one step), and by word with Ctrl.
-    static func apply(_ press: KeyPress, to scalars: inout [Unicode.Scalar], state s: inout TextEditState,
-                      clipboard: Clipboard) -> Bool {
+    static func apply(
+        _ press: KeyPress, to scalars: inout [Unicode.Scalar], state s: inout TextEditState,
+        clipboard: Clipboard
+    ) -> Bool {
         let shift = press.modifiers.contains(.shift)
         let command = press.modifiers.contains(.command)
         func move(to index: Int) {
@@ -90,11 +92,15 @@ enum TextEditing {
         }
         switch press.key {
         case .left:
-            if !shift && s.hasSelection { move(to: s.selection.lowerBound) } else {
+            if !shift && s.hasSelection {
+                move(to: s.selection.lowerBound)
+            } else {
                 move(to: command ? wordStart(scalars, before: s.caret) : clusterStart(scalars, before: s.caret))
             }
         case .right:
-            if !shift && s.hasSelection { move(to: s.selection.upperBound) } else {
+            if !shift && s.hasSelection {
+                move(to: s.selection.upperBound)
+            } else {
                 move(to: command ? wordEnd(scalars, after: s.caret) : clusterEnd(scalars, after: s.caret))
             }
         case .home: move(to: 0)
@@ -105,16 +111,19 @@ enum TextEditing {
             let from = command ? wordStart(scalars, before: s.caret) : clusterStart(scalars, before: s.caret)
             s.willEdit(scalars, kind: .deleting)
             scalars.removeSubrange(from..<s.caret)
-            s.caret = from; s.anchor = from
+            s.caret = from
+            s.anchor = from
             return true
         case .delete:
             if s.hasSelection { return deleteSelection(&scalars, &s) }
             guard s.caret < scalars.count else { return false }
             s.willEdit(scalars, kind: .deleting)
-            scalars.removeSubrange(s.caret..<(command ? wordEnd(scalars, after: s.caret) : clusterEnd(scalars, after: s.caret)))
+            scalars.removeSubrange(
+                s.caret..<(command ? wordEnd(scalars, after: s.caret) : clusterEnd(scalars, after: s.caret)))
             return true
         case Key("a") where command:
-            s.anchor = 0; s.caret = scalars.count
+            s.anchor = 0
+            s.caret = scalars.count
         case Key("c") where command, Key("x") where command:
             guard s.hasSelection else { return false }
             var copied = String.UnicodeScalarView()
@@ -134,13 +143,17 @@ enum TextEditing {
     }
 
     /// Replaces the selection with `text`: typed text (one undo step per word) or pasted.
-    static func insert(_ text: String, into scalars: inout [Unicode.Scalar], state s: inout TextEditState,
-                       kind: TextEditKind = .typing) -> Bool {
+    static func insert(
+        _ text: String, into scalars: inout [Unicode.Scalar], state s: inout TextEditState,
+        kind: TextEditKind = .typing
+    ) -> Bool {
         guard !text.isEmpty else { return false }
         let range = s.selection
         let new = Array(text.unicodeScalars)
         let afterSpace = range.lowerBound > 0 && scalars[range.lowerBound - 1].properties.isWhitespace
-        s.willEdit(scalars, kind: s.hasSelection ? .other : kind, startsWord: afterSpace && !(new.first?.properties.isWhitespace ?? true))
+        s.willEdit(
+            scalars, kind: s.hasSelection ? .other : kind,
+            startsWord: afterSpace && !(new.first?.properties.isWhitespace ?? true))
         scalars.replaceSubrange(range, with: new)
         s.caret = range.lowerBound + new.count
         s.anchor = s.caret
@@ -151,7 +164,8 @@ enum TextEditing {
         let range = s.selection
         s.willEdit(scalars, kind: .other)
         scalars.removeSubrange(range)
-        s.caret = range.lowerBound; s.anchor = range.lowerBound
+        s.caret = range.lowerBound
+        s.anchor = range.lowerBound
         return true
     }
 
@@ -241,8 +255,13 @@ extension UI {
     static func masked(_ text: String) -> String { String(repeating: "•", count: text.unicodeScalars.count) }
 
     /// The text field, shown as typed or (`secure`) masked.
-    private func textFieldBody(_ placeholder: String, text: inout String, width: Double, id: String?, secure: Bool) -> Bool {
-        let rect = formRow(placeholder, height: theme.controlHeight).map { Rect(x: $0.x, y: $0.y, width: min(width, $0.width), height: $0.height) }
+    private func textFieldBody(_ placeholder: String, text: inout String, width: Double, id: String?, secure: Bool)
+        -> Bool
+    {
+        let rect =
+            formRow(placeholder, height: theme.controlHeight).map {
+                Rect(x: $0.x, y: $0.y, width: min(width, $0.width), height: $0.height)
+            }
             ?? allocate(Size(width, theme.controlHeight))
         let fid = self.id(id ?? placeholder)
         let r = interact(fid, rect: rect, sense: [.click, .focus, .drag])
@@ -270,12 +289,14 @@ extension UI {
         }
         if isAccessibilityEnabled {
             // A password field's text is its dots to a screen reader, as GTK's.
-            accessibilityElement(fid, role: secure ? .passwordText : .entry, name: placeholder, frame: rect,
-                                 states: controlStates([.editable, .singleLine, .selectableText]), actions: [.activate],
-                                 text: box.value.accessibilityText(secure ? Self.masked(text) : text, focused: focusID == fid))
+            accessibilityElement(
+                fid, role: secure ? .passwordText : .entry, name: placeholder, frame: rect,
+                states: controlStates([.editable, .singleLine, .selectableText]), actions: [.activate],
+                text: box.value.accessibilityText(secure ? Self.masked(text) : text, focused: focusID == fid))
         }
-        drawTextField(rect, inner: inner, r, placeholder: placeholder, shown: secure ? Self.masked(text) : text,
-                      focused: focusID == fid, carets: layout, state: box.value)
+        drawTextField(
+            rect, inner: inner, r, placeholder: placeholder, shown: secure ? Self.masked(text) : text,
+            focused: focusID == fid, carets: layout, state: box.value)
         return changed
     }
 
@@ -283,22 +304,25 @@ extension UI {
     /// click selects the word and a triple click the line; typing edits by grapheme cluster,
     /// Return or Escape ends. Keeps the caret in view. Returns whether the text changed, and
     /// where its carets are.
-    private func editTextField(_ r: Interaction, text: inout String, fid: WidgetID, inner: Rect, secure: Bool,
-                               box: StateBox<TextEditState>) -> (changed: Bool, carets: CaretLayout) {
+    private func editTextField(
+        _ r: Interaction, text: inout String, fid: WidgetID, inner: Rect, secure: Bool,
+        box: StateBox<TextEditState>
+    ) -> (changed: Bool, carets: CaretLayout) {
         var scalars = Array(text.unicodeScalars)
         box.value.caret = min(box.value.caret, scalars.count)
         box.value.anchor = min(box.value.anchor, scalars.count)
         var carets = font.caretLayout(secure ? Self.masked(text) : text)
         // Mirrored, the field's inside is moved, not flipped: the pointer is found in it as drawn.
-        let pointerX = drawList.isMirrored ? inner.minX + inner.maxX - input.pointer.position.x : input.pointer.position.x
+        let pointerX =
+            drawList.isMirrored ? inner.minX + inner.maxX - input.pointer.position.x : input.pointer.position.x
         let localX = pointerX - inner.minX + box.value.scrollX
         if r.pressed {
             let i = TextEditing.snapToCluster(scalars, carets.caret(atX: localX))
             box.value.openEdit = nil
-            if input.pointer.clickCount >= 3 { // the line
+            if input.pointer.clickCount >= 3 {  // the line
                 box.value.anchor = 0
                 box.value.caret = scalars.count
-            } else if input.pointer.clickCount == 2 { // the word
+            } else if input.pointer.clickCount == 2 {  // the word
                 box.value.anchor = TextEditing.wordStart(scalars, before: i)
                 box.value.caret = TextEditing.wordEnd(scalars, after: i)
             } else {
@@ -310,7 +334,8 @@ extension UI {
         }
         var changed = false
         if focusID == fid {
-            changed = typeIntoTextField(&scalars, readsRightToLeft: !secure && font.readsRightToLeft(text), secure: secure, box: box)
+            changed = typeIntoTextField(
+                &scalars, readsRightToLeft: !secure && font.readsRightToLeft(text), secure: secure, box: box)
         }
         if changed {
             text = String(String.UnicodeScalarView(scalars))
@@ -327,18 +352,27 @@ extension UI {
     /// This frame's typing into a focused field. In a right-to-left paragraph the arrows move
     /// the caret the way they point (Left towards the paragraph's end); a password is never
     /// copied or cut out. Returns whether the text changed.
-    private func typeIntoTextField(_ scalars: inout [Unicode.Scalar], readsRightToLeft: Bool, secure: Bool,
-                                   box: StateBox<TextEditState>) -> Bool {
+    private func typeIntoTextField(
+        _ scalars: inout [Unicode.Scalar], readsRightToLeft: Bool, secure: Bool,
+        box: StateBox<TextEditState>
+    ) -> Bool {
         var changed = false
         typing: for typed in input.typing {
             switch typed {
             case .text(let t):
                 changed = TextEditing.insert(t.replacingNewlines(), into: &scalars, state: &box.value) || changed
             case .key(let press):
-                if press.key == .returnKey || press.key == .escape { focus(nil); break typing }
-                if secure && press.modifiers.contains(.command) && (press.key == Key("c") || press.key == Key("x")) { continue }
+                if press.key == .returnKey || press.key == .escape {
+                    focus(nil)
+                    break typing
+                }
+                if secure && press.modifiers.contains(.command) && (press.key == Key("c") || press.key == Key("x")) {
+                    continue
+                }
                 var press = press
-                if readsRightToLeft && (press.key == .left || press.key == .right) { press.key = press.key == .left ? .right : .left }
+                if readsRightToLeft && (press.key == .left || press.key == .right) {
+                    press.key = press.key == .left ? .right : .left
+                }
                 changed = TextEditing.apply(press, to: &scalars, state: &box.value, clipboard: clipboard) || changed
             }
         }
@@ -347,20 +381,26 @@ extension UI {
 
     /// The field's box, its text (or placeholder), selection, input-method pre-edit text and
     /// blinking caret, upright even in a mirrored frame.
-    private func drawTextField(_ rect: Rect, inner: Rect, _ r: Interaction, placeholder: String, shown: String, focused: Bool,
-                               carets layout: CaretLayout?, state: TextEditState) {
+    private func drawTextField(
+        _ rect: Rect, inner: Rect, _ r: Interaction, placeholder: String, shown: String, focused: Bool,
+        carets layout: CaretLayout?, state: TextEditState
+    ) {
         let font = self.font
         drawList.addRoundedRect(rect, radius: theme.cornerRadius, color: theme.surface)
-        drawList.addRectBorder(rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)
+        drawList.addRectBorder(
+            rect, radius: theme.cornerRadius, color: focused ? theme.accent : theme.border, thickness: focused ? 2 : 1)
         drawList.pushClip(inner)
-        let upright = drawList.beginUpright() // the text, its selection and caret read left to right even mirrored
+        let upright = drawList.beginUpright()  // the text, its selection and caret read left to right even mirrored
         let x0 = inner.minX - state.scrollX
         let textY = inner.midY - font.lineHeight / 2
         if focused && state.hasSelection, let layout {
             // One span per direction run the selection covers (mixed-direction text).
             for span in layout.selectionSpans(state.selection) {
-                drawList.addRect(Rect(x: x0 + span.lowerBound, y: textY, width: span.upperBound - span.lowerBound, height: font.lineHeight),
-                                 color: theme.selection)
+                drawList.addRect(
+                    Rect(
+                        x: x0 + span.lowerBound, y: textY, width: span.upperBound - span.lowerBound,
+                        height: font.lineHeight),
+                    color: theme.selection)
             }
         }
         if shown.isEmpty && input.composition.isEmpty || (shown.isEmpty && !focused) {
@@ -373,13 +413,15 @@ extension UI {
             if !input.composition.isEmpty {
                 // The pre-edit text, underlined, with the caret where the input method puts it.
                 let w = font.draw(input.composition, at: Point(caretX, textY), color: theme.accent, into: &drawList)
-                drawList.addRect(Rect(x: caretX, y: textY + font.lineHeight - 1, width: w, height: 1), color: theme.accent)
+                drawList.addRect(
+                    Rect(x: caretX, y: textY + font.lineHeight - 1, width: w, height: 1), color: theme.accent)
                 let inside = font.caretLayout(input.composition)
                 caretX += inside.x(atCaret: min(max(0, input.compositionCursor), inside.caretCount - 1))
             }
             // Blink: on for 0.5 s, off for 0.5 s; a frame at each change, none in between.
             if Int(time * 2) % 2 == 0 || r.isActive {
-                drawList.addRect(Rect(x: caretX.rounded(), y: textY, width: 1.5, height: font.lineHeight), color: theme.accent)
+                drawList.addRect(
+                    Rect(x: caretX.rounded(), y: textY, width: 1.5, height: font.lineHeight), color: theme.accent)
             }
             requestRedraw(after: (time * 2).rounded(.down) / 2 + 0.5 - time)
         }

@@ -48,8 +48,10 @@ extension UI {
     ///     ui.text(preview)
     /// }
     /// ```
-    public func task<ID: Hashable>(id: ID, priority: TaskPriority = .userInitiated,
-                                   _ action: @escaping @MainActor () async -> Void) {
+    public func task<ID: Hashable>(
+        id: ID, priority: TaskPriority = .userInitiated,
+        _ action: @escaping @MainActor () async -> Void
+    ) {
         let key = hookKey("task")
         var entry = lifecycle.entries[key] ?? LifecycleHooks.Entry(lastFrame: frameIndex)
         entry.lastFrame = frameIndex
@@ -110,8 +112,10 @@ extension UI {
     /// ```swift
     /// ui.onChange(of: filterText) { _, new in rows = allRows.filter { $0.matches(new) } }
     /// ```
-    public func onChange<Value: Equatable>(of value: Value, initial: Bool = false,
-                                           _ action: (_ oldValue: Value, _ newValue: Value) -> Void) {
+    public func onChange<Value: Equatable>(
+        of value: Value, initial: Bool = false,
+        _ action: (_ oldValue: Value, _ newValue: Value) -> Void
+    ) {
         let key = hookKey("change")
         let previous = lifecycle.entries[key].map { $0.value as? Value }
         lifecycle.entries[key] = LifecycleHooks.Entry(lastFrame: frameIndex, value: value)
@@ -120,7 +124,7 @@ extension UI {
             action(value, value)
         case .some(let previous?) where previous != value:
             action(previous, value)
-        case .some(nil): // the same place held a value of another type: a new one
+        case .some(nil):  // the same place held a value of another type: a new one
             if initial { action(value, value) }
         default:
             return

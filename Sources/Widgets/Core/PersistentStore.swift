@@ -43,9 +43,10 @@ public final class PersistentStore {
     /// Without one (no `HOME` nor `XDG_DATA_HOME`) the state is kept in memory only, with a
     /// warning: it is never written to a shared folder such as /tmp instead.
     public static func standard(app: String) -> PersistentStore {
-        guard let raw = SDL_GetPrefPath("Tessera", app) else { // SDL reads XDG_DATA_HOME, then HOME
-            let store = PersistentStore(inMemoryBecause: "no preference folder (\(UserFolders.unknownReason)): "
-                + "window sizes, splits and sort orders are not kept after this session")
+        guard let raw = SDL_GetPrefPath("Tessera", app) else {  // SDL reads XDG_DATA_HOME, then HOME
+            let store = PersistentStore(
+                inMemoryBecause: "no preference folder (\(UserFolders.unknownReason)): "
+                    + "window sizes, splits and sort orders are not kept after this session")
             return store
         }
         defer { SDL_free(raw) }
@@ -63,9 +64,10 @@ public final class PersistentStore {
     private func load() {
         let bytes: [UInt8]
         do throws(RegularFile.ReadError) { bytes = try RegularFile.read(path, maxBytes: Self.maxBytes) } catch {
-            if access(path, F_OK) != 0 && errno == ENOENT { return } // no state yet
+            if access(path, F_OK) != 0 && errno == ENOENT { return }  // no state yet
             isReadOnly = true
-            loadProblem = "state file \(path) could not be read (\(error)); starting from defaults, and it is left as it is"
+            loadProblem =
+                "state file \(path) could not be read (\(error)); starting from defaults, and it is left as it is"
             Log.warn(loadProblem!)
             return
         }
@@ -73,10 +75,12 @@ public final class PersistentStore {
             values = try Self.decodeValues(bytes)
             base = values
         } catch {
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let aside =
+                path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let moved = rename(path, aside) == 0
             isReadOnly = !moved
-            loadProblem = "state file \(path) is corrupt (\(error)); starting from defaults"
+            loadProblem =
+                "state file \(path) is corrupt (\(error)); starting from defaults"
                 + (moved ? ", the old file is kept at \(aside)" : ", and it is left as it is")
             Log.warn(loadProblem!)
             values = [:]
@@ -87,7 +91,8 @@ public final class PersistentStore {
     /// not a JSON object with a "values" object.
     public nonisolated static func decodeValues(_ bytes: [UInt8]) throws -> [String: Data] {
         guard let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let stored = object["values"] as? [String: Any] else {
+            let stored = object["values"] as? [String: Any]
+        else {
             throw StoreError.malformed("no \"values\" object")
         }
         var values: [String: Data] = [:]
@@ -99,7 +104,11 @@ public final class PersistentStore {
 
     enum StoreError: Error, CustomStringConvertible {
         case malformed(String)
-        var description: String { switch self { case .malformed(let why): "malformed state file: \(why)" } }
+        var description: String {
+            switch self {
+            case .malformed(let why): "malformed state file: \(why)"
+            }
+        }
     }
 
     /// The value stored for `key`, or nil when absent or of another shape.
@@ -124,10 +133,13 @@ public final class PersistentStore {
     public func saveIfNeeded() {
         takeWritten()
         guard !writing, let since = dirtySince, MonotonicClock.seconds() - since >= saveDelay else { return }
-        guard !isReadOnly else { dirtySince = nil; return }
+        guard !isReadOnly else {
+            dirtySince = nil
+            return
+        }
         let sent = values, base = self.base, path = self.path, outcomes = self.outcomes
         writing = true
-        dirtySince = nil // a change made while it is written sets it again
+        dirtySince = nil  // a change made while it is written sets it again
         writer.async {
             let outcome = Self.write(path: path, ours: sent, base: base)
             outcomes.withLock { $0.append(Written(sent: sent, outcome: outcome)) }
@@ -159,7 +171,8 @@ public final class PersistentStore {
     }
 
     /// Our changes since `base` laid over `theirs` (the file as it is now), key by key.
-    nonisolated static func merge(base: [String: Data], ours: [String: Data], theirs: [String: Data]) -> [String: Data] {
+    nonisolated static func merge(base: [String: Data], ours: [String: Data], theirs: [String: Data]) -> [String: Data]
+    {
         var merged = theirs
         for key in Set(base.keys).union(ours.keys) where base[key] != ours[key] { merged[key] = ours[key] }
         return merged
@@ -180,7 +193,10 @@ public final class PersistentStore {
     public func save() {
         writer.sync {}
         takeWritten()
-        guard !isReadOnly else { dirtySince = nil; return }
+        guard !isReadOnly else {
+            dirtySince = nil
+            return
+        }
         let sent = values
         apply(Self.write(path: path, ours: sent, base: base), sent: sent)
     }
@@ -193,7 +209,8 @@ public final class PersistentStore {
 
     /// Our values written to `path`: under the lock, merged with the file as it is now.
     nonisolated static func write(path: String, ours: [String: Data], base: [String: Data]) -> WriteOutcome {
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let lock = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         defer { if lock >= 0 { close(lock) } }
         if lock >= 0 {
@@ -206,22 +223,28 @@ public final class PersistentStore {
         case .none: break
         case .values(let theirs): merged = merge(base: base, ours: ours, theirs: theirs)
         case .corrupt(let why):
-            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            guard rename(path, aside) == 0 else { return .keepInMemory("state file \(path) became corrupt (\(why)) and cannot be moved aside") }
+            let aside =
+                path + ".corrupt-\(Int(Date().timeIntervalSince1970))-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard rename(path, aside) == 0 else {
+                return .keepInMemory("state file \(path) became corrupt (\(why)) and cannot be moved aside")
+            }
             Log.warn("state file \(path) became corrupt (\(why)); the old file is kept at \(aside)")
         case .unreadable(let why):
             return .keepInMemory("state file \(path) can no longer be read (\(why))")
         }
         var object: [String: Any] = [:]
         for (key, data) in merged {
-            if let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) { object[key] = value }
+            if let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
+                object[key] = value
+            }
         }
         do {
-            let data = try JSONSerialization.data(withJSONObject: ["version": 1, "values": object], options: [.sortedKeys, .prettyPrinted])
+            let data = try JSONSerialization.data(
+                withJSONObject: ["version": 1, "values": object], options: [.sortedKeys, .prettyPrinted])
             var old = stat()
             let mode = stat(path, &old) == 0 ? old.st_mode & 0o7777 : 0o600
             try RegularFile.replace(Array(data), at: path, mode: mode)
-            chmod(path, mode) // as it was, whatever the umask
+            chmod(path, mode)  // as it was, whatever the umask
             return .written(merged)
         } catch {
             return .retry("could not save state to \(path): \(error)")

@@ -74,7 +74,8 @@ public struct Theme: Sendable {
         secondaryText: Color(hex: 0x98989D), accent: Color(hex: 0x0A84FF), onAccent: .white,
         control: Color(hex: 0x3A3A3C), controlHovered: Color(hex: 0x48484A), controlPressed: Color(hex: 0x545458),
         border: Color(hex: 0x545458), separator: Color(hex: 0x38383A), selection: Color(hex: 0x0A84FF, alpha: 0.35),
-        popupBackground: Color(hex: 0x2C2C2E), tooltipBackground: Color(hex: 0xE5E5EA), tooltipText: Color(hex: 0x1C1C1E),
+        popupBackground: Color(hex: 0x2C2C2E), tooltipBackground: Color(hex: 0xE5E5EA),
+        tooltipText: Color(hex: 0x1C1C1E),
         scrollbar: Color(hex: 0xFFFFFF, alpha: 0.35), destructive: Color(hex: 0xFF453A), isDark: true)
 }
 

@@ -57,7 +57,10 @@ package struct Landmark: Sendable {
 @usableFromInline
 final class StateBox<Value>: AnyStateBox {
     @usableFromInline var value: Value
-    init(_ value: Value, frame: Int) { self.value = value; super.init(frame: frame) }
+    init(_ value: Value, frame: Int) {
+        self.value = value
+        super.init(frame: frame)
+    }
 }
 @usableFromInline
 class AnyStateBox {
@@ -273,10 +276,13 @@ public final class UI {
         // A right-to-left layout is laid out left to right and mirrored at the end of the
         // frame: the input is mirrored to meet it (the arrows swap, but not in a text field).
         let mirrored = layoutDirection == .rightToLeft
-        input.beginFrame(events: mirrored ? events.map { Self.mirrored($0, width: self.size.width, swapsArrows: !textInputFocusedLastFrame) } : events,
-                         time: time)
+        input.beginFrame(
+            events: mirrored
+                ? events.map { Self.mirrored($0, width: self.size.width, swapsArrows: !textInputFocusedLastFrame) }
+                : events,
+            time: time)
         let atlas = fonts.atlas
-        atlas.beginFrame() // before anything of this frame is drawn
+        atlas.beginFrame()  // before anything of this frame is drawn
         content.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         overlayList.reset(scale: self.scale, solidTexture: atlas.whiteTexture, whiteUV: atlas.whiteUV)
         content.isMirrored = mirrored
@@ -295,14 +301,19 @@ public final class UI {
         landmarks.removeAll(keepingCapacity: true)
         columnReports.removeAll(keepingCapacity: true)
         redrawTime = nil
-        layoutStack = [LayoutFrame(axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
-                                   alignment: .start)]
+        layoutStack = [
+            LayoutFrame(
+                axis: .vertical, rect: Rect(origin: .zero, size: self.size), spacing: theme.spacing,
+                alignment: .start)
+        ]
         dismissPopupsOnOutsidePress()
         takeAccessibilityRequests()
         beginAccessibilityFrame()
         if modalLastFrame != nil {
             modalKeyboard = (input.keys, input.typing, input.text)
-            input.keys = []; input.typing = []; input.text = ""
+            input.keys = []
+            input.typing = []
+            input.text = ""
         }
     }
 
@@ -311,10 +322,13 @@ public final class UI {
         if let candidate = pressCandidate {
             activeID = candidate.id
             activeSinceFrame = frameIndex
-            if !candidate.sense.isDisjoint(with: [.focus, .clickFocus]) { focusID = candidate.id; focusClaimedThisFrame = true }
+            if !candidate.sense.isDisjoint(with: [.focus, .clickFocus]) {
+                focusID = candidate.id
+                focusClaimedThisFrame = true
+            }
         }
         if input.pointer.pressed && !focusClaimedThisFrame && modalLastFrame == nil { focusID = nil }
-        if modalLastFrame != nil { input.keys = modalKeyboard.keys } // Tab moves focus among the dialog's widgets
+        if modalLastFrame != nil { input.keys = modalKeyboard.keys }  // Tab moves focus among the dialog's widgets
         finishKeyboardFocus()
         // A touch held still becomes a long-press on time, with no event to wake the loop.
         let p = input.pointer
@@ -347,7 +361,10 @@ public final class UI {
     /// find a widget by its label. Off by default; `TesseraTesting.Harness` turns it on.
     public var recordsDrawnText: Bool {
         get { content.recordsText }
-        set { content.recordsText = newValue; overlayList.recordsText = newValue }
+        set {
+            content.recordsText = newValue
+            overlayList.recordsText = newValue
+        }
     }
 
     /// Notes that the widget `name` drew its `kind` of region at `rect` (logical), when
@@ -404,7 +421,7 @@ public final class UI {
     /// ui.requestRedraw(after: 0.5 - hoverDuration(id))   // the tooltip appears on time
     /// ```
     public func requestRedraw(after seconds: Double) {
-        guard seconds.isFinite else { return } // NaN or never: no timer
+        guard seconds.isFinite else { return }  // NaN or never: no timer
         let due = time + max(0, seconds)
         redrawTime = min(redrawTime ?? due, due)
     }
@@ -470,8 +487,10 @@ public final class UI {
         stateBox(id, value).value = value
     }
     /// Mutates the state for `id` in place.
-    public func withState<Value, R>(_ id: WidgetID, default initial: @autoclosure () -> Value,
-                                    _ body: (inout Value) -> R) -> R {
+    public func withState<Value, R>(
+        _ id: WidgetID, default initial: @autoclosure () -> Value,
+        _ body: (inout Value) -> R
+    ) -> R {
         body(&stateBox(id, initial()).value)
     }
 
@@ -535,7 +554,7 @@ public final class UI {
         }
         if over && pointer.secondaryPressed && (activeID == nil || activeID == id) {
             r.secondaryClicked = true
-            if pointer.kind == .touch { activeID = nil } // a long-press is not also a tap
+            if pointer.kind == .touch { activeID = nil }  // a long-press is not also a tap
         }
         if r.isHovered {
             if hoverStart?.id != id { hoverStart = (id, time) }
@@ -555,7 +574,10 @@ public final class UI {
     }
 
     /// Gives keyboard focus to `id` (nil clears it).
-    public func focus(_ id: WidgetID?) { focusID = id; focusClaimedThisFrame = id != nil }
+    public func focus(_ id: WidgetID?) {
+        focusID = id
+        focusClaimedThisFrame = id != nil
+    }
 }
 
 extension UI {
@@ -568,7 +590,8 @@ extension UI {
         case .mouseButton(let button, let isDown, let p): return .mouseButton(button, isDown: isDown, at: flip(p))
         case .finger(let id, let phase, let p): return .finger(id: id, phase: phase, at: flip(p))
         case .wheel(let dx, let dy): return .wheel(dx: -dx, dy: dy)
-        case .key(let key, let isDown, let modifiers, let isRepeat) where swapsArrows && (key == .left || key == .right):
+        case .key(let key, let isDown, let modifiers, let isRepeat)
+        where swapsArrows && (key == .left || key == .right):
             return .key(key == .left ? .right : .left, isDown: isDown, modifiers: modifiers, isRepeat: isRepeat)
         default: return event
         }

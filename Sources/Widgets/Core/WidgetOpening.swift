@@ -15,8 +15,10 @@ extension UI {
     /// }
     /// ```
     @inlinable
-    public func widget<Result>(_ kind: StaticString, _ name: String, unboundedHeight: Double = 300,
-                               _ body: (_ id: WidgetID, _ rect: Rect) throws -> Result) rethrows -> Result {
+    public func widget<Result>(
+        _ kind: StaticString, _ name: String, unboundedHeight: Double = 300,
+        _ body: (_ id: WidgetID, _ rect: Rect) throws -> Result
+    ) rethrows -> Result {
         let widgetID = id(name)
         profiler?.beginScope(kind, name)
         defer { profiler?.endScope() }

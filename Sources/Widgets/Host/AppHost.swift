@@ -69,11 +69,19 @@ public final class AppHost {
         /// Where the window opens on the desktop (its top-left corner); nil centres it.
         public var position: Point?
         /// Options for a window of `width` × `height` titled `title`.
-        public init(title: String = "Tessera", width: Int = 1280, height: Int = 800, vsync: Bool = true,
-                    offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light, schedule: FrameSchedule = .onDemand,
-                    position: Point? = nil) {
-            self.title = title; self.width = width; self.height = height; self.vsync = vsync
-            self.offscreen = offscreen; self.scale = scale; self.theme = theme; self.schedule = schedule
+        public init(
+            title: String = "Tessera", width: Int = 1280, height: Int = 800, vsync: Bool = true,
+            offscreen: Bool = false, scale: Double? = nil, theme: Theme = .light, schedule: FrameSchedule = .onDemand,
+            position: Point? = nil
+        ) {
+            self.title = title
+            self.width = width
+            self.height = height
+            self.vsync = vsync
+            self.offscreen = offscreen
+            self.scale = scale
+            self.theme = theme
+            self.schedule = schedule
             self.position = position
         }
     }
@@ -164,8 +172,11 @@ public final class AppHost {
         }
         profiler.keepsTrace = false
         ui.images?.keepsTimelines = false
-        let path = traceFolder + (traceFolder.hasSuffix("/") ? "" : "/") + "tessera-trace-\(Int(Date().timeIntervalSince1970)).json"
-        let json = profiler.chromeTraceJSON(images: ui.images?.timelines ?? [], workers: ui.images?.loader.workerCount ?? 0)
+        let path =
+            traceFolder + (traceFolder.hasSuffix("/") ? "" : "/")
+            + "tessera-trace-\(Int(Date().timeIntervalSince1970)).json"
+        let json = profiler.chromeTraceJSON(
+            images: ui.images?.timelines ?? [], workers: ui.images?.loader.workerCount ?? 0)
         do throws(RegularFile.ReadError) {
             // Private to the user, and a new file: in a shared temporary folder, no file or link
             // another user put there first is followed or written over.
@@ -201,25 +212,33 @@ public final class AppHost {
         try SDLContext.initialize(offscreen: options.offscreen)
         waitsInSDL = !["offscreen", "dummy"].contains(SDLContext.videoDriver)
         self.options = options
-        let window = try Window(title: options.title, width: options.width, height: options.height, vsync: options.vsync,
-                                position: options.position.flatMap(Self.desktopPosition))
+        let window = try Window(
+            title: options.title, width: options.width, height: options.height, vsync: options.vsync,
+            position: options.position.flatMap(Self.desktopPosition))
         let ui = UI(fonts: try FontLibrary(atlas: window.renderer.atlas), theme: options.theme)
         ui.bitmapTextures.renderer = window.renderer
         ui.reducesMotion = SystemAppearance.flag(ProcessInfo.processInfo.environment["TESSERA_REDUCE_MOTION"]) ?? false
         ui.layoutDirection = LayoutDirection(environment: ProcessInfo.processInfo.environment)
         ui.clipboard = SDLClipboard()
-        primary = AppWindow(group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
+        primary = AppWindow(
+            group: Self.mainGroup, number: 1, window: window, ui: ui, explicitScale: options.scale, content: nil)
         primary.profiler.presentWaitsForVSync = options.vsync && waitsInSDL
         windows = [primary]
         currentWindow = primary
         schedule = options.schedule
         // (Offscreen windows are tests' and tools': nothing a screen reader can show.)
-        accessibilityBridge = options.offscreen ? nil : AtspiBridge.start(appName: options.title,
-                                                                         environment: ProcessInfo.processInfo.environment)
+        accessibilityBridge =
+            options.offscreen
+            ? nil
+            : AtspiBridge.start(
+                appName: options.title,
+                environment: ProcessInfo.processInfo.environment)
         SDL_StopTextInput()
         MainActorJobs.start()
         ui.accessibilityTitle = options.title
-        Log.info("window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(primary.userScale)")
+        Log.info(
+            "window \(options.width)×\(options.height) on '\(SDLContext.videoDriver)', renderer '\(window.renderer.name)', UI scale \(primary.userScale)"
+        )
     }
 
     /// A desktop position as whole pixels; nil for one that is not a number (an app's setting
@@ -249,8 +268,10 @@ public final class AppHost {
     ///     ui.asyncImage(ui.windowValue(as: String.self) ?? "", in: ui.availableRect, mode: .fit)
     /// }
     /// ```
-    public func windowGroup(_ id: String, title: String, width: Int = 1000, height: Int = 700,
-                            content: @escaping (UI) -> Void) {
+    public func windowGroup(
+        _ id: String, title: String, width: Int = 1000, height: Int = 700,
+        content: @escaping (UI) -> Void
+    ) {
         groups[id] = WindowGroupSpec(title: title, width: width, height: height, content: content)
     }
 
@@ -275,7 +296,9 @@ public final class AppHost {
 
     private func open(group: String, value: Data?) -> AppWindow? {
         let spec = groups[group]
-        if spec == nil && group != Self.mainGroup { Log.warn("no window group '\(group)': opening a main window instead") }
+        if spec == nil && group != Self.mainGroup {
+            Log.warn("no window group '\(group)': opening a main window instead")
+        }
         let title = spec?.title ?? options.title
         // Where the last window of the group was left, else where its newest open one is.
         let startFrame = savedFrame(of: group) ?? windows.last { $0.group == group }?.frame
@@ -290,9 +313,12 @@ public final class AppHost {
             frame = f
         }
         do {
-            let window = try Window(title: title, width: size.0, height: size.1, vsync: options.vsync,
-                                    position: frame.map { ($0.x, $0.y) })
-            let ui = UI(fonts: FontLibrary(atlas: window.renderer.atlas, sharingFilesWith: primary.ui.fonts), theme: primary.ui.theme)
+            let window = try Window(
+                title: title, width: size.0, height: size.1, vsync: options.vsync,
+                position: frame.map { ($0.x, $0.y) })
+            let ui = UI(
+                fonts: FontLibrary(atlas: window.renderer.atlas, sharingFilesWith: primary.ui.fonts),
+                theme: primary.ui.theme)
             ui.bitmapTextures.renderer = window.renderer
             ui.reducesMotion = primary.ui.reducesMotion
             ui.layoutDirection = primary.ui.layoutDirection
@@ -303,8 +329,9 @@ public final class AppHost {
             ui.recordsDrawnText = primary.ui.recordsDrawnText
             ui.accessibilityTitle = title
             ui.windowScene.value = value
-            let opened = AppWindow(group: group, number: nextWindowNumber, window: window, ui: ui,
-                                   explicitScale: options.scale, content: spec?.content)
+            let opened = AppWindow(
+                group: group, number: nextWindowNumber, window: window, ui: ui,
+                explicitScale: options.scale, content: spec?.content)
             opened.profiler.presentWaitsForVSync = primary.profiler.presentWaitsForVSync
             nextWindowNumber += 1
             windows.append(opened)
@@ -329,7 +356,7 @@ public final class AppHost {
         if window === primary {
             SDL_HideWindow(window.window.handle)
         } else {
-            _ = window.ui.images?.shutdown(within: 0) // its workers end after the decode at hand: closing never waits
+            _ = window.ui.images?.shutdown(within: 0)  // its workers end after the decode at hand: closing never waits
             window.ui.images = nil
             window.ui.windowScene.objects.removeAll()
         }
@@ -342,8 +369,8 @@ public final class AppHost {
     /// or what was kept is not a frame.
     public func savedFrame(of group: String) -> Rect? {
         guard let store = persistentStore ?? primary.ui.persistentStore,
-              let v = store.value("window.\(group)", as: [Int].self), v.count == 4,
-              v[2] > 0, v[3] > 0, v[2] <= 16_384, v[3] <= 16_384, abs(v[0]) <= 100_000, abs(v[1]) <= 100_000
+            let v = store.value("window.\(group)", as: [Int].self), v.count == 4,
+            v[2] > 0, v[3] > 0, v[2] <= 16_384, v[3] <= 16_384, abs(v[0]) <= 100_000, abs(v[1]) <= 100_000
         else { return nil }
         return Rect(x: Double(v[0]), y: Double(v[1]), width: Double(v[2]), height: Double(v[3]))
     }
@@ -374,7 +401,8 @@ public final class AppHost {
         wokenForImages = false
         var ran = false
         for w in windows {
-            let due = !onlyDue || w.frameDue || !w.pendingEvents.isEmpty || forAll
+            let due =
+                !onlyDue || w.frameDue || !w.pendingEvents.isEmpty || forAll
                 || (forImages && w.ui.images?.needsFrame == true) || (w.pacedFrameTime.map { $0 <= now } ?? false)
             guard due else { continue }
             if !ran { frameNumber += 1 }
@@ -409,12 +437,15 @@ public final class AppHost {
                 continue
             }
             // A window given keyboard focus draws a frame: a screen reader is then shown its tree.
-            if type == SDL_WINDOWEVENT && SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_FOCUS_GAINED {
+            if type == SDL_WINDOWEVENT && SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_FOCUS_GAINED
+            {
                 target.frameDue = true
             }
             var pump = self.pump
             pump.coordinateScale = 1 / target.userScale
-            if let e = pump.translate(event, window: target.window) { target.enqueue(e, at: eventClock.nanoseconds(ofSDLTimestamp: event.common.timestamp)) }
+            if let e = pump.translate(event, window: target.window) {
+                target.enqueue(e, at: eventClock.nanoseconds(ofSDLTimestamp: event.common.timestamp))
+            }
         }
         let reasons = FrameWaker.takeReasons()
         if reasons.contains(.general) { wokenForAll = true }
@@ -439,7 +470,11 @@ public final class AppHost {
             // A window already closed (its last events) gets nothing.
             return windows.first { $0.window.id == id }
         }
-        if windows.count > 1, let focus = SDL_GetKeyboardFocus(), let w = windows.first(where: { $0.window.handle == focus }) { return w }
+        if windows.count > 1, let focus = SDL_GetKeyboardFocus(),
+            let w = windows.first(where: { $0.window.handle == focus })
+        {
+            return w
+        }
         return windows.first
     }
 
@@ -484,14 +519,17 @@ public final class AppHost {
                 recorder.record(frame: frameNumber - 1, time: frameTime - recordingOrigin, events: events, ages: ages)
             }
         }
-        profiler.recordInputs(zip(events, times).compactMap { event, ns in event.latencyKind.map { InputStamp(kind: $0, ns: ns) } })
+        profiler.recordInputs(
+            zip(events, times).compactMap { event, ns in event.latencyKind.map { InputStamp(kind: $0, ns: ns) } })
         w.framesDrawn += 1
         w.lastFrameStart = frameTime
         w.frameDue = !events.isEmpty
         if events.contains(.displayChanged) { w.userScale = w.resolvedUserScale() }
         profiler.recordEvents(events.count)
-        MainActorJobs.runWaiting() // what a task changed is drawn in this frame
-        if let accessibilityBridge, w === accessibilityTarget { takeAccessibilityRequests(accessibilityBridge, into: w) }
+        MainActorJobs.runWaiting()  // what a task changed is drawn in this frame
+        if let accessibilityBridge, w === accessibilityTarget {
+            takeAccessibilityRequests(accessibilityBridge, into: w)
+        }
         profiler.endPhase(.events)
         return (events, frameTime)
     }
@@ -503,8 +541,11 @@ public final class AppHost {
         let profiler = w.profiler, ui = w.ui, window = w.window
         // A docked HUD keeps a strip below the app free: the app is laid out above it.
         let logical = w.logicalSize
-        let hudHeight = w.showsHUD && ui.hudPlacement == .docked ? min(ui.hudDockHeight, (logical.height / 2).rounded(.down)) : 0
-        ui.beginFrame(events: events, size: Size(logical.width, logical.height - hudHeight), scale: window.backingScale * w.userScale, time: frameTime)
+        let hudHeight =
+            w.showsHUD && ui.hudPlacement == .docked ? min(ui.hudDockHeight, (logical.height / 2).rounded(.down)) : 0
+        ui.beginFrame(
+            events: events, size: Size(logical.width, logical.height - hudHeight),
+            scale: window.backingScale * w.userScale, time: frameTime)
         if ui.input.quitRequested { quitRequested = true }
         ui.images?.beginFrame()
         if let content = w.content { content(ui) } else { build(ui) }
@@ -518,16 +559,20 @@ public final class AppHost {
         }
         if w.showsHUD {
             let dock = Rect(x: 0, y: logical.height - hudHeight, width: logical.width, height: hudHeight)
-            if ui.profilerHUD(profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil, dock: dock,
-                              screenshot: { w.texture(of: $0) }), w === primary {
+            if ui.profilerHUD(
+                profiler, isRecording: profiler.keepsTrace, note: w === primary ? traceNote : nil, dock: dock,
+                screenshot: { w.texture(of: $0) }), w === primary
+            {
                 toggleTraceRecording()
             }
-            ui.requestRedraw() // its graphs move
+            ui.requestRedraw()  // its graphs move
         }
         profiler.beginScope("", "end of frame")
         ui.endFrame()
         profiler.endScope()
-        if let accessibilityBridge, ui.isAccessibilityEnabled, w === accessibilityTarget { publishAccessibility(accessibilityBridge, from: w) }
+        if let accessibilityBridge, ui.isAccessibilityEnabled, w === accessibilityTarget {
+            publishAccessibility(accessibilityBridge, from: w)
+        }
         w.requestedFrameTime = ui.redrawTime
         if let store = ui.persistentStore {
             profiler.beginScope("", "state save")
@@ -548,7 +593,7 @@ public final class AppHost {
         renderer.draw(ui.overlayDrawList)
         profiler.endPhase(.submit)
         if w.readsBackFrames { w.lastFramePixels = try? renderer.readPixels() }
-        if profiler.keepsTrace || w.showsHUD { // a janky frame's picture, for the trace and the inspector
+        if profiler.keepsTrace || w.showsHUD {  // a janky frame's picture, for the trace and the inspector
             profiler.screenshotIfJanky { w.readsBackFrames ? w.lastFramePixels : try? renderer.readPixels() }
         }
         if let path = w.pendingScreenshot {
@@ -741,9 +786,13 @@ public final class AppHost {
         let ui = w.ui, scale = w.userScale
         if ui.wantsTextInput {
             let r = ui.textInputRect
-            var rect = SDL_Rect(x: Int32(r.x * scale), y: Int32(r.y * scale), w: Int32(r.width * scale), h: Int32(r.height * scale))
+            var rect = SDL_Rect(
+                x: Int32(r.x * scale), y: Int32(r.y * scale), w: Int32(r.width * scale), h: Int32(r.height * scale))
             SDL_SetTextInputRect(&rect)
-            if !w.textInputActive { SDL_StartTextInput(); w.textInputActive = true }
+            if !w.textInputActive {
+                SDL_StartTextInput()
+                w.textInputActive = true
+            }
         } else if w.textInputActive {
             SDL_StopTextInput()
             w.textInputActive = false
@@ -752,7 +801,11 @@ public final class AppHost {
 
     /// The window a screen reader is shown: the one with keyboard focus, else the first open one.
     private var accessibilityTarget: AppWindow? {
-        if windows.count > 1, let focus = SDL_GetKeyboardFocus(), let w = windows.first(where: { $0.window.handle == focus }) { return w }
+        if windows.count > 1, let focus = SDL_GetKeyboardFocus(),
+            let w = windows.first(where: { $0.window.handle == focus })
+        {
+            return w
+        }
         return windows.first
     }
 

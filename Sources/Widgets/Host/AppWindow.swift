@@ -64,7 +64,10 @@ public final class AppWindow {
         if let kept = screenshotTexture, kept.frame == shot.frame { return kept.texture }
         if let kept = screenshotTexture { window.renderer.destroyTexture(kept.texture) }
         screenshotTexture = nil
-        guard let texture = try? window.renderer.makeTexture(width: shot.pixels.width, height: shot.pixels.height, pixels: shot.pixels) else { return nil }
+        guard
+            let texture = try? window.renderer.makeTexture(
+                width: shot.pixels.width, height: shot.pixels.height, pixels: shot.pixels)
+        else { return nil }
         screenshotTexture = (shot.frame, texture)
         return texture
     }
@@ -112,7 +115,10 @@ public final class AppWindow {
 
     /// Whether it fills its display, without borders (the desktop's fullscreen, not a mode change).
     public var isFullscreen: Bool {
-        get { SDL_GetWindowFlags(window.handle) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue == SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        get {
+            SDL_GetWindowFlags(window.handle) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue
+                == SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue
+        }
         set {
             guard newValue != isFullscreen else { return }
             if SDL_SetWindowFullscreen(window.handle, newValue ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0) != 0 {

@@ -10,10 +10,15 @@ import Foundation
 public enum DesktopLocale {
     /// The locale named by the environment's first set variable of `LC_ALL`, `variable` and
     /// `LANG` ("de_DE.UTF-8@euro" is `de_DE`); "C", "POSIX" or nothing is `en_US_POSIX`.
-    public static func locale(environment: [String: String] = ProcessInfo.processInfo.environment, variable: String = "LC_TIME") -> Locale {
-        let raw = [environment["LC_ALL"], environment[variable], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+    public static func locale(
+        environment: [String: String] = ProcessInfo.processInfo.environment, variable: String = "LC_TIME"
+    ) -> Locale {
+        let raw =
+            [environment["LC_ALL"], environment[variable], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty }
+            ?? ""
         let name = String(raw.prefix { $0 != "." && $0 != "@" })
-        guard !name.isEmpty, name != "C", name != "POSIX", name.count <= 32, name.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" })
+        guard !name.isEmpty, name != "C", name != "POSIX", name.count <= 32,
+            name.allSatisfy({ $0.isLetter || $0 == "_" || $0 == "-" })
         else { return Locale(identifier: "en_US_POSIX") }
         return Locale(identifier: name)
     }
@@ -51,7 +56,10 @@ public enum LayoutDirection: Sendable, Equatable {
     /// ui.layoutDirection = LayoutDirection(environment: ProcessInfo.processInfo.environment)
     /// ```
     public init(environment: [String: String]) {
-        let name = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let name =
+            [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]].compactMap { $0 }.first {
+                !$0.isEmpty
+            } ?? ""
         self.init(languageOf: name)
     }
 

@@ -29,18 +29,24 @@ public struct EventPump {
             return .pointerMoved(Point(Double(event.motion.x) * s, Double(event.motion.y) * s))
         case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
             guard event.button.which != touchMouse,
-                  let button = MouseButton(rawValue: Int(event.button.button)) else { return nil }
-            return .mouseButton(button, isDown: event.type == SDL_MOUSEBUTTONDOWN.rawValue,
-                                at: Point(Double(event.button.x) * s, Double(event.button.y) * s))
+                let button = MouseButton(rawValue: Int(event.button.button))
+            else { return nil }
+            return .mouseButton(
+                button, isDown: event.type == SDL_MOUSEBUTTONDOWN.rawValue,
+                at: Point(Double(event.button.x) * s, Double(event.button.y) * s))
         case SDL_MOUSEWHEEL:
             guard event.wheel.which != touchMouse else { return nil }
             var dx = Double(event.wheel.preciseX), dy = Double(event.wheel.preciseY)
-            if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { dx = -dx; dy = -dy }
+            if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue {
+                dx = -dx
+                dy = -dy
+            }
             // SDL: positive x scrolls right, i.e. the view moves towards the right edge.
             return .wheel(dx: -dx * wheelStep, dy: dy * wheelStep)
         case SDL_KEYDOWN, SDL_KEYUP:
-            return .key(Key(rawValue: event.key.keysym.sym), isDown: event.type == SDL_KEYDOWN.rawValue,
-                        modifiers: Self.modifiers(event.key.keysym.mod), isRepeat: event.key.repeat != 0)
+            return .key(
+                Key(rawValue: event.key.keysym.sym), isDown: event.type == SDL_KEYDOWN.rawValue,
+                modifiers: Self.modifiers(event.key.keysym.mod), isRepeat: event.key.repeat != 0)
         case SDL_TEXTINPUT:
             let text = withUnsafeBytes(of: event.text.text) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -54,12 +60,14 @@ public struct EventPump {
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
             let size = window.size
             let p = Point(Double(event.tfinger.x) * size.width * s, Double(event.tfinger.y) * size.height * s)
-            let phase: FingerPhase = event.type == SDL_FINGERDOWN.rawValue ? .down
+            let phase: FingerPhase =
+                event.type == SDL_FINGERDOWN.rawValue
+                ? .down
                 : event.type == SDL_FINGERUP.rawValue ? .up : .moved
             return .finger(id: event.tfinger.fingerId, phase: phase, at: p)
         case SDL_DROPFILE, SDL_DROPTEXT:
             guard let pointer = event.drop.file else { return nil }
-            defer { SDL_free(pointer) } // SDL hands the string over
+            defer { SDL_free(pointer) }  // SDL hands the string over
             let string = String(cString: pointer)
             return .dropped(event.type == SDL_DROPFILE.rawValue ? .file(string) : .text(string))
         case SDL_WINDOWEVENT:
@@ -198,7 +206,7 @@ public struct EventInjector {
         var e = SDL_Event()
         e.drop.type = type.rawValue
         e.drop.windowID = window.id
-        e.drop.file = SDL_strdup(string) // the pump frees it, as it frees SDL's own
+        e.drop.file = SDL_strdup(string)  // the pump frees it, as it frees SDL's own
         push(&e)
     }
 
@@ -207,7 +215,7 @@ public struct EventInjector {
         var bytes = Array(string.utf8)
         while !bytes.isEmpty {
             var n = min(31, bytes.count)
-            while n < bytes.count && n > 0 && bytes[n] & 0xC0 == 0x80 { n -= 1 } // whole characters only
+            while n < bytes.count && n > 0 && bytes[n] & 0xC0 == 0x80 { n -= 1 }  // whole characters only
             var e = SDL_Event()
             e.text.type = SDL_TEXTINPUT.rawValue
             e.text.windowID = window.id
@@ -265,7 +273,7 @@ struct SDLEventClock {
 
     /// When an event stamped `timestamp` happened (an age over a minute, a clock gone wrong, counts as now).
     func nanoseconds(ofSDLTimestamp timestamp: UInt32) -> UInt64 {
-        let ageMs = UInt64(nowMs &- timestamp) // wraps with SDL's 32-bit milliseconds
+        let ageMs = UInt64(nowMs &- timestamp)  // wraps with SDL's 32-bit milliseconds
         guard ageMs <= 60_000, nowNs > ageMs * 1_000_000 else { return nowNs }
         return nowNs - ageMs * 1_000_000
     }

@@ -14,7 +14,11 @@ public struct RecordingHeader: Codable, Sendable, Equatable {
     /// The UI scale.
     public var scale: Double
     /// A header for a window of `width` × `height` at `scale`.
-    public init(width: Double, height: Double, scale: Double) { self.width = width; self.height = height; self.scale = scale }
+    public init(width: Double, height: Double, scale: Double) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+    }
 }
 
 /// One frame of a recording: when it ran and its input.
@@ -87,7 +91,10 @@ public final class InputRecorder {
     /// clock, with its `events` (none for a frame drawn for an animation or a timer), each
     /// `ages[i]` seconds older than the frame. A replay runs the same frames at the same times.
     public func record(frame: Int, time: Double, events: [InputEvent], ages: [Double] = []) {
-        write(RecordedFrame(frame: frame, time: time, events: events, ages: ages.count == events.count && !events.isEmpty ? ages : nil))
+        write(
+            RecordedFrame(
+                frame: frame, time: time, events: events,
+                ages: ages.count == events.count && !events.isEmpty ? ages : nil))
     }
 
     /// Ends the recording.
@@ -123,7 +130,8 @@ public struct InputReplay: Sendable {
         public var description: String {
             switch self {
             case .unreadable(let why): "cannot read the recording \(why)"
-            case .malformed(let path, let line, let why): "\(path), line \(line): not a Tessera input recording (\(why))"
+            case .malformed(let path, let line, let why):
+                "\(path), line \(line): not a Tessera input recording (\(why))"
             }
         }
     }
@@ -172,9 +180,12 @@ public struct InputReplay: Sendable {
         }
         guard !lines.isEmpty else { throw .malformed(path: path, line: 1, why: "empty file") }
         let raw = try decode(RecordingHeader.self, 0)
-        func clamp(_ v: Double, _ lo: Double, _ hi: Double, _ fallback: Double) -> Double { v.isFinite ? min(max(v, lo), hi) : fallback }
-        header = RecordingHeader(width: clamp(raw.width, 1, 16_384, 1280), height: clamp(raw.height, 1, 16_384, 800),
-                                 scale: clamp(raw.scale, 0.5, 4, 1))
+        func clamp(_ v: Double, _ lo: Double, _ hi: Double, _ fallback: Double) -> Double {
+            v.isFinite ? min(max(v, lo), hi) : fallback
+        }
+        header = RecordingHeader(
+            width: clamp(raw.width, 1, 16_384, 1280), height: clamp(raw.height, 1, 16_384, 800),
+            scale: clamp(raw.scale, 0.5, 4, 1))
         var recorded: [(frame: Int, step: Step)] = []
         for line in 1..<lines.count {
             let frame = try decode(RecordedFrame.self, line)
@@ -220,9 +231,11 @@ extension InputEvent {
         case .mouseButton(let button, let isDown, let at): return .mouseButton(button, isDown: isDown, at: p(at))
         case .wheel(let dx, let dy): return .wheel(dx: v(dx, 1e5), dy: v(dy, 1e5))
         case .text(let text): return .text(String(text.prefix(4096)))
-        case .composition(let text, let cursor): return .composition(String(text.prefix(4096)), cursor: min(max(cursor, 0), 4096))
+        case .composition(let text, let cursor):
+            return .composition(String(text.prefix(4096)), cursor: min(max(cursor, 0), 4096))
         case .finger(let id, let phase, let at): return .finger(id: id, phase: phase, at: p(at))
-        case .resized(let size): return .resized(Size(min(max(v(size.width, 1e6), 1), 16_384), min(max(v(size.height, 1e6), 1), 16_384)))
+        case .resized(let size):
+            return .resized(Size(min(max(v(size.width, 1e6), 1), 16_384), min(max(v(size.height, 1e6), 1), 16_384)))
         case .dropped(.file(let path)): return .dropped(.file(String(path.prefix(4096))))
         case .dropped(.text(let text)): return .dropped(.text(String(text.prefix(4096))))
         case .key, .displayChanged, .quit: return self

@@ -47,7 +47,7 @@ enum MainActorJobs {
     static func runWaiting() {
         guard reported.exchange(false, ordering: .acquiringAndReleasing) else { return }
         var count: UInt64 = 0
-        _ = read(_dispatch_get_main_queue_handle_4CF(), &count, 8) // re-armed by the next job
+        _ = read(_dispatch_get_main_queue_handle_4CF(), &count, 8)  // re-armed by the next job
         _dispatch_main_queue_callback_4CF(nil)
         drained.signal()
     }

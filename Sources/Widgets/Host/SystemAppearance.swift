@@ -87,14 +87,20 @@ public final class SystemAppearance: Sendable {
 
     // MARK: The portal through gdbus
 
-    static let readArguments = ["call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
-                                "--object-path", "/org/freedesktop/portal/desktop",
-                                "--method", "org.freedesktop.portal.Settings.Read", "org.freedesktop.appearance", "color-scheme"]
-    static let readAnimationsArguments = ["call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
-                                          "--object-path", "/org/freedesktop/portal/desktop", "--method",
-                                          "org.freedesktop.portal.Settings.Read", "org.gnome.desktop.interface", "enable-animations"]
-    static let monitorArguments = ["monitor", "--session", "--dest", "org.freedesktop.portal.Desktop",
-                                   "--object-path", "/org/freedesktop/portal/desktop"]
+    static let readArguments = [
+        "call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
+        "--object-path", "/org/freedesktop/portal/desktop",
+        "--method", "org.freedesktop.portal.Settings.Read", "org.freedesktop.appearance", "color-scheme",
+    ]
+    static let readAnimationsArguments = [
+        "call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
+        "--object-path", "/org/freedesktop/portal/desktop", "--method",
+        "org.freedesktop.portal.Settings.Read", "org.gnome.desktop.interface", "enable-animations",
+    ]
+    static let monitorArguments = [
+        "monitor", "--session", "--dest", "org.freedesktop.portal.Desktop",
+        "--object-path", "/org/freedesktop/portal/desktop",
+    ]
 
     /// `tool` started with `arguments`, and the read end of its output (nil when it could not start).
     private static func launch(_ tool: String, _ arguments: [String]) -> (Process, FileHandle)? {
@@ -118,7 +124,7 @@ public final class SystemAppearance: Sendable {
             if chunk.isEmpty { break }
             data.append(chunk.prefix(4096 - data.count))
         }
-        if data.count >= 4096 { process.terminate() } // more than any answer: not the portal's
+        if data.count >= 4096 { process.terminate() }  // more than any answer: not the portal's
         process.waitUntilExit()
         return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
@@ -130,7 +136,7 @@ public final class SystemAppearance: Sendable {
         var pending = Data()
         while true {
             let chunk = handle.availableData
-            if chunk.isEmpty { break } // the monitor ended
+            if chunk.isEmpty { break }  // the monitor ended
             pending.append(chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
@@ -144,7 +150,7 @@ public final class SystemAppearance: Sendable {
                     FrameWaker.wake()
                 }
             }
-            if pending.count > 65_536 { pending.removeAll() } // a line without end: not ours
+            if pending.count > 65_536 { pending.removeAll() }  // a line without end: not ours
         }
     }
 
@@ -167,13 +173,15 @@ public final class SystemAppearance: Sendable {
     /// A `gdbus monitor` line: nil when it is not a color-scheme change, else the new preference.
     static func scheme(settingChanged line: String) -> ColorScheme?? {
         guard line.contains("SettingChanged"), line.contains("'org.freedesktop.appearance', 'color-scheme'"),
-              let value = uint32(in: line) else { return nil }
+            let value = uint32(in: line)
+        else { return nil }
         return .some(scheme(portalValue: value))
     }
 
     /// A `gdbus monitor` line: nil when it is not an `enable-animations` change, else the new setting.
     static func animations(settingChanged line: String) -> Bool? {
-        guard line.contains("SettingChanged"), line.contains("'org.gnome.desktop.interface', 'enable-animations'") else { return nil }
+        guard line.contains("SettingChanged"), line.contains("'org.gnome.desktop.interface', 'enable-animations'")
+        else { return nil }
         return boolean(in: line)
     }
 

@@ -61,13 +61,17 @@ extension UI {
     /// let r = ui.interact(ui.id(photo.name), rect: cell)
     /// ui.draggable(r, items: selection.contains(photo.id) ? Array(selection) : [photo.id])
     /// ```
-    public func draggable<Item>(_ source: Interaction, items: @autoclosure () -> [Item], preview: ((UI, Rect) -> Void)? = nil) {
+    public func draggable<Item>(
+        _ source: Interaction, items: @autoclosure () -> [Item], preview: ((UI, Rect) -> Void)? = nil
+    ) {
         let pointer = input.pointer
         guard dragSession == nil, source.isActive, pointer.isDragging, pointer.isDown, pointer.kind != .touch,
-              cancelledDragPress != pointer.pressTime else { return }
+            cancelledDragPress != pointer.pressTime
+        else { return }
         let carried = items()
         guard !carried.isEmpty else { return }
-        dragSession = DragSession(sourceID: source.id, items: carried, count: carried.count, preview: preview, pressTime: pointer.pressTime)
+        dragSession = DragSession(
+            sourceID: source.id, items: carried, count: carried.count, preview: preview, pressTime: pointer.pressTime)
     }
 
     /// The drag under way within the window, if any: a destination can light up before the drop.
@@ -90,7 +94,7 @@ extension UI {
     @discardableResult
     public func dropDestination<Item>(for type: Item.Type, in rect: Rect, action: ([Item], DropInfo) -> Bool) -> Bool {
         guard let session = dragSession, !session.dropped, isPointerOver(rect) else { return false }
-        guard let items = session.items as? [Item] else { return false } // not what this destination takes
+        guard let items = session.items as? [Item] else { return false }  // not what this destination takes
         drawList.addRoundedRect(rect.insetBy(dx: 1, dy: 1), radius: 4, color: theme.accent.opacity(0.18))
         drawList.addRectBorder(rect.insetBy(dx: 1, dy: 1), radius: 4, color: theme.accent, thickness: 2)
         if input.pointer.released {
@@ -104,7 +108,9 @@ extension UI {
     /// and while it goes on its preview follows the pointer.
     func finishDrag() {
         guard let session = dragSession else { return }
-        if modalKeyboard.keys.contains(where: { $0.key == .escape }) || input.keys.contains(where: { $0.key == .escape }) {
+        if modalKeyboard.keys.contains(where: { $0.key == .escape })
+            || input.keys.contains(where: { $0.key == .escape })
+        {
             cancelledDragPress = session.pressTime
             dragSession = nil
             requestRedraw()
@@ -122,7 +128,8 @@ extension UI {
     /// and a plus while Ctrl makes the drop a copy.
     private func drawDragPreview(_ session: DragSession) {
         let count = session.count
-        let origin = input.pointer.position + Point(18, 16) // below and right of the pointer: the target stays readable
+        // below and right of the pointer: the target stays readable
+        let origin = input.pointer.position + Point(18, 16)
         if let preview = session.preview {
             let square = Rect(origin: origin, size: Size(64, 64))
             drawList.addRoundedRect(square.insetBy(dx: -3, dy: -3), radius: 6, color: theme.background.opacity(0.9))
@@ -158,7 +165,9 @@ extension UI {
     /// ```
     @discardableResult
     public func onDrop(in rect: Rect? = nil, perform: ([DroppedItem]) -> Bool) -> Bool {
-        guard !input.dropped.isEmpty, !dropTaken, rect.map({ $0.contains(input.pointer.position) }) ?? true else { return false }
+        guard !input.dropped.isEmpty, !dropTaken, rect.map({ $0.contains(input.pointer.position) }) ?? true else {
+            return false
+        }
         dropTaken = perform(input.dropped)
         if dropTaken { requestRedraw() }
         return dropTaken

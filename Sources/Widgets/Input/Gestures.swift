@@ -60,8 +60,11 @@ public struct GestureRecognizer: Sendable {
                 found.append(p.clickCount >= 2 ? .doubleTap(p.position) : .tap(p.position))
             } else if let first = samples.first, let last = samples.last, last.time > first.time {
                 let dt = last.time - first.time
-                let velocity = Point((last.position.x - first.position.x) / dt, (last.position.y - first.position.y) / dt)
-                if (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot() >= flickSpeed { found.append(.flick(velocity: velocity)) }
+                let velocity = Point(
+                    (last.position.x - first.position.x) / dt, (last.position.y - first.position.y) / dt)
+                if (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot() >= flickSpeed {
+                    found.append(.flick(velocity: velocity))
+                }
             }
             samples.removeAll()
         }

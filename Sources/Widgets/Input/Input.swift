@@ -314,7 +314,8 @@ public struct InputState: Sendable {
 
         // A touch held still long enough is a secondary click (context menu).
         if pointer.kind == .touch, pointer.isDown, !pointer.isDragging, !pointer.longPressFired,
-           time - pointer.pressTime >= settings.longPressDuration {
+            time - pointer.pressTime >= settings.longPressDuration
+        {
             pointer.longPressFired = true
             pointer.secondaryPressed = true
         }
@@ -328,7 +329,7 @@ public struct InputState: Sendable {
             pointer.kind = .mouse
             move(to: p)
         case .mouseButton(let button, let isDown, let p):
-            if pointer.kind == .touch && pointer.isDown { return false } // a finger owns the pointer
+            if pointer.kind == .touch && pointer.isDown { return false }  // a finger owns the pointer
             pointer.kind = .mouse
             move(to: p)
             switch button {
@@ -356,7 +357,10 @@ public struct InputState: Sendable {
             }
         case .text(let t):
             // The text a shortcut's key press also delivers is not typed.
-            guard !textFollowsShortcut else { textFollowsShortcut = false; break }
+            guard !textFollowsShortcut else {
+                textFollowsShortcut = false
+                break
+            }
             text += t
             typing.append(.text(t))
             composition = ""
@@ -416,7 +420,8 @@ public struct InputState: Sendable {
         pointer.pressTime = time
         pointer.isDragging = false
         pointer.longPressFired = false
-        let isRepeatClick = time - lastClickTime <= settings.doubleClickInterval
+        let isRepeatClick =
+            time - lastClickTime <= settings.doubleClickInterval
             && p.distance(to: lastClickPosition) <= settings.doubleClickDistance
         pointer.clickCount = isRepeatClick ? pointer.clickCount + 1 : 1
         lastClickTime = time

@@ -30,7 +30,7 @@ extension UI {
 
     /// Records a focusable widget (every `interact` with `.focus`), in build order.
     func registerFocusable(_ id: WidgetID, rect: Rect) {
-        guard modalAllowsInput else { return } // a dialog keeps Tab inside itself
+        guard modalAllowsInput else { return }  // a dialog keeps Tab inside itself
         focusChain.append(FocusEntry(id: id, rect: rect, clip: drawList.clipRect))
     }
 
@@ -49,21 +49,25 @@ extension UI {
     /// when focus came from the keyboard.
     func finishKeyboardFocus() {
         if input.pointer.pressed { focusIsVisible = false }
-        let tabs = consumedKeys.contains(Key.tab.rawValue) ? [] : input.keys.filter { $0.key == .tab && !$0.modifiers.contains(.control) }
+        let tabs =
+            consumedKeys.contains(Key.tab.rawValue)
+            ? [] : input.keys.filter { $0.key == .tab && !$0.modifiers.contains(.control) }
         for tab in tabs where !focusChain.isEmpty {
             let backwards = tab.modifiers.contains(.shift)
             let current = focusChain.firstIndex { $0.id == focusID }
-            let next = current.map { (($0 + (backwards ? -1 : 1)) % focusChain.count + focusChain.count) % focusChain.count }
+            let next =
+                current.map { (($0 + (backwards ? -1 : 1)) % focusChain.count + focusChain.count) % focusChain.count }
                 ?? (backwards ? focusChain.count - 1 : 0)
             focusID = focusChain[next].id
             focusIsVisible = true
-            requestRedraw() // the newly focused widget draws itself focused next frame
+            requestRedraw()  // the newly focused widget draws itself focused next frame
         }
         guard focusIsVisible, let entry = focusChain.first(where: { $0.id == focusID }) else { return }
         inOverlay {
             drawList.pushClip(entry.clip)
-            drawList.addRectBorder(entry.rect.insetBy(dx: -2, dy: -2), radius: theme.cornerRadius + 2, color: theme.accent.opacity(0.8),
-                                   thickness: 2)
+            drawList.addRectBorder(
+                entry.rect.insetBy(dx: -2, dy: -2), radius: theme.cornerRadius + 2, color: theme.accent.opacity(0.8),
+                thickness: 2)
             drawList.popClip()
         }
     }

@@ -60,7 +60,9 @@ public struct KeyboardShortcut: Hashable, Sendable {
         case .f11: return "F11"
         case .f12: return "F12"
         default:
-            guard key.rawValue > 32, key.rawValue < 0x11_0000, let scalar = Unicode.Scalar(UInt32(key.rawValue)) else { return "?" }
+            guard key.rawValue > 32, key.rawValue < 0x11_0000, let scalar = Unicode.Scalar(UInt32(key.rawValue)) else {
+                return "?"
+            }
             return String(scalar).uppercased()
         }
     }
@@ -70,8 +72,10 @@ public struct KeyboardShortcut: Hashable, Sendable {
     var isTextEditingKey: Bool {
         if modifiers.isSubset(of: .shift) { return true }
         guard modifiers.subtracting(.shift) == .control else { return false }
-        let editing: [Key] = [Key("a"), Key("c"), Key("v"), Key("x"), Key("z"), Key("y"), .left, .right, .home, .end,
-                              .backspace, .delete, .up, .down]
+        let editing: [Key] = [
+            Key("a"), Key("c"), Key("v"), Key("x"), Key("z"), Key("y"), .left, .right, .home, .end,
+            .backspace, .delete, .up, .down,
+        ]
         return editing.contains(key)
     }
 }
@@ -89,7 +93,10 @@ extension UI {
         guard !consumedKeys.contains(shortcut.key.rawValue), modalAllowsInput, isEnabled else { return false }
         if (wantsTextInput || textInputFocusedLastFrame) && shortcut.isTextEditingKey { return false }
         let relevant: KeyModifiers = [.shift, .control, .alt, .gui]
-        guard input.keys.contains(where: { $0.key == shortcut.key && $0.modifiers.intersection(relevant) == shortcut.modifiers })
+        guard
+            input.keys.contains(where: {
+                $0.key == shortcut.key && $0.modifiers.intersection(relevant) == shortcut.modifiers
+            })
         else { return false }
         consumeKey(shortcut.key)
         return true

@@ -48,7 +48,7 @@ public final class TouchSimulator {
                 injector.finger(1, .moved, at: p * scale)
                 if pinching { injector.finger(2, .moved, at: mirror(p) * scale) }
             case .key(let key, true, _, _) where key == Key(rawValue: 224 | (1 << 30)) && fingerDown && !pinching:
-                pinching = true // ctrl while the finger is down: a second finger appears opposite
+                pinching = true  // ctrl while the finger is down: a second finger appears opposite
                 injector.finger(2, .down, at: mirror(anchor) * scale)
             default:
                 kept.append(event)

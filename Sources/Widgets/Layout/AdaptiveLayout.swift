@@ -70,7 +70,9 @@ struct ColumnLayout: Equatable {
                 var extra: Double
                 if open > 0 {
                     let given = min(spare, wanted)
-                    extra = wants[k] == .infinity ? (spare - given) / Double(open) : (wanted > 0 ? given * wants[k] / wanted : 0)
+                    extra =
+                        wants[k] == .infinity
+                        ? (spare - given) / Double(open) : (wanted > 0 ? given * wants[k] / wanted : 0)
                 } else {
                     extra = wanted > 0 ? spare * wants[k] / wanted : spare / Double(members.count)
                 }
@@ -104,9 +106,11 @@ extension UI {
         guard !entries.isEmpty else { return }
         noteColumnMinimum(entries, spacing: spacing, overflow: overflow)
         let area = availableRect
-        let layout = ColumnLayout(minimums: entries.map(\.minWidth), ideals: entries.map(\.idealWidth), width: area.width,
-                                  spacing: spacing, overflow: overflow)
-        let heights = stateBox(WidgetID(parent: id("columns"), index: layoutStack[layoutStack.count - 1].count), [Double]())
+        let layout = ColumnLayout(
+            minimums: entries.map(\.minWidth), ideals: entries.map(\.idealWidth), width: area.width,
+            spacing: spacing, overflow: overflow)
+        let heights = stateBox(
+            WidgetID(parent: id("columns"), index: layoutStack[layoutStack.count - 1].count), [Double]())
         let lineCount = (layout.placements.map(\.line).max() ?? 0) + 1
         var lineHeights = [Double](repeating: 0, count: lineCount)
         for (i, placement) in layout.placements.enumerated() where i < heights.value.count {
@@ -119,11 +123,16 @@ extension UI {
         var measured = [Double](repeating: 0, count: entries.count)
         var extent = Size.zero
         for (i, (entry, placement)) in zip(entries, layout.placements).enumerated() {
-            let height = fillsHeight ? area.height : area.height.isFinite ? max(0, area.height - lineTops[placement.line]) : .infinity
-            let rect = Rect(x: area.x + placement.x, y: area.y + lineTops[placement.line], width: placement.width, height: height)
+            let height =
+                fillsHeight
+                ? area.height : area.height.isFinite ? max(0, area.height - lineTops[placement.line]) : .infinity
+            let rect = Rect(
+                x: area.x + placement.x, y: area.y + lineTops[placement.line], width: placement.width, height: height)
             noteColumn(entry.name, width: placement.width, minimum: entry.minWidth)
             let size = withID(entry.key) {
-                child(at: rect, axis: .vertical, spacing: theme.spacing, alignment: .fill, id: id("column"), entry.content)
+                child(
+                    at: rect, axis: .vertical, spacing: theme.spacing, alignment: .fill, id: id("column"), entry.content
+                )
             }
             measured[i] = fillsHeight ? area.height : size.height
             extent.width = max(extent.width, placement.x + placement.width)
@@ -131,7 +140,7 @@ extension UI {
         }
         if measured != heights.value {
             heights.value = measured
-            requestRedraw() // the lines settle at their tallest column's height in the next frame
+            requestRedraw()  // the lines settle at their tallest column's height in the next frame
         }
         _ = layoutStack[layoutStack.count - 1].place(Size(max(extent.width, 0), extent.height))
     }
@@ -142,10 +151,17 @@ extension UI {
     /// ```swift
     /// ui.column(minWidth: 280) { ui.list("rows") { … } }
     /// ```
-    public func column(minWidth: Double, idealWidth: Double? = nil, id name: String? = nil, _ content: @escaping () -> Void) {
-        guard let collector = columnCollectors.last else { return frame(width: max(minWidth, idealWidth ?? 0), content) }
+    public func column(
+        minWidth: Double, idealWidth: Double? = nil, id name: String? = nil, _ content: @escaping () -> Void
+    ) {
+        guard let collector = columnCollectors.last else {
+            return frame(width: max(minWidth, idealWidth ?? 0), content)
+        }
         let key = name.map { id($0) } ?? WidgetID(parent: id("column"), index: collector.columns.count)
-        collector.columns.append(ColumnEntry(name: name ?? "column \(collector.columns.count + 1)", minWidth: max(0, minWidth.isFinite ? minWidth : 0), idealWidth: idealWidth, key: key, content: content))
+        collector.columns.append(
+            ColumnEntry(
+                name: name ?? "column \(collector.columns.count + 1)",
+                minWidth: max(0, minWidth.isFinite ? minWidth : 0), idealWidth: idealWidth, key: key, content: content))
     }
 
     /// The first of `alternatives` that fits the width offered (SwiftUI's `ViewThatFits`): one
@@ -160,7 +176,8 @@ extension UI {
     /// }
     /// ```
     public func viewThatFits(_ alternatives: () -> Void) {
-        let fits = stateBox(WidgetID(parent: id("viewThatFits"), index: layoutStack[layoutStack.count - 1].count), [Double?]())
+        let fits = stateBox(
+            WidgetID(parent: id("viewThatFits"), index: layoutStack[layoutStack.count - 1].count), [Double?]())
         let collector = collect(into: AlternativeCollector(), on: \.alternativeCollectors, alternatives)
         guard !collector.alternatives.isEmpty else { return }
         let width = availableWidth
@@ -168,7 +185,9 @@ extension UI {
             alternative.minWidth ?? (i < fits.value.count ? fits.value[i] : nil)
         }
         let chosen = needs.firstIndex { ($0 ?? 0) <= width + 0.5 } ?? collector.alternatives.count - 1
-        if fits.value.count < needs.count { fits.value += [Double?](repeating: nil, count: needs.count - fits.value.count) }
+        if fits.value.count < needs.count {
+            fits.value += [Double?](repeating: nil, count: needs.count - fits.value.count)
+        }
         let before = columnMinimumNeeded
         columnMinimumNeeded = 0
         withID(WidgetID(parent: id("alternative"), index: chosen)) { collector.alternatives[chosen].content() }
@@ -176,7 +195,7 @@ extension UI {
             let learnt = columnMinimumNeeded > 0 ? columnMinimumNeeded : nil
             if fits.value[chosen] != learnt {
                 fits.value[chosen] = learnt
-                requestRedraw() // learnt what it needs: the next frame chooses again
+                requestRedraw()  // learnt what it needs: the next frame chooses again
             }
         }
         columnMinimumNeeded = before
@@ -195,7 +214,9 @@ extension UI {
     /// Notes what a row of columns needs at the least, for the `viewThatFits` around it: all
     /// of them side by side, or (wrapping) the widest one.
     private func noteColumnMinimum(_ entries: [ColumnEntry], spacing: Double, overflow: ColumnOverflow) {
-        let least = overflow == .wrap ? entries.map(\.minWidth).max() ?? 0
+        let least =
+            overflow == .wrap
+            ? entries.map(\.minWidth).max() ?? 0
             : entries.map(\.minWidth).reduce(0, +) + spacing * Double(entries.count - 1)
         columnMinimumNeeded = max(columnMinimumNeeded, least)
     }

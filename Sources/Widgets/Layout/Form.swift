@@ -45,8 +45,9 @@ extension UI {
         guard let form = formStack.last else { return nil }
         let row = allocate(Size(availableWidth, height), flexibleWidth: true)
         let labelWidth = min(form.labelWidth, row.width * 0.45)
-        font.draw(title, in: Rect(x: row.x, y: row.y, width: labelWidth - 8, height: row.height), alignment: .trailing,
-                  color: theme.text, into: &drawList)
+        font.draw(
+            title, in: Rect(x: row.x, y: row.y, width: labelWidth - 8, height: row.height), alignment: .trailing,
+            color: theme.text, into: &drawList)
         return Rect(x: row.x + labelWidth, y: row.y, width: max(0, row.width - labelWidth), height: row.height)
     }
 
@@ -59,7 +60,8 @@ extension UI {
     public func labeledContent(_ title: String, _ value: String) {
         if let column = formRow(title, height: theme.controlHeight) {
             if isAccessibilityEnabled {
-                accessibilityElement(id(title), role: .label, name: title, frame: column, value: value, text: AccessibilityText(value))
+                accessibilityElement(
+                    id(title), role: .label, name: title, frame: column, value: value, text: AccessibilityText(value))
             }
             font.draw(value, in: column, color: theme.secondaryText, into: &drawList)
         } else {
@@ -79,18 +81,23 @@ extension UI {
         let swatchSize = Size(44, 22)
         let swatch: Rect
         if let column = formRow(title, height: theme.controlHeight) {
-            swatch = Rect(x: column.x, y: column.midY - swatchSize.height / 2, width: swatchSize.width, height: swatchSize.height)
+            swatch = Rect(
+                x: column.x, y: column.midY - swatchSize.height / 2, width: swatchSize.width, height: swatchSize.height)
         } else {
             let rect = allocate(Size(font.measure(title) + 10 + swatchSize.width, theme.controlHeight))
             font.draw(title, in: rect, color: theme.text, into: &drawList)
-            swatch = Rect(x: rect.maxX - swatchSize.width, y: rect.midY - swatchSize.height / 2, width: swatchSize.width, height: swatchSize.height)
+            swatch = Rect(
+                x: rect.maxX - swatchSize.width, y: rect.midY - swatchSize.height / 2, width: swatchSize.width,
+                height: swatchSize.height)
         }
         // A Tab stop: Space or Return opens the picker, as a click does.
         let r = interact(wid, rect: swatch, sense: [.click, .focus, .activate])
         if r.isHovered { setCursor(.pointingHand) }
         if isAccessibilityEnabled {
-            accessibilityElement(wid, role: .colorChooser, name: title, frame: swatch, states: controlStates(.hasPopup), actions: [.click],
-                                 value: color.spokenDescription)
+            accessibilityElement(
+                wid, role: .colorChooser, name: title, frame: swatch, states: controlStates(.hasPopup),
+                actions: [.click],
+                value: color.spokenDescription)
         }
         drawList.addRoundedRect(swatch, radius: 5, color: r.isHovered ? theme.controlHovered : theme.control)
         drawCheckerboard(swatch.insetBy(dx: 3, dy: 3))
@@ -119,13 +126,17 @@ extension UI {
         let area = allocate(Size(Double(hues.count) * (cell + gap) - gap, Double(swatches.count) * (cell + gap) - gap))
         for (row, colors) in swatches.enumerated() {
             for (column, swatchColor) in colors.enumerated() {
-                let rect = Rect(x: area.x + Double(column) * (cell + gap), y: area.y + Double(row) * (cell + gap), width: cell, height: cell)
+                let rect = Rect(
+                    x: area.x + Double(column) * (cell + gap), y: area.y + Double(row) * (cell + gap), width: cell,
+                    height: cell)
                 let r = interact(id(index: row * 16 + column), rect: rect)
                 drawList.addRoundedRect(rect, radius: 4, color: swatchColor)
                 drawList.addRectBorder(rect, radius: 4, color: theme.border.opacity(0.6), thickness: 1)
                 let isCurrent = swatchColor.r == color.r && swatchColor.g == color.g && swatchColor.b == color.b
                 if r.isHovered || isCurrent {
-                    drawList.addRectBorder(rect.insetBy(dx: -1.5, dy: -1.5), radius: 5, color: isCurrent ? theme.accent : theme.text, thickness: 2)
+                    drawList.addRectBorder(
+                        rect.insetBy(dx: -1.5, dy: -1.5), radius: 5, color: isCurrent ? theme.accent : theme.text,
+                        thickness: 2)
                 }
                 if r.clicked { color = Color(r: swatchColor.r, g: swatchColor.g, b: swatchColor.b, a: color.a) }
             }
@@ -139,8 +150,9 @@ extension UI {
         var x = rect.x, column = 0
         while x < rect.maxX {
             for row in 0..<2 where (row + column) % 2 == 0 {
-                drawList.addRect(Rect(x: x, y: rect.y + Double(row) * square, width: min(square, rect.maxX - x), height: square),
-                                 color: Color(hex: 0xBBBBBB))
+                drawList.addRect(
+                    Rect(x: x, y: rect.y + Double(row) * square, width: min(square, rect.maxX - x), height: square),
+                    color: Color(hex: 0xBBBBBB))
             }
             x += square
             column += 1
@@ -155,8 +167,10 @@ extension UI {
     /// ui.picker("Font", selection: &font, options: fonts.map { ($0, $0) }, style: .menu)
     /// ```
     @discardableResult
-    public func picker<Value: Equatable>(_ title: String, selection: inout Value, options: [(String, Value)],
-                                         style: PickerStyle = .segmented, id name: String? = nil) -> Bool {
+    public func picker<Value: Equatable>(
+        _ title: String, selection: inout Value, options: [(String, Value)],
+        style: PickerStyle = .segmented, id name: String? = nil
+    ) -> Bool {
         let pid = id(name ?? title)
         let font = self.font
         let labels = options.map(\.0)
@@ -178,9 +192,12 @@ extension UI {
             case .segmented:
                 // One Tab stop: Left and Right choose the neighbouring segment.
                 registerFocusable(pid, rect: control)
-                let group = isAccessibilityEnabled
-                    ? reportAccessibility(pid, role: .panel, name: title.isEmpty ? labels.joined(separator: ", ") : title, frame: control, states: controlStates(), actions: [], value: "",
-                                          range: nil, text: nil, collection: nil, cell: nil) : nil
+                let group =
+                    isAccessibilityEnabled
+                    ? reportAccessibility(
+                        pid, role: .panel, name: title.isEmpty ? labels.joined(separator: ", ") : title, frame: control,
+                        states: controlStates(), actions: [], value: "",
+                        range: nil, text: nil, collection: nil, cell: nil) : nil
                 if let group { accessibility.parents.append(group) }
                 defer { if group != nil { accessibility.parents.removeLast() } }
                 if focusID == pid, !labels.isEmpty {
@@ -195,20 +212,30 @@ extension UI {
                     let segment = Rect(x: x, y: control.y, width: widths[k] * scale, height: control.height)
                     x += segment.width
                     let r = interact(id(index: k), rect: segment)
-                    if r.clicked { chosen = k; focus(pid) }
+                    if r.clicked {
+                        chosen = k
+                        focus(pid)
+                    }
                     if isAccessibilityEnabled {
-                        accessibilityElement(r.id, role: .radioButton, name: label, frame: segment,
-                                             states: AccessibilityStates([.enabled, .sensitive, .checkable]).union(k == chosen ? .checked : []), actions: [.click])
+                        accessibilityElement(
+                            r.id, role: .radioButton, name: label, frame: segment,
+                            states: AccessibilityStates([.enabled, .sensitive, .checkable]).union(
+                                k == chosen ? .checked : []), actions: [.click])
                     }
                     if k == chosen {
-                        drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2).offsetBy(dx: 0, dy: 0.5), radius: theme.cornerRadius - 1,
-                                                color: Color.black.opacity(0.08))
-                        drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.surface)
+                        drawList.addRoundedRect(
+                            segment.insetBy(dx: 2, dy: 2).offsetBy(dx: 0, dy: 0.5), radius: theme.cornerRadius - 1,
+                            color: Color.black.opacity(0.08))
+                        drawList.addRoundedRect(
+                            segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.surface)
                     } else if r.isHovered {
-                        drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.controlHovered)
+                        drawList.addRoundedRect(
+                            segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.controlHovered)
                     }
                     if k > 0 && k != chosen && k - 1 != chosen {
-                        drawList.addRect(Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12), color: theme.border)
+                        drawList.addRect(
+                            Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12),
+                            color: theme.border)
                     }
                     font.draw(label, in: segment, alignment: .center, color: theme.text, into: &drawList)
                 }
@@ -216,15 +243,23 @@ extension UI {
                 let r = interact(id("button"), rect: control, sense: [.click, .focus, .activate])
                 if r.isHovered { setCursor(.pointingHand) }
                 if isAccessibilityEnabled {
-                    accessibilityElement(r.id, role: .comboBox, name: title, frame: control, states: controlStates(.hasPopup),
-                                         actions: [.click], value: current.map { labels[$0] } ?? "")
+                    accessibilityElement(
+                        r.id, role: .comboBox, name: title, frame: control, states: controlStates(.hasPopup),
+                        actions: [.click], value: current.map { labels[$0] } ?? "")
                 }
-                drawList.addRoundedRect(control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
-                font.draw(current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)
-                drawIcon(.chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12), color: theme.secondaryText)
+                drawList.addRoundedRect(
+                    control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
+                font.draw(
+                    current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text,
+                    into: &drawList)
+                drawIcon(
+                    .chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12),
+                    color: theme.secondaryText)
                 if r.clicked { openPopup("menu", at: Point(control.x, control.maxY + 2)) }
                 popup("menu") {
-                    for (k, label) in labels.enumerated() where menuItem(label, icon: k == current ? .checkmark : nil) { chosen = k }
+                    for (k, label) in labels.enumerated() where menuItem(label, icon: k == current ? .checkmark : nil) {
+                        chosen = k
+                    }
                 }
             }
         }

@@ -76,10 +76,20 @@ public struct Alignment: Sendable, Equatable {
 enum CrossAlignment: Sendable {
     case start, center, end, fill
     init(_ h: HorizontalAlignment) {
-        switch h { case .leading: self = .start; case .center: self = .center; case .trailing: self = .end; case .fill: self = .fill }
+        switch h {
+        case .leading: self = .start
+        case .center: self = .center
+        case .trailing: self = .end
+        case .fill: self = .fill
+        }
     }
     init(_ v: VerticalAlignment) {
-        switch v { case .top: self = .start; case .center: self = .center; case .bottom: self = .end; case .fill: self = .fill }
+        switch v {
+        case .top: self = .start
+        case .center: self = .center
+        case .bottom: self = .end
+        case .fill: self = .fill
+        }
     }
 }
 
@@ -119,9 +129,16 @@ struct LayoutFrame {
     var fixedExtent = 0.0
     var flexCount = 0
 
-    init(axis: Axis, rect: Rect, spacing: Double, alignment: CrossAlignment, id: WidgetID = .root, memo: StackMemo = StackMemo()) {
-        self.axis = axis; self.rect = rect; self.spacing = spacing; self.alignment = alignment
-        self.id = id; self.memo = memo
+    init(
+        axis: Axis, rect: Rect, spacing: Double, alignment: CrossAlignment, id: WidgetID = .root,
+        memo: StackMemo = StackMemo()
+    ) {
+        self.axis = axis
+        self.rect = rect
+        self.spacing = spacing
+        self.alignment = alignment
+        self.id = id
+        self.memo = memo
     }
 
     var mainAvailable: Double { axis == .vertical ? rect.height : rect.width }
@@ -157,13 +174,22 @@ struct LayoutFrame {
     /// (with `size` along the main axis as its minimum), `flexibleCross` fills the cross axis.
     /// `desiredMain`: what a child cut to fit (a line of text) would take whole; the flexible
     /// children of the next frame share what is left after it, so it is whole when they can give way.
-    mutating func place(_ size: Size, flexibleMain: Bool = false, flexibleCross: Bool = false, desiredMain: Double? = nil) -> Rect {
-        if let along = layered { return placeLayered(size, along: along, flexibleMain: flexibleMain, flexibleCross: flexibleCross) }
+    mutating func place(
+        _ size: Size, flexibleMain: Bool = false, flexibleCross: Bool = false, desiredMain: Double? = nil
+    ) -> Rect {
+        if let along = layered {
+            return placeLayered(size, along: along, flexibleMain: flexibleMain, flexibleCross: flexibleCross)
+        }
         let gap = nextGap
         let childMain = axis == .vertical ? size.height : size.width
         let childCross = axis == .vertical ? size.width : size.height
         let main = flexibleMain ? max(childMain, flexShare) : childMain
-        if flexibleMain { fixedExtent += gap; flexCount += 1 } else { fixedExtent += gap + max(main, desiredMain ?? 0) }
+        if flexibleMain {
+            fixedExtent += gap
+            flexCount += 1
+        } else {
+            fixedExtent += gap + max(main, desiredMain ?? 0)
+        }
         let basis = crossBasis(for: childCross)
         let cross = (flexibleCross || alignment == .fill) ? basis : min(childCross, max(basis, 0))
         let crossOffset: Double
@@ -187,17 +213,22 @@ struct LayoutFrame {
     /// Places a child of a layered frame over the others: in the area the largest child took
     /// last frame (the frame's own when it is to fill), aligned in both directions. The frame
     /// measures as its largest child.
-    private mutating func placeLayered(_ size: Size, along: CrossAlignment, flexibleMain: Bool, flexibleCross: Bool) -> Rect {
+    private mutating func placeLayered(_ size: Size, along: CrossAlignment, flexibleMain: Bool, flexibleCross: Bool)
+        -> Rect
+    {
         let fillsWidth = flexibleCross || alignment == .fill, fillsHeight = flexibleMain || along == .fill
         let basisWidth = min(rect.width, max(memo.cross, size.width))
-        let basisHeight = rect.height.isFinite ? min(rect.height, max(memo.main, size.height)) : max(memo.main, size.height)
+        let basisHeight =
+            rect.height.isFinite ? min(rect.height, max(memo.main, size.height)) : max(memo.main, size.height)
         let width = fillsWidth ? basisWidth : min(size.width, basisWidth)
         let height = fillsHeight ? basisHeight : size.height
         crossExtent = max(crossExtent, fillsWidth ? min(width, size.width) : width)
         cursor = max(cursor, fillsHeight ? min(height, size.height) : height)
         count += 1
-        return Rect(x: rect.x + Self.offset(width, in: basisWidth, alignment), y: rect.y + Self.offset(height, in: basisHeight, along),
-                    width: width, height: height)
+        return Rect(
+            x: rect.x + Self.offset(width, in: basisWidth, alignment),
+            y: rect.y + Self.offset(height, in: basisHeight, along),
+            width: width, height: height)
     }
 
     /// Where a child `child` long sits in `basis` by `alignment`.
@@ -214,7 +245,8 @@ struct LayoutFrame {
     func layeredOrigin(for size: Size) -> Rect {
         guard let along = layered, size.width > 0 || size.height > 0 else { return rect }
         let basisWidth = min(rect.width, max(memo.cross, size.width))
-        let basisHeight = rect.height.isFinite ? min(rect.height, max(memo.main, size.height)) : max(memo.main, size.height)
+        let basisHeight =
+            rect.height.isFinite ? min(rect.height, max(memo.main, size.height)) : max(memo.main, size.height)
         let dx = max(0, Self.offset(min(size.width, basisWidth), in: basisWidth, alignment))
         let dy = max(0, Self.offset(size.height, in: basisHeight, along))
         return Rect(x: rect.x + dx, y: rect.y + dy, width: max(0, rect.width - dx), height: max(0, rect.height - dy))
@@ -268,8 +300,10 @@ extension UI {
         let parent = layoutStack[layoutStack.count - 1]
         let id = WidgetID(parent: parent.id, index: parent.count)
         let memo = state(id, default: StackMemo())
-        let size = child(at: parent.remainingRect, axis: .vertical, spacing: 0, alignment: CrossAlignment(alignment.horizontal), id: id,
-                         memo: memo, layered: CrossAlignment(alignment.vertical), alignsInLayers: true, content)
+        let size = child(
+            at: parent.remainingRect, axis: .vertical, spacing: 0, alignment: CrossAlignment(alignment.horizontal),
+            id: id,
+            memo: memo, layered: CrossAlignment(alignment.vertical), alignsInLayers: true, content)
         _ = layoutStack[layoutStack.count - 1].place(size)
     }
 
@@ -315,7 +349,8 @@ extension UI {
         let outer = parent.remainingRect
         let inner = outer.inset(by: insets)
         let size = child(at: inner, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
-        _ = layoutStack[layoutStack.count - 1].place(Size(size.width + insets.horizontal, size.height + insets.vertical))
+        _ = layoutStack[layoutStack.count - 1].place(
+            Size(size.width + insets.horizontal, size.height + insets.vertical))
     }
 
     /// Pads `content` by `all` logical pixels on every side.
@@ -323,8 +358,10 @@ extension UI {
 
     /// A box of fixed `width` and/or `height` (nil = fill what is available), holding `content`
     /// in a vertical stack.
-    public func frame(width: Double? = nil, height: Double? = nil, alignment: HorizontalAlignment = .leading,
-                      _ content: () -> Void = {}) {
+    public func frame(
+        width: Double? = nil, height: Double? = nil, alignment: HorizontalAlignment = .leading,
+        _ content: () -> Void = {}
+    ) {
         let top = layoutStack[layoutStack.count - 1]
         let available = top.remainingRect
         let w = width ?? available.width
@@ -368,15 +405,18 @@ extension UI {
     /// ```
     public func allocateRemaining(unboundedHeight: Double) -> Rect {
         let available = availableRect
-        return allocate(Size(available.width, available.height.isFinite ? available.height : unboundedHeight),
-                        flexibleWidth: true, flexibleHeight: available.height.isFinite)
+        return allocate(
+            Size(available.width, available.height.isFinite ? available.height : unboundedHeight),
+            flexibleWidth: true, flexibleHeight: available.height.isFinite)
     }
 
     /// Runs `body` with `collector` on top of the UI's `stack` of collectors, so the calls in
     /// it (`toolbarItem`, `tab`, `column`, `alternative`) add to it, and returns the collector:
     /// how a container learns its parts before it lays them out.
-    func collect<Collector: AnyObject>(into collector: Collector, on stack: ReferenceWritableKeyPath<UI, [Collector]>,
-                                       _ body: () -> Void) -> Collector {
+    func collect<Collector: AnyObject>(
+        into collector: Collector, on stack: ReferenceWritableKeyPath<UI, [Collector]>,
+        _ body: () -> Void
+    ) -> Collector {
         self[keyPath: stack].append(collector)
         body()
         self[keyPath: stack].removeLast()
@@ -396,11 +436,14 @@ extension UI {
         // Cross-align the whole stack inside its parent using last frame's size.
         let memoCross = axis == .vertical ? memo.cross : memo.main
         if parent.axis == .vertical, parent.alignment == .center || parent.alignment == .end, memoCross > 0 {
-            let shift = parent.alignment == .center ? ((origin.width - memoCross) / 2).rounded() : origin.width - memoCross
+            let shift =
+                parent.alignment == .center ? ((origin.width - memoCross) / 2).rounded() : origin.width - memoCross
             origin.x += max(0, shift)
             origin.width = min(origin.width, memoCross)
         }
-        let size = child(at: origin, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, alignsInLayers: true, content)
+        let size = child(
+            at: origin, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, alignsInLayers: true,
+            content)
         _ = layoutStack[layoutStack.count - 1].place(size)
     }
 
@@ -416,19 +459,26 @@ extension UI {
     ///
     /// `alignsInLayers`: a stack, placed after it is laid out, which in a `zstack` starts where
     /// its last size aligns it (others are given their rectangle).
-    func child(at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
-               memo: StackMemo? = nil, layered: CrossAlignment? = nil, alignsInLayers: Bool = false, _ content: () -> Void) -> Size {
+    func child(
+        at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
+        memo: StackMemo? = nil, layered: CrossAlignment? = nil, alignsInLayers: Bool = false, _ content: () -> Void
+    ) -> Size {
         let top = layoutStack.count - 1
         let scope = idStack[idStack.count - 1]
         if id == nil {
-            if layoutStack[top].childScope == scope { layoutStack[top].childrenInScope += 1 } else {
+            if layoutStack[top].childScope == scope {
+                layoutStack[top].childrenInScope += 1
+            } else {
                 layoutStack[top].childScope = scope
                 layoutStack[top].childrenInScope = 0
             }
         }
         let parent = layoutStack[top]
-        let frameID = id ?? WidgetID(parent: WidgetID(parent: parent.id, index: Int(truncatingIfNeeded: scope.raw)),
-                                     index: -1 - parent.childrenInScope)
+        let frameID =
+            id
+            ?? WidgetID(
+                parent: WidgetID(parent: parent.id, index: Int(truncatingIfNeeded: scope.raw)),
+                index: -1 - parent.childrenInScope)
         let memo = memo ?? state(frameID, default: StackMemo())
         var rect = rect
         if alignsInLayers && parent.layered != nil {

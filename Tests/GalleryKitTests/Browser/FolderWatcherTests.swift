@@ -40,7 +40,8 @@ final class FolderWatcherTests: XCTestCase {
     static func threads(named name: String) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.filter { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == name
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(
+                in: .newlines) == name
         }.count
     }
 
@@ -51,14 +52,16 @@ final class FolderWatcherTests: XCTestCase {
         var watchers: [FolderWatcher] = (0..<3).compactMap { _ in FolderWatcher() }
         XCTAssertEqual(watchers.count, 3)
         let deadline = Date().addingTimeInterval(10)
-        while Self.threads(named: "tessera-watcher") < before + 3 && Date() < deadline { usleep(5_000) } // starting
+        while Self.threads(named: "tessera-watcher") < before + 3 && Date() < deadline { usleep(5_000) }  // starting
         XCTAssertEqual(Self.threads(named: "tessera-watcher"), before + 3)
         watchers.removeAll()
         while Self.threads(named: "tessera-watcher") > before && Date() < deadline { usleep(5_000) }
         XCTAssertEqual(Self.threads(named: "tessera-watcher"), before)
 
         let dir = try ScratchFolder("lister-threads")
-        for name in ["a", "a/b", "c"] { try FileManager.default.createDirectory(atPath: dir.file(name), withIntermediateDirectories: true) }
+        for name in ["a", "a/b", "c"] {
+            try FileManager.default.createDirectory(atPath: dir.file(name), withIntermediateDirectories: true)
+        }
         let listers = Self.threads(named: "tessera-folders")
         let lister = FolderLister()
         XCTAssertEqual(Self.threads(named: "tessera-folders"), listers, "no thread until asked to list")
@@ -80,10 +83,14 @@ final class FolderWatcherTests: XCTestCase {
 
     func testFoldersThatCannotBeWatchedAreSaid() throws {
         let a = try ScratchFolder("watch-enospc-a"), b = try ScratchFolder("watch-enospc-b")
-        let watcher = try XCTUnwrap(FolderWatcher { fd, path, mask in
-            if path.hasSuffix("-b-\(getpid())") { errno = ENOSPC; return -1 } // the user's watches are used up
-            return inotify_add_watch(fd, path, mask)
-        })
+        let watcher = try XCTUnwrap(
+            FolderWatcher { fd, path, mask in
+                if path.hasSuffix("-b-\(getpid())") {
+                    errno = ENOSPC
+                    return -1
+                }  // the user's watches are used up
+                return inotify_add_watch(fd, path, mask)
+            })
         watcher.watch([a.path, b.path])
         XCTAssertTrue(watcher.incomplete?.contains("1 folders are not watched") == true, watcher.incomplete ?? "")
         watcher.watch([a.path])

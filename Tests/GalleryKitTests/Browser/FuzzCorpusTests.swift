@@ -36,7 +36,8 @@ final class FuzzCorpusTests: XCTestCase {
         for (name, bytes) in inputs {
             // The browser's whole saved state, as it reads it from state.json (none of these is one: no trap).
             _ = try? JSONDecoder().decode(BrowserPage.SavedState.self, from: Data(bytes))
-            guard var columns = try? JSONDecoder().decode(TableColumnCustomization<Photo>.self, from: Data(bytes)) else { continue }
+            guard var columns = try? JSONDecoder().decode(TableColumnCustomization<Photo>.self, from: Data(bytes))
+            else { continue }
             decoded += 1
             XCTAssertEqual(columns.orderedIDs(declared: declared).sorted(), declared.sorted(), name)
             columns.move("kind", before: "name", declared: declared)
@@ -53,7 +54,8 @@ final class FuzzCorpusTests: XCTestCase {
         let inputs = try corpus("FuzzSidecar")
         XCTAssertGreaterThanOrEqual(inputs.count, 3)
         let duplicate = try XCTUnwrap(inputs.first { $0.name.hasPrefix("duplicate-keys") })
-        XCTAssertTrue(try FolderSidecar.decode(duplicate.bytes).isReadOnly, "found by FuzzSidecar: read-only, never written")
+        XCTAssertTrue(
+            try FolderSidecar.decode(duplicate.bytes).isReadOnly, "found by FuzzSidecar: read-only, never written")
         for (name, bytes) in inputs {
             guard let sidecar = try? FolderSidecar.decode(bytes) else { continue }
             XCTAssertTrue(sidecar.ratings.values.allSatisfy { (1...5).contains($0) }, name)

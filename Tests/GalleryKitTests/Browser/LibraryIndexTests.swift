@@ -20,8 +20,10 @@ final class LibraryIndexTests: XCTestCase {
         let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 48, height: 32, seed: 7))
         return try dates.enumerated().map { i, date in
             let path = dir.file(String(format: "IMG_%04d.jpg", i + 1))
-            try SamplePhotos.write(EXIFWriter.inserting(CameraMetadata(make: "Canon", model: "EOS R6", dateTimeOriginal: date, orientation: i == 0 ? 6 : 1),
-                                                        into: jpeg), to: path)
+            try SamplePhotos.write(
+                EXIFWriter.inserting(
+                    CameraMetadata(make: "Canon", model: "EOS R6", dateTimeOriginal: date, orientation: i == 0 ? 6 : 1),
+                    into: jpeg), to: path)
             return path
         }
     }
@@ -39,9 +41,11 @@ final class LibraryIndexTests: XCTestCase {
         let index = try LibraryIndex(path: dir.file("index.sqlite"))
         let first = try scan(lib.path, index: index)
         XCTAssertEqual(first.readFromFiles, 3, "a cold index reads every file")
-        let facts = Dictionary(uniqueKeysWithValues: first.facts.map { (($0.path as NSString).lastPathComponent, $0.facts) })
+        let facts = Dictionary(
+            uniqueKeysWithValues: first.facts.map { (($0.path as NSString).lastPathComponent, $0.facts) })
         XCTAssertEqual(facts["IMG_0001.jpg"]?.month, 2021 * 12 + 6)
-        XCTAssertEqual([facts["IMG_0001.jpg"]?.width, facts["IMG_0001.jpg"]?.height], [32, 48], "orientation 6: the upright size")
+        XCTAssertEqual(
+            [facts["IMG_0001.jpg"]?.width, facts["IMG_0001.jpg"]?.height], [32, 48], "orientation 6: the upright size")
         XCTAssertEqual(facts["IMG_0002.jpg"]?.taken, 1_546_506_000, "2019-01-03 09:00:00, read as UTC")
         XCTAssertNil(facts["IMG_0003.jpg"]?.taken, "a camera that did not know the date")
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("index.sqlite-wal")), "WAL mode")
@@ -63,13 +67,16 @@ final class LibraryIndexTests: XCTestCase {
 
         // One photo is edited: a new date, a new size. Only it is read again.
         let jpeg = try SamplePhotos.jpegData(SamplePhotos.render(width: 64, height: 40, seed: 8))
-        try SamplePhotos.write(EXIFWriter.inserting(CameraMetadata(make: "a", model: "b", dateTimeOriginal: "2023:02:01 10:00:00"), into: jpeg),
-                               to: lib.file("IMG_0002.jpg"))
+        try SamplePhotos.write(
+            EXIFWriter.inserting(
+                CameraMetadata(make: "a", model: "b", dateTimeOriginal: "2023:02:01 10:00:00"), into: jpeg),
+            to: lib.file("IMG_0002.jpg"))
         let third = try scan(lib.path, index: index)
         XCTAssertEqual(third.readFromFiles, 1)
         XCTAssertEqual(third.facts.first { $0.path.hasSuffix("IMG_0002.jpg") }?.facts.month, 2023 * 12 + 1)
         XCTAssertEqual(try index.entries(under: lib.path).count, 3)
-        XCTAssertEqual(try index.entries(under: lib.path + "-other").count, 0, "another folder's photos are not this one's")
+        XCTAssertEqual(
+            try index.entries(under: lib.path + "-other").count, 0, "another folder's photos are not this one's")
     }
 
     func testACorruptIndexIsMovedAsideAndBuiltAgain() throws {
@@ -96,13 +103,18 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try rebuilt.entries(under: lib.path).count, 0, "empty, then filled again")
         XCTAssertEqual(try scan(lib.path, index: rebuilt).readFromFiles, 1)
         XCTAssertEqual(try rebuilt.entries(under: lib.path).count, 1)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("index.sqlite.corrupt") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("index.sqlite.corrupt")
+        }
         XCTAssertEqual(aside, ["index.sqlite.corrupt"], "the damaged file is kept aside, not written over")
 
-        try SamplePhotos.write(Array("not a database at all".utf8), to: path) // not SQLite at all
+        try SamplePhotos.write(Array("not a database at all".utf8), to: path)  // not SQLite at all
         XCTAssertNoThrow(try LibraryIndex(path: path))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("index.sqlite.corrupt") },
-                       ["index.sqlite.corrupt"], "one aside copy at most: they do not pile up")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+                $0.hasPrefix("index.sqlite.corrupt")
+            },
+            ["index.sqlite.corrupt"], "one aside copy at most: they do not pile up")
     }
 
     /// An index another instance holds, or one on a read-only file system, is not damaged: it
@@ -116,7 +128,8 @@ final class LibraryIndexTests: XCTestCase {
         // (a stopped process, a long transaction): switching it to WAL needs its lock.
         let busy = dir.file("busy.sqlite")
         let other = try DatabaseQueue(path: busy)
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0),
+            done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             try? other.inTransaction(.exclusive) { db in
                 try db.execute(sql: "CREATE TABLE theirs (x)")
@@ -140,7 +153,10 @@ final class LibraryIndexTests: XCTestCase {
         chmod(dir.path, 0o555)
         chmod(path, 0o444)
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
-        defer { chmod(dir.path, 0o755); chmod(path, 0o644) }
+        defer {
+            chmod(dir.path, 0o755)
+            chmod(path, 0o644)
+        }
         let previous = tessera_set_filesystem_uid(65534)
         let outcome = Result { try LibraryIndex(path: path) }
         _ = tessera_set_filesystem_uid(previous)
@@ -166,32 +182,44 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try scan(lib.path, index: index).readFromFiles, 1, "and read from its file again")
     }
 
-    func testTheBrowserGroupsPhotosByTheMonthTheyWereTakenUnderPinnedHeaders() throws { try onMain {
-        let dir = try ScratchFolder("index-browser"), lib = try ScratchFolder("index-browser-library")
-        _ = try Self.photos(["2021:07:04 18:30:05", "2019:01:03 09:00:00", "2021:07:01 08:00:00", "2019:01:30 23:59:59"], in: lib)
-        let h = try Harness(width: 1280, height: 800)
-        let page = BrowserPage(root: lib.path, index: try LibraryIndex(path: dir.file("index.sqlite")))
-        page.waitForScan()
-        h.frame { page.build($0) }
-        XCTAssertEqual(page.shown.map(\.name), ["IMG_0002.jpg", "IMG_0004.jpg", "IMG_0001.jpg", "IMG_0003.jpg"],
-                       "by month taken (files all made today), then by name")
-        XCTAssertEqual(page.grid.sections, [PhotoGrid.Section(title: "January 2019", count: 2, month: 2019 * 12), PhotoGrid.Section(title: "July 2021", count: 2, month: 2021 * 12 + 6)])
-        XCTAssertNotNil(h.rect(ofText: "January 2019"), "the headers are drawn")
-        XCTAssertNotNil(h.rect(ofText: "July 2021"))
-        // The date rail beside the grid: a click on "2021" shows July 2021's first photo at the top.
-        let many = try ScratchFolder("index-browser-rail")
-        _ = try Self.photos(Array(repeating: "2019:01:03 09:00:00", count: 30) + Array(repeating: "2021:07:04 18:30:05", count: 30), in: many)
-        let railPage = BrowserPage(root: many.path)
-        railPage.waitForScan()
-        h.frames(2) { railPage.build($0) }
-        let label = try XCTUnwrap(h.rect(ofText: "2021"), "the rail labels the years")
-        XCTAssertGreaterThan(label.minX, try XCTUnwrap(railPage.grid.info).viewport.maxX, "beside the grid, not over it")
-        h.click(at: Point(label.midX, label.midY)) { railPage.build($0) }
-        XCTAssertEqual(railPage.grid.info?.visible.lowerBound, 30)
-        XCTAssertEqual(railPage.shown[30].name, "IMG_0031.jpg")
+    func testTheBrowserGroupsPhotosByTheMonthTheyWereTakenUnderPinnedHeaders() throws {
+        try onMain {
+            let dir = try ScratchFolder("index-browser"), lib = try ScratchFolder("index-browser-library")
+            _ = try Self.photos(
+                ["2021:07:04 18:30:05", "2019:01:03 09:00:00", "2021:07:01 08:00:00", "2019:01:30 23:59:59"], in: lib)
+            let h = try Harness(width: 1280, height: 800)
+            let page = BrowserPage(root: lib.path, index: try LibraryIndex(path: dir.file("index.sqlite")))
+            page.waitForScan()
+            h.frame { page.build($0) }
+            XCTAssertEqual(
+                page.shown.map(\.name), ["IMG_0002.jpg", "IMG_0004.jpg", "IMG_0001.jpg", "IMG_0003.jpg"],
+                "by month taken (files all made today), then by name")
+            XCTAssertEqual(
+                page.grid.sections,
+                [
+                    PhotoGrid.Section(title: "January 2019", count: 2, month: 2019 * 12),
+                    PhotoGrid.Section(title: "July 2021", count: 2, month: 2021 * 12 + 6),
+                ])
+            XCTAssertNotNil(h.rect(ofText: "January 2019"), "the headers are drawn")
+            XCTAssertNotNil(h.rect(ofText: "July 2021"))
+            // The date rail beside the grid: a click on "2021" shows July 2021's first photo at the top.
+            let many = try ScratchFolder("index-browser-rail")
+            _ = try Self.photos(
+                Array(repeating: "2019:01:03 09:00:00", count: 30) + Array(repeating: "2021:07:04 18:30:05", count: 30),
+                in: many)
+            let railPage = BrowserPage(root: many.path)
+            railPage.waitForScan()
+            h.frames(2) { railPage.build($0) }
+            let label = try XCTUnwrap(h.rect(ofText: "2021"), "the rail labels the years")
+            XCTAssertGreaterThan(
+                label.minX, try XCTUnwrap(railPage.grid.info).viewport.maxX, "beside the grid, not over it")
+            h.click(at: Point(label.midX, label.midY)) { railPage.build($0) }
+            XCTAssertEqual(railPage.grid.info?.visible.lowerBound, 30)
+            XCTAssertEqual(railPage.shown[30].name, "IMG_0031.jpg")
 
-        page.viewMode = .table
-        h.frames(2) { page.build($0) }
-        XCTAssertTrue(h.drawnText.contains("32 × 48"), "the table's dimensions come from the index: \(h.drawnText)")
-    } }
+            page.viewMode = .table
+            h.frames(2) { page.build($0) }
+            XCTAssertTrue(h.drawnText.contains("32 × 48"), "the table's dimensions come from the index: \(h.drawnText)")
+        }
+    }
 }

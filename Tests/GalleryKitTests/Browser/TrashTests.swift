@@ -52,7 +52,9 @@ final class TrashTests: XCTestCase {
 
     func testWhatCannotGoToTheTrashSaysWhy() throws {
         let dir = try ScratchFolder("trash-missing")
-        guard case .failure(let why) = Trash.move(dir.file("no such photo.jpg")) else { return XCTFail("a missing file was trashed") }
+        guard case .failure(let why) = Trash.move(dir.file("no such photo.jpg")) else {
+            return XCTFail("a missing file was trashed")
+        }
         XCTAssertFalse(why.description.isEmpty)
         XCTAssertNil(Trash.originalPath(in: "[Trash Info]\nDeletionDate=2026-01-01T00:00:00\n"))
     }

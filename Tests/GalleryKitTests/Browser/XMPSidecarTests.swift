@@ -75,7 +75,9 @@ final class XMPSidecarTests: XCTestCase {
         let garbage = Array("<x:xmpmeta not really xml".utf8) + [0, 0xFF, 0x13]
         XCTAssertTrue(FileManager.default.createFile(atPath: dir.file("b.jpg.xmp"), contents: Data(garbage)))
         XCTAssertThrowsError(try XMPSidecar.read(for: photo))
-        XCTAssertThrowsError(try XMPSidecar.write(PhotoXMP(rating: 3), for: photo)) { XCTAssertTrue("\($0)".contains("b.jpg.xmp"), "\($0)") }
+        XCTAssertThrowsError(try XMPSidecar.write(PhotoXMP(rating: 3), for: photo)) {
+            XCTAssertTrue("\($0)".contains("b.jpg.xmp"), "\($0)")
+        }
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("b.jpg.xmp")))), garbage, "untouched")
         // A FIFO named like a sidecar is refused at once, not waited on.
         XCTAssertEqual(mkfifo(dir.file("c.jpg.xmp"), 0o644), 0)

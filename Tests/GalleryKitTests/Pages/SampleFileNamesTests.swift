@@ -10,13 +10,18 @@ final class SampleFileNamesTests: XCTestCase {
         XCTAssertGreaterThan(unique, 99_000, "nearly every name is unique: \(unique) of 100,000")
         let sorted = rows.map(\.name).sorted()
         let firstName = sorted[0]
-        XCTAssertLessThan(sorted.prefix(400).filter { $0 == firstName }.count, 3, "sorted by name, the first rows differ")
-        let extensions = ["Photo": ["jpg", "ARW", "JPG", "NEF", "heic", "png", "webp"], "Video": ["mp4", "mov", "webm"],
-                          "Audio": ["flac", "m4a", "mp3"], "Document": ["pdf", "docx", "odt", "md", "xlsx", "txt", "pptx"],
-                          "Archive": ["gz", "zst", "zip", "7z", "rar"]]
+        XCTAssertLessThan(
+            sorted.prefix(400).filter { $0 == firstName }.count, 3, "sorted by name, the first rows differ")
+        let extensions = [
+            "Photo": ["jpg", "ARW", "JPG", "NEF", "heic", "png", "webp"], "Video": ["mp4", "mov", "webm"],
+            "Audio": ["flac", "m4a", "mp3"], "Document": ["pdf", "docx", "odt", "md", "xlsx", "txt", "pptx"],
+            "Archive": ["gz", "zst", "zip", "7z", "rar"],
+        ]
         for row in rows.prefix(2_000) {
             let ext = String(row.name.split(separator: ".").last ?? "")
-            if let allowed = extensions[row.kind] { XCTAssertTrue(allowed.contains(ext), "\(row.name) is a \(row.kind)") }
+            if let allowed = extensions[row.kind] {
+                XCTAssertTrue(allowed.contains(ext), "\(row.name) is a \(row.kind)")
+            }
         }
     }
 

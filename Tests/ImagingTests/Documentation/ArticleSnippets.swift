@@ -10,7 +10,7 @@ func thumbnailSize(of path: String) -> String {
         let thumbnail = try ImageDecoder.thumbnail(path: path, spec: ThumbnailSpec(side: 256))
         return "\(thumbnail.pixels.width)×\(thumbnail.pixels.height)"
     } catch {
-        return "unreadable: \(error)"                 // never a crash, a hang or a huge allocation
+        return "unreadable: \(error)"  // never a crash, a hang or a huge allocation
     }
 }
 // end snippet

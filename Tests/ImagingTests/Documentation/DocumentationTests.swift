@@ -7,8 +7,9 @@ import XCTest
 /// The Imaging articles' code runs, and each of their code blocks is a snippet.
 final class DocumentationTests: XCTestCase {
     func testEveryCodeBlockOfTheImagingArticlesIsACompiledSnippet() throws {
-        try DocumentationSnippets.checkArticles(in: "Sources/Imaging/Imaging.docc",
-                                                against: ["Tests/ImagingTests/Documentation/ArticleSnippets.swift"])
+        try DocumentationSnippets.checkArticles(
+            in: "Sources/Imaging/Imaging.docc",
+            against: ["Tests/ImagingTests/Documentation/ArticleSnippets.swift"])
     }
 
     func testAThumbnailIsMadeOrItsFileIsRefused() throws {

@@ -14,12 +14,13 @@ func drawCard(in window: Window, fonts: FontLibrary) {
     let card = Rect(x: 20, y: 20, width: 200, height: 80)
     list.addRoundedRect(card, radius: 10, color: Color(hex: 0x0A84FF))
     list.pushClip(card.insetBy(dx: 12, dy: 0))
-    fonts.font(size: 20, weight: .bold).draw("Hello, Render2D", in: card.insetBy(dx: 12, dy: 0),
-                                             color: .white, into: &list)
+    fonts.font(size: 20, weight: .bold).draw(
+        "Hello, Render2D", in: card.insetBy(dx: 12, dy: 0),
+        color: .white, into: &list)
     list.popClip()
 
     renderer.beginFrame(clearColor: .white)
-    renderer.draw(list)                             // one batched draw call per texture
+    renderer.draw(list)  // one batched draw call per texture
     renderer.present()
 }
 // end snippet

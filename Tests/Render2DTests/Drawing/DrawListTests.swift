@@ -44,7 +44,7 @@ final class DrawListTests: XCTestCase {
         var l = list()
         l.pushClip(Rect(x: 0, y: 0, width: 50, height: 50))
         l.addImage(TextureHandle(id: 3), in: Rect(x: 25, y: 0, width: 50, height: 50))
-        l.addRect(Rect(x: 60, y: 0, width: 10, height: 10), color: .red) // fully outside
+        l.addRect(Rect(x: 60, y: 0, width: 10, height: 10), color: .red)  // fully outside
         l.popClip()
         XCTAssertEqual(l.vertices.count, 4, "the outside rect is dropped")
         XCTAssertNil(l.commands[0].scissor, "CPU-clipped quads need no scissor")
@@ -93,7 +93,9 @@ final class DrawListTests: XCTestCase {
         // polygon keeps one orientation all the way round.
         var l = list()
         l.addRoundedRect(Rect(x: 10, y: 10, width: 6, height: 200), radius: 3, color: .red)
-        let core = Array(l.vertices.dropFirst()).enumerated().filter { $0.offset % 2 == 0 }.map { SIMD2($0.element.position.x, $0.element.position.y) }
+        let core = Array(l.vertices.dropFirst()).enumerated().filter { $0.offset % 2 == 0 }.map {
+            SIMD2($0.element.position.x, $0.element.position.y)
+        }
         XCTAssertGreaterThan(core.count, 4)
         var signs = Set<Bool>()
         for i in core.indices {
@@ -112,23 +114,27 @@ final class DrawListTests: XCTestCase {
     }
 
     /// What `TesseraTesting.Harness.rect(ofText:)` reads: the text drawn, where it shows.
-    func testDrawnTextIsNotedOnlyWhenAskedWhereVisibleAndForgottenOnTruncate() throws { try MainActor.assumeIsolated {
-        let font = try FontLibrary(atlas: GlyphAtlas()).font(size: 15)
-        var l = DrawList()
-        font.draw("unrecorded", at: Point(0, 0), color: .black, into: &l)
-        XCTAssertEqual(l.drawnText, [], "off by default")
-        l.recordsText = true
-        let width = font.draw("Hello", at: Point(10, 20), color: .black, into: &l)
-        XCTAssertEqual(l.drawnText, [DrawnText(text: "Hello", rect: Rect(x: 10, y: 20, width: width, height: font.lineHeight))])
-        l.pushClip(Rect(x: 0, y: 0, width: 100, height: 100))
-        font.draw("clipped away", at: Point(200, 20), color: .black, into: &l)
-        l.popClip()
-        let mark = l.mark
-        font.draw("measured, then dropped", at: Point(0, 40), color: .black, into: &l)
-        l.truncate(to: mark)
-        XCTAssertEqual(l.drawnText.map(\.text), ["Hello"], "clipped and truncated text is not noted")
-        l.reset(scale: 1, solidTexture: .none, whiteUV: .zero)
-        XCTAssertEqual(l.drawnText, [])
-        XCTAssertTrue(l.recordsText, "a reset keeps the setting")
-    } }
+    func testDrawnTextIsNotedOnlyWhenAskedWhereVisibleAndForgottenOnTruncate() throws {
+        try MainActor.assumeIsolated {
+            let font = try FontLibrary(atlas: GlyphAtlas()).font(size: 15)
+            var l = DrawList()
+            font.draw("unrecorded", at: Point(0, 0), color: .black, into: &l)
+            XCTAssertEqual(l.drawnText, [], "off by default")
+            l.recordsText = true
+            let width = font.draw("Hello", at: Point(10, 20), color: .black, into: &l)
+            XCTAssertEqual(
+                l.drawnText, [DrawnText(text: "Hello", rect: Rect(x: 10, y: 20, width: width, height: font.lineHeight))]
+            )
+            l.pushClip(Rect(x: 0, y: 0, width: 100, height: 100))
+            font.draw("clipped away", at: Point(200, 20), color: .black, into: &l)
+            l.popClip()
+            let mark = l.mark
+            font.draw("measured, then dropped", at: Point(0, 40), color: .black, into: &l)
+            l.truncate(to: mark)
+            XCTAssertEqual(l.drawnText.map(\.text), ["Hello"], "clipped and truncated text is not noted")
+            l.reset(scale: 1, solidTexture: .none, whiteUV: .zero)
+            XCTAssertEqual(l.drawnText, [])
+            XCTAssertTrue(l.recordsText, "a reset keeps the setting")
+        }
+    }
 }

@@ -37,16 +37,24 @@ final class WorkerPoolsTests: XCTestCase {
         XCTAssertEqual(try WorkerPools.parse("64").get(), 64)
         XCTAssertEqual(try WorkerPools.parse(" 1 ").get(), 1)
         for bad in ["0", "-3", "257", "many", "", "99999999999999999999"] {
-            guard case .failure(let error) = WorkerPools.parse(bad) else { XCTFail("'\(bad)' is refused"); continue }
+            guard case .failure(let error) = WorkerPools.parse(bad) else {
+                XCTFail("'\(bad)' is refused")
+                continue
+            }
             XCTAssertTrue(error.description.contains("from 1 to 256"), error.description)
         }
         let before = WorkerPools.override
         defer { WorkerPools.override = before }
         WorkerPools.override = 64
-        XCTAssertEqual([WorkerPools.hardwareThreads, WorkerPools.decodeThreads, WorkerPools.sortThreads, WorkerPools.backgroundSortThreads],
-                       [64, 64, 16, 63])
+        XCTAssertEqual(
+            [
+                WorkerPools.hardwareThreads, WorkerPools.decodeThreads, WorkerPools.sortThreads,
+                WorkerPools.backgroundSortThreads,
+            ],
+            [64, 64, 16, 63])
         WorkerPools.override = 1
-        XCTAssertEqual([WorkerPools.decodeThreads, WorkerPools.sortThreads, WorkerPools.backgroundSortThreads], [1, 1, 1])
+        XCTAssertEqual(
+            [WorkerPools.decodeThreads, WorkerPools.sortThreads, WorkerPools.backgroundSortThreads], [1, 1, 1])
         WorkerPools.override = 100_000
         XCTAssertEqual(WorkerPools.hardwareThreads, WorkerPools.maximum)
         WorkerPools.override = -5
@@ -68,7 +76,8 @@ final class WorkerPoolsTests: XCTestCase {
                 names.withLock { _ = $0.insert(currentThreadName()) }
                 return ThumbnailLoader.decodeFile(key)
             }
-            loader.request(paths.enumerated().map { (ThumbnailKey(path: $1, spec: ThumbnailSpec(side: 64)), Double($0)) })
+            loader.request(
+                paths.enumerated().map { (ThumbnailKey(path: $1, spec: ThumbnailSpec(side: 64)), Double($0)) })
             var results: [ThumbnailResult] = []
             let deadline = MonotonicClock.seconds() + 60
             while results.count < paths.count && MonotonicClock.seconds() < deadline {
@@ -78,7 +87,8 @@ final class WorkerPoolsTests: XCTestCase {
             loader.shutdown()
             XCTAssertEqual(loader.workerCount, workers)
             XCTAssertEqual(results.count, paths.count, "\(workers) workers")
-            XCTAssertTrue(results.allSatisfy { (try? $0.outcome.get()) != nil }, "\(workers) workers: every photo decoded")
+            XCTAssertTrue(
+                results.allSatisfy { (try? $0.outcome.get()) != nil }, "\(workers) workers: every photo decoded")
             XCTAssertTrue(results.allSatisfy { (0..<workers).contains($0.worker) })
             XCTAssertTrue(names.withLock { $0 }.allSatisfy { $0.hasPrefix("tessera-deco") && $0.utf8.count <= 15 })
         }
@@ -90,10 +100,17 @@ final class UserFoldersTests: XCTestCase {
     private func environment(_ values: [String: String]) -> (String) -> String? { { values[$0] } }
 
     func testTheCacheFolderComesFromTheEnvironmentOrTheHomeAndIsNeverGuessed() {
-        XCTAssertEqual(UserFolders.cache(environment: environment(["XDG_CACHE_HOME": "/c", "HOME": "/h"]), passwordHome: "/p"), "/c")
-        XCTAssertEqual(UserFolders.cache(environment: environment(["XDG_CACHE_HOME": "relative", "HOME": "/h"]), passwordHome: "/p"), "/h/.cache")
+        XCTAssertEqual(
+            UserFolders.cache(environment: environment(["XDG_CACHE_HOME": "/c", "HOME": "/h"]), passwordHome: "/p"),
+            "/c")
+        XCTAssertEqual(
+            UserFolders.cache(
+                environment: environment(["XDG_CACHE_HOME": "relative", "HOME": "/h"]), passwordHome: "/p"), "/h/.cache"
+        )
         XCTAssertEqual(UserFolders.cache(environment: environment([:]), passwordHome: "/p"), "/p/.cache")
-        XCTAssertNil(UserFolders.cache(environment: environment([:]), passwordHome: nil), "no home: no cache folder, and no /tmp instead")
+        XCTAssertNil(
+            UserFolders.cache(environment: environment([:]), passwordHome: nil),
+            "no home: no cache folder, and no /tmp instead")
         XCTAssertNil(UserFolders.home(environment: environment(["HOME": ""]), passwordHome: "relative"))
     }
 }

@@ -22,7 +22,7 @@ final class LineShelvesTests: XCTestCase {
     }
 
     func testTheLeastRecentlyDrawnShelfIsHandedOnAndItsLinesAreGone() throws {
-        var shelves = LineShelves(left: 0, top: 0, width: 200, height: 40) // two 20 px shelves
+        var shelves = LineShelves(left: 0, top: 0, width: 200, height: 40)  // two 20 px shelves
         let first = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 1))
         let second = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 2))
         XCTAssertNotEqual(first.shelf, second.shelf)
@@ -56,7 +56,7 @@ final class LineShelvesTests: XCTestCase {
 
     func testAShelfMuchTallerThanTheLineIsNotTaken() throws {
         var shelves = LineShelves(left: 0, top: 0, width: 200, height: 64)
-        _ = try XCTUnwrap(shelves.place(width: 150, height: 60, frame: 1)) // one 64 px shelf fills the space
+        _ = try XCTUnwrap(shelves.place(width: 150, height: 60, frame: 1))  // one 64 px shelf fills the space
         XCTAssertNil(shelves.place(width: 150, height: 10, frame: 3), "a 12 px line would waste a 64 px shelf")
         XCTAssertNotNil(shelves.place(width: 150, height: 40, frame: 4))
     }

@@ -10,9 +10,11 @@ final class AccessibilityChangesTests: XCTestCase {
     func tree(_ nodes: [(UInt64, AccessibilityRole, String, AccessibilityStates, String?)]) -> AccessibilityTree {
         var tree = AccessibilityTree(title: "w")
         for (raw, role, name, states, text) in nodes {
-            _ = tree.append(AccessibilityNode(id: WidgetID(raw: raw), role: role, name: name, description: "", value: "", states: states,
-                                              actions: [], frame: .zero, text: text.map { AccessibilityText($0, caret: $0.count) }),
-                            parent: 0)
+            _ = tree.append(
+                AccessibilityNode(
+                    id: WidgetID(raw: raw), role: role, name: name, description: "", value: "", states: states,
+                    actions: [], frame: .zero, text: text.map { AccessibilityText($0, caret: $0.count) }),
+                parent: 0)
         }
         return tree
     }
@@ -23,9 +25,14 @@ final class AccessibilityChangesTests: XCTestCase {
     }
 
     func testFocusStatesNamesTextAndChildren() {
-        let a = tree([(1, .pushButton, "OK", [.focusable, .focused], nil), (2, .checkBox, "Wrap", [], nil), (3, .entry, "Name", [], "Ada")])
-        let b = tree([(1, .pushButton, "Done", [.focusable], nil), (2, .checkBox, "Wrap", [.checked, .focused], nil),
-                      (3, .entry, "Name", [], "Adam"), (4, .label, "new", [], nil)])
+        let a = tree([
+            (1, .pushButton, "OK", [.focusable, .focused], nil), (2, .checkBox, "Wrap", [], nil),
+            (3, .entry, "Name", [], "Ada"),
+        ])
+        let b = tree([
+            (1, .pushButton, "Done", [.focusable], nil), (2, .checkBox, "Wrap", [.checked, .focused], nil),
+            (3, .entry, "Name", [], "Adam"), (4, .label, "new", [], nil),
+        ])
         let changes = AccessibilityChanges.between(a, b)
         let id = { WidgetID(raw: $0) }
         XCTAssertTrue(changes.contains(.init(id: id(1), kind: .state("focused", false))))
@@ -41,11 +48,14 @@ final class AccessibilityChangesTests: XCTestCase {
 
     func testTextChangesAreTheSmallestRun() {
         let id = WidgetID(raw: 9)
-        XCTAssertEqual(AccessibilityChanges.textChanges(id, from: "hello world", to: "hello brave world"),
-                       [.init(id: id, kind: .textInserted(6, "brave "))])
-        XCTAssertEqual(AccessibilityChanges.textChanges(id, from: "abcdef", to: "abXYef"),
-                       [.init(id: id, kind: .textDeleted(2, "cd")), .init(id: id, kind: .textInserted(2, "XY"))])
-        XCTAssertEqual(AccessibilityChanges.textChanges(id, from: "aaa", to: "aa"), [.init(id: id, kind: .textDeleted(2, "a"))])
+        XCTAssertEqual(
+            AccessibilityChanges.textChanges(id, from: "hello world", to: "hello brave world"),
+            [.init(id: id, kind: .textInserted(6, "brave "))])
+        XCTAssertEqual(
+            AccessibilityChanges.textChanges(id, from: "abcdef", to: "abXYef"),
+            [.init(id: id, kind: .textDeleted(2, "cd")), .init(id: id, kind: .textInserted(2, "XY"))])
+        XCTAssertEqual(
+            AccessibilityChanges.textChanges(id, from: "aaa", to: "aa"), [.init(id: id, kind: .textDeleted(2, "a"))])
     }
 
     func testScrollingALongListSendsABoundedNumberOfEvents() {

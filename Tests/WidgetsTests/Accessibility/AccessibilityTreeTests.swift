@@ -9,7 +9,11 @@ import TesseraTesting
 /// The tree the widgets report: roles, names, states and values from the immediate-mode calls,
 /// stable identities, the modifiers, and the requests a screen reader sends.
 final class AccessibilityTreeTests: XCTestCase {
-    struct File: Identifiable, Sendable { let id: Int; let name: String; let size: Int }
+    struct File: Identifiable, Sendable {
+        let id: Int
+        let name: String
+        let size: Int
+    }
 
     @MainActor static func form(_ ui: UI, _ model: Model) {
         ui.vstack {
@@ -81,8 +85,10 @@ final class AccessibilityTreeTests: XCTestCase {
             var selection = Set<Int>()
             var order: [KeyComparator<File>] = []
             let build = { (ui: UI) in
-                _ = ui.table("files", rows: files, selection: Binding(get: { selection }, set: { selection = $0 }),
-                             sortOrder: Binding(get: { order }, set: { order = $0 })) {
+                _ = ui.table(
+                    "files", rows: files, selection: Binding(get: { selection }, set: { selection = $0 }),
+                    sortOrder: Binding(get: { order }, set: { order = $0 })
+                ) {
                     [TableColumn("Name", value: \File.name), TableColumn("Size", value: \File.size) { "\($0.size) B" }]
                 }
             }
@@ -127,10 +133,13 @@ final class DialogAccessibilityTests: XCTestCase {
             var shown = true, deleted = 0
             let build = { (ui: UI) in
                 ui.button("Behind")
-                ui.confirmationDialog("Move 3 photos to the trash?", isPresented: Binding(get: { shown }, set: { shown = $0 }),
-                                      actions: [DialogAction("Move to Trash", role: .destructive) { deleted += 1 },
-                                                DialogAction("Cancel", role: .cancel)],
-                                      message: "You can put them back from the trash.")
+                ui.confirmationDialog(
+                    "Move 3 photos to the trash?", isPresented: Binding(get: { shown }, set: { shown = $0 }),
+                    actions: [
+                        DialogAction("Move to Trash", role: .destructive) { deleted += 1 },
+                        DialogAction("Cancel", role: .cancel),
+                    ],
+                    message: "You can put them back from the trash.")
             }
             h.frames(3, build)
             let dialog = try h.find(.dialog, "Move 3 photos to the trash?")
@@ -138,7 +147,9 @@ final class DialogAccessibilityTests: XCTestCase {
             let inside = h.children(of: dialog)
             XCTAssertEqual(inside.map(\.role), [.heading, .label, .pushButton, .pushButton])
             XCTAssertEqual(inside[1].name, "You can put them back from the trash.")
-            XCTAssertEqual(h.accessibilityTree.first { $0.states.contains(.focused) }?.name, "Cancel", "focus moved into the dialog")
+            XCTAssertEqual(
+                h.accessibilityTree.first { $0.states.contains(.focused) }?.name, "Cancel",
+                "focus moved into the dialog")
             h.activate(try h.find(.button, "Move to Trash"), build)
             XCTAssertEqual(deleted, 1)
             XCTAssertTrue(h.findAll(.dialog).isEmpty, "answered: gone from the tree")

@@ -15,8 +15,9 @@ final class SplitLogicTests: XCTestCase {
         let c = SplitConstraints(minPFraction: 0.2, minSFraction: 0.3)
         XCTAssertEqual(c.clamp(0.1), 0.2)
         XCTAssertEqual(c.clamp(0.9), 0.7)
-        XCTAssertEqual(SplitConstraints(minPFraction: 0.7, minSFraction: 0.5).clamp(0.1), 0.6, accuracy: 1e-9,
-                       "constraints that cannot both hold meet in the middle")
+        XCTAssertEqual(
+            SplitConstraints(minPFraction: 0.7, minSFraction: 0.5).clamp(0.1), 0.6, accuracy: 1e-9,
+            "constraints that cannot both hold meet in the middle")
     }
 
     func testDragToHideThresholdAndPreview() {
@@ -29,15 +30,17 @@ final class SplitLogicTests: XCTestCase {
         let p = SplitConstraints(minPFraction: 0.3, dragToHideP: true)
         XCTAssertNil(p.dragOutcome(raw: 0.16).previewHide)
         XCTAssertEqual(p.dragOutcome(raw: 0.14).previewHide, .primary)
-        XCTAssertNil(SplitConstraints(dragToHideS: true).dragOutcome(raw: 0.99).previewHide, "needs a minimum to be past")
+        XCTAssertNil(
+            SplitConstraints(dragToHideS: true).dragOutcome(raw: 0.99).previewHide, "needs a minimum to be past")
     }
 
     func testPriorityKeepsPixelsOnResizeOtherwiseProportion() {
         XCTAssertEqual(SplitConstraints(priority: .left).resized(0.25, from: 1000, to: 500), 0.5)
         XCTAssertEqual(SplitConstraints(priority: .right).resized(0.75, from: 1000, to: 500), 0.5)
         XCTAssertEqual(SplitConstraints().resized(0.25, from: 1000, to: 500), 0.25)
-        XCTAssertEqual(SplitConstraints(minSFraction: 0.3, priority: .left).resized(0.5, from: 1000, to: 600), 0.7,
-                       "still inside the constraints")
+        XCTAssertEqual(
+            SplitConstraints(minSFraction: 0.3, priority: .left).resized(0.5, from: 1000, to: 600), 0.7,
+            "still inside the constraints")
     }
 
     func testToggleSemantics() {
@@ -63,14 +66,17 @@ final class SplitLogicTests: XCTestCase {
     }
 
     func testGeometryIncludingHiddenSidesAndTinyRects() {
-        let g = SplitGeometry.layout(Rect(x: 10, y: 0, width: 200, height: 100), layout: .horizontal, position: 0.5, thickness: 10)
+        let g = SplitGeometry.layout(
+            Rect(x: 10, y: 0, width: 200, height: 100), layout: .horizontal, position: 0.5, thickness: 10)
         XCTAssertEqual(g.primary, Rect(x: 10, y: 0, width: 95, height: 100))
         XCTAssertEqual(g.splitter, Rect(x: 105, y: 0, width: 10, height: 100))
         XCTAssertEqual(g.secondary, Rect(x: 115, y: 0, width: 95, height: 100))
-        let hidden = SplitGeometry.layout(Rect(x: 0, y: 0, width: 100, height: 50), layout: .vertical, position: 0, thickness: 4)
+        let hidden = SplitGeometry.layout(
+            Rect(x: 0, y: 0, width: 100, height: 50), layout: .vertical, position: 0, thickness: 4)
         XCTAssertEqual(hidden.primary.height, 0)
         XCTAssertEqual(hidden.secondary, Rect(x: 0, y: 4, width: 100, height: 46))
-        let tiny = SplitGeometry.layout(Rect(x: 0, y: 0, width: 1, height: 1), layout: .horizontal, position: .nan, thickness: 9)
+        let tiny = SplitGeometry.layout(
+            Rect(x: 0, y: 0, width: 1, height: 1), layout: .horizontal, position: .nan, thickness: 9)
         for r in [tiny.primary, tiny.splitter, tiny.secondary] {
             XCTAssertGreaterThanOrEqual(r.width, 0)
             XCTAssertLessThanOrEqual(r.maxX, 1)
@@ -92,34 +98,40 @@ final class PersistentStoreTests: XCTestCase {
         return dir.appendingPathComponent("state.json").path
     }
 
-    func testRoundTrip() { onMain {
-        let path = Self.tempPath()
-        let store = PersistentStore(path: path)
-        XCTAssertNil(store.loadProblem)
-        store.set(SplitState(fraction: 0.33, layout: .vertical), for: "split.a")
-        store.set(NavigationSplitState(visibility: .detailOnly), for: "nav")
-        XCTAssertTrue(store.hasUnsavedChanges)
-        store.save()
-        let again = PersistentStore(path: path)
-        XCTAssertEqual(again.value("split.a", as: SplitState.self), SplitState(fraction: 0.33, layout: .vertical))
-        XCTAssertEqual(again.value("nav", as: NavigationSplitState.self)?.visibility, .detailOnly)
-        XCTAssertNil(again.value("split.a", as: [String].self), "a value of another shape reads as absent")
-    } }
+    func testRoundTrip() {
+        onMain {
+            let path = Self.tempPath()
+            let store = PersistentStore(path: path)
+            XCTAssertNil(store.loadProblem)
+            store.set(SplitState(fraction: 0.33, layout: .vertical), for: "split.a")
+            store.set(NavigationSplitState(visibility: .detailOnly), for: "nav")
+            XCTAssertTrue(store.hasUnsavedChanges)
+            store.save()
+            let again = PersistentStore(path: path)
+            XCTAssertEqual(again.value("split.a", as: SplitState.self), SplitState(fraction: 0.33, layout: .vertical))
+            XCTAssertEqual(again.value("nav", as: NavigationSplitState.self)?.visibility, .detailOnly)
+            XCTAssertNil(again.value("split.a", as: [String].self), "a value of another shape reads as absent")
+        }
+    }
 
-    func testCorruptFileFallsBackToDefaultsAndIsKeptAside() throws { try onMain {
-        let path = Self.tempPath()
-        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
-        let store = PersistentStore(path: path)
-        XCTAssertNotNil(store.loadProblem)
-        XCTAssertNil(store.value("split.a", as: SplitState.self))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "moved out of the way")
-        let dir = (path as NSString).deletingLastPathComponent
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("state.json.corrupt-") }
-        XCTAssertEqual(aside.count, 1)
-        store.set(SplitState(), for: "split.a")
-        store.save()
-        XCTAssertNil(PersistentStore(path: path).loadProblem, "the next start is clean")
-    } }
+    func testCorruptFileFallsBackToDefaultsAndIsKeptAside() throws {
+        try onMain {
+            let path = Self.tempPath()
+            try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+            let store = PersistentStore(path: path)
+            XCTAssertNotNil(store.loadProblem)
+            XCTAssertNil(store.value("split.a", as: SplitState.self))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path), "moved out of the way")
+            let dir = (path as NSString).deletingLastPathComponent
+            let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+                $0.hasPrefix("state.json.corrupt-")
+            }
+            XCTAssertEqual(aside.count, 1)
+            store.set(SplitState(), for: "split.a")
+            store.save()
+            XCTAssertNil(PersistentStore(path: path).loadProblem, "the next start is clean")
+        }
+    }
 }
 
 final class NavigationLayoutTests: XCTestCase {
@@ -127,10 +139,13 @@ final class NavigationLayoutTests: XCTestCase {
     let sidebar = NavigationColumnWidth(min: 180, ideal: 240, max: 400)
     let content = NavigationColumnWidth(min: 200, ideal: 300, max: 500)
 
-    private func resolve(_ state: NavigationSplitState, width: Double = 1200, style: NavigationSplitViewStyle = .balanced,
-                         threeColumns: Bool = true) -> NavigationSplitLayout {
-        NavigationSplitLayout.resolve(Rect(x: 0, y: 0, width: width, height: 700), state: state, style: style, sidebarWidth: sidebar,
-                                      contentWidth: threeColumns ? content : nil, detailMinWidth: 320, compactWidth: 520)
+    private func resolve(
+        _ state: NavigationSplitState, width: Double = 1200, style: NavigationSplitViewStyle = .balanced,
+        threeColumns: Bool = true
+    ) -> NavigationSplitLayout {
+        NavigationSplitLayout.resolve(
+            Rect(x: 0, y: 0, width: width, height: 700), state: state, style: style, sidebarWidth: sidebar,
+            contentWidth: threeColumns ? content : nil, detailMinWidth: 320, compactWidth: 520)
     }
 
     func testTiledOverlayAndCompactModes() {
@@ -146,11 +161,14 @@ final class NavigationLayoutTests: XCTestCase {
 
         XCTAssertEqual(resolve(NavigationSplitState(), style: .prominentDetail).mode, .overlay)
 
-        let displaced = NavigationSplitLayout.resolve(Rect(x: 0, y: 0, width: 800, height: 700), state: NavigationSplitState(),
-                                                      style: .balanced, sidebarWidth: sidebar, contentWidth: content,
-                                                      detailMinWidth: 320, compactWidth: 520, narrowBehavior: .displace)
+        let displaced = NavigationSplitLayout.resolve(
+            Rect(x: 0, y: 0, width: 800, height: 700), state: NavigationSplitState(),
+            style: .balanced, sidebarWidth: sidebar, contentWidth: content,
+            detailMinWidth: 320, compactWidth: 520, narrowBehavior: .displace)
         XCTAssertEqual(displaced.mode, .displace)
-        XCTAssertEqual(displaced.detail, Rect(x: 540, y: 0, width: 800, height: 700), "pushed aside at full width, partly off screen")
+        XCTAssertEqual(
+            displaced.detail, Rect(x: 540, y: 0, width: 800, height: 700),
+            "pushed aside at full width, partly off screen")
 
         var compactState = NavigationSplitState()
         let compact = resolve(compactState, width: 400)
@@ -160,7 +178,8 @@ final class NavigationLayoutTests: XCTestCase {
         compactState.preferredCompactColumn = .detail
         XCTAssertEqual(resolve(compactState, width: 400).detail?.width, 400)
         compactState.preferredCompactColumn = .content
-        XCTAssertNotNil(resolve(compactState, width: 400, threeColumns: false).detail, "no content column: the detail shows")
+        XCTAssertNotNil(
+            resolve(compactState, width: 400, threeColumns: false).detail, "no content column: the detail shows")
     }
 
     func testTheAutomaticStyleTilesThenSlidesTheDetailAsideThenCoversIt() {
@@ -170,11 +189,13 @@ final class NavigationLayoutTests: XCTestCase {
         XCTAssertEqual(landscape.mode, .displace, "the detail slides out of the sidebar's way")
         XCTAssertEqual(landscape.detail, Rect(x: 540, y: 0, width: 800, height: 700))
         // Showing only content and detail, they sit side by side again.
-        XCTAssertEqual(resolve(NavigationSplitState(visibility: .doubleColumn), width: 800, style: .automatic).mode, .tiled)
+        XCTAssertEqual(
+            resolve(NavigationSplitState(visibility: .doubleColumn), width: 800, style: .automatic).mode, .tiled)
         // 580: not even the content column fits beside the detail's minimum: the columns cover it.
         XCTAssertEqual(resolve(NavigationSplitState(), width: 580, style: .automatic).mode, .overlay)
-        XCTAssertEqual(resolve(NavigationSplitState(), width: 540, style: .automatic, threeColumns: false).mode, .overlay,
-                       "two columns that do not fit: the sidebar over the detail")
+        XCTAssertEqual(
+            resolve(NavigationSplitState(), width: 540, style: .automatic, threeColumns: false).mode, .overlay,
+            "two columns that do not fit: the sidebar over the detail")
         XCTAssertEqual(resolve(NavigationSplitState(), width: 400, style: .automatic).mode, .compact)
     }
 

@@ -23,94 +23,106 @@ final class TextEditorTests: XCTestCase {
         }
     }
 
-    func testWordsWrapAtSpacesNewlinesSplitAndLongWordsBreak() { onMain {
-        XCTAssertEqual(Self.shown("hello world foo", width: 60), ["hello ", "world ", "foo"])
-        XCTAssertEqual(Self.shown("ab\n\ncd", width: 100), ["ab", "", "cd"], "an empty paragraph is a line")
-        XCTAssertEqual(Self.shown("abcdefghij", width: 35), ["abc", "def", "ghi", "j"], "a word wider than the line breaks where it must")
-        XCTAssertEqual(Self.shown("", width: 50), [""])
-        XCTAssertEqual(Self.shown("x\n", width: 50), ["x", ""], "a final newline starts a last, empty line")
-        let lines = TextWrapping.lines(Array("hello world".unicodeScalars), width: 60, caretOffsets: Self.tenEach)
-        XCTAssertEqual(TextWrapping.line(of: 5, in: lines), 0)
-        XCTAssertEqual(TextWrapping.line(of: 6, in: lines), 1, "the position where a line wraps starts the next one")
-    } }
-
-    func testTypingWrapsReturnAndArrowsMoveByLineAPasteKeepsItsLinesAndTheCaretStaysInView() throws { try onMain {
-        let h = try Harness()
-        var text = ""
-        let build: (UI) -> Void = { ui in ui.padding(20) { ui.textEditor(text: &text, width: 160, height: 100) } }
-        h.frame(build)
-        h.click(at: Point(100, 60), build)
-        XCTAssertTrue(h.ui.wantsTextInput)
-        h.inject.text("the quick brown fox jumps over")
-        h.frame(build)
-        let ink = try XCTUnwrap(h.inkBounds(in: Rect(x: 22, y: 22, width: 150, height: 96), differingFrom: h.ui.theme.surface))
-        XCTAssertGreaterThan(ink.height, h.ui.font.lineHeight * 1.8, "the words wrapped onto more lines: \(ink)")
-        h.shot("text-editor", build)
-        h.inject.tap(.returnKey)
-        h.inject.text("end")
-        h.frame(build)
-        XCTAssertEqual(text, "the quick brown fox jumps over\nend")
-        h.inject.tap(.up)
-        h.inject.tap(.home)
-        h.inject.text(">")
-        h.frames(2, build)
-        XCTAssertTrue(text.contains("\n") && text.hasSuffix("\nend"), "Up and Home reached a wrapped line above: \(text)")
-        XCTAssertFalse(text.hasPrefix(">"), "the start of the visual line, not of the text")
-        h.ui.clipboard.text = "a\nb\nc\nd\ne\nf\ng"
-        h.inject.tap(.end, modifiers: .control)
-        h.inject.tap(Key("v"), modifiers: .control)
-        h.frames(2, build)
-        XCTAssertTrue(text.hasSuffix("end" + "a\nb\nc\nd\ne\nf\ng"), "a paste keeps its newlines")
-        // Ten-odd lines in a 100 pt editor: scrolled so the caret's last line shows at the bottom.
-        let bottom = try XCTUnwrap(h.inkBounds(in: Rect(x: 22, y: 90, width: 150, height: 28), differingFrom: h.ui.theme.surface))
-        XCTAssertGreaterThan(bottom.width, 0)
-        h.inject.tap(Key("z"), modifiers: .control)
-        h.frames(2, build)
-        XCTAssertTrue(text.hasSuffix("\nend"), "Ctrl+Z takes the paste back")
-    } }
-
-    func testSelectableTextCopiesAWordADraggedPartAndTheLineAndIsNoTabStop() throws { try onMain {
-        let h = try Harness()
-        let path = "/photos/Trip 2024/IMG_0001.jpg"
-        let build: (UI) -> Void = { ui in
-            ui.padding(20) {
-                ui.textSelection(.enabled) { ui.text(path) }
-                ui.text("not selectable")
-            }
+    func testWordsWrapAtSpacesNewlinesSplitAndLongWordsBreak() {
+        onMain {
+            XCTAssertEqual(Self.shown("hello world foo", width: 60), ["hello ", "world ", "foo"])
+            XCTAssertEqual(Self.shown("ab\n\ncd", width: 100), ["ab", "", "cd"], "an empty paragraph is a line")
+            XCTAssertEqual(
+                Self.shown("abcdefghij", width: 35), ["abc", "def", "ghi", "j"],
+                "a word wider than the line breaks where it must")
+            XCTAssertEqual(Self.shown("", width: 50), [""])
+            XCTAssertEqual(Self.shown("x\n", width: 50), ["x", ""], "a final newline starts a last, empty line")
+            let lines = TextWrapping.lines(Array("hello world".unicodeScalars), width: 60, caretOffsets: Self.tenEach)
+            XCTAssertEqual(TextWrapping.line(of: 5, in: lines), 0)
+            XCTAssertEqual(
+                TextWrapping.line(of: 6, in: lines), 1, "the position where a line wraps starts the next one")
         }
-        h.frame(build)
-        let font = h.ui.font
-        let x = { (prefix: String) in 20 + font.measure(prefix) }
-        let y = 20 + font.lineHeight / 2
-        let copy = {
-            h.inject.tap(Key("c"), modifiers: .control)
+    }
+
+    func testTypingWrapsReturnAndArrowsMoveByLineAPasteKeepsItsLinesAndTheCaretStaysInView() throws {
+        try onMain {
+            let h = try Harness()
+            var text = ""
+            let build: (UI) -> Void = { ui in ui.padding(20) { ui.textEditor(text: &text, width: 160, height: 100) } }
             h.frame(build)
+            h.click(at: Point(100, 60), build)
+            XCTAssertTrue(h.ui.wantsTextInput)
+            h.inject.text("the quick brown fox jumps over")
+            h.frame(build)
+            let ink = try XCTUnwrap(
+                h.inkBounds(in: Rect(x: 22, y: 22, width: 150, height: 96), differingFrom: h.ui.theme.surface))
+            XCTAssertGreaterThan(ink.height, h.ui.font.lineHeight * 1.8, "the words wrapped onto more lines: \(ink)")
+            h.shot("text-editor", build)
+            h.inject.tap(.returnKey)
+            h.inject.text("end")
+            h.frame(build)
+            XCTAssertEqual(text, "the quick brown fox jumps over\nend")
+            h.inject.tap(.up)
+            h.inject.tap(.home)
+            h.inject.text(">")
+            h.frames(2, build)
+            XCTAssertTrue(
+                text.contains("\n") && text.hasSuffix("\nend"), "Up and Home reached a wrapped line above: \(text)")
+            XCTAssertFalse(text.hasPrefix(">"), "the start of the visual line, not of the text")
+            h.ui.clipboard.text = "a\nb\nc\nd\ne\nf\ng"
+            h.inject.tap(.end, modifiers: .control)
+            h.inject.tap(Key("v"), modifiers: .control)
+            h.frames(2, build)
+            XCTAssertTrue(text.hasSuffix("end" + "a\nb\nc\nd\ne\nf\ng"), "a paste keeps its newlines")
+            // Ten-odd lines in a 100 pt editor: scrolled so the caret's last line shows at the bottom.
+            let bottom = try XCTUnwrap(
+                h.inkBounds(in: Rect(x: 22, y: 90, width: 150, height: 28), differingFrom: h.ui.theme.surface))
+            XCTAssertGreaterThan(bottom.width, 0)
+            h.inject.tap(Key("z"), modifiers: .control)
+            h.frames(2, build)
+            XCTAssertTrue(text.hasSuffix("\nend"), "Ctrl+Z takes the paste back")
         }
-        // Double-click on "Trip": that word.
-        h.click(at: Point(x("/photos/Tr"), y), build)
-        h.inject.mouseButton(.left, down: true, at: Point(x("/photos/Tr"), y))
-        h.frame(build)
-        h.inject.mouseButton(.left, down: false, at: Point(x("/photos/Tr"), y))
-        h.frame(build)
-        copy()
-        XCTAssertEqual(h.ui.clipboard.text, "Trip")
-        h.wait(1)
-        // A drag from the start of "2024" to the end of "IMG".
-        h.drag(from: Point(x("/photos/Trip "), y), to: Point(x("/photos/Trip 2024/IMG"), y), build)
-        copy()
-        XCTAssertEqual(h.ui.clipboard.text, "2024/IMG")
-        h.shot("selectable-text", build)
-        h.inject.tap(Key("a"), modifiers: .control)
-        h.frame(build)
-        copy()
-        XCTAssertEqual(h.ui.clipboard.text, path, "Ctrl+A, all of it")
-        // Plain text stays plain: a drag over it selects nothing, and Tab skips the label.
-        h.ui.clipboard.text = ""
-        h.drag(from: Point(22, y + font.lineHeight + 8), to: Point(100, y + font.lineHeight + 8), build)
-        copy()
-        XCTAssertEqual(h.ui.clipboard.text, "")
-        h.inject.tap(.tab)
-        h.frame(build)
-        XCTAssertTrue(h.ui.focusChain.isEmpty, "selectable text is no Tab stop")
-    } }
+    }
+
+    func testSelectableTextCopiesAWordADraggedPartAndTheLineAndIsNoTabStop() throws {
+        try onMain {
+            let h = try Harness()
+            let path = "/photos/Trip 2024/IMG_0001.jpg"
+            let build: (UI) -> Void = { ui in
+                ui.padding(20) {
+                    ui.textSelection(.enabled) { ui.text(path) }
+                    ui.text("not selectable")
+                }
+            }
+            h.frame(build)
+            let font = h.ui.font
+            let x = { (prefix: String) in 20 + font.measure(prefix) }
+            let y = 20 + font.lineHeight / 2
+            let copy = {
+                h.inject.tap(Key("c"), modifiers: .control)
+                h.frame(build)
+            }
+            // Double-click on "Trip": that word.
+            h.click(at: Point(x("/photos/Tr"), y), build)
+            h.inject.mouseButton(.left, down: true, at: Point(x("/photos/Tr"), y))
+            h.frame(build)
+            h.inject.mouseButton(.left, down: false, at: Point(x("/photos/Tr"), y))
+            h.frame(build)
+            copy()
+            XCTAssertEqual(h.ui.clipboard.text, "Trip")
+            h.wait(1)
+            // A drag from the start of "2024" to the end of "IMG".
+            h.drag(from: Point(x("/photos/Trip "), y), to: Point(x("/photos/Trip 2024/IMG"), y), build)
+            copy()
+            XCTAssertEqual(h.ui.clipboard.text, "2024/IMG")
+            h.shot("selectable-text", build)
+            h.inject.tap(Key("a"), modifiers: .control)
+            h.frame(build)
+            copy()
+            XCTAssertEqual(h.ui.clipboard.text, path, "Ctrl+A, all of it")
+            // Plain text stays plain: a drag over it selects nothing, and Tab skips the label.
+            h.ui.clipboard.text = ""
+            h.drag(from: Point(22, y + font.lineHeight + 8), to: Point(100, y + font.lineHeight + 8), build)
+            copy()
+            XCTAssertEqual(h.ui.clipboard.text, "")
+            h.inject.tap(.tab)
+            h.frame(build)
+            XCTAssertTrue(h.ui.focusChain.isEmpty, "selectable text is no Tab stop")
+        }
+    }
 }

@@ -11,25 +11,32 @@ final class WidgetIDTests: XCTestCase {
         let a = WidgetID(parent: .root, "Name")
         XCTAssertEqual(a, WidgetID(parent: .root, "Name"), "deterministic")
         XCTAssertNotEqual(a, WidgetID(parent: WidgetID(parent: .root, "table 2"), "Name"))
-        XCTAssertNotEqual(WidgetID(parent: WidgetID(parent: .root, "ab"), "c"), WidgetID(parent: WidgetID(parent: .root, "a"), "bc"))
+        XCTAssertNotEqual(
+            WidgetID(parent: WidgetID(parent: .root, "ab"), "c"), WidgetID(parent: WidgetID(parent: .root, "a"), "bc"))
         XCTAssertNotEqual(WidgetID(parent: .root, index: 1), WidgetID(parent: .root, index: 256))
         var seen = Set<WidgetID>()
-        for i in 0..<100_000 { seen.insert(WidgetID(parent: .root, "item \(i)")); seen.insert(WidgetID(parent: .root, index: i)) }
+        for i in 0..<100_000 {
+            seen.insert(WidgetID(parent: .root, "item \(i)"))
+            seen.insert(WidgetID(parent: .root, index: i))
+        }
         XCTAssertEqual(seen.count, 200_000, "no collisions among 200k sibling IDs")
     }
 }
 
 final class LayoutTests: XCTestCase {
     func testVerticalStackPlacesWithSpacingAndAlignment() {
-        var f = LayoutFrame(axis: .vertical, rect: Rect(x: 10, y: 20, width: 100, height: 500), spacing: 5, alignment: .center)
+        var f = LayoutFrame(
+            axis: .vertical, rect: Rect(x: 10, y: 20, width: 100, height: 500), spacing: 5, alignment: .center)
         let a = f.place(Size(40, 10))
         let b = f.place(Size(60, 20))
         XCTAssertEqual(a, Rect(x: 40, y: 20, width: 40, height: 10))
         XCTAssertEqual(b, Rect(x: 30, y: 35, width: 60, height: 20))
         XCTAssertEqual(f.measuredSize, Size(80, 35))
-        var t = LayoutFrame(axis: .vertical, rect: Rect(x: 0, y: 0, width: 100, height: 100), spacing: 0, alignment: .end)
+        var t = LayoutFrame(
+            axis: .vertical, rect: Rect(x: 0, y: 0, width: 100, height: 100), spacing: 0, alignment: .end)
         XCTAssertEqual(t.place(Size(30, 10)).x, 70)
-        var fill = LayoutFrame(axis: .vertical, rect: Rect(x: 0, y: 0, width: 100, height: 100), spacing: 0, alignment: .fill)
+        var fill = LayoutFrame(
+            axis: .vertical, rect: Rect(x: 0, y: 0, width: 100, height: 100), spacing: 0, alignment: .fill)
         XCTAssertEqual(fill.place(Size(30, 10)).width, 100)
     }
 
@@ -37,8 +44,9 @@ final class LayoutTests: XCTestCase {
         var memo = StackMemo()
         var placed: [(left: Rect, gap: Rect, right: Rect)] = []
         for _ in 0..<2 {
-            var f = LayoutFrame(axis: .horizontal, rect: Rect(x: 0, y: 0, width: 300, height: 30), spacing: 10,
-                                alignment: .center, memo: memo)
+            var f = LayoutFrame(
+                axis: .horizontal, rect: Rect(x: 0, y: 0, width: 300, height: 30), spacing: 10,
+                alignment: .center, memo: memo)
             placed.append((f.place(Size(50, 20)), f.place(Size(0, 0), flexibleMain: true), f.place(Size(50, 20))))
             memo = f.measured
         }
@@ -51,12 +59,15 @@ final class LayoutTests: XCTestCase {
     }
 
     func testHorizontalStackCentersOnRowHeightAndInfiniteMainAxisHasNoFlex() {
-        var f = LayoutFrame(axis: .horizontal, rect: Rect(x: 0, y: 0, width: 300, height: 1000), spacing: 0,
-                            alignment: .center, memo: StackMemo(main: 0, cross: 30, fixedExtent: 0, flexCount: 0))
+        var f = LayoutFrame(
+            axis: .horizontal, rect: Rect(x: 0, y: 0, width: 300, height: 1000), spacing: 0,
+            alignment: .center, memo: StackMemo(main: 0, cross: 30, fixedExtent: 0, flexCount: 0))
         XCTAssertEqual(f.place(Size(10, 10)).y, 10, "centred in last frame's 30 px row, not the 1000 px available")
-        var v = LayoutFrame(axis: .vertical, rect: Rect(x: 0, y: 0, width: 100, height: .infinity), spacing: 0,
-                            alignment: .start, memo: StackMemo(main: 0, cross: 0, fixedExtent: 10, flexCount: 1))
-        XCTAssertEqual(v.place(Size(0, 4), flexibleMain: true).height, 4, "inside a scroll view a spacer keeps its minimum")
+        var v = LayoutFrame(
+            axis: .vertical, rect: Rect(x: 0, y: 0, width: 100, height: .infinity), spacing: 0,
+            alignment: .start, memo: StackMemo(main: 0, cross: 0, fixedExtent: 10, flexCount: 1))
+        XCTAssertEqual(
+            v.place(Size(0, 4), flexibleMain: true).height, 4, "inside a scroll view a spacer keeps its minimum")
     }
 }
 
@@ -64,7 +75,10 @@ final class KineticScrollerTests: XCTestCase {
     func testFlickVelocityDecaysToRest() {
         var k = KineticScroller()
         var t = 0.0
-        for _ in 0..<6 { k.addSample(delta: Point(0, 20), time: t); t += 1.0 / 60 }
+        for _ in 0..<6 {
+            k.addSample(delta: Point(0, 20), time: t)
+            t += 1.0 / 60
+        }
         k.release(time: t)
         XCTAssertEqual(k.velocity.y, 1200, accuracy: 200, "20 px per 1/60 s ≈ 1200 px/s")
         var total = 0.0, last = Double.infinity, frames = 0
@@ -96,7 +110,10 @@ final class KineticScrollerTests: XCTestCase {
 final class InputStateTests: XCTestCase {
     func testPressAndReleaseInOneFrameAreSpreadOverTwo() {
         var s = InputState()
-        s.beginFrame(events: [.mouseButton(.left, isDown: true, at: Point(5, 5)), .mouseButton(.left, isDown: false, at: Point(5, 5))], time: 0)
+        s.beginFrame(
+            events: [
+                .mouseButton(.left, isDown: true, at: Point(5, 5)), .mouseButton(.left, isDown: false, at: Point(5, 5)),
+            ], time: 0)
         XCTAssertTrue(s.pointer.pressed)
         XCTAssertFalse(s.pointer.released)
         s.beginFrame(events: [], time: 0.016)
@@ -144,103 +161,120 @@ final class InputStateTests: XCTestCase {
     func testSecondFingerDoesNotMoveThePrimaryPointer() {
         var s = InputState()
         s.beginFrame(events: [.finger(id: 1, phase: .down, at: Point(10, 10))], time: 0)
-        s.beginFrame(events: [.finger(id: 2, phase: .down, at: Point(200, 200)), .finger(id: 2, phase: .moved, at: Point(220, 200))], time: 0.02)
+        s.beginFrame(
+            events: [
+                .finger(id: 2, phase: .down, at: Point(200, 200)), .finger(id: 2, phase: .moved, at: Point(220, 200)),
+            ], time: 0.02)
         XCTAssertEqual(s.pointer.position, Point(10, 10))
         XCTAssertEqual(s.fingers.count, 2)
     }
 }
 
 final class TextEditingTests: XCTestCase {
-    @MainActor private static func press(_ key: Key, _ mods: KeyModifiers = [], _ text: inout [Unicode.Scalar], _ s: inout TextEditState,
-                       _ clip: Clipboard) {
-        _ = TextEditing.apply(KeyPress(key: key, modifiers: mods, isRepeat: false), to: &text, state: &s, clipboard: clip)
+    @MainActor private static func press(
+        _ key: Key, _ mods: KeyModifiers = [], _ text: inout [Unicode.Scalar], _ s: inout TextEditState,
+        _ clip: Clipboard
+    ) {
+        _ = TextEditing.apply(
+            KeyPress(key: key, modifiers: mods, isRepeat: false), to: &text, state: &s, clipboard: clip)
     }
 
-    func testInsertDeleteSelectCopyPaste() { onMain {
-        let clip = MemoryClipboard()
-        var text = Array("hello world".unicodeScalars)
-        var s = TextEditState()
-        s.caret = text.count; s.anchor = s.caret
-        Self.press(.backspace, [], &text, &s, clip)
-        XCTAssertEqual(String(String.UnicodeScalarView(text)), "hello worl")
-        Self.press(.backspace, .control, &text, &s, clip)
-        XCTAssertEqual(String(String.UnicodeScalarView(text)), "hello ")
-        Self.press(.left, .control, &text, &s, clip)
-        XCTAssertEqual(s.caret, 0)
-        Self.press(.right, .shift, &text, &s, clip)
-        Self.press(.right, .shift, &text, &s, clip)
-        XCTAssertEqual(s.selection, 0..<2)
-        Self.press(Key("c"), .control, &text, &s, clip)
-        XCTAssertEqual(clip.text, "he")
-        Self.press(.end, [], &text, &s, clip)
-        Self.press(Key("v"), .control, &text, &s, clip)
-        XCTAssertEqual(String(String.UnicodeScalarView(text)), "hello he")
-        Self.press(Key("a"), .control, &text, &s, clip)
-        _ = TextEditing.insert("é写", into: &text, state: &s)
-        XCTAssertEqual(String(String.UnicodeScalarView(text)), "é写")
-        XCTAssertEqual(s.caret, 2)
-        Self.press(.delete, [], &text, &s, clip)
-        XCTAssertEqual(text.count, 2, "delete at the end does nothing")
-    } }
+    func testInsertDeleteSelectCopyPaste() {
+        onMain {
+            let clip = MemoryClipboard()
+            var text = Array("hello world".unicodeScalars)
+            var s = TextEditState()
+            s.caret = text.count
+            s.anchor = s.caret
+            Self.press(.backspace, [], &text, &s, clip)
+            XCTAssertEqual(String(String.UnicodeScalarView(text)), "hello worl")
+            Self.press(.backspace, .control, &text, &s, clip)
+            XCTAssertEqual(String(String.UnicodeScalarView(text)), "hello ")
+            Self.press(.left, .control, &text, &s, clip)
+            XCTAssertEqual(s.caret, 0)
+            Self.press(.right, .shift, &text, &s, clip)
+            Self.press(.right, .shift, &text, &s, clip)
+            XCTAssertEqual(s.selection, 0..<2)
+            Self.press(Key("c"), .control, &text, &s, clip)
+            XCTAssertEqual(clip.text, "he")
+            Self.press(.end, [], &text, &s, clip)
+            Self.press(Key("v"), .control, &text, &s, clip)
+            XCTAssertEqual(String(String.UnicodeScalarView(text)), "hello he")
+            Self.press(Key("a"), .control, &text, &s, clip)
+            _ = TextEditing.insert("é写", into: &text, state: &s)
+            XCTAssertEqual(String(String.UnicodeScalarView(text)), "é写")
+            XCTAssertEqual(s.caret, 2)
+            Self.press(.delete, [], &text, &s, clip)
+            XCTAssertEqual(text.count, 2, "delete at the end does nothing")
+        }
+    }
 
     private static func string(_ scalars: [Unicode.Scalar]) -> String { String(String.UnicodeScalarView(scalars)) }
 
-    func testTheCaretAndDeletionStepOverWholeGraphemeClusters() { onMain {
-        let clip = MemoryClipboard()
-        // "é" as e + combining acute, a family emoji of five scalars (ZWJ), CJK, a flag (two regional indicators).
-        var text = Array("e\u{301}👩\u{200D}👩\u{200D}👧写🇫🇷".unicodeScalars)
-        var s = TextEditState()
-        s.caret = text.count; s.anchor = s.caret
-        Self.press(.backspace, [], &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "e\u{301}👩\u{200D}👩\u{200D}👧写", "the flag goes whole")
-        Self.press(.left, [], &text, &s, clip)
-        XCTAssertEqual(s.caret, 7, "left steps over 写 to the end of the family")
-        Self.press(.left, [], &text, &s, clip)
-        XCTAssertEqual(s.caret, 2, "and over the five scalars of the family at once")
-        Self.press(.backspace, [], &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "👩\u{200D}👩\u{200D}👧写", "backspace takes the accent with its letter")
-        XCTAssertEqual(s.caret, 0)
-        Self.press(.delete, [], &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "写", "delete takes the whole family")
-        XCTAssertEqual(TextEditing.snapToCluster(Array("a👩\u{200D}👧".unicodeScalars), 2), 1, "a click inside a cluster lands on its edge")
+    func testTheCaretAndDeletionStepOverWholeGraphemeClusters() {
+        onMain {
+            let clip = MemoryClipboard()
+            // "é" as e + combining acute, a family emoji of five scalars (ZWJ), CJK, a flag (two regional indicators).
+            var text = Array("e\u{301}👩\u{200D}👩\u{200D}👧写🇫🇷".unicodeScalars)
+            var s = TextEditState()
+            s.caret = text.count
+            s.anchor = s.caret
+            Self.press(.backspace, [], &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "e\u{301}👩\u{200D}👩\u{200D}👧写", "the flag goes whole")
+            Self.press(.left, [], &text, &s, clip)
+            XCTAssertEqual(s.caret, 7, "left steps over 写 to the end of the family")
+            Self.press(.left, [], &text, &s, clip)
+            XCTAssertEqual(s.caret, 2, "and over the five scalars of the family at once")
+            Self.press(.backspace, [], &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "👩\u{200D}👩\u{200D}👧写", "backspace takes the accent with its letter")
+            XCTAssertEqual(s.caret, 0)
+            Self.press(.delete, [], &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "写", "delete takes the whole family")
+            XCTAssertEqual(
+                TextEditing.snapToCluster(Array("a👩\u{200D}👧".unicodeScalars), 2), 1,
+                "a click inside a cluster lands on its edge")
 
-        var words = Array("cafe\u{301} noir".unicodeScalars)
-        var w = TextEditState()
-        w.caret = words.count; w.anchor = w.caret
-        Self.press(.left, .control, &words, &w, clip)
-        XCTAssertEqual(w.caret, 6)
-        Self.press(.left, .control, &words, &w, clip)
-        XCTAssertEqual(w.caret, 0, "a combining accent does not split the word")
-    } }
+            var words = Array("cafe\u{301} noir".unicodeScalars)
+            var w = TextEditState()
+            w.caret = words.count
+            w.anchor = w.caret
+            Self.press(.left, .control, &words, &w, clip)
+            XCTAssertEqual(w.caret, 6)
+            Self.press(.left, .control, &words, &w, clip)
+            XCTAssertEqual(w.caret, 0, "a combining accent does not split the word")
+        }
+    }
 
-    func testUndoAndRedoTakeTypingAWordAtATime() { onMain {
-        let clip = MemoryClipboard()
-        var text: [Unicode.Scalar] = []
-        var s = TextEditState()
-        for c in "hello world" { _ = TextEditing.insert(String(c), into: &text, state: &s) }
-        Self.press(Key("z"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello ", "one step per word")
-        Self.press(Key("z"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "")
-        Self.press(Key("z"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "", "nothing more to undo")
-        Self.press(Key("z"), [.control, .shift], &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello ")
-        Self.press(Key("y"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello world")
-        XCTAssertEqual(s.caret, 11)
-        for _ in 0..<3 { Self.press(.backspace, [], &text, &s, clip) }
-        Self.press(.left, [], &text, &s, clip)
-        Self.press(.backspace, [], &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello o")
-        Self.press(Key("z"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello wo", "a caret move ends a run of deletions")
-        Self.press(Key("z"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello world", "the three backspaces were one step")
-        _ = TextEditing.insert("!", into: &text, state: &s)
-        Self.press(Key("y"), .control, &text, &s, clip)
-        XCTAssertEqual(Self.string(text), "hello world!", "a new edit drops the redo history")
-    } }
+    func testUndoAndRedoTakeTypingAWordAtATime() {
+        onMain {
+            let clip = MemoryClipboard()
+            var text: [Unicode.Scalar] = []
+            var s = TextEditState()
+            for c in "hello world" { _ = TextEditing.insert(String(c), into: &text, state: &s) }
+            Self.press(Key("z"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello ", "one step per word")
+            Self.press(Key("z"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "")
+            Self.press(Key("z"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "", "nothing more to undo")
+            Self.press(Key("z"), [.control, .shift], &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello ")
+            Self.press(Key("y"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello world")
+            XCTAssertEqual(s.caret, 11)
+            for _ in 0..<3 { Self.press(.backspace, [], &text, &s, clip) }
+            Self.press(.left, [], &text, &s, clip)
+            Self.press(.backspace, [], &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello o")
+            Self.press(Key("z"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello wo", "a caret move ends a run of deletions")
+            Self.press(Key("z"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello world", "the three backspaces were one step")
+            _ = TextEditing.insert("!", into: &text, state: &s)
+            Self.press(Key("y"), .control, &text, &s, clip)
+            XCTAssertEqual(Self.string(text), "hello world!", "a new edit drops the redo history")
+        }
+    }
 
     func testTheInputMethodsCaretIsKept() {
         var s = InputState()
@@ -251,11 +285,13 @@ final class TextEditingTests: XCTestCase {
         XCTAssertEqual(s.compositionCursor, 0)
     }
 
-    func testSliderMath() { onMain {
-        XCTAssertEqual(SliderMath.value(atX: 150, minX: 100, maxX: 200, range: 0...10, step: nil), 5)
-        XCTAssertEqual(SliderMath.value(atX: 152, minX: 100, maxX: 200, range: 0...10, step: 1), 5)
-        XCTAssertEqual(SliderMath.value(atX: 999, minX: 100, maxX: 200, range: 0...10, step: nil), 10)
-        XCTAssertEqual(SliderMath.fraction(of: .nan, in: 0...1), 0)
-        XCTAssertEqual(SliderMath.fraction(of: 5, in: 0...1), 1)
-    } }
+    func testSliderMath() {
+        onMain {
+            XCTAssertEqual(SliderMath.value(atX: 150, minX: 100, maxX: 200, range: 0...10, step: nil), 5)
+            XCTAssertEqual(SliderMath.value(atX: 152, minX: 100, maxX: 200, range: 0...10, step: 1), 5)
+            XCTAssertEqual(SliderMath.value(atX: 999, minX: 100, maxX: 200, range: 0...10, step: nil), 10)
+            XCTAssertEqual(SliderMath.fraction(of: .nan, in: 0...1), 0)
+            XCTAssertEqual(SliderMath.fraction(of: 5, in: 0...1), 1)
+        }
+    }
 }

@@ -8,7 +8,11 @@ import XCTest
 
 // The "Accessibility" article's examples, as it shows them (see ArticleSnippets.swift).
 
-struct ArticlePhoto { var name: String; var path: String; var rating: Int }
+struct ArticlePhoto {
+    var name: String
+    var path: String
+    var rating: Int
+}
 
 @MainActor
 func ratedPhotoCell(_ ui: UI, photo: ArticlePhoto, cell: Rect) {
@@ -40,29 +44,34 @@ final class Settings {
 }
 
 final class AccessibilityArticleTests: XCTestCase {
-    func testTheArticlesQueriesFindActAndRead() throws { try onMain {
-        // snippet: accessibility-queries
-        let h = try Harness()
-        let app = Settings()
-        h.frame(app.body)
-        h.setText(try h.find(.textField, "Name"), "Ada", app.body)
-        h.activate(try h.find(.toggle, "Wrap lines"), app.body)
-        h.activate(try h.find(.button, "Save"), app.body)
-        XCTAssertEqual(app.saved, "Ada, wrapped")
-        XCTAssertTrue(try h.find(.toggle, "Wrap lines").states.contains(.checked))
-        XCTAssertEqual(try h.find(.table, "files").collection?.rows, 100_000)
-        // end snippet
-    }}
+    func testTheArticlesQueriesFindActAndRead() throws {
+        try onMain {
+            // snippet: accessibility-queries
+            let h = try Harness()
+            let app = Settings()
+            h.frame(app.body)
+            h.setText(try h.find(.textField, "Name"), "Ada", app.body)
+            h.activate(try h.find(.toggle, "Wrap lines"), app.body)
+            h.activate(try h.find(.button, "Save"), app.body)
+            XCTAssertEqual(app.saved, "Ada, wrapped")
+            XCTAssertTrue(try h.find(.toggle, "Wrap lines").states.contains(.checked))
+            XCTAssertEqual(try h.find(.table, "files").collection?.rows, 100_000)
+            // end snippet
+        }
+    }
 
-    func testTheModifiersNameTheIconButtonAndTheImageAndHideTheBadge() throws { try onMain {
-        let h = try Harness()
-        let photo = ArticlePhoto(name: "Beach", path: "/nonexistent/beach.jpg", rating: 4)
-        h.frames(2) { ui in ratedPhotoCell(ui, photo: photo, cell: Rect(x: 10, y: 80, width: 100, height: 80)) }
-        XCTAssertNoThrow(try h.find(.button, "Delete"))
-        XCTAssertEqual(try h.find(.button, "Move to Trash").description, "Moves the selected photos to the trash")
-        let image = try h.find(.image, "Beach")
-        XCTAssertEqual(image.value, "4 stars", "the outer value over the image's own (it has no pipeline to load from)")
-        XCTAssertTrue(h.drawnText.contains("★★★★"), "the stars are drawn")
-        XCTAssertTrue(h.findAll(.label).isEmpty, "and hidden: the value says them")
-    }}
+    func testTheModifiersNameTheIconButtonAndTheImageAndHideTheBadge() throws {
+        try onMain {
+            let h = try Harness()
+            let photo = ArticlePhoto(name: "Beach", path: "/nonexistent/beach.jpg", rating: 4)
+            h.frames(2) { ui in ratedPhotoCell(ui, photo: photo, cell: Rect(x: 10, y: 80, width: 100, height: 80)) }
+            XCTAssertNoThrow(try h.find(.button, "Delete"))
+            XCTAssertEqual(try h.find(.button, "Move to Trash").description, "Moves the selected photos to the trash")
+            let image = try h.find(.image, "Beach")
+            XCTAssertEqual(
+                image.value, "4 stars", "the outer value over the image's own (it has no pipeline to load from)")
+            XCTAssertTrue(h.drawnText.contains("★★★★"), "the stars are drawn")
+            XCTAssertTrue(h.findAll(.label).isEmpty, "and hidden: the value says them")
+        }
+    }
 }

@@ -46,7 +46,7 @@ final class Counters {
 
     func body(_ ui: UI) {
         for name in names {
-            ui.withID(name) {                       // the same labels below, one scope per row
+            ui.withID(name) {  // the same labels below, one scope per row
                 ui.hstack {
                     let id = ui.id("count")
                     let count = ui.state(id, default: 0)
@@ -90,9 +90,9 @@ final class Downloader: Sendable {
 
     func start() {
         Thread { [self] in
-            let text = "done"                       // the slow work
+            let text = "done"  // the slow work
             result.withLock { $0 = text }
-            FrameWaker.wake()                       // the frame loop wakes and draws the result
+            FrameWaker.wake()  // the frame loop wakes and draws the result
         }.start()
     }
 
@@ -108,8 +108,10 @@ final class Mail {
     var folders = SplitState(fraction: 0.25)
 
     func body(_ ui: UI) {
-        ui.hSplit("folders", state: Binding(self, \.folders),
-                  constraints: SplitConstraints(minPFraction: 0.15, minSFraction: 0.5)) {
+        ui.hSplit(
+            "folders", state: Binding(self, \.folders),
+            constraints: SplitConstraints(minPFraction: 0.15, minSFraction: 0.5)
+        ) {
             ui.text("Inbox")
         } right: {
             ui.vSplit("message", fraction: 0.4, persist: true) {
@@ -168,13 +170,16 @@ final class FileTable {
     init(files: [File]) { self.files = files }
 
     func body(_ ui: UI) {
-        let rows = sorter.view(of: files, sortedBy: order)     // the old order stays until the new one is ready
-        ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
-                 isSorting: sorter.isSorting, contextMenu: { ids in
-                     if ui.menuItem("Delete \(ids.count) Files", role: .destructive) {
-                         self.lastAction = "Deleted \(ids.count)"
-                     }
-                 }) {
+        let rows = sorter.view(of: files, sortedBy: order)  // the old order stays until the new one is ready
+        ui.table(
+            "files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+            isSorting: sorter.isSorting,
+            contextMenu: { ids in
+                if ui.menuItem("Delete \(ids.count) Files", role: .destructive) {
+                    self.lastAction = "Deleted \(ids.count)"
+                }
+            }
+        ) {
             TableColumn("Name", value: \File.name).width(min: 120, ideal: 240)
             TableColumn("Size", value: \File.size) { "\($0.size / 1024) KB" }.alignment(.trailing)
         }
@@ -192,17 +197,20 @@ struct CSVRow: Identifiable, Sendable {
 final class CSVTable {
     var header: [String]
     var rows: [CSVRow]
-    var numeric: [Bool]                        // every cell a number: sorted by value
+    var numeric: [Bool]  // every cell a number: sorted by value
     var order: [KeyComparator<CSVRow>] = []
     var selection = Set<Int>()
     let sorter = TableSorter<CSVRow>(name: "csv")
 
     init(csv: String) {
-        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = csv.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         header = lines.first ?? []
         let width = header.count
         let parsed = lines.dropFirst().enumerated().map { n, cells in
-            CSVRow(id: n, cells: Array((cells + Array(repeating: "", count: width)).prefix(width)))   // ragged lines padded
+            // ragged lines padded
+            CSVRow(id: n, cells: Array((cells + Array(repeating: "", count: width)).prefix(width)))
         }
         rows = parsed
         numeric = (0..<width).map { i in parsed.allSatisfy { Double($0.cells[i]) != nil } }
@@ -210,11 +218,14 @@ final class CSVTable {
 
     func body(_ ui: UI) {
         let shown = sorter.view(of: rows, sortedBy: order)
-        ui.table("csv", rows: shown, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
-                 isSorting: sorter.isSorting, contextMenu: { ids in
-                     if !ids.isEmpty, ui.menuItem("Copy \(ids.count) Rows") { self.copy(ids, to: ui.clipboard) }
-                 }) {
-            for (i, name) in header.enumerated() {       // one column per field of the file
+        ui.table(
+            "csv", rows: shown, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+            isSorting: sorter.isSorting,
+            contextMenu: { ids in
+                if !ids.isEmpty, ui.menuItem("Copy \(ids.count) Rows") { self.copy(ids, to: ui.clipboard) }
+            }
+        ) {
+            for (i, name) in header.enumerated() {  // one column per field of the file
                 if numeric[i] {
                     TableColumn(name, id: "field \(i)", sortUsing: .double { Double($0.cells[i]) ?? 0 }) { $0.cells[i] }
                         .alignment(.trailing)
@@ -227,7 +238,8 @@ final class CSVTable {
 
     /// The rows `ids` names as CSV lines, in file order, on the clipboard.
     func copy(_ ids: RowSelection<Int>, to clipboard: Clipboard) {
-        clipboard.text = rows.filter { ids.contains($0.id) }.map { $0.cells.joined(separator: ",") }.joined(separator: "\n")
+        clipboard.text = rows.filter { ids.contains($0.id) }.map { $0.cells.joined(separator: ",") }.joined(
+            separator: "\n")
     }
 }
 // end snippet
@@ -240,7 +252,7 @@ func filterBar(_ ui: UI, filter: inout String, rows: Int) {
     ui.vstack {
         ui.hstack {
             ui.textField("Filter", text: &filter, width: 160)
-            ui.spacer()                          // what the others left in the last frame
+            ui.spacer()  // what the others left in the last frame
             _ = ui.button("Export")
         }
         ui.text("\(rows) rows")
@@ -253,7 +265,11 @@ func filterBar(_ ui: UI, filter: inout String, rows: Int) {
 func statisticRows(_ ui: UI) {
     ui.vstack {
         // First come, first served: the long name takes the row, and the value is cut.
-        ui.hstack { ui.text("Most common city of birth"); ui.spacer(); ui.text("Lisbon") }
+        ui.hstack {
+            ui.text("Most common city of birth")
+            ui.spacer()
+            ui.text("Lisbon")
+        }
         // In a flexible frame, the name gets only what the value leaves: the value stays whole.
         ui.hstack {
             ui.frame(height: ui.font.lineHeight) { ui.text("Most common city of birth") }
@@ -268,7 +284,7 @@ func statisticRows(_ ui: UI) {
 func boxes(_ ui: UI) {
     ui.hstack(alignment: .top) {
         ui.frame(width: 110, height: 50) {
-            ui.drawList.addRect(ui.availableRect, color: ui.theme.control)   // shows the frame
+            ui.drawList.addRect(ui.availableRect, color: ui.theme.control)  // shows the frame
             ui.text("110 × 50")
         }
         ui.padding(12) { ui.text("padded by 12") }
@@ -287,7 +303,7 @@ final class Report {
 
     func body(_ ui: UI) {
         ui.task {
-            let loaded = await Task.detached { (1...20).map { "Line \($0)" } }.value   // off the main actor
+            let loaded = await Task.detached { (1...20).map { "Line \($0)" } }.value  // off the main actor
             self.lines = loaded
         }
         ui.vstack {
@@ -303,13 +319,13 @@ func headlessMain() throws {
     // snippet: headless-main
     let host = try AppHost(options: .init(title: "Report", width: 800, height: 600, offscreen: true))
     let report = Report()
-    host.frame(report.body)                        // starts the loading task
+    host.frame(report.body)  // starts the loading task
     // Background work wakes the loop: run frames until it is done (10 s at most).
     let deadline = MonotonicClock.seconds() + 10
     while report.isLoading && MonotonicClock.seconds() < deadline {
         host.runOnce(timeout: 1, report.body)
     }
-    host.captureScreenshot(to: "report.png")       // saved when the next frame is drawn
+    host.captureScreenshot(to: "report.png")  // saved when the next frame is drawn
     host.frame(report.body)
     // end snippet
 }
@@ -373,9 +389,13 @@ func photoGrid(_ ui: UI, photos: [Photo]) {
 
 // snippet: justified-grid
 @MainActor
-func justifiedPhotos(_ ui: UI, photos: [Photo], ratios: [Double], months: [(title: String, count: Int)], zoom: Binding<Double>) {
-    ui.lazyJustifiedGrid("photos", aspectRatios: ratios, sections: months.map(\.count), rowHeight: 160,
-                         pinnedViews: .sectionHeaders, zoom: zoom) { ui, month, rect in
+func justifiedPhotos(
+    _ ui: UI, photos: [Photo], ratios: [Double], months: [(title: String, count: Int)], zoom: Binding<Double>
+) {
+    ui.lazyJustifiedGrid(
+        "photos", aspectRatios: ratios, sections: months.map(\.count), rowHeight: 160,
+        pinnedViews: .sectionHeaders, zoom: zoom
+    ) { ui, month, rect in
         ui.font.draw(months[month].title, in: rect, color: ui.theme.text, into: &ui.drawList)
     } cell: { ui, i, rect in
         ui.asyncImage(photos[i].path, in: rect)
@@ -395,7 +415,7 @@ func imagePipelineSetup(host: AppHost) {
 @MainActor
 func profilingSetup(host: AppHost, ui: UI, photos: [Photo]) {
     // snippet: hud
-    host.showsHUD = true                            // or press F12
+    host.showsHUD = true  // or press F12
     // end snippet
     // snippet: scope
     ui.profile("photo grid") {
@@ -435,14 +455,16 @@ extension UI {
         }
         // 4. Accessibility: what a screen reader asks for, and what it is told.
         if let asked = accessibilitySetValue(id), asked.isFinite { value = min(maximum, max(0, Int(asked.rounded()))) }
-        accessibilityElement(id, role: .slider, name: title, frame: rect, states: controlStates(.horizontal),
-                             value: "\(value) of \(maximum)",
-                             range: AccessibilityRange(current: Double(value), minimum: 0, maximum: Double(maximum), step: 1))
+        accessibilityElement(
+            id, role: .slider, name: title, frame: rect, states: controlStates(.horizontal),
+            value: "\(value) of \(maximum)",
+            range: AccessibilityRange(current: Double(value), minimum: 0, maximum: Double(maximum), step: 1))
         // 5. Drawing: theme colors, so dark mode and the display's scale come for free.
         let shown = r.isHovered ? star(atX: input.pointer.position.x) : value
         for index in 0..<maximum {
             let center = Point(rect.x + (Double(index) + 0.5) * side, rect.midY)
-            drawList.addCircle(center: center, radius: side * 0.3, color: index < shown ? theme.accent : theme.separator)
+            drawList.addCircle(
+                center: center, radius: side * 0.3, color: index < shown ? theme.accent : theme.separator)
         }
         if focusID == id { drawList.addRectBorder(rect, radius: 4, color: theme.accent.opacity(0.6), thickness: 2) }
         return value != old
@@ -474,7 +496,9 @@ extension UI {
             guard values.count > 1, let low = values.min(), let high = values.max() else { return }
             let span = max(high - low, .ulpOfOne)
             let points = values.indices.map { i in
-                Point(rect.x + rect.width * Double(i) / Double(values.count - 1), rect.maxY - (values[i] - low) / span * rect.height)
+                Point(
+                    rect.x + rect.width * Double(i) / Double(values.count - 1),
+                    rect.maxY - (values[i] - low) / span * rect.height)
             }
             drawList.addPolyline(points, color: theme.accent, thickness: 2)
         }

@@ -28,7 +28,8 @@ enum ProfilingArticle {
 
     static func startRecording(_ host: AppHost) throws {
         // snippet: profiling-record
-        host.recorder = try InputRecorder(path: "session.jsonl", header: RecordingHeader(width: 1280, height: 800, scale: 1))
+        host.recorder = try InputRecorder(
+            path: "session.jsonl", header: RecordingHeader(width: 1280, height: 800, scale: 1))
         // end snippet
     }
 
@@ -40,29 +41,31 @@ enum ProfilingArticle {
 }
 
 final class ProfilingArticleTests: XCTestCase {
-    func testTheRecordedClicksCountAgainInTheReplay() throws { try onMain {
-        let folder = NSTemporaryDirectory() + "tessera-article-\(getpid())"
-        XCTAssertEqual(mkdir(folder, 0o700), 0)
-        let previous = FileManager.default.currentDirectoryPath
-        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder)) // the article's relative path
-        defer {
-            _ = FileManager.default.changeCurrentDirectoryPath(previous)
-            try? FileManager.default.removeItem(atPath: folder)
+    func testTheRecordedClicksCountAgainInTheReplay() throws {
+        try onMain {
+            let folder = NSTemporaryDirectory() + "tessera-article-\(getpid())"
+            XCTAssertEqual(mkdir(folder, 0o700), 0)
+            let previous = FileManager.default.currentDirectoryPath
+            XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder))  // the article's relative path
+            defer {
+                _ = FileManager.default.changeCurrentDirectoryPath(previous)
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+            let h = try Harness()
+            let recorded = CounterApp(), replayed = CounterApp()
+            try ProfilingArticle.startRecording(h.host)
+            h.frame(recorded.build)
+            let button = try XCTUnwrap(h.rect(ofText: "Count"))
+            for _ in 0..<2 {
+                h.click(at: Point(button.midX, button.midY), recorded.build)
+                h.wait(1)
+            }
+            h.host.recorder?.close()
+            h.host.recorder = nil
+            XCTAssertEqual(recorded.clicks, 2)
+            try ProfilingArticle.replay(h.host, into: replayed)
+            XCTAssertEqual(replayed.clicks, 2, "the replay clicks the counter as the recording did")
+            ProfilingArticle.printWheelLatency(h.host)
         }
-        let h = try Harness()
-        let recorded = CounterApp(), replayed = CounterApp()
-        try ProfilingArticle.startRecording(h.host)
-        h.frame(recorded.build)
-        let button = try XCTUnwrap(h.rect(ofText: "Count"))
-        for _ in 0..<2 {
-            h.click(at: Point(button.midX, button.midY), recorded.build)
-            h.wait(1)
-        }
-        h.host.recorder?.close()
-        h.host.recorder = nil
-        XCTAssertEqual(recorded.clicks, 2)
-        try ProfilingArticle.replay(h.host, into: replayed)
-        XCTAssertEqual(replayed.clicks, 2, "the replay clicks the counter as the recording did")
-        ProfilingArticle.printWheelLatency(h.host)
-    } }
+    }
 }

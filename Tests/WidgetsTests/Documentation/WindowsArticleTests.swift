@@ -25,7 +25,7 @@ final class NotesApp {
     func registerWindows(on host: AppHost) {
         host.windowGroup("note", title: "Note", width: 480, height: 360) { ui in
             let note = ui.windowValue(as: String.self) ?? "Untitled"
-            let window = ui.windowState { NoteWindow() }   // this window's own, gone when it closes
+            let window = ui.windowState { NoteWindow() }  // this window's own, gone when it closes
             ui.vstack {
                 ui.text(note, font: ui.font(size: 17, weight: .bold))
                 ui.textField("Text", text: &window.text)
@@ -45,11 +45,14 @@ final class NotesApp {
                 }
                 ui.menu("Note") {
                     ui.disabled(selected == nil) {
-                        if ui.menuItem("Open in New Window", shortcut: KeyboardShortcut(.returnKey, modifiers: .control)),
-                           let selected {
+                        if ui.menuItem(
+                            "Open in New Window", shortcut: KeyboardShortcut(.returnKey, modifiers: .control)),
+                            let selected
+                        {
                             ui.openWindow(id: "note", value: notes[selected])
                         }
-                        if ui.menuItem("Delete", role: .destructive, shortcut: KeyboardShortcut(.delete, modifiers: [])) {
+                        if ui.menuItem("Delete", role: .destructive, shortcut: KeyboardShortcut(.delete, modifiers: []))
+                        {
                             confirmsDelete = true
                         }
                     }
@@ -59,8 +62,9 @@ final class NotesApp {
                 if ui.button(note, style: k == selected ? .borderedProminent : .plain) { selected = k }
             }
         }
-        ui.confirmationDialog("Delete this note?", isPresented: Binding(self, \.confirmsDelete),
-                              actions: [DialogAction("Delete", role: .destructive) { self.deleteSelected() }])
+        ui.confirmationDialog(
+            "Delete this note?", isPresented: Binding(self, \.confirmsDelete),
+            actions: [DialogAction("Delete", role: .destructive) { self.deleteSelected() }])
     }
     // end snippet
 
@@ -72,28 +76,31 @@ final class NotesApp {
 }
 
 final class WindowsArticleTests: XCTestCase {
-    func testTheNotesAppOpensANoteInItsOwnWindowAndDeletesAfterAsking() throws { try onMain {
-        let h = try Harness(width: 800, height: 600)
-        let app = NotesApp()
-        app.registerWindows(on: h.host)
-        h.frames(2, app.body)
-        h.press(.delete, app.body)
-        XCTAssertNil(h.rect(ofText: "Delete this note?"), "nothing selected: Delete is disabled")
-        try h.click(on: "Ideas", app.body)
-        h.press(.returnKey, modifiers: .control, app.body)
-        XCTAssertEqual(h.host.windows.map(\.group), [AppHost.mainGroup, "note"])
-        let note = h.host.windows[1]
-        h.frame(app.body)
-        XCTAssertEqual(note.ui.windowValue(as: String.self), "Ideas")
-        EventInjector(window: note.window).tap(Key("w"), modifiers: .control)
-        h.frames(2, app.body)
-        XCTAssertTrue(note.isClosed, "Ctrl+W in the note's window closes it, not the list's")
-        XCTAssertEqual(h.host.windows.count, 1)
-        h.press(.delete, app.body)
-        XCTAssertNotNil(h.rect(ofText: "Delete this note?"))
-        try h.click(on: "Delete", in: .rect(Rect(x: 0, y: 0, width: 800, height: 600)), app.body)
-        XCTAssertEqual(app.deleted, ["Ideas"])
-        h.press(Key("n"), modifiers: .control, app.body)
-        XCTAssertEqual(h.host.windows.map(\.group), [AppHost.mainGroup, AppHost.mainGroup], "Ctrl+N: another main window")
-    } }
+    func testTheNotesAppOpensANoteInItsOwnWindowAndDeletesAfterAsking() throws {
+        try onMain {
+            let h = try Harness(width: 800, height: 600)
+            let app = NotesApp()
+            app.registerWindows(on: h.host)
+            h.frames(2, app.body)
+            h.press(.delete, app.body)
+            XCTAssertNil(h.rect(ofText: "Delete this note?"), "nothing selected: Delete is disabled")
+            try h.click(on: "Ideas", app.body)
+            h.press(.returnKey, modifiers: .control, app.body)
+            XCTAssertEqual(h.host.windows.map(\.group), [AppHost.mainGroup, "note"])
+            let note = h.host.windows[1]
+            h.frame(app.body)
+            XCTAssertEqual(note.ui.windowValue(as: String.self), "Ideas")
+            EventInjector(window: note.window).tap(Key("w"), modifiers: .control)
+            h.frames(2, app.body)
+            XCTAssertTrue(note.isClosed, "Ctrl+W in the note's window closes it, not the list's")
+            XCTAssertEqual(h.host.windows.count, 1)
+            h.press(.delete, app.body)
+            XCTAssertNotNil(h.rect(ofText: "Delete this note?"))
+            try h.click(on: "Delete", in: .rect(Rect(x: 0, y: 0, width: 800, height: 600)), app.body)
+            XCTAssertEqual(app.deleted, ["Ideas"])
+            h.press(Key("n"), modifiers: .control, app.body)
+            XCTAssertEqual(
+                h.host.windows.map(\.group), [AppHost.mainGroup, AppHost.mainGroup], "Ctrl+N: another main window")
+        }
+    }
 }

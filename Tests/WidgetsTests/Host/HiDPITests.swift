@@ -20,9 +20,11 @@ final class HiDPITests: XCTestCase {
         XCTAssertEqual(resolve([:], 192, 2), 1, "a 2× backing store already scales")
         XCTAssertEqual(resolve(["GDK_SCALE": "2"], 96, 1), 2)
         XCTAssertEqual(resolve(["GDK_DPI_SCALE": "1.25"], 96, 1), 1.25)
-        XCTAssertEqual(resolve(["GDK_SCALE": "2", "GDK_DPI_SCALE": "0.75"], 300, 1), 1.5, "GTK's variables win over the DPI")
+        XCTAssertEqual(
+            resolve(["GDK_SCALE": "2", "GDK_DPI_SCALE": "0.75"], 300, 1), 1.5, "GTK's variables win over the DPI")
         XCTAssertEqual(resolve(["QT_SCALE_FACTOR": "1.5"], 96, 1), 1.5)
-        XCTAssertEqual(resolve(["GDK_SCALE": "abc", "QT_SCALE_FACTOR": "nan"], 144, 1), 1.5, "unreadable values are ignored")
+        XCTAssertEqual(
+            resolve(["GDK_SCALE": "abc", "QT_SCALE_FACTOR": "nan"], 144, 1), 1.5, "unreadable values are ignored")
         XCTAssertEqual(resolve(["GDK_SCALE": "1e9"], 96, 1), 4, "clamped")
     }
 
@@ -43,39 +45,53 @@ final class HiDPITests: XCTestCase {
                 XCTAssertEqual(h.pixels.width, Int(640 * scale))
                 XCTAssertEqual(h.pixels.height, Int(480 * scale))
                 // The harness reads pixels by physical coordinates.
-                let red = h.countPixels(in: Rect(x: 0, y: 0, width: 200 * scale, height: 100 * scale), where: { $0 == .red })
-                XCTAssertEqual(red, Int((100 * scale).rounded() * (40 * scale).rounded()), "a 100×40 pt rect at \(scale)")
-                let thickness = lines.map { y in h.countPixels(in: Rect(x: 350 * scale, y: (y - 3) * scale, width: 1, height: 7 * scale), where: { $0 == .blue }) }
+                let red = h.countPixels(
+                    in: Rect(x: 0, y: 0, width: 200 * scale, height: 100 * scale), where: { $0 == .red })
+                XCTAssertEqual(
+                    red, Int((100 * scale).rounded() * (40 * scale).rounded()), "a 100×40 pt rect at \(scale)")
+                let thickness = lines.map { y in
+                    h.countPixels(
+                        in: Rect(x: 350 * scale, y: (y - 3) * scale, width: 1, height: 7 * scale),
+                        where: { $0 == .blue })
+                }
                 XCTAssertEqual(Set(thickness).count, 1, "every hairline equally thick at \(scale): \(thickness)")
                 XCTAssertEqual(thickness[0], max(1, Int((scale).rounded())))
-                XCTAssertEqual(fontPixels, Int((h.ui.theme.fontSize * scale).rounded()), "glyphs rasterized at the physical size")
-                let ink = try XCTUnwrap(h.inkBounds(in: Rect(x: 0, y: 290 * scale, width: 300 * scale, height: 40 * scale),
-                                                    differingFrom: h.ui.theme.background))
-                XCTAssertEqual(ink.height, Double(fontPixels) * 0.73, accuracy: 2.5, "a capital's height in pixels at \(scale)")
+                XCTAssertEqual(
+                    fontPixels, Int((h.ui.theme.fontSize * scale).rounded()), "glyphs rasterized at the physical size")
+                let ink = try XCTUnwrap(
+                    h.inkBounds(
+                        in: Rect(x: 0, y: 290 * scale, width: 300 * scale, height: 40 * scale),
+                        differingFrom: h.ui.theme.background))
+                XCTAssertEqual(
+                    ink.height, Double(fontPixels) * 0.73, accuracy: 2.5, "a capital's height in pixels at \(scale)")
                 h.shot("hidpi-\(scale)", build)
             }
         }
     }
 
-    func testMovingToADisplayOfAnotherScaleRerasterizesTheText() throws { try onMain {
-        setenv("GDK_SCALE", "1", 1)
-        defer { unsetenv("GDK_SCALE") }
-        let host = try AppHost(options: .init(title: "scale", width: 640, height: 480, vsync: false, offscreen: true, scale: nil))
-        host.readsBackFrames = true
-        var pixelSize = 0
-        let build: (UI) -> Void = { ui in
-            ui.text("Display")
-            pixelSize = ui.font.pixelSize
+    func testMovingToADisplayOfAnotherScaleRerasterizesTheText() throws {
+        try onMain {
+            setenv("GDK_SCALE", "1", 1)
+            defer { unsetenv("GDK_SCALE") }
+            let host = try AppHost(
+                options: .init(title: "scale", width: 640, height: 480, vsync: false, offscreen: true, scale: nil))
+            host.readsBackFrames = true
+            var pixelSize = 0
+            let build: (UI) -> Void = { ui in
+                ui.text("Display")
+                pixelSize = ui.font.pixelSize
+            }
+            host.frame(build)
+            XCTAssertEqual(host.userScale, 1)
+            XCTAssertEqual(pixelSize, Int(host.ui.theme.fontSize.rounded()))
+            setenv("GDK_SCALE", "2", 1)  // what the desktop says for the other display
+            EventInjector(window: host.window).displayChanged()
+            host.frame(build)
+            host.frame(build)
+            XCTAssertEqual(host.userScale, 2, "the new display's scale")
+            XCTAssertEqual(host.ui.size, Size(320, 240), "layout in logical pixels")
+            XCTAssertEqual(
+                pixelSize, Int((host.ui.theme.fontSize * 2).rounded()), "glyphs rasterized anew at the new scale")
         }
-        host.frame(build)
-        XCTAssertEqual(host.userScale, 1)
-        XCTAssertEqual(pixelSize, Int(host.ui.theme.fontSize.rounded()))
-        setenv("GDK_SCALE", "2", 1) // what the desktop says for the other display
-        EventInjector(window: host.window).displayChanged()
-        host.frame(build)
-        host.frame(build)
-        XCTAssertEqual(host.userScale, 2, "the new display's scale")
-        XCTAssertEqual(host.ui.size, Size(320, 240), "layout in logical pixels")
-        XCTAssertEqual(pixelSize, Int((host.ui.theme.fontSize * 2).rounded()), "glyphs rasterized anew at the new scale")
-    } }
+    }
 }

@@ -20,7 +20,7 @@ final class InputRecorderTests: XCTestCase {
     }
 
     func testAPipeWhoseReaderQuitEndsTheRecording() throws {
-        signal(SIGPIPE, SIG_IGN) // as AppHost and GalleryDemo set it
+        signal(SIGPIPE, SIG_IGN)  // as AppHost and GalleryDemo set it
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
         let recorder = try InputRecorder(descriptor: ends[1], path: "a pipe", header: header)
@@ -28,10 +28,10 @@ final class InputRecorderTests: XCTestCase {
         XCTAssertGreaterThan(read(ends[0], &buffer, buffer.count), 0, "the header went through")
         recorder.record(frame: 1, time: Double(1) / 60, events: events)
         XCTAssertNil(recorder.failure)
-        close(ends[0]) // the reader quits
+        close(ends[0])  // the reader quits
         recorder.record(frame: 2, time: Double(2) / 60, events: events)
         XCTAssertEqual(recorder.failure, String(cString: strerror(EPIPE)))
-        recorder.record(frame: 3, time: Double(3) / 60, events: events) // and later frames are simply not recorded
+        recorder.record(frame: 3, time: Double(3) / 60, events: events)  // and later frames are simply not recorded
         recorder.close()
     }
 }

@@ -14,12 +14,16 @@ final class SystemAppearanceTests: XCTestCase {
         XCTAssertEqual(SystemAppearance.scheme(portalReply: "(<<uint32 1>>,)\n"), .dark)
         XCTAssertEqual(SystemAppearance.scheme(portalReply: "(<<uint32 2>>,)"), .light)
         XCTAssertNil(SystemAppearance.scheme(portalReply: "(<<uint32 0>>,)"), "0: no preference")
-        XCTAssertNil(SystemAppearance.scheme(portalReply: "Error: GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown"))
-        let change = "/org/freedesktop/portal/desktop: org.freedesktop.portal.Settings.SettingChanged "
+        XCTAssertNil(
+            SystemAppearance.scheme(portalReply: "Error: GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown"))
+        let change =
+            "/org/freedesktop/portal/desktop: org.freedesktop.portal.Settings.SettingChanged "
             + "('org.freedesktop.appearance', 'color-scheme', <uint32 1>)"
         XCTAssertEqual(SystemAppearance.scheme(settingChanged: change), .some(.dark))
-        XCTAssertTrue(SystemAppearance.scheme(settingChanged: change.replacingOccurrences(of: "color-scheme", with: "accent-color")) == nil,
-                      "another setting is not a change of scheme")
+        XCTAssertTrue(
+            SystemAppearance.scheme(
+                settingChanged: change.replacingOccurrences(of: "color-scheme", with: "accent-color")) == nil,
+            "another setting is not a change of scheme")
         XCTAssertTrue(SystemAppearance.scheme(settingChanged: "uint32 1") == nil, "not a change of scheme")
         XCTAssertEqual(SystemAppearance.scheme(gtkTheme: "Adwaita:dark"), .dark)
         XCTAssertEqual(SystemAppearance.scheme(gtkTheme: "Yaru-dark"), .dark)
@@ -49,7 +53,8 @@ final class SystemAppearanceTests: XCTestCase {
 
     func testItFollowsThePortalAndFallsBackToGTKTheme() throws {
         let folder = try ScratchFolder("appearance")
-        let change = "/org/freedesktop/portal/desktop: org.freedesktop.portal.Settings.SettingChanged "
+        let change =
+            "/org/freedesktop/portal/desktop: org.freedesktop.portal.Settings.SettingChanged "
             + "('org.freedesktop.appearance', 'color-scheme', <uint32 2>)"
         let gdbus = try fakeGDBus(in: folder, reply: "(<<uint32 1>>,)", change: change)
         var appearance: SystemAppearance? = SystemAppearance(environment: [:], gdbus: gdbus)
@@ -57,13 +62,15 @@ final class SystemAppearanceTests: XCTestCase {
         XCTAssertEqual(appearance?.colorScheme, .dark, "the portal's answer")
         wait { appearance?.colorScheme == .light }
         XCTAssertEqual(appearance?.colorScheme, .light, "then the change it announced")
-        appearance = nil // stops the monitor
+        appearance = nil  // stops the monitor
 
         let failing = try ScratchFolder("appearance-failing")
         let broken = try fakeGDBus(in: failing, reply: "Error: no portal", exit: 1, change: nil)
         let fallback = SystemAppearance(environment: ["GTK_THEME": "Adwaita:dark"], gdbus: broken)
         usleep(300_000)
         XCTAssertEqual(fallback.colorScheme, .dark, "no portal: GTK_THEME")
-        XCTAssertNil(SystemAppearance(environment: ["PATH": folder.file("nowhere")]).colorScheme, "no gdbus, no GTK_THEME: no preference")
+        XCTAssertNil(
+            SystemAppearance(environment: ["PATH": folder.file("nowhere")]).colorScheme,
+            "no gdbus, no GTK_THEME: no preference")
     }
 }

@@ -45,7 +45,7 @@ final class TimedReplayTests: XCTestCase {
         let spot = Point(target.midX, target.midY)
         h.inject.mouseMove(to: spot)
         h.frame(build)
-        for gap in [0.15, 0.8, 0.5] { // then a click 0.8 s later: not part of it
+        for gap in [0.15, 0.8, 0.5] {  // then a click 0.8 s later: not part of it
             h.inject.mouseButton(.left, down: true, at: spot)
             h.frame(build)
             h.inject.mouseButton(.left, down: false, at: spot)
@@ -87,59 +87,69 @@ final class TimedReplayTests: XCTestCase {
         return (path, page.outcome)
     }
 
-    func testAReplayEndsWhereTheRecordingDidAtBothSpeeds() throws { try onMain {
-        let (path, recorded) = try Self.recordedSession()
-        defer { unlink(path) }
-        XCTAssertEqual(recorded.doubleClicks, 1, "one double click")
-        XCTAssertEqual(recorded.singleClicks, 2, "the double click's first click, and the click 0.8 s after it")
-        XCTAssertEqual(recorded.longPresses, 1)
-        XCTAssertGreaterThan(recorded.offset, 200, "the flick carried the list on")
+    func testAReplayEndsWhereTheRecordingDidAtBothSpeeds() throws {
+        try onMain {
+            let (path, recorded) = try Self.recordedSession()
+            defer { unlink(path) }
+            XCTAssertEqual(recorded.doubleClicks, 1, "one double click")
+            XCTAssertEqual(recorded.singleClicks, 2, "the double click's first click, and the click 0.8 s after it")
+            XCTAssertEqual(recorded.longPresses, 1)
+            XCTAssertGreaterThan(recorded.offset, 200, "the flick carried the list on")
 
-        let replay = try InputReplay(path: path)
-        XCTAssertEqual(replay.header.width, 640)
-        for speed in ReplaySpeed.allCases {
-            let again = Page()
-            let r = try Harness()
-            let started = MonotonicClock.seconds()
-            r.host.play(replay, speed: speed, again.build)
-            let replayed = again.outcome
-            XCTAssertEqual(replayed.doubleClicks, recorded.doubleClicks, "\(speed)")
-            XCTAssertEqual(replayed.singleClicks, recorded.singleClicks, "\(speed)")
-            XCTAssertEqual(replayed.longPresses, recorded.longPresses, "\(speed)")
-            XCTAssertEqual(replayed.offset, recorded.offset, accuracy: 1, "\(speed)")
-            if speed == .recorded {
-                XCTAssertGreaterThanOrEqual(MonotonicClock.seconds() - started, replay.duration, "real time: the recorded gaps are waited out")
+            let replay = try InputReplay(path: path)
+            XCTAssertEqual(replay.header.width, 640)
+            for speed in ReplaySpeed.allCases {
+                let again = Page()
+                let r = try Harness()
+                let started = MonotonicClock.seconds()
+                r.host.play(replay, speed: speed, again.build)
+                let replayed = again.outcome
+                XCTAssertEqual(replayed.doubleClicks, recorded.doubleClicks, "\(speed)")
+                XCTAssertEqual(replayed.singleClicks, recorded.singleClicks, "\(speed)")
+                XCTAssertEqual(replayed.longPresses, recorded.longPresses, "\(speed)")
+                XCTAssertEqual(replayed.offset, recorded.offset, accuracy: 1, "\(speed)")
+                if speed == .recorded {
+                    XCTAssertGreaterThanOrEqual(
+                        MonotonicClock.seconds() - started, replay.duration,
+                        "real time: the recorded gaps are waited out")
+                }
             }
         }
-    } }
+    }
 
     /// The same check with the recording's clock wrong on purpose (every frame 1/60 s after
     /// the last, as replays used to run): the session ends elsewhere.
-    func testAReplayWithTheClockWrongEndsElsewhere() throws { try onMain {
-        let (path, recorded) = try Self.recordedSession()
-        defer { unlink(path) }
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        var frames = try lines.dropFirst().map { try JSONDecoder().decode(RecordedFrame.self, from: Data($0.utf8)) }
-        for i in frames.indices { frames[i].time = Double(i) / 60 }
-        let wrong = [String(lines[0])] + frames.map { String(decoding: try! JSONEncoder().encode($0), as: UTF8.self) }
-        let replay = try InputReplay(bytes: Array(wrong.joined(separator: "\n").utf8), name: "wrong clock")
-        let again = Page()
-        let r = try Harness()
-        r.host.play(replay, speed: .max, again.build)
-        let replayed = again.outcome
-        XCTAssertNotEqual(replayed, recorded)
-        XCTAssertEqual(replayed.longPresses, 0, "a finger held 0.7 s, replayed 1/60 s: a tap")
-        XCTAssertEqual(replayed.doubleClicks, 1)
-        XCTAssertLessThan(replayed.singleClicks + replayed.longPresses, recorded.singleClicks + recorded.longPresses,
-                          "the slow click, replayed 1/60 s later, is a triple click's third")
-        XCTAssertNotEqual(replayed.offset, recorded.offset, accuracy: 1, "the flick, twice as fast")
-    } }
+    func testAReplayWithTheClockWrongEndsElsewhere() throws {
+        try onMain {
+            let (path, recorded) = try Self.recordedSession()
+            defer { unlink(path) }
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            var frames = try lines.dropFirst().map { try JSONDecoder().decode(RecordedFrame.self, from: Data($0.utf8)) }
+            for i in frames.indices { frames[i].time = Double(i) / 60 }
+            let wrong =
+                [String(lines[0])] + frames.map { String(decoding: try! JSONEncoder().encode($0), as: UTF8.self) }
+            let replay = try InputReplay(bytes: Array(wrong.joined(separator: "\n").utf8), name: "wrong clock")
+            let again = Page()
+            let r = try Harness()
+            r.host.play(replay, speed: .max, again.build)
+            let replayed = again.outcome
+            XCTAssertNotEqual(replayed, recorded)
+            XCTAssertEqual(replayed.longPresses, 0, "a finger held 0.7 s, replayed 1/60 s: a tap")
+            XCTAssertEqual(replayed.doubleClicks, 1)
+            XCTAssertLessThan(
+                replayed.singleClicks + replayed.longPresses, recorded.singleClicks + recorded.longPresses,
+                "the slow click, replayed 1/60 s later, is a triple click's third")
+            XCTAssertNotEqual(replayed.offset, recorded.offset, accuracy: 1, "the flick, twice as fast")
+        }
+    }
 
     func testRecordingsWithTimesOutOfRangeAreRefused() {
         let header = #"{"version":2,"width":640,"height":480,"scale":1}"#
         for time in ["-1", "1e300", "700000"] {
             let text = header + "\n" + #"{"frame":1,"time":\#(time),"events":[]}"#
-            XCTAssertThrowsError(try InputReplay(bytes: Array(text.utf8), name: "bad")) { XCTAssertTrue("\($0)".contains("out of range"), "\($0)") }
+            XCTAssertThrowsError(try InputReplay(bytes: Array(text.utf8), name: "bad")) {
+                XCTAssertTrue("\($0)".contains("out of range"), "\($0)")
+            }
         }
     }
 }

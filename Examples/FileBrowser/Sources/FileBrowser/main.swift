@@ -25,11 +25,13 @@ guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), is
 
 do {
     // Offscreen there are no events to wait for: frames run back to back.
-    let host = try AppHost(options: .init(title: "Files", width: 960, height: 600, offscreen: offscreen,
-                                          schedule: offscreen ? .continuous : .onDemand))
+    let host = try AppHost(
+        options: .init(
+            title: "Files", width: 960, height: 600, offscreen: offscreen,
+            schedule: offscreen ? .continuous : .onDemand))
     let browser = FileBrowser(root: folder)
     if let screenshot {
-        host.run(maxFrames: 3, browser.body)        // the layout settles
+        host.run(maxFrames: 3, browser.body)  // the layout settles
         host.captureScreenshot(to: screenshot)
         host.run(maxFrames: 1, browser.body)
     } else {

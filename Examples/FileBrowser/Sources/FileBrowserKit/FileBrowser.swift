@@ -30,8 +30,10 @@ public final class FileBrowser {
     }
 
     public func body(_ ui: UI) {
-        ui.hSplit("browser", state: Binding(self, \.split),
-                  constraints: SplitConstraints(minPFraction: 0.15, minSFraction: 0.4)) {
+        ui.hSplit(
+            "browser", state: Binding(self, \.split),
+            constraints: SplitConstraints(minPFraction: 0.15, minSFraction: 0.4)
+        ) {
             sidebar(ui)
         } right: {
             fileTable(ui)
@@ -41,8 +43,10 @@ public final class FileBrowser {
     private func sidebar(_ ui: UI) {
         let before = selectedFolder
         ui.list("folders", selection: Binding(self, \.selectedFolder), style: .sidebar) {
-            ui.outlineGroup([root], childrenOf: { self.children(of: $0) },
-                            expanded: Binding(self, \.expanded)) { folder in
+            ui.outlineGroup(
+                [root], childrenOf: { self.children(of: $0) },
+                expanded: Binding(self, \.expanded)
+            ) { folder in
                 ListRowContent(folder.name, icon: .folder)
             }
         }
@@ -55,10 +59,13 @@ public final class FileBrowser {
             ui.padding(8) {
                 ui.text(selection.isEmpty ? "\(files.count) files" : "\(selection.count) of \(files.count) selected")
             }
-            ui.table("files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
-                     isSorting: sorter.isSorting) {
+            ui.table(
+                "files", rows: rows, selection: Binding(self, \.selection), sortOrder: Binding(self, \.order),
+                isSorting: sorter.isSorting
+            ) {
                 TableColumn("Name", value: \FileEntry.name).width(min: 120, ideal: 260)
-                TableColumn("Size", value: \FileEntry.size) { $0.sizeText }.width(min: 70, ideal: 90).alignment(.trailing)
+                TableColumn("Size", value: \FileEntry.size) { $0.sizeText }.width(min: 70, ideal: 90).alignment(
+                    .trailing)
                 TableColumn("Modified", value: \FileEntry.modified) { $0.modifiedText }.width(min: 120, ideal: 190)
             }
         }

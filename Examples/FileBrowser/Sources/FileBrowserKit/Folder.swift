@@ -43,7 +43,12 @@ public enum FolderReader {
         entries(of: path).filter { !$0.isFolder }.map { FileEntry(path: $0.path, size: $0.size, modified: $0.modified) }
     }
 
-    private struct Entry { var path: String; var isFolder: Bool; var size: Int; var modified: Double }
+    private struct Entry {
+        var path: String
+        var isFolder: Bool
+        var size: Int
+        var modified: Double
+    }
 
     private static func entries(of path: String) -> [Entry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
@@ -51,8 +56,9 @@ public enum FolderReader {
             let full = (path as NSString).appendingPathComponent(name)
             var info = stat()
             guard lstat(full, &info) == 0 else { return Entry(path: full, isFolder: false, size: 0, modified: 0) }
-            return Entry(path: full, isFolder: info.st_mode & S_IFMT == S_IFDIR, size: Int(info.st_size),
-                         modified: Double(info.st_mtim.tv_sec))
+            return Entry(
+                path: full, isFolder: info.st_mode & S_IFMT == S_IFDIR, size: Int(info.st_size),
+                modified: Double(info.st_mtim.tv_sec))
         }
     }
 }

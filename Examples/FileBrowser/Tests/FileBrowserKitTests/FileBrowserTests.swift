@@ -25,10 +25,12 @@ final class FileBrowserTests: XCTestCase {
         return root
     }
 
-    func testTheFontsComeFromTesserasResourceBundle() throws { try onMain {
-        let font = try FontLibrary(atlas: GlyphAtlas()).path(of: .regular) ?? ""
-        XCTAssertTrue(font.contains("_TesseraAssets.resources/Fonts/"), "found beside the built products: \(font)")
-    } }
+    func testTheFontsComeFromTesserasResourceBundle() throws {
+        try onMain {
+            let font = try FontLibrary(atlas: GlyphAtlas()).path(of: .regular) ?? ""
+            XCTAssertTrue(font.contains("_TesseraAssets.resources/Fonts/"), "found beside the built products: \(font)")
+        }
+    }
 
     /// The app on `root` in a 900×500 window, its first frames run.
     @MainActor private static func open(_ root: String) throws -> (Harness, FileBrowser) {
@@ -65,7 +67,8 @@ final class FileBrowserTests: XCTestCase {
             try h.click(on: "Photos", browser.body)
             h.frame(browser.body)
             XCTAssertEqual(browser.selectedFolder, root + "/Photos")
-            XCTAssertNotNil(h.rect(ofText: "4 files"), "three photos, and the link to the root listed as a file, not followed")
+            XCTAssertNotNil(
+                h.rect(ofText: "4 files"), "three photos, and the link to the root listed as a file, not followed")
             let order = ["IMG_9.jpg", "IMG_10.jpg", "IMG_100.jpg"].compactMap { h.rect(ofText: $0)?.minY }
             XCTAssertEqual(order.count, 3)
             XCTAssertEqual(order, order.sorted(), "numbers compare by value")
@@ -75,8 +78,10 @@ final class FileBrowserTests: XCTestCase {
         }
     }
 
-    func testAMissingFolderListsNothing() throws { try onMain {
-        let (h, _) = try Self.open(NSTemporaryDirectory() + "filebrowser-missing-\(getpid())")
-        XCTAssertNotNil(h.rect(ofText: "0 files"))
-    } }
+    func testAMissingFolderListsNothing() throws {
+        try onMain {
+            let (h, _) = try Self.open(NSTemporaryDirectory() + "filebrowser-missing-\(getpid())")
+            XCTAssertNotNil(h.rect(ofText: "0 files"))
+        }
+    }
 }

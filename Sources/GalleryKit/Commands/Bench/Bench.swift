@@ -6,7 +6,7 @@ import Profiling
 import DemoSupport
 import Widgets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A benchmark scene: builds one frame of UI; `fields` adds the scene's own JSON fields.
@@ -34,7 +34,10 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
-    @Argument(help: "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window.")
+    @Argument(
+        help:
+            "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window."
+    )
     var scene: String
 
     @Option(help: "Idle: plain, caret (a focused text field), hud, or animation (a spring that has just run).")
@@ -55,34 +58,54 @@ struct Bench: ParsableCommand {
     @Option(help: "Rows for the table scene.")
     var rows = 1_000_000
 
-    @Option(help: "Library, scrub: photos in the generated camera-like library (240 px, in YYYY/MM/DD folders; written once into the cache folder).")
+    @Option(
+        help:
+            "Library, scrub: photos in the generated camera-like library (240 px, in YYYY/MM/DD folders; written once into the cache folder)."
+    )
     var photos = 100_000
 
-    @Option(help: "Table: columns in all (the six file columns, then computed ones; the table then also scrolls sideways).")
+    @Option(
+        help: "Table: columns in all (the six file columns, then computed ones; the table then also scrolls sideways).")
     var columns = 6
 
-    @Option(help: "Folder of photos for the gallery and decode scenes, walked with its subfolders (default: 2,000 generated samples of 1920 px in the cache folder, see --samples).")
+    @Option(
+        help:
+            "Folder of photos for the gallery and decode scenes, walked with its subfolders (default: 2,000 generated samples of 1920 px in the cache folder, see --samples)."
+    )
     var images: String?
 
-    @Option(help: "Gallery, decode, idle: the generated samples, camera (camera-like JPEGs with EXIF and an embedded thumbnail, mixed aspects, in YYYY/MM/DD folders) or synthetic (the earlier flat folder of 1920x1280 photos without metadata).")
+    @Option(
+        help:
+            "Gallery, decode, idle: the generated samples, camera (camera-like JPEGs with EXIF and an embedded thumbnail, mixed aspects, in YYYY/MM/DD folders) or synthetic (the earlier flat folder of 1920x1280 photos without metadata)."
+    )
     var samples = "camera"
 
     @Flag(help: "Gallery: read and write persistent thumbnails ($XDG_CACHE_HOME/thumbnails, the freedesktop layout).")
     var thumbnailCache = false
 
-    @Flag(help: "Gallery: hold the grid still until its first screen is sharp (3 s at most), then scroll; the first and sharp screens are then a grid at rest's.")
+    @Flag(
+        help:
+            "Gallery: hold the grid still until its first screen is sharp (3 s at most), then scroll; the first and sharp screens are then a grid at rest's."
+    )
     var hold = false
 
-    @Flag(name: .customLong("fresh-index"), help: "Library: start with an empty library index (a first start), not the one in the cache folder.")
+    @Flag(
+        name: .customLong("fresh-index"),
+        help: "Library: start with an empty library index (a first start), not the one in the cache folder.")
     var freshIndex = false
 
-    @Flag(name: .customLong("no-embedded"), help: "Gallery: do not draw JPEGs' embedded EXIF thumbnails first (only sharp decodes, to compare).")
+    @Flag(
+        name: .customLong("no-embedded"),
+        help: "Gallery: do not draw JPEGs' embedded EXIF thumbnails first (only sharp decodes, to compare).")
     var noEmbedded = false
 
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
 
-    @Option(help: "Text: the labels' scripts, latin or mixed (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai, CJK and emoji).")
+    @Option(
+        help:
+            "Text: the labels' scripts, latin or mixed (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai, CJK and emoji)."
+    )
     var scripts = "latin"
 
     @Option(help: "Save a PNG of the last frame.")
@@ -91,7 +114,8 @@ struct Bench: ParsableCommand {
     @Flag(name: .customLong("no-scopes"), help: "Record no profiler scopes (to measure what they cost).")
     var noScopes = false
 
-    @Flag(help: "Build the accessibility tree every frame, as while a screen reader listens (to measure what it costs).")
+    @Flag(
+        help: "Build the accessibility tree every frame, as while a screen reader listens (to measure what it costs).")
     var accessibility = false
 
     @OptionGroup var pools: WorkerOptions
@@ -100,23 +124,36 @@ struct Bench: ParsableCommand {
         guard Self.scenes.contains(scene) else {
             throw ValidationError("unknown scene '\(scene)'; available: \(Self.scenes.joined(separator: ", "))")
         }
-        guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else { throw ValidationError("--minutes must be in 0...1440") }
-        guard IdleBench.variants.contains(variant) else {
-            throw ValidationError("unknown variant '\(variant)'; available: \(IdleBench.variants.joined(separator: ", "))")
+        guard minutes.isFinite, minutes > 0, minutes <= 24 * 60 else {
+            throw ValidationError("--minutes must be in 0...1440")
         }
-        guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in 0...3600") }
+        guard IdleBench.variants.contains(variant) else {
+            throw ValidationError(
+                "unknown variant '\(variant)'; available: \(IdleBench.variants.joined(separator: ", "))")
+        }
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw ValidationError("--seconds must be in 0...3600")
+        }
         guard (1...8).contains(windows) else { throw ValidationError("--windows must be in 1...8") }
         guard rows >= 0 else { throw ValidationError("--rows must not be negative") }
-        guard (1...1_000_000).contains(photos) else { throw ValidationError("--photos must be in 1...1000000 (the walk lists a million at most)") }
+        guard (1...1_000_000).contains(photos) else {
+            throw ValidationError("--photos must be in 1...1000000 (the walk lists a million at most)")
+        }
         guard (1...2_000_000).contains(entries) else { throw ValidationError("--entries must be in 1...2000000") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
-        guard TextBench.Scripts(rawValue: scripts) != nil else { throw ValidationError("--scripts must be latin or mixed") }
-        guard ["camera", "synthetic"].contains(samples) else { throw ValidationError("--samples must be camera or synthetic") }
+        guard TextBench.Scripts(rawValue: scripts) != nil else {
+            throw ValidationError("--scripts must be latin or mixed")
+        }
+        guard ["camera", "synthetic"].contains(samples) else {
+            throw ValidationError("--samples must be camera or synthetic")
+        }
     }
 
-    static let scenes = ["text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "chooser",
-                         "decode", "scopes", "sort"]
+    static let scenes = [
+        "text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "chooser",
+        "decode", "scopes", "sort",
+    ]
 
     /// How the generated samples are laid out (`--samples`).
     var sampleLayout: SampleLayout { samples == "synthetic" ? .synthetic : .camera(flat: false) }
@@ -125,7 +162,8 @@ struct Bench: ParsableCommand {
         pools.apply()
         switch scene {
         case "decode":
-            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout)
+            let folder =
+                try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout)
             print(try DecodeBench.run(folder: folder, side: 256, workers: WorkerPools.decodeThreads))
         case "scopes":
             print(ScopeCostBench.run())
@@ -144,14 +182,18 @@ struct Bench: ParsableCommand {
         let processStart = processStartSeconds()
         let offscreen = ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil
         func host(vsync: Bool, _ schedule: FrameSchedule) throws -> AppHost {
-            try AppHost(options: .init(title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: vsync, offscreen: offscreen, scale: 1,
-                                       schedule: schedule))
+            try AppHost(
+                options: .init(
+                    title: "Tessera bench \(scene)", width: 1280, height: 800, vsync: vsync, offscreen: offscreen,
+                    scale: 1,
+                    schedule: schedule))
         }
         switch scene {
         case "idle":
             // Not paced or forced: the app's own on-demand loop, as a user runs it.
             let host = try host(vsync: true, .onDemand)
-            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
+            let folder =
+                try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
             print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds, windows: windows))
         case "chooser":
             print(try ChooserBench.run(host: try host(vsync: false, .continuous), entries: entries))
@@ -163,7 +205,8 @@ struct Bench: ParsableCommand {
             print(try LibraryBench.run(host: host, folder: folder, processStart: processStart, freshIndex: freshIndex))
         case "soak":
             let host = try host(vsync: false, .continuous)
-            let folder = try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107, layout: .synthetic)
+            let folder =
+                try images ?? PhotoLibrary.sampleLibrary(count: 100_000, width: 160, height: 107, layout: .synthetic)
             print(try SoakBench.run(host: host, folder: folder, minutes: minutes))
         default:
             // Continuous frames, on purpose: every scene below measures frame cost.
@@ -180,12 +223,15 @@ struct Bench: ParsableCommand {
         case "table": return TableBench(rows: rows, columns: columns)
         case "outline": return OutlineBench()
         case "scrub":
-            return ScrubBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160),
-                              index: LibraryIndex.standard())
+            return ScrubBench(
+                folder: try images ?? PhotoLibrary.sampleLibrary(count: photos, width: 240, height: 160),
+                index: LibraryIndex.standard())
         case "gallery":
-            return GalleryBench(folder: try images ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
-                                processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,
-                                usesEmbedded: !noEmbedded, holdsStill: hold)
+            return GalleryBench(
+                folder: try images
+                    ?? PhotoLibrary.sampleLibrary(count: 2000, width: 1920, height: 1280, layout: sampleLayout),
+                processStart: processStart, thumbnailCache: thumbnailCache ? FreedesktopThumbnails() : nil,
+                usesEmbedded: !noEmbedded, holdsStill: hold)
         default: return TextBench(scripts: TextBench.Scripts(rawValue: scripts) ?? .latin)
         }
     }
@@ -212,7 +258,9 @@ struct Bench: ParsableCommand {
             if f >= warmup, let record = host.profiler.lastFrame {
                 measuredFrames += 1
                 bench.measured(frame: record)
-                for phase in FramePhase.allCases { phases[phase.rawValue].append(Double(record.phaseNs[phase.rawValue]) / 1e6) }
+                for phase in FramePhase.allCases {
+                    phases[phase.rawValue].append(Double(record.phaseNs[phase.rawValue]) / 1e6)
+                }
             }
             f += 1
         }
@@ -221,10 +269,12 @@ struct Bench: ParsableCommand {
             return "\"\(phase.name)\":\(FrameTimeSummary.format(sorted.isEmpty ? 0 : sorted[sorted.count / 2]))"
         }
         let work = host.profiler.workSummary(), all = host.profiler.totalSummary()
-        var json = "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(measuredFrames),\"renderer\":\"\(host.window.renderer.name)\""
+        var json =
+            "{\"scene\":\"\(scene)\",\"n\":\(bench.n),\"frames\":\(measuredFrames),\"renderer\":\"\(host.window.renderer.name)\""
         if !bench.isFinished { json += ",\"incomplete\":true" }
         json += ",\"setup_ms\":\(FrameTimeSummary.format(setupMs))"
-        json += ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
+        json +=
+            ",\"work_ms\":\(work.json),\"total_ms\":\(all.json),\"peak_rss_mb\":\(peakRSSMegabytes()),\(residentSplitJSON())"
         json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))},\"scopes\":\(!noScopes)"
         json += ",\"accessibility\":\(accessibility),\"a11y_nodes\":\(host.ui.accessibilityTree.nodes.count)"
         json += ",\"input_latency_ms\":\(host.profiler.inputLatencyJSON)"
@@ -238,7 +288,9 @@ extension ImagePipeline {
     /// and how many cells had their thumbnail the moment they came into view.
     var latencyJSON: String {
         let waited = latency.totalCount
-        func ms(_ p: Double) -> String { waited == 0 ? "null" : FrameTimeSummary.format(Double(latency.valueAtPercentile(p)) / 1000) }
+        func ms(_ p: Double) -> String {
+            waited == 0 ? "null" : FrameTimeSummary.format(Double(latency.valueAtPercentile(p)) / 1000)
+        }
         return "\"thumb_latency_ms\":{\"waited\":\(waited),\"p50\":\(ms(50)),\"p95\":\(ms(95)),\"p99\":\(ms(99))}"
             + ",\"prefetched_in_time\":\(prefetchedInTime)"
     }

@@ -19,11 +19,13 @@ enum ChooserBench {
         let folder = try PhotoLibrary.cacheFolder("chooser-\(entries)")
         try makeEntries(entries, in: folder)
         host.ui.fileChooserBackend = .builtIn
-        host.ui.recordsDrawnText = true // the status line and the filter field are found by their text
+        host.ui.recordsDrawnText = true  // the status line and the filter field are found by their text
         var isPresented = true
         let build: (UI) -> Void = { ui in
-            ui.fileImporter(isPresented: Binding(get: { isPresented }, set: { isPresented = $0 }), allowedContentTypes: [.item],
-                            directory: folder) { _ in }
+            ui.fileImporter(
+                isPresented: Binding(get: { isPresented }, set: { isPresented = $0 }), allowedContentTypes: [.item],
+                directory: folder
+            ) { _ in }
         }
         let inject = EventInjector(window: host.window)
         let start = MonotonicClock.seconds()
@@ -66,11 +68,14 @@ enum ChooserBench {
     /// The chooser's status line ("100000 items", "Listing…").
     private static func status(_ host: AppHost) -> String {
         host.ui.contentDrawList.drawnText.first { $0.text.hasSuffix(" items") || $0.text == "Listing…" }?.text
-            ?? host.ui.overlayDrawList.drawnText.first { $0.text.hasSuffix(" items") || $0.text == "Listing…" }?.text ?? ""
+            ?? host.ui.overlayDrawList.drawnText.first { $0.text.hasSuffix(" items") || $0.text == "Listing…" }?.text
+            ?? ""
     }
 
     /// Clicks the filter field and types `text` a character a frame; returns those frames.
-    private static func typeFilter(_ text: String, host: AppHost, inject: EventInjector, build: (UI) -> Void) -> [FrameRecord] {
+    private static func typeFilter(_ text: String, host: AppHost, inject: EventInjector, build: (UI) -> Void)
+        -> [FrameRecord]
+    {
         let all = host.ui.overlayDrawList.drawnText + host.ui.contentDrawList.drawnText
         guard let field = all.first(where: { $0.text == "Filter" })?.rect else { return [] }
         let p = Point((field.midX) * host.userScale, field.midY * host.userScale)
@@ -101,7 +106,9 @@ enum ChooserBench {
         for i in 0..<count {
             let path = folder + "/" + String(format: "file-%06d.txt", i)
             let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw EntryError(description: "cannot make \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw EntryError(description: "cannot make \(path): \(String(cString: strerror(errno)))")
+            }
             close(fd)
         }
         _ = FileManager.default.createFile(atPath: marker, contents: nil)

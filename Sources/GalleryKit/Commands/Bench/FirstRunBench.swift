@@ -21,10 +21,11 @@ enum FirstRunBench {
         host.ui.images = images
         defer { images.shutdown() }
         let app = DemoApp(page: .photos, darkTheme: false, library: folder)
-        let generation = SampleGeneration(folder: folder, count: 60, width: 1280, height: 853, layout: .camera(flat: false))
+        let generation = SampleGeneration(
+            folder: folder, count: 60, width: 1280, height: 853, layout: .camera(flat: false))
         app.browser.sampleGeneration = generation
         let build: (UI) -> Void = { ui in app.build(ui, host: host) }
-        host.runOnce(timeout: 0, build) // the window's first frame: an empty folder, being filled
+        host.runOnce(timeout: 0, build)  // the window's first frame: an empty folder, being filled
         let start = MonotonicClock.seconds()
         try generation.start()
         var landedMs: Double?, completeMs: Double?
@@ -32,15 +33,18 @@ enum FirstRunBench {
             host.runOnce(timeout: 0.5, build)
             if landedMs == nil && generation.isDone { landedMs = (MonotonicClock.seconds() - start) * 1000 }
             let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
-            if landedMs != nil, app.browser.shown.count == 60, lazy.visibleCells > 0, lazy.cellsAwaitingSharpThumbnail == 0 {
+            if landedMs != nil, app.browser.shown.count == 60, lazy.visibleCells > 0,
+                lazy.cellsAwaitingSharpThumbnail == 0
+            {
                 completeMs = (MonotonicClock.seconds() - start) * 1000
                 break
             }
         }
-        let frames = host.profiler.recentFrames.dropFirst() // after the first
+        let frames = host.profiler.recentFrames.dropFirst()  // after the first
         let work = FrameTimeSummary(samples: frames.map(\.workMs))
         func f(_ v: Double?) -> String { v.map { FrameTimeSummary.format($0) } ?? "null" }
-        return "{\"scene\":\"firstrun\",\"n\":60,\"renderer\":\"\(host.window.renderer.name)\",\"frames\":\(frames.count)"
+        return
+            "{\"scene\":\"firstrun\",\"n\":60,\"renderer\":\"\(host.window.renderer.name)\",\"frames\":\(frames.count)"
             + ",\"work_ms\":\(work.json),\"janky_frames\":\(frames.filter { $0.workMs > 1000.0 / 60 }.count)"
             + ",\"all_landed_ms\":\(f(landedMs)),\"first_screen_complete_ms\":\(f(completeMs)),\"failure\":\(generation.failure.map { "\"\($0)\"" } ?? "null")"
             + ",\"peak_rss_mb\":\(peakRSSMegabytes())}"

@@ -4,7 +4,7 @@ import Profiling
 import DemoSupport
 import Widgets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bench gallery`: a folder of photos in the adaptive grid of hero cells
@@ -46,7 +46,10 @@ final class GalleryBench: BenchScene {
     /// The frames it held still.
     private var heldFrames: Int?
 
-    init(folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil, usesEmbedded: Bool = true, holdsStill: Bool = false) {
+    init(
+        folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil, usesEmbedded: Bool = true,
+        holdsStill: Bool = false
+    ) {
         self.holdsStill = holdsStill
         self.folder = folder
         self.processStart = processStart
@@ -76,10 +79,16 @@ final class GalleryBench: BenchScene {
         // Every frame's lazy-path counters count, warm-up included: the cold start is the point.
         if frame > 0, let last = host.profiler.lastFrame { account(last) }
         // With `holdsStill`, the grid waits for its first sharp screen (3 s at most) before it scrolls.
-        if holdsStill && heldFrames == nil && (sharpScreenMs != nil || MonotonicClock.seconds() - (runStart ?? 0) > 3) { heldFrames = frame }
+        if holdsStill && heldFrames == nil && (sharpScreenMs != nil || MonotonicClock.seconds() - (runStart ?? 0) > 3) {
+            heldFrames = frame
+        }
         if let info = grid.info, !holdsStill || heldFrames != nil {
-            let maxOffset = max(1, Double((n + info.columns - 1) / max(1, info.columns)) * (info.cellSize.height + 8) - info.viewport.height)
-            ui.scrollGrid("photos", toOffset: (Double(frame - (heldFrames ?? 0)) * 30).truncatingRemainder(dividingBy: maxOffset))
+            let maxOffset = max(
+                1,
+                Double((n + info.columns - 1) / max(1, info.columns)) * (info.cellSize.height + 8)
+                    - info.viewport.height)
+            ui.scrollGrid(
+                "photos", toOffset: (Double(frame - (heldFrames ?? 0)) * 30).truncatingRemainder(dividingBy: maxOffset))
         }
         grid.build(ui)
     }
@@ -96,7 +105,7 @@ final class GalleryBench: BenchScene {
         visibleCellFrames += lazy.visibleCells
         placeholderCellFrames += lazy.placeholderCells
         peakTextureBytes = max(peakTextureBytes, lazy.cacheBytes)
-        let end = Double(record.startNs + record.totalNs) / 1e9 // after present
+        let end = Double(record.startNs + record.totalNs) / 1e9  // after present
         if firstFrameEnd == nil { firstFrameEnd = end }
         let sinceFirstFrame = (end - (firstFrameEnd ?? end)) * 1000
         if firstScreenMs == nil && lazy.visibleCells > 0 && lazy.placeholderCells == 0 {
@@ -119,7 +128,8 @@ final class GalleryBench: BenchScene {
         func f(_ v: Double?) -> String { v.map { FrameTimeSummary.format($0) } ?? "null" }
         // Decodes per wall-clock second of the run (they are paced by the scroll, not flat out:
         // `bench decode` measures flat-out throughput); the time one decode keeps a worker busy.
-        return ",\"janky_frames\":\(profiler.jankyFrames),\"janky\":\(JankReport(frames: jankyFrames, budgetMs: profiler.jankThresholdMs).jankyJSON())"
+        return
+            ",\"janky_frames\":\(profiler.jankyFrames),\"janky\":\(JankReport(frames: jankyFrames, budgetMs: profiler.jankThresholdMs).jankyJSON())"
             + ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(pct))"
             + "," + images.latencyJSON
             + ",\"embedded_thumbnails\":\(usesEmbedded),\"held_still_frames\":\(holdsStill ? String(heldFrames ?? 0) : "null")"
@@ -149,7 +159,10 @@ enum DecodeBench {
         var done = 0, failed = 0, pixels = 0
         while done < photos.count {
             let results = loader.takeFinished()
-            if results.isEmpty { usleep(500); continue }
+            if results.isEmpty {
+                usleep(500)
+                continue
+            }
             for result in results {
                 done += 1
                 switch result.outcome {
@@ -159,7 +172,8 @@ enum DecodeBench {
             }
         }
         let seconds = MonotonicClock.seconds() - start
-        return "{\"scene\":\"decode\",\"n\":\(photos.count),\"workers\":\(workers),\"side\":\(side),\"seconds\":\(FrameTimeSummary.format(seconds))"
+        return
+            "{\"scene\":\"decode\",\"n\":\(photos.count),\"workers\":\(workers),\"side\":\(side),\"seconds\":\(FrameTimeSummary.format(seconds))"
             + ",\"images_per_s\":\(FrameTimeSummary.format(Double(photos.count) / seconds)),\"failed\":\(failed)"
             + ",\"mean_thumbnail_pixels\":\(pixels / max(1, photos.count - failed)),\"peak_rss_mb\":\(peakRSSMegabytes())}"
     }

@@ -4,7 +4,7 @@ import Profiling
 import DemoSupport
 import Widgets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bench idle`: the photo browser (the whole demo window) on a photo folder, run by
@@ -24,7 +24,9 @@ enum IdleBench {
 
     static func run(host: AppHost, folder: String, variant: String, seconds: Double, windows: Int = 1) -> String {
         let thumbnails = FreedesktopThumbnails()
-        let pipeline = { (renderer: Renderer) in ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) } }
+        let pipeline = { (renderer: Renderer) in
+            ImagePipeline(renderer: renderer) { thumbnails.thumbnail(path: $0.path, spec: $0.spec) }
+        }
         let images = pipeline(host.window.renderer)
         host.ui.images = images
         DemoApp.prepare(host, pipeline: pipeline)
@@ -43,9 +45,13 @@ enum IdleBench {
             host.runOnce(timeout: 0.5, build)
             let settledWindows = host.windows.filter { window in
                 let lazy = window.profiler.lastFrame?.lazy ?? LazyPathCounters()
-                return lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0 && lazy.running == 0
+                return lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0
+                    && lazy.running == 0
             }
-            if settledWindows.count == host.windows.count { settled = true; break }
+            if settledWindows.count == host.windows.count {
+                settled = true
+                break
+            }
         }
         let settleMs = (MonotonicClock.seconds() - settleStart) * 1000
         switch variant {
@@ -59,14 +65,16 @@ enum IdleBench {
             host.showsHUD = true
         case "animation":
             host.ui.withAnimation(.spring) { app.darkTheme = true }
-            FrameWaker.wake() // changed outside a frame, as a timer or a worker would: the loop draws it
+            FrameWaker.wake()  // changed outside a frame, as a timer or a worker would: the loop draws it
         default:
             break
         }
         // Let the variant's own input settle, then measure a quiet stretch.
         let settlingFrames0 = host.windows.map(\.framesDrawn).reduce(0, +)
         let quietStart = MonotonicClock.seconds()
-        while MonotonicClock.seconds() - quietStart < 1 { host.runOnce(timeout: 1 - (MonotonicClock.seconds() - quietStart), build) }
+        while MonotonicClock.seconds() - quietStart < 1 {
+            host.runOnce(timeout: 1 - (MonotonicClock.seconds() - quietStart), build)
+        }
         let settlingFrames = host.windows.map(\.framesDrawn).reduce(0, +) - settlingFrames0
         let focused = host.ui.wantsTextInput
         let frames0 = host.windows.map(\.framesDrawn), wakeups0 = host.wakeups, wakeEvents0 = FrameWaker.wakeEventsSent
@@ -81,13 +89,18 @@ enum IdleBench {
         let cpu = processCPUSeconds() - cpu0
         let perWindow = zip(host.windows, frames0).map { $0.framesDrawn - $1 }
         let frames = perWindow.reduce(0, +)
-        var json = "{\"scene\":\"idle\",\"variant\":\"\(variant)\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\""
-        json += ",\"video_driver\":\"\(SDLContext.videoDriver)\",\"settled\":\(settled),\"settle_ms\":\(FrameTimeSummary.format(settleMs))"
-        json += ",\"frames_settling\":\(settlingFrames),\"idle_s\":\(FrameTimeSummary.format(wall)),\"cpu_seconds\":\(FrameTimeSummary.format(cpu))"
+        var json =
+            "{\"scene\":\"idle\",\"variant\":\"\(variant)\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\""
+        json +=
+            ",\"video_driver\":\"\(SDLContext.videoDriver)\",\"settled\":\(settled),\"settle_ms\":\(FrameTimeSummary.format(settleMs))"
+        json +=
+            ",\"frames_settling\":\(settlingFrames),\"idle_s\":\(FrameTimeSummary.format(wall)),\"cpu_seconds\":\(FrameTimeSummary.format(cpu))"
         json += ",\"cpu_pct\":\(FrameTimeSummary.format(cpu / wall * 100)),\"frames_while_idle\":\(frames)"
-        json += ",\"frames_per_s\":\(FrameTimeSummary.format(Double(frames) / wall)),\"wakeups\":\(host.wakeups - wakeups0)"
+        json +=
+            ",\"frames_per_s\":\(FrameTimeSummary.format(Double(frames) / wall)),\"wakeups\":\(host.wakeups - wakeups0)"
         json += ",\"worker_wake_events\":\(FrameWaker.wakeEventsSent - wakeEvents0)"
-        json += ",\"windows\":\(host.windows.count),\"frames_per_window\":[\(perWindow.map(String.init).joined(separator: ","))]"
+        json +=
+            ",\"windows\":\(host.windows.count),\"frames_per_window\":[\(perWindow.map(String.init).joined(separator: ","))]"
         json += ",\"refresh_hz\":\(FrameTimeSummary.format(1 / host.window.refreshInterval))"
         if variant == "caret" { json += ",\"text_field_focused\":\(focused),\"blink_period_s\":1" }
         if variant == "hud" { json += ",\"paced_at_display_rate\":true" }

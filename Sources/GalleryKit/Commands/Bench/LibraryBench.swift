@@ -29,12 +29,14 @@ enum LibraryBench {
         let app = DemoApp(page: .photos, darkTheme: false, library: folder, index: index)
         let browser = app.browser
         let build: (UI) -> Void = { ui in app.build(ui, host: host) }
-        func ms(_ seconds: Double?) -> String { seconds.map { FrameTimeSummary.format(($0 - processStart) * 1000) } ?? "null" }
+        func ms(_ seconds: Double?) -> String {
+            seconds.map { FrameTimeSummary.format(($0 - processStart) * 1000) } ?? "null"
+        }
 
         var firstFrame: Double?, firstScreen: Double?, walkDone: Double?, datesDone: Double?, sharpAfterAll: Double?
         var walkingAtFirstScreen = false, photosAtFirstScreen = 0, readFromFiles = 0
-        var scanFrames: [Double] = [] // work of the frames drawn while the walk or the dates ran
-        var slowScanFrames: [FrameRecord] = [] // the first of them over 16 ms of work, to tell why
+        var scanFrames: [Double] = []  // work of the frames drawn while the walk or the dates ran
+        var slowScanFrames: [FrameRecord] = []  // the first of them over 16 ms of work, to tell why
         let deadline = MonotonicClock.seconds() + 600
         while MonotonicClock.seconds() < deadline {
             host.runOnce(timeout: 0.5, build)
@@ -60,7 +62,8 @@ enum LibraryBench {
             }
         }
         readFromFiles = max(readFromFiles, browser.lastFactsReadFromFiles)
-        return "{\"scene\":\"library\",\"n\":\(browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\",\"index\":\"\(freshIndex ? "fresh" : "cache_folder")\""
+        return
+            "{\"scene\":\"library\",\"n\":\(browser.photos.count),\"renderer\":\"\(host.window.renderer.name)\",\"index\":\"\(freshIndex ? "fresh" : "cache_folder")\""
             + ",\"first_frame_ms\":\(ms(firstFrame)),\"first_screen_ms\":\(ms(firstScreen)),\"walk_running_at_first_screen\":\(walkingAtFirstScreen)"
             + ",\"photos_at_first_screen\":\(photosAtFirstScreen),\"walk_done_ms\":\(ms(walkDone)),\"dates_done_ms\":\(ms(datesDone))"
             + ",\"dates_read_from_files\":\(readFromFiles),\"sections\":\(browser.grid.sections?.count ?? 0)"

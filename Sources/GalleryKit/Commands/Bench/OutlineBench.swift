@@ -15,12 +15,17 @@ struct OutlineNode: Identifiable, Sendable {
     /// `Item i.j`, `Leaf i.j.k`, with IDs in depth-first order.
     static func benchTree(groups: Int = 100, items: Int = 100, leaves: Int = 100) -> [OutlineNode] {
         var next = 0
-        func take() -> Int { next += 1; return next }
+        func take() -> Int {
+            next += 1
+            return next
+        }
         return (0..<groups).map { i in
             let groupID = take()
             let itemNodes = (0..<items).map { j -> OutlineNode in
                 let itemID = take()
-                let leafNodes = (0..<leaves).map { k in OutlineNode(id: take(), name: "Leaf \(i).\(j).\(k)", icon: .photo, children: nil) }
+                let leafNodes = (0..<leaves).map { k in
+                    OutlineNode(id: take(), name: "Leaf \(i).\(j).\(k)", icon: .photo, children: nil)
+                }
                 return OutlineNode(id: itemID, name: "Item \(i).\(j)", children: leafNodes)
             }
             return OutlineNode(id: groupID, name: "Group \(i)", children: itemNodes)
@@ -61,7 +66,8 @@ final class OutlineBench: BenchScene {
             let maxOffset = max(1, Double(info.rowCount) * ui.theme.rowHeight - info.bodyRect.height)
             ui.scrollList("outline", toOffset: (Double(frame) * 37).truncatingRemainder(dividingBy: maxOffset))
         }
-        info = ui.list("outline", tree, children: \.children, selection: nil, expanded: Binding(self, \.expanded)) { node in
+        info = ui.list("outline", tree, children: \.children, selection: nil, expanded: Binding(self, \.expanded)) {
+            node in
             ListRowContent(node.name, icon: node.icon)
         }
         if frame == 99 { rowsInitial = info?.rowCount ?? 0 }
@@ -80,7 +86,8 @@ final class OutlineBench: BenchScene {
     func fields() -> String {
         let expanded = FrameTimeSummary(samples: expandedWork)
         func f(_ v: Double) -> String { FrameTimeSummary.format(v) }
-        return ",\"rows_initial\":\(rowsInitial),\"rows_expanded\":\(rowsWhileExpanded),\"rows_final\":\(info?.rowCount ?? 0)"
+        return
+            ",\"rows_initial\":\(rowsInitial),\"rows_expanded\":\(rowsWhileExpanded),\"rows_final\":\(info?.rowCount ?? 0)"
             + ",\"expand_frame_ms\":\(FrameTimeSummary.format(expandFrameMs)),\"collapse_frame_ms\":\(FrameTimeSummary.format(collapseFrameMs))"
             + ",\"work_ms_while_expanded\":{\"frames\":\(expanded.count),\"p50\":\(f(expanded.p50)),\"p95\":\(f(expanded.p95)),\"p99\":\(f(expanded.p99))}"
     }

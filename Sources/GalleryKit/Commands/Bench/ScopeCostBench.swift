@@ -44,13 +44,14 @@ enum ScopeCostBench {
                 for _ in 0..<1_000_000 { sink &+= tessera_ticks() }
                 best = min(best, Double(MonotonicClock.nanoseconds() - start) / 1e6)
             }
-            tickSum = sink // kept, so the reads are not optimized away
+            tickSum = sink  // kept, so the reads are not optimized away
             return best
         }
         let on = nanosecondsPerScope(recording: true), off = nanosecondsPerScope(recording: false)
         // The loop's own cost (fetching the label, the call, the branch) is in both: a scope
         // costs what recording adds to it.
-        return "{\"scene\":\"scopes\",\"n\":\(scopesPerFrame),\"frames\":\(frames),\"ns_per_scope\":\(FrameTimeSummary.format(on - off)),"
+        return
+            "{\"scene\":\"scopes\",\"n\":\(scopesPerFrame),\"frames\":\(frames),\"ns_per_scope\":\(FrameTimeSummary.format(on - off)),"
             + "\"loop_ns_recording\":\(FrameTimeSummary.format(on)),\"loop_ns_off\":\(FrameTimeSummary.format(off)),"
             + "\"tick_read_ns\":\(FrameTimeSummary.format(nanosecondsPerTickRead()))}"
     }

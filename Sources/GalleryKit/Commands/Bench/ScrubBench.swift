@@ -4,7 +4,7 @@ import Profiling
 import DemoSupport
 import Widgets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bench scrub`: the photo browser over a large camera-like library (default: 100,000
@@ -29,7 +29,7 @@ final class ScrubBench: BenchScene {
 
     private enum Phase { case settling, dragging(frame: Int), settlingAfter, done }
     private var phase = Phase.settling
-    private let dragFrames = 120 // 2 s at 60 Hz
+    private let dragFrames = 120  // 2 s at 60 Hz
     private var settleStart = 0.0
     private var startScreen: Set<String> = []
     private var startsBeforeDrag = 0
@@ -55,7 +55,7 @@ final class ScrubBench: BenchScene {
         }
         host.ui.images = images
         page = BrowserPage(root: folder, index: index)
-        page.waitForScan() // listed and dated: the rail has its months
+        page.waitForScan()  // listed and dated: the rail has its months
         n = page.photos.count
         settleStart = MonotonicClock.seconds()
     }
@@ -112,9 +112,12 @@ final class ScrubBench: BenchScene {
                 phase = .settlingAfter
             }
         case .settlingAfter:
-            if let last = host.profiler.lastFrame, releaseEnd == nil { releaseEnd = Double(last.startNs + last.totalNs) / 1e9 }
+            if let last = host.profiler.lastFrame, releaseEnd == nil {
+                releaseEnd = Double(last.startNs + last.totalNs) / 1e9
+            }
             if let releaseEnd, releaseToScreenMs == nil, let last = host.profiler.lastFrame, last.lazy.visibleCells > 0,
-               last.lazy.placeholderCells == 0 {
+                last.lazy.placeholderCells == 0
+            {
                 releaseToScreenMs = (Double(last.startNs + last.totalNs) / 1e9 - releaseEnd) * 1000
             }
             if let releaseEnd, isSharp, let last = host.profiler.lastFrame {

@@ -4,7 +4,7 @@ import Profiling
 import DemoSupport
 import Widgets
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `bench soak --minutes M`: the browser's photo grid (`PhotoGrid`, with the real pipeline;
@@ -53,7 +53,8 @@ enum SoakBench {
         let worst = lastMinute.max() ?? 0
         let ratio = atMinute2 > 0 ? worst / atMinute2 : 0
         func f(_ v: Double) -> String { FrameTimeSummary.format(v) }
-        return "{\"scene\":\"soak\",\"n\":\(photos.count),\"minutes\":\(f(minutes)),\"frames\":\(frames),\"renderer\":\"\(host.window.renderer.name)\""
+        return
+            "{\"scene\":\"soak\",\"n\":\(photos.count),\"minutes\":\(f(minutes)),\"frames\":\(frames),\"renderer\":\"\(host.window.renderer.name)\""
             + ",\"rss_mb\":[\(samples.map { f($0.mb) }.joined(separator: ","))],\"rss_minute2_mb\":\(f(atMinute2))"
             + ",\"rss_last_minute_max_mb\":\(f(worst)),\"ratio\":\(f(ratio)),\"passed\":\(minutes >= 3 && ratio <= 1.1)"
             + ",\"janky_frames\":\(host.profiler.jankyFrames),\"decoded\":\(images.decodedTotal),\"cancelled\":\(images.loader.snapshot.cancelled)"

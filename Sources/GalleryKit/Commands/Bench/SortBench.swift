@@ -16,9 +16,17 @@ enum SortBench {
         let orders: [(String, [KeyComparator<FileRow>])] = [
             ("name", [KeyComparator(\FileRow.name, id: "Name")]),
             ("size", [KeyComparator(\FileRow.size, id: "Size")]),
-            ("kind_name", [KeyComparator(id: "Kind", key: .string { $0.kind }), KeyComparator(\FileRow.name, id: "Name")]),
-            ("size_name_kind", [KeyComparator(\FileRow.size, id: "Size"), KeyComparator(\FileRow.name, id: "Name", order: .reverse),
-                                KeyComparator(id: "Kind", key: .string { $0.kind })]),
+            (
+                "kind_name",
+                [KeyComparator(id: "Kind", key: .string { $0.kind }), KeyComparator(\FileRow.name, id: "Name")]
+            ),
+            (
+                "size_name_kind",
+                [
+                    KeyComparator(\FileRow.size, id: "Size"), KeyComparator(\FileRow.name, id: "Name", order: .reverse),
+                    KeyComparator(id: "Kind", key: .string { $0.kind }),
+                ]
+            ),
         ]
         let cores = WorkerPools.hardwareThreads
         var fields: [String] = []

@@ -31,7 +31,9 @@ final class SplitBench: BenchScene {
         let x0 = size.width * outer.fraction
         let yMid = size.height * middle.fraction
         let xInner = x0 + (size.width - x0) * inspector.fraction
-        return [Point(x0, size.height / 2), Point((x0 + size.width) / 2, yMid), Point(xInner, (yMid + size.height) / 2)]
+        return [
+            Point(x0, size.height / 2), Point((x0 + size.width) / 2, yMid), Point(xInner, (yMid + size.height) / 2),
+        ]
     }
 
     private func script(frame: Int) {
@@ -39,8 +41,11 @@ final class SplitBench: BenchScene {
         if (200..<220).contains(frame) {
             let p = splitterCenters()[2]
             switch frame {
-            case 200: inject.mouseMove(to: p); inject.mouseButton(.left, down: true, at: p)
-            case 201...204: inject.mouseMove(to: Point(p.x + Double(frame - 200) * (size.width - 8 - p.x) / 4, p.y), buttons: 1)
+            case 200:
+                inject.mouseMove(to: p)
+                inject.mouseButton(.left, down: true, at: p)
+            case 201...204:
+                inject.mouseMove(to: Point(p.x + Double(frame - 200) * (size.width - 8 - p.x) / 4, p.y), buttons: 1)
             case 205: inject.mouseButton(.left, down: false, at: Point(size.width - 8, p.y))
             default: break
             }
@@ -64,14 +69,21 @@ final class SplitBench: BenchScene {
     func build(_ ui: UI, frame: Int) {
         size = ui.size
         if frame == 250 { hiddenAt250 = inspector.hidden == .secondary }
-        ui.hSplit("sidebar", state: Binding(self, \.outer), constraints: .init(minPFraction: 0.1, minSFraction: 0.4, priority: .left)) {
+        ui.hSplit(
+            "sidebar", state: Binding(self, \.outer),
+            constraints: .init(minPFraction: 0.1, minSFraction: 0.4, priority: .left)
+        ) {
             pane(ui, "Sidebar")
         } right: {
-            ui.vSplit("content", state: Binding(self, \.middle), constraints: .init(minPFraction: 0.15, minSFraction: 0.15)) {
+            ui.vSplit(
+                "content", state: Binding(self, \.middle), constraints: .init(minPFraction: 0.15, minSFraction: 0.15)
+            ) {
                 pane(ui, "Content")
             } bottom: {
-                ui.hSplit("inspector", state: Binding(self, \.inspector),
-                          constraints: .init(minPFraction: 0.3, minSFraction: 0.15, priority: .right, dragToHideS: true)) {
+                ui.hSplit(
+                    "inspector", state: Binding(self, \.inspector),
+                    constraints: .init(minPFraction: 0.3, minSFraction: 0.15, priority: .right, dragToHideS: true)
+                ) {
                     pane(ui, "Detail")
                 } right: {
                     pane(ui, "Inspector")

@@ -25,7 +25,9 @@ final class TableBench: BenchScene {
     private var sortLanded = false
     private var pendingFrame = false
     /// The scripted clicks, in order, and the frame the one in progress started at.
-    private let clicks: [(column: String, shift: Bool)] = [("Name", false), ("Name", false), ("Size", false), ("Kind", true)]
+    private let clicks: [(column: String, shift: Bool)] = [
+        ("Name", false), ("Name", false), ("Size", false), ("Kind", true),
+    ]
     private var nextClick = 0
     private var clickStartFrame: Int?
     private var sortTimes: [Double] = []
@@ -59,12 +61,16 @@ final class TableBench: BenchScene {
 
     private func fileColumns() -> [TableColumn<FileRow>] {
         [
-            TableColumn("ID", value: \FileRow.id) { String($0.id) }.width(min: 60, ideal: 90, max: 140).alignment(.trailing),
+            TableColumn("ID", value: \FileRow.id) { String($0.id) }.width(min: 60, ideal: 90, max: 140).alignment(
+                .trailing),
             TableColumn("Name", value: \FileRow.name).width(min: 100, ideal: 260),
             TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }.width(min: 70, ideal: 110),
-            TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(.trailing),
-            TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(min: 120, ideal: 170),
-            TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(min: 80, ideal: 110),
+            TableColumn("Size", value: \FileRow.size) { FileFormat.size($0.size) }.width(min: 70, ideal: 110).alignment(
+                .trailing),
+            TableColumn("Modified", value: \FileRow.modified) { FileFormat.date($0.modified) }.width(
+                min: 120, ideal: 170),
+            TableColumn("Rating", value: \FileRow.rating) { FileFormat.stars[Int($0.rating)] }.width(
+                min: 80, ideal: 110),
         ]
     }
 
@@ -93,32 +99,42 @@ final class TableBench: BenchScene {
         if columnCenters.isEmpty {
             let widths = TableColumnLayout.widths(columns, userWidths: [:], available: ui.size.width)
             var x = 0.0
-            for (c, column) in columns.enumerated() { columnCenters[column.id] = x + widths[c] / 2; x += widths[c] }
+            for (c, column) in columns.enumerated() {
+                columnCenters[column.id] = x + widths[c] / 2
+                x += widths[c]
+            }
         }
         let contentHeight = Double(rows.count) * ui.theme.rowHeight
         let bodyHeight = ui.size.height - ui.theme.rowHeight - 4
         let maxOffset = max(1, contentHeight - bodyHeight)
         // Sideways too when there are many columns; back at the left edge while a header click
         // is in progress (the clicked headers are among the first columns).
-        if columnCount > 6 && clickStartFrame == nil { sideways = (sideways + 53).truncatingRemainder(dividingBy: Double(columnCount) * 100) }
+        if columnCount > 6 && clickStartFrame == nil {
+            sideways = (sideways + 53).truncatingRemainder(dividingBy: Double(columnCount) * 100)
+        }
         if clickStartFrame != nil { sideways = 0 }
-        ui.scrollTable("table", toOffset: (Double(frame) * 37).truncatingRemainder(dividingBy: maxOffset), horizontal: sideways)
+        ui.scrollTable(
+            "table", toOffset: (Double(frame) * 37).truncatingRemainder(dividingBy: maxOffset), horizontal: sideways)
 
         let before = sortOrder
         let view = sorter.view(of: rows, sortedBy: sortOrder)
         // The previous click's sort is on screen from the frame its rows are drawn.
         sortLanded = sortStarted != nil && !sorter.isSorting
         pendingFrame = sortStarted != nil
-        ui.table("table", rows: view, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
-                 isSorting: sorter.isSorting, frozenColumns: columnCount > 6 ? 2 : 0) {
+        ui.table(
+            "table", rows: view, selection: Binding(self, \.selection), sortOrder: Binding(self, \.sortOrder),
+            isSorting: sorter.isSorting, frozenColumns: columnCount > 6 ? 2 : 0
+        ) {
             columns
         }
         if sortOrder != before {
             sortStarted = MonotonicClock.seconds()
             pendingFrame = true
         }
-        if clickStartFrame == nil, nextClick < clicks.count, frame >= 100 * (nextClick + 1), sortStarted == nil, !sortLanded {
-            clickStartFrame = frame + 1 // the next frame, scrolled back to the left edge
+        if clickStartFrame == nil, nextClick < clicks.count, frame >= 100 * (nextClick + 1), sortStarted == nil,
+            !sortLanded
+        {
+            clickStartFrame = frame + 1  // the next frame, scrolled back to the left edge
         }
         if let start = clickStartFrame, frame >= start {
             click(clicks[nextClick].column, shift: clicks[nextClick].shift, frame: frame, at: start)
@@ -132,7 +148,11 @@ final class TableBench: BenchScene {
     var isFinished: Bool { nextClick == clicks.count && clickStartFrame == nil && sortStarted == nil }
 
     func measured(frame: FrameRecord) {
-        if pendingFrame { maxPendingFrameMs = max(maxPendingFrameMs, frame.workMs) } else { quietFrameWork.append(frame.workMs) }
+        if pendingFrame {
+            maxPendingFrameMs = max(maxPendingFrameMs, frame.workMs)
+        } else {
+            quietFrameWork.append(frame.workMs)
+        }
         if sortLanded, let started = sortStarted {
             // Click → the end of the first frame presenting the sorted rows.
             sortTimes.append((Double(frame.startNs + frame.totalNs) / 1e9 - started) * 1000)
@@ -144,8 +164,10 @@ final class TableBench: BenchScene {
     func fields() -> String {
         let order = sortOrder.map { "\"\($0.id)\($0.order == .forward ? "↑" : "↓")\"" }.joined(separator: ",")
         let quiet = FrameTimeSummary(samples: quietFrameWork)
-        let outside = "{\"frames\":\(quiet.count),\"p50\":\(FrameTimeSummary.format(quiet.p50)),\"p95\":\(FrameTimeSummary.format(quiet.p95)),\"p99\":\(FrameTimeSummary.format(quiet.p99))}"
-        return ",\"columns\":\(columnCount),\"work_ms_outside_sorts\":\(outside),\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
+        let outside =
+            "{\"frames\":\(quiet.count),\"p50\":\(FrameTimeSummary.format(quiet.p50)),\"p95\":\(FrameTimeSummary.format(quiet.p95)),\"p99\":\(FrameTimeSummary.format(quiet.p99))}"
+        return
+            ",\"columns\":\(columnCount),\"work_ms_outside_sorts\":\(outside),\"sort_ms\":[\(sortTimes.map { FrameTimeSummary.format($0) }.joined(separator: ","))]"
             + ",\"sort_max_frame_ms\":\(FrameTimeSummary.format(maxPendingFrameMs)),\"final_sort_order\":[\(order)]"
     }
 }

@@ -44,7 +44,10 @@ final class TextBench: BenchScene {
         for k in 0..<words.count {
             var s = ""
             var j = k
-            while s.count < 20 { s += (s.isEmpty ? "" : " ") + words[j % words.count]; j += 1 }
+            while s.count < 20 {
+                s += (s.isEmpty ? "" : " ") + words[j % words.count]
+                j += 1
+            }
             texts.append(String(s.prefix(20)))
         }
         let font = host.ui.font

@@ -13,7 +13,9 @@ public enum ContentMode: Sendable {
 /// Pure geometry of drawing a `width`×`height` image in a frame.
 public enum ImageFraming {
     /// Where the image goes and which part of it (0...1 texture coordinates) is shown.
-    public static func placement(imageWidth: Int, imageHeight: Int, in frame: Rect, mode: ContentMode) -> (rect: Rect, uv: Rect) {
+    public static func placement(imageWidth: Int, imageHeight: Int, in frame: Rect, mode: ContentMode) -> (
+        rect: Rect, uv: Rect
+    ) {
         let full = Rect(x: 0, y: 0, width: 1, height: 1)
         guard imageWidth > 0, imageHeight > 0, frame.width > 0, frame.height > 0 else { return (frame, full) }
         let imageAspect = Double(imageWidth) / Double(imageHeight), frameAspect = frame.width / frame.height
@@ -37,7 +39,8 @@ public enum ImageFraming {
 
     /// How urgent a visible cell's image is: 0 at the viewport's centre, growing towards 1 at its edges.
     public static func priority(of cell: Rect, in viewport: Rect) -> Double {
-        let dy = abs(cell.midY - viewport.midY) / max(1, viewport.height), dx = abs(cell.midX - viewport.midX) / max(1, viewport.width)
+        let dy = abs(cell.midY - viewport.midY) / max(1, viewport.height),
+            dx = abs(cell.midX - viewport.midX) / max(1, viewport.width)
         return min(0.99, dy + dx * 0.25)
     }
 
@@ -52,7 +55,7 @@ public enum ImageFraming {
     public static func thumbnailSpec(for size: Size, scale: Double, mode: ContentMode) -> ThumbnailSpec {
         let width = size.width * scale, height = size.height * scale
         let longest = (max(width, height) - 0.01).rounded(.up)
-        let side = longest >= 1 ? Int(min(longest, Double(maxThumbnailSide))) : 1 // false for NaN too
+        let side = longest >= 1 ? Int(min(longest, Double(maxThumbnailSide))) : 1  // false for NaN too
         return ThumbnailSpec(side: side, fill: mode == .fill, drawnAtSize: abs(width - height) < 1)
     }
 
@@ -71,9 +74,11 @@ extension UI {
     /// if r.doubleClicked { open(photo) }
     /// ```
     @discardableResult
-    public func asyncImage(_ path: String, in rect: Rect, mode: ContentMode = .fill, priority: Double = 0,
-                           cornerRadius: Double = 6, placeholder: Color? = nil) -> Interaction {
-        let r = interact(id(path), rect: rect, sense: .click) // an image is not a Tab stop; the grid holding it is
+    public func asyncImage(
+        _ path: String, in rect: Rect, mode: ContentMode = .fill, priority: Double = 0,
+        cornerRadius: Double = 6, placeholder: Color? = nil
+    ) -> Interaction {
+        let r = interact(id(path), rect: rect, sense: .click)  // an image is not a Tab stop; the grid holding it is
         let spec = ImageFraming.thumbnailSpec(for: rect.size, scale: scale, mode: mode)
         let state = images?.thumbnail(for: path, spec: spec, priority: priority)
         if isAccessibilityEnabled {
@@ -86,7 +91,9 @@ extension UI {
             }
             // (An app's label replaces the file's name: not worked out then.)
             let name = accessibility.pendingOverride?.label != nil ? "" : Self.fileName(path)
-            accessibilityElement(r.id, role: .image, name: name, frame: rect, states: [.enabled, .sensitive], actions: [.click], value: status)
+            accessibilityElement(
+                r.id, role: .image, name: name, frame: rect, states: [.enabled, .sensitive], actions: [.click],
+                value: status)
         }
         guard let state else {
             drawImageError("no ImagePipeline (set ui.images)", in: rect, interaction: r)
@@ -94,14 +101,17 @@ extension UI {
         }
         switch state {
         case .ready(let texture, let width, let height):
-            if mode == .fit && placeholder == nil { drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5)) }
+            if mode == .fit && placeholder == nil {
+                drawList.addRoundedRect(rect, radius: cornerRadius, color: theme.control.opacity(0.5))
+            }
             let placed = ImageFraming.placement(imageWidth: width, imageHeight: height, in: rect, mode: mode)
             drawList.addImage(texture, in: placed.rect, uv: placed.uv)
         case .loading:
             drawList.addRoundedRect(rect, radius: cornerRadius, color: placeholder ?? theme.control)
             let icon = min(rect.width, rect.height) * 0.3
-            drawIcon(.photo, in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon / 2, width: icon, height: icon),
-                     color: theme.controlPressed)
+            drawIcon(
+                .photo, in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon / 2, width: icon, height: icon),
+                color: theme.controlPressed)
         case .failed(let reason):
             drawImageError(reason, in: rect, interaction: r)
         }
@@ -115,9 +125,12 @@ extension UI {
         drawList.addRoundedRect(rect, radius: 6, color: theme.destructive.opacity(0.12))
         drawList.addRectBorder(rect, radius: 6, color: theme.destructive.opacity(0.5), thickness: 1)
         let icon = min(rect.width, rect.height) * 0.22
-        drawIcon(.xmark, in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon, width: icon, height: icon), color: theme.destructive)
-        font(size: theme.fontSize - 3).draw("Can't open", in: Rect(x: rect.x, y: rect.midY + 4, width: rect.width, height: 18),
-                                            alignment: .center, color: theme.destructive, into: &drawList)
+        drawIcon(
+            .xmark, in: Rect(x: rect.midX - icon / 2, y: rect.midY - icon, width: icon, height: icon),
+            color: theme.destructive)
+        font(size: theme.fontSize - 3).draw(
+            "Can't open", in: Rect(x: rect.x, y: rect.midY + 4, width: rect.width, height: 18),
+            alignment: .center, color: theme.destructive, into: &drawList)
         tooltip(reason, for: interaction, delay: 0.3)
     }
 
@@ -128,28 +141,41 @@ extension UI {
     /// ui.heroImage(photo.path, in: rect, title: photo.name, rating: photo.rating, isSelected: selection.contains(photo.id))
     /// ```
     @discardableResult
-    public func heroImage(_ path: String, in rect: Rect, title: String, rating: Int, isSelected: Bool = false,
-                          mode: ContentMode = .fill, priority: Double = 0) -> Interaction {
+    public func heroImage(
+        _ path: String, in rect: Rect, title: String, rating: Int, isSelected: Bool = false,
+        mode: ContentMode = .fill, priority: Double = 0
+    ) -> Interaction {
         let r = accessibilityLabel(title) {
-            accessibilityValue(Self.starsValues.indices.contains(rating) ? Self.starsValues[rating] : "\(rating) stars") {
+            accessibilityValue(Self.starsValues.indices.contains(rating) ? Self.starsValues[rating] : "\(rating) stars")
+            {
                 asyncImage(path, in: rect, mode: mode, priority: priority)
             }
         }
-        if isAccessibilityEnabled && isSelected { updateAccessibility(r.id) { $0.states.formUnion([.selectable, .selected]) } }
+        if isAccessibilityEnabled && isSelected {
+            updateAccessibility(r.id) { $0.states.formUnion([.selectable, .selected]) }
+        }
         let bannerHeight = min(rect.height * 0.3, 40)
         let banner = Rect(x: rect.x, y: rect.maxY - bannerHeight, width: rect.width, height: bannerHeight)
         drawList.addRect(banner, color: Color.black.opacity(0.45))
         let small = font(size: theme.fontSize - 2)
-        small.draw(title, in: Rect(x: banner.x + 8, y: banner.y + 2, width: banner.width - 16, height: bannerHeight / 2),
-                   color: .white, into: &drawList)
+        small.draw(
+            title, in: Rect(x: banner.x + 8, y: banner.y + 2, width: banner.width - 16, height: bannerHeight / 2),
+            color: .white, into: &drawList)
         let star = min(12, bannerHeight / 2 - 2)
         for k in 0..<5 {
             let icon: Icon = k < rating ? .starFill : .star
-            drawIcon(icon, in: Rect(x: banner.x + 8 + Double(k) * (star + 2), y: banner.y + bannerHeight / 2 + 1, width: star, height: star),
-                     color: k < rating ? Color(hex: 0xFFCC00) : .white.opacity(0.7))
+            drawIcon(
+                icon,
+                in: Rect(
+                    x: banner.x + 8 + Double(k) * (star + 2), y: banner.y + bannerHeight / 2 + 1, width: star,
+                    height: star),
+                color: k < rating ? Color(hex: 0xFFCC00) : .white.opacity(0.7))
         }
-        if isSelected { drawList.addRectBorder(rect.insetBy(dx: -2, dy: -2), radius: 8, color: theme.accent, thickness: 3) }
-        else if r.isHovered { drawList.addRectBorder(rect, radius: 6, color: .white.opacity(0.6), thickness: 1.5) }
+        if isSelected {
+            drawList.addRectBorder(rect.insetBy(dx: -2, dy: -2), radius: 8, color: theme.accent, thickness: 3)
+        } else if r.isHovered {
+            drawList.addRectBorder(rect, radius: 6, color: .white.opacity(0.6), thickness: 1.5)
+        }
         return r
     }
 }
@@ -167,14 +193,17 @@ extension UI {
         guard let images else { return }
         let spec = ImageFraming.thumbnailSpec(for: info.cellSize, scale: scale, mode: mode)
         let deferred = images.defersSharpTier
-        images.defersSharpTier = deferred || info.isScrollingFast // flung: embedded thumbnails only
+        images.defersSharpTier = deferred || info.isScrollingFast  // flung: embedded thumbnails only
         defer { images.defersSharpTier = deferred }
         for (rank, range) in info.prefetch.enumerated() where !range.isEmpty {
             let nearEnd = range.lowerBound >= info.visible.upperBound
             for i in range {
                 let distance = Double(nearEnd ? i - range.lowerBound : range.upperBound - 1 - i) / Double(range.count)
                 // A justified grid's cells each have their own size: the thumbnail its cell will ask for.
-                let itemSpec = info.justified.map { ImageFraming.thumbnailSpec(for: $0.frame(ofItem: i).size, scale: scale, mode: mode) } ?? spec
+                let itemSpec =
+                    info.justified.map {
+                        ImageFraming.thumbnailSpec(for: $0.frame(ofItem: i).size, scale: scale, mode: mode)
+                    } ?? spec
                 images.prefetch(path(i), spec: itemSpec, priority: 1 + Double(rank) + distance * 0.99)
             }
         }

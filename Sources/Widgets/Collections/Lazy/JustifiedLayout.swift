@@ -50,7 +50,7 @@ extension ArraySlice where Element: Comparable {
     /// The last index (from 0) whose value is at most `limit`, the slice ascending: the last of
     /// equal values (an empty section shares its offset with the next). 0 when none is.
     func lastIndex(atMost limit: Element) -> Int {
-        var lo = 0, hi = count // the first index whose value passes `limit`
+        var lo = 0, hi = count  // the first index whose value passes `limit`
         while lo < hi {
             let mid = (lo + hi) / 2
             if self[startIndex + mid] <= limit { lo = mid + 1 } else { hi = mid }
@@ -101,8 +101,10 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
 
     /// Items of `aspectRatios` (width / height) in `sections` (counts; nil: one section), in
     /// rows `width` wide aiming at `rowHeight`, `spacing` apart, under headers `headerLength` tall.
-    public init(aspectRatios: [Double], sections: [Int]? = nil, width: Double, rowHeight: Double, spacing: Double = 8,
-                headerLength: Double = 0) {
+    public init(
+        aspectRatios: [Double], sections: [Int]? = nil, width: Double, rowHeight: Double, spacing: Double = 8,
+        headerLength: Double = 0
+    ) {
         let count = min(aspectRatios.count, Int(Int32.max - 1))
         self.count = count
         self.width = width.isFinite ? max(1, width) : 1
@@ -114,7 +116,10 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
         let listed = counts.reduce(0, +)
         if listed != count {
             var left = count
-            counts = counts.map { c in defer { left -= min(c, left) }; return min(c, left) }
+            counts = counts.map { c in
+                defer { left -= min(c, left) }
+                return min(c, left)
+            }
             if left > 0 { counts.append(left) }
         }
         var starts = [0], offsets = [0.0]
@@ -122,7 +127,8 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
         var itemX = [Float](repeating: 0, count: count), itemWidth = [Float](repeating: 0, count: count)
         func ratio(_ i: Int) -> Double {
             let a = aspectRatios[i]
-            return a.isFinite && a > 0 ? min(max(a, Self.aspectBounds.lowerBound), Self.aspectBounds.upperBound) : Self.defaultAspectRatio
+            return a.isFinite && a > 0
+                ? min(max(a, Self.aspectBounds.lowerBound), Self.aspectBounds.upperBound) : Self.defaultAspectRatio
         }
         for sectionCount in counts {
             let start = starts.last!, end = start + sectionCount
@@ -149,7 +155,7 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
                 }
                 let n = j - i
                 var height = max(1, (self.width - Double(n - 1) * self.spacing) / sum)
-                if j == end && height > self.rowHeight { height = self.rowHeight } // a short last row is not stretched
+                if j == end && height > self.rowHeight { height = self.rowHeight }  // a short last row is not stretched
                 var x = 0.0
                 for k in i..<j {
                     let w = ratio(k) * height
@@ -206,7 +212,7 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
         guard count > 0, viewport > 0 else { return 0..<0 }
         let top = max(0, offset), bottom = top + viewport
         var first = rowOffsets.dropLast().lastIndex(atMost: top)
-        if rowOffsets[first] + Double(rowHeights[first]) <= top { first += 1 } // the top is in the gap after it
+        if rowOffsets[first] + Double(rowHeights[first]) <= top { first += 1 }  // the top is in the gap after it
         let last = rowOffsets.dropLast().lastIndex(atMost: bottom)
         guard first < rowCount, last >= first else { return 0..<0 }
         return Int(rowStarts[first])..<Int(rowStarts[last + 1])
@@ -226,7 +232,9 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
     /// Item `index`'s cell, from the grid's top left.
     public func frame(ofItem index: Int) -> Rect {
         let row = row(ofItem: index)
-        return Rect(x: Double(itemX[index]), y: rowOffsets[row], width: Double(itemWidth[index]), height: Double(rowHeights[row]))
+        return Rect(
+            x: Double(itemX[index]), y: rowOffsets[row], width: Double(itemWidth[index]),
+            height: Double(rowHeights[row]))
     }
 }
 
@@ -244,25 +252,32 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyJustifiedGrid(_ name: String, aspectRatios: [Double], sections: [Int]? = nil, rowHeight: Double = 180,
-                                  spacing: Double = GridItem.defaultSpacing, headerHeight: Double = 32,
-                                  pinnedViews: PinnedScrollableViews = [], zoom: Binding<Double>? = nil,
-                                  header: (UI, _ section: Int, Rect) -> Void = { _, _, _ in },
-                                  cell: (UI, _ item: Int, Rect) -> Void) -> LazyGridInfo {
+    public func lazyJustifiedGrid(
+        _ name: String, aspectRatios: [Double], sections: [Int]? = nil, rowHeight: Double = 180,
+        spacing: Double = GridItem.defaultSpacing, headerHeight: Double = 32,
+        pinnedViews: PinnedScrollableViews = [], zoom: Binding<Double>? = nil,
+        header: (UI, _ section: Int, Rect) -> Void = { _, _, _ in },
+        cell: (UI, _ item: Int, Rect) -> Void
+    ) -> LazyGridInfo {
         let gid = id(name)
         let available = availableRect
         let width = available.width - theme.scrollbarWidth
         let height = rowHeight * (zoom?.wrappedValue ?? 1)
         let headerLength = sections == nil ? 0 : headerHeight
         let memo = stateBox(WidgetID(parent: gid, "justified"), JustifiedMemo())
-        let layout = memo.value.layout(aspectRatios, sections: sections, width: width, rowHeight: height, spacing: spacing,
-                                       headerLength: headerLength)
-        var info = lazyGrid(name, vertical: true, spacing: spacing, geometry: layout, shape: GridShape(tracks: 0, trackLength: width, lineLength: height),
-                            cellSize: Size(height * JustifiedLayout.defaultAspectRatio, height), pinsHeaders: pinnedViews.contains(.sectionHeaders),
-                            zoom: zoom, header: header, cell: { i in
-                                let frame = layout.frame(ofItem: i)
-                                return GridCell(across: frame.x, width: frame.width, length: frame.height, alignment: .center)
-                            }, content: cell)
+        let layout = memo.value.layout(
+            aspectRatios, sections: sections, width: width, rowHeight: height, spacing: spacing,
+            headerLength: headerLength)
+        var info = lazyGrid(
+            name, vertical: true, spacing: spacing, geometry: layout,
+            shape: GridShape(tracks: 0, trackLength: width, lineLength: height),
+            cellSize: Size(height * JustifiedLayout.defaultAspectRatio, height),
+            pinsHeaders: pinnedViews.contains(.sectionHeaders),
+            zoom: zoom, header: header,
+            cell: { i in
+                let frame = layout.frame(ofItem: i)
+                return GridCell(across: frame.x, width: frame.width, length: frame.height, alignment: .center)
+            }, content: cell)
         info.justified = layout
         if let first = info.visible.first { info.columns = layout.items(inRow: layout.row(ofItem: first)).count }
         return info
@@ -277,14 +292,18 @@ struct JustifiedMemo {
     private var inputs: (sections: [Int]?, width: Double, rowHeight: Double, spacing: Double, headerLength: Double)?
     private var last: JustifiedLayout?
 
-    mutating func layout(_ aspectRatios: [Double], sections: [Int]?, width: Double, rowHeight: Double, spacing: Double,
-                         headerLength: Double) -> JustifiedLayout {
+    mutating func layout(
+        _ aspectRatios: [Double], sections: [Int]?, width: Double, rowHeight: Double, spacing: Double,
+        headerLength: Double
+    ) -> JustifiedLayout {
         if let last, let inputs, inputs.sections == sections, inputs.width == width, inputs.rowHeight == rowHeight,
-           inputs.spacing == spacing, inputs.headerLength == headerLength, Self.sameStorage(ratios, aspectRatios) {
+            inputs.spacing == spacing, inputs.headerLength == headerLength, Self.sameStorage(ratios, aspectRatios)
+        {
             return last
         }
-        let fresh = JustifiedLayout(aspectRatios: aspectRatios, sections: sections, width: width, rowHeight: rowHeight,
-                                    spacing: spacing, headerLength: headerLength)
+        let fresh = JustifiedLayout(
+            aspectRatios: aspectRatios, sections: sections, width: width, rowHeight: rowHeight,
+            spacing: spacing, headerLength: headerLength)
         ratios = aspectRatios
         inputs = (sections, width, rowHeight, spacing, headerLength)
         last = fresh
@@ -292,6 +311,7 @@ struct JustifiedMemo {
     }
 
     private static func sameStorage(_ a: [Double], _ b: [Double]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+        a.count == b.count
+            && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }

@@ -66,7 +66,12 @@ package enum GridLayout {
         let gaps = items.dropLast().reduce(0) { $0 + ($1.spacing ?? defaultSpacing) }
         var shares = [Double?](repeating: nil, count: items.count)
         var remaining = available - gaps
-        for (i, item) in items.enumerated() { if case .fixed(let w) = item.size { shares[i] = max(0, w); remaining -= max(0, w) } }
+        for (i, item) in items.enumerated() {
+            if case .fixed(let w) = item.size {
+                shares[i] = max(0, w)
+                remaining -= max(0, w)
+            }
+        }
         // Flexible items clamped by their bounds are settled first; the rest share what is left.
         var open = Set(items.indices.filter { shares[$0] == nil })
         var settled = true
@@ -185,7 +190,8 @@ package enum GridLayout {
             starts.reserveCapacity(counts.count + 1)
             let pitch = self.rowLength + self.spacing
             for count in self.counts {
-                offsets.append(offsets.last! + self.headerLength + Double((count + self.columns - 1) / self.columns) * pitch)
+                offsets.append(
+                    offsets.last! + self.headerLength + Double((count + self.columns - 1) / self.columns) * pitch)
                 starts.append(starts.last! + count)
             }
             sectionOffsets = offsets
@@ -233,7 +239,10 @@ package enum GridLayout {
             let first = min(sectionStarts[s + 1], sectionStarts[s] + firstRow * columns)
             let e = section(atOffset: bottom)
             let below = bottom - sectionOffsets[e] - headerLength
-            let end = below <= 0 ? sectionStarts[e] : min(sectionStarts[e + 1], sectionStarts[e] + (Int((below / pitch).rounded(.up))) * columns)
+            let end =
+                below <= 0
+                ? sectionStarts[e]
+                : min(sectionStarts[e + 1], sectionStarts[e] + (Int((below / pitch).rounded(.up))) * columns)
             return first..<max(first, min(count, end))
         }
     }
@@ -251,13 +260,18 @@ public enum ScrollDirection: Sendable, Equatable {
 /// direction, then `behind` screens behind, in priority order. Pure arithmetic.
 package enum PrefetchWindow {
     /// The item ranges to prefetch, most urgent first (never overlapping `visible`).
-    package static func ranges(visible: Range<Int>, count: Int, direction: ScrollDirection, ahead: Double = 1.5,
-                              behind: Double = 0.5) -> [Range<Int>] {
+    package static func ranges(
+        visible: Range<Int>, count: Int, direction: ScrollDirection, ahead: Double = 1.5,
+        behind: Double = 0.5
+    ) -> [Range<Int>] {
         guard !visible.isEmpty, count > 0 else { return [] }
         let screen = visible.count
-        let aheadCount = Int((Double(screen) * ahead).rounded(.up)), behindCount = Int((Double(screen) * behind).rounded(.up))
-        let after = visible.upperBound..<min(count, visible.upperBound + (direction == .forward ? aheadCount : behindCount))
-        let before = max(0, visible.lowerBound - (direction == .forward ? behindCount : aheadCount))..<visible.lowerBound
+        let aheadCount = Int((Double(screen) * ahead).rounded(.up)),
+            behindCount = Int((Double(screen) * behind).rounded(.up))
+        let after =
+            visible.upperBound..<min(count, visible.upperBound + (direction == .forward ? aheadCount : behindCount))
+        let before =
+            max(0, visible.lowerBound - (direction == .forward ? behindCount : aheadCount))..<visible.lowerBound
         return direction == .forward ? [after, before] : [before, after]
     }
 }
@@ -279,7 +293,7 @@ package struct ScrollMotion: Sendable {
     /// The speed after a frame at `time` showed `offset`, in points per second (0 once the
     /// offset has not changed for `window` seconds).
     package mutating func speed(offset: Double, time: Double) -> Double {
-        if let last = samples.last, time < last.time { samples.removeAll() } // the clock went back: start again
+        if let last = samples.last, time < last.time { samples.removeAll() }  // the clock went back: start again
         samples.append((time, offset))
         // Keep the newest sample at or before the window's start, so a frame after a pause still sees the pause.
         while samples.count > 2 && samples[1].time <= time - window { samples.removeFirst() }
@@ -309,12 +323,17 @@ struct LazyGridMemo {
     var lastLayout: GridLayout.Sections?
 
     /// The layout of `counts`, reused when nothing changed.
-    mutating func layout(_ counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double) -> GridLayout.Sections {
-        if let last = lastLayout, last.columns == max(1, columns), last.rowLength == max(1, rowLength), last.spacing == max(0, spacing),
-           last.headerLength == max(0, headerLength), last.counts == counts {
+    mutating func layout(_ counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double)
+        -> GridLayout.Sections
+    {
+        if let last = lastLayout, last.columns == max(1, columns), last.rowLength == max(1, rowLength),
+            last.spacing == max(0, spacing),
+            last.headerLength == max(0, headerLength), last.counts == counts
+        {
             return last
         }
-        let fresh = GridLayout.Sections(counts: counts, columns: columns, rowLength: rowLength, spacing: spacing, headerLength: headerLength)
+        let fresh = GridLayout.Sections(
+            counts: counts, columns: columns, rowLength: rowLength, spacing: spacing, headerLength: headerLength)
         lastLayout = fresh
         return fresh
     }
@@ -389,11 +408,15 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int,
-                          rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil,
-                          cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
-        lazyGrid(name, items: columns, vertical: true, spacing: spacing, sections: [count], headerLength: 0, pinsHeaders: false,
-                 trackCross: rowHeight, zoom: zoom, header: { _, _, _ in }, cell: cell)
+    public func lazyVGrid(
+        _ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int,
+        rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil,
+        cell: (UI, Int, Rect) -> Void
+    ) -> LazyGridInfo {
+        lazyGrid(
+            name, items: columns, vertical: true, spacing: spacing, sections: [count], headerLength: 0,
+            pinsHeaders: false,
+            trackCross: rowHeight, zoom: zoom, header: { _, _, _ in }, cell: cell)
     }
 
     /// A grid of sections, each a header and its items, as SwiftUI's
@@ -414,12 +437,16 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyVGrid(_ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, sections: [Int],
-                          headerHeight: Double = 32, pinnedViews: PinnedScrollableViews = [], rowHeight: ((Double) -> Double)? = nil,
-                          zoom: Binding<Double>? = nil, header: (UI, _ section: Int, Rect) -> Void,
-                          cell: (UI, _ item: Int, Rect) -> Void) -> LazyGridInfo {
-        lazyGrid(name, items: columns, vertical: true, spacing: spacing, sections: sections, headerLength: headerHeight,
-                 pinsHeaders: pinnedViews.contains(.sectionHeaders), trackCross: rowHeight, zoom: zoom, header: header, cell: cell)
+    public func lazyVGrid(
+        _ name: String, columns: [GridItem], spacing: Double = GridItem.defaultSpacing, sections: [Int],
+        headerHeight: Double = 32, pinnedViews: PinnedScrollableViews = [], rowHeight: ((Double) -> Double)? = nil,
+        zoom: Binding<Double>? = nil, header: (UI, _ section: Int, Rect) -> Void,
+        cell: (UI, _ item: Int, Rect) -> Void
+    ) -> LazyGridInfo {
+        lazyGrid(
+            name, items: columns, vertical: true, spacing: spacing, sections: sections, headerLength: headerHeight,
+            pinsHeaders: pinnedViews.contains(.sectionHeaders), trackCross: rowHeight, zoom: zoom, header: header,
+            cell: cell)
     }
 
     /// The collection form: cells get their element and keep state by its `id`.
@@ -429,7 +456,8 @@ extension UI {
         rowHeight: ((Double) -> Double)? = nil, zoom: Binding<Double>? = nil, cell: (UI, Items.Element, Rect) -> Void
     ) -> LazyGridInfo where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
-        return lazyVGrid(name, columns: columns, spacing: spacing, count: items.count, rowHeight: rowHeight, zoom: zoom) { ui, i, rect in
+        return lazyVGrid(name, columns: columns, spacing: spacing, count: items.count, rowHeight: rowHeight, zoom: zoom)
+        { ui, i, rect in
             let item = items[base + i]
             ui.withID(index: item.id.hashValue) { cell(ui, item, rect) }
         }
@@ -438,10 +466,14 @@ extension UI {
     /// A horizontally scrolling grid (SwiftUI's `ScrollView(.horizontal) { LazyHGrid }`):
     /// `rows` as `GridItem`s across the height, columns `columnWidth` wide (default: square).
     @discardableResult
-    public func lazyHGrid(_ name: String, rows: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int,
-                          columnWidth: ((Double) -> Double)? = nil, cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
-        lazyGrid(name, items: rows, vertical: false, spacing: spacing, sections: [count], headerLength: 0, pinsHeaders: false,
-                 trackCross: columnWidth, zoom: nil, header: { _, _, _ in }, cell: cell)
+    public func lazyHGrid(
+        _ name: String, rows: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int,
+        columnWidth: ((Double) -> Double)? = nil, cell: (UI, Int, Rect) -> Void
+    ) -> LazyGridInfo {
+        lazyGrid(
+            name, items: rows, vertical: false, spacing: spacing, sections: [count], headerLength: 0,
+            pinsHeaders: false,
+            trackCross: columnWidth, zoom: nil, header: { _, _, _ in }, cell: cell)
     }
 
     /// The ID that holds the keyboard for grid `name` (its Tab stop). Keys an app handles for
@@ -465,9 +497,13 @@ extension UI {
     }
 
     /// Scrolls the lazy grid `name` to the item of `items` whose ID is `id` (found by a scan).
-    public func scrollGrid<Items: RandomAccessCollection>(_ name: String, to id: Items.Element.ID, in items: Items,
-                                                         anchor: ScrollAnchor? = nil) where Items.Element: Identifiable {
-        if let index = items.firstIndex(where: { $0.id == id }) { scrollGrid(name, toItem: items.distance(from: items.startIndex, to: index), anchor: anchor) }
+    public func scrollGrid<Items: RandomAccessCollection>(
+        _ name: String, to id: Items.Element.ID, in items: Items,
+        anchor: ScrollAnchor? = nil
+    ) where Items.Element: Identifiable {
+        if let index = items.firstIndex(where: { $0.id == id }) {
+            scrollGrid(name, toItem: items.distance(from: items.startIndex, to: index), anchor: anchor)
+        }
     }
 
     /// Scrolls the lazy grid `name` so its content is `offset` points along (down or right).
@@ -479,23 +515,33 @@ extension UI {
 
     /// The uniform grids: "tracks" run across the scroll axis (columns of a vertical grid),
     /// "lines" of cells follow one another along it.
-    private func lazyGrid(_ name: String, items: [GridItem], vertical: Bool, spacing: Double, sections: [Int], headerLength: Double,
-                          pinsHeaders: Bool, trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
-                          cell: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+    private func lazyGrid(
+        _ name: String, items: [GridItem], vertical: Bool, spacing: Double, sections: [Int], headerLength: Double,
+        pinsHeaders: Bool, trackCross: ((Double) -> Double)?, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
+        cell: (UI, Int, Rect) -> Void
+    ) -> LazyGridInfo {
         let available = availableRect
-        let across = vertical ? available.width - theme.scrollbarWidth : (available.height.isFinite ? available.height : 300) - theme.scrollbarWidth
+        let across =
+            vertical
+            ? available.width - theme.scrollbarWidth
+            : (available.height.isFinite ? available.height : 300) - theme.scrollbarWidth
         let tracks = GridLayout.tracks(items, length: across)
         let trackLength = tracks.first?.length ?? across
         let lineLength = max(1, trackCross?(trackLength) ?? trackLength)
         let memo = stateBox(WidgetID(parent: id(name), "memo"), LazyGridMemo())
-        let lines = memo.value.layout(sections, columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: headerLength)
-        var info = lazyGrid(name, vertical: vertical, spacing: spacing, geometry: lines,
-                            shape: GridShape(tracks: tracks.count, trackLength: trackLength, lineLength: lineLength),
-                            cellSize: vertical ? Size(trackLength, lineLength) : Size(lineLength, trackLength), pinsHeaders: pinsHeaders,
-                            zoom: zoom, header: header, cell: { i in
-                                let track = tracks[lines.column(ofItem: i)]
-                                return GridCell(across: track.offset, width: track.length, length: lineLength, alignment: track.alignment)
-                            }, content: cell)
+        let lines = memo.value.layout(
+            sections, columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: headerLength)
+        var info = lazyGrid(
+            name, vertical: vertical, spacing: spacing, geometry: lines,
+            shape: GridShape(tracks: tracks.count, trackLength: trackLength, lineLength: lineLength),
+            cellSize: vertical ? Size(trackLength, lineLength) : Size(lineLength, trackLength),
+            pinsHeaders: pinsHeaders,
+            zoom: zoom, header: header,
+            cell: { i in
+                let track = tracks[lines.column(ofItem: i)]
+                return GridCell(
+                    across: track.offset, width: track.length, length: lineLength, alignment: track.alignment)
+            }, content: cell)
         info.columns = tracks.count
         info.layout = lines
         return info
@@ -503,32 +549,43 @@ extension UI {
 
     /// Every lazy grid: the items of `geometry` in a virtual scroll view, only those in view
     /// built, each in its `cell`; headers over them (pinned with `pinsHeaders`).
-    func lazyGrid<Geometry: LazyGridGeometry>(_ name: String, vertical: Bool, spacing: Double, geometry lines: Geometry, shape: GridShape,
-                                               cellSize: Size, pinsHeaders: Bool, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
-                                               cell: (Int) -> GridCell, content: (UI, Int, Rect) -> Void) -> LazyGridInfo {
+    func lazyGrid<Geometry: LazyGridGeometry>(
+        _ name: String, vertical: Bool, spacing: Double, geometry lines: Geometry, shape: GridShape,
+        cellSize: Size, pinsHeaders: Bool, zoom: Binding<Double>?, header: (UI, Int, Rect) -> Void,
+        cell: (Int) -> GridCell, content: (UI, Int, Rect) -> Void
+    ) -> LazyGridInfo {
         return widget("grid", name) { gid, rect in
             let memo = stateBox(WidgetID(parent: gid, "memo"), LazyGridMemo())
             memo.value.isHorizontal = !vertical
             let across = vertical ? rect.width - theme.scrollbarWidth : rect.height - theme.scrollbarWidth
             let count = lines.count
             let viewportLength = vertical ? rect.height : rect.width
-            var info = LazyGridInfo(visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: 0, cellSize: cellSize,
-                                    scrollOffset: 0, viewport: rect, layout: nil)
+            var info = LazyGridInfo(
+                visible: 0..<0, prefetch: [], direction: memo.value.direction, columns: 0, cellSize: cellSize,
+                scrollOffset: 0, viewport: rect, layout: nil)
             withID(gid) {
                 let scrollName = "scroll"
-                keepGridAnchored(gid, vertical: vertical, lines: lines, shape: shape, viewportLength: viewportLength, memo: memo,
-                                 cell: cell)
+                keepGridAnchored(
+                    gid, vertical: vertical, lines: lines, shape: shape, viewportLength: viewportLength, memo: memo,
+                    cell: cell)
                 // A zoom changes the app's columns next frame; the anchor set here is used then.
                 if let zoom { handlePinchZoom(zoom, rect: rect, vertical: vertical, lines: lines, memo: memo) }
-                let contentSize = vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
-                let listed = openAccessibilityContainer(WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect, states: controlStates(.managesDescendants),
-                                                        collection: AccessibilityCollection(rows: count))
+                let contentSize =
+                    vertical ? Size(rect.width, lines.contentLength) : Size(lines.contentLength, rect.height)
+                let listed = openAccessibilityContainer(
+                    WidgetID(parent: gid, scrollName), role: .list, name: name, frame: rect,
+                    states: controlStates(.managesDescendants),
+                    collection: AccessibilityCollection(rows: count))
                 defer { if listed { closeAccessibilityContainer() } }
                 // A Tab stop: focused, the arrows and Page Up/Down scroll it (an app's selection keys come first).
-                virtualScrollView(scrollName, contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
-                                  focusable: true) { scroll in
+                virtualScrollView(
+                    scrollName, contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
+                    focusable: true
+                ) { scroll in
                     let offset = vertical ? scroll.offset.y : scroll.offset.x
-                    if offset != memo.value.lastOffset { memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward }
+                    if offset != memo.value.lastOffset {
+                        memo.value.direction = offset > memo.value.lastOffset ? .forward : .backward
+                    }
                     memo.value.lastOffset = offset
                     info.scrollOffset = offset
                     info.scrollSpeed = memo.value.motion.speed(offset: offset, time: time)
@@ -543,26 +600,38 @@ extension UI {
                     defer { images?.defersSharpTier = deferred }
                     info.direction = memo.value.direction
                     info.visible = lines.visibleItems(offset: offset, viewport: viewportLength)
-                    info.prefetch = PrefetchWindow.ranges(visible: info.visible, count: count, direction: memo.value.direction)
-                    if let first = info.visible.first { memo.value.topItem = (first, lines.offset(ofItem: first) - offset) }
+                    info.prefetch = PrefetchWindow.ranges(
+                        visible: info.visible, count: count, direction: memo.value.direction)
+                    if let first = info.visible.first {
+                        memo.value.topItem = (first, lines.offset(ofItem: first) - offset)
+                    }
                     for i in info.visible {
                         let place = cell(i)
                         let along = lines.offset(ofItem: i) - offset
-                        let cellRect = vertical
-                            ? Rect(x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
-                            : Rect(x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
+                        let cellRect =
+                            vertical
+                            ? Rect(
+                                x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
+                            : Rect(
+                                x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
                         // Layout-built content sits in its cell by the item's alignment (across the column
                         // of a vertical grid); the rect is the whole cell for content drawn directly.
-                        _ = accessibilityItem(i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin) {
-                            _ = child(at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
-                                      alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)) { content(self, i, cellRect) }
+                        _ = accessibilityItem(
+                            i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin
+                        ) {
+                            _ = child(
+                                at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
+                                alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)
+                            ) { content(self, i, cellRect) }
                             return cellRect.size
                         }
                     }
                     guard lines.headerLength > 0 else { return }
                     info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
-                    buildGridHeaders(gid, sections: info.visibleSections, rect: rect, across: across, offset: offset, vertical: vertical,
-                                     lines: lines, pinsHeaders: pinsHeaders, header: header)
+                    buildGridHeaders(
+                        gid, sections: info.visibleSections, rect: rect, across: across, offset: offset,
+                        vertical: vertical,
+                        lines: lines, pinsHeaders: pinsHeaders, header: header)
                 }
             }
             return info
@@ -571,12 +640,15 @@ extension UI {
 
     /// After a relayout (a resize, a zoom) the anchored item stays where it was on screen;
     /// then an item `scrollGrid(_:toItem:)` asked for is scrolled to.
-    private func keepGridAnchored<Geometry: LazyGridGeometry>(_ gid: WidgetID, vertical: Bool, lines: Geometry, shape: GridShape,
-                                                               viewportLength: Double, memo: StateBox<LazyGridMemo>,
-                                                               cell: (Int) -> GridCell) {
+    private func keepGridAnchored<Geometry: LazyGridGeometry>(
+        _ gid: WidgetID, vertical: Bool, lines: Geometry, shape: GridShape,
+        viewportLength: Double, memo: StateBox<LazyGridMemo>,
+        cell: (Int) -> GridCell
+    ) {
         let scrollName = "scroll"
         let offsetNow = vertical ? scrollOffset(scrollName).y : scrollOffset(scrollName).x
-        if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem {
+        if let last = memo.value.shape, last.differs(from: shape), let anchor = memo.value.anchor ?? memo.value.topItem
+        {
             let target = lines.offset(ofItem: anchor.item) - anchor.screenY
             scrollTo(scrollName, offset: vertical ? Point(0, max(0, target)) : Point(max(0, target), 0))
         }
@@ -584,29 +656,40 @@ extension UI {
         memo.value.shape = shape
         if let request = pendingItemScrolls.removeValue(forKey: gid), lines.count > 0 {
             let item = min(max(0, request.index), lines.count - 1)
-            let target = ScrollAnchor.offset(showing: lines.offset(ofItem: item), length: cell(item).length,
-                                             viewport: viewportLength, current: offsetNow, anchor: request.anchor)
+            let target = ScrollAnchor.offset(
+                showing: lines.offset(ofItem: item), length: cell(item).length,
+                viewport: viewportLength, current: offsetNow, anchor: request.anchor)
             scrollTo(scrollName, offset: vertical ? Point(0, target) : Point(target, 0))
         }
     }
 
     /// Section headers over the cells; a pinned one at the top, over the items scrolling under it.
-    private func buildGridHeaders<Geometry: LazyGridGeometry>(_ gid: WidgetID, sections: Range<Int>, rect: Rect, across: Double,
-                                                               offset: Double, vertical: Bool, lines: Geometry, pinsHeaders: Bool,
-                                                               header: (UI, Int, Rect) -> Void) {
+    private func buildGridHeaders<Geometry: LazyGridGeometry>(
+        _ gid: WidgetID, sections: Range<Int>, rect: Rect, across: Double,
+        offset: Double, vertical: Bool, lines: Geometry, pinsHeaders: Bool,
+        header: (UI, Int, Rect) -> Void
+    ) {
         let pinned = pinsHeaders ? lines.section(atOffset: max(0, offset)) : nil
         for s in sections {
-            let along = (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s]) - offset
-            let headerRect = vertical ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
+            let along =
+                (s == pinned ? lines.pinnedHeaderOffset(of: s, scrolledTo: max(0, offset)) : lines.sectionOffsets[s])
+                - offset
+            let headerRect =
+                vertical
+                ? Rect(x: rect.x, y: rect.y + along, width: across, height: lines.headerLength)
                 : Rect(x: rect.x + along, y: rect.y, width: lines.headerLength, height: across)
-            _ = child(at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
-                      id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)) { header(self, s, headerRect) }
+            _ = child(
+                at: headerRect, axis: .horizontal, spacing: theme.spacing, alignment: .center,
+                id: WidgetID(parent: WidgetID(parent: gid, "header"), index: s)
+            ) { header(self, s, headerRect) }
         }
     }
 
     /// Two-finger pinch (and ctrl+wheel) scales `zoom`; the item under the pinch centre is
     /// anchored so it stays under the fingers when the columns change.
-    private func handlePinchZoom(_ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: some LazyGridGeometry, memo: StateBox<LazyGridMemo>) {
+    private func handlePinchZoom(
+        _ zoom: Binding<Double>, rect: Rect, vertical: Bool, lines: some LazyGridGeometry, memo: StateBox<LazyGridMemo>
+    ) {
         let fingers = Array(input.fingers.values)
         var center: Point?
         if fingers.count >= 2 {
@@ -615,7 +698,7 @@ extension UI {
             let mid = Point((a.x + b.x) / 2, (a.y + b.y) / 2)
             if rect.contains(mid) || memo.value.pinchStart != nil {
                 if memo.value.pinchStart == nil { memo.value.pinchStart = (distance, zoom.wrappedValue) }
-                activeID = WidgetID(parent: id("scroll"), "pinch") // two fingers zoom rather than scroll
+                activeID = WidgetID(parent: id("scroll"), "pinch")  // two fingers zoom rather than scroll
                 let start = memo.value.pinchStart!
                 zoom.wrappedValue = min(4, max(0.25, start.zoom * distance / start.distance))
                 center = mid

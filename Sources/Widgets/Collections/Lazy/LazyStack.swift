@@ -49,14 +49,20 @@ public struct ItemExtents: Sendable, Equatable {
         guard delta != 0 else { return 0 }
         lengths[index] += delta
         var i = index + 1
-        while i <= count { tree[i] += delta; i += i & -i }
+        while i <= count {
+            tree[i] += delta
+            i += i & -i
+        }
         return delta
     }
 
     /// Where item `index` starts (the sum of the lengths before it, without spacing).
     public func offset(of index: Int) -> Double {
         var sum = 0.0, i = min(index, count)
-        while i > 0 { sum += tree[i]; i -= i & -i }
+        while i > 0 {
+            sum += tree[i]
+            i -= i & -i
+        }
         return sum
     }
 
@@ -119,8 +125,10 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyVStack(_ name: String, count: Int, estimatedHeight: Double = 44, spacing: Double = 8,
-                           content: (UI, Int) -> Void) -> LazyStackInfo {
+    public func lazyVStack(
+        _ name: String, count: Int, estimatedHeight: Double = 44, spacing: Double = 8,
+        content: (UI, Int) -> Void
+    ) -> LazyStackInfo {
         lazyStack(name, vertical: true, count: count, estimate: estimatedHeight, spacing: spacing, content: content)
     }
 
@@ -137,14 +145,21 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func lazyVStack(_ name: String, sections counts: [Int], estimatedHeight: Double = 44, spacing: Double = 8,
-                           pinnedViews: PinnedScrollableViews = [], header: (UI, Int) -> Void,
-                           content: (UI, _ section: Int, _ item: Int) -> Void) -> LazyStackInfo {
+    public func lazyVStack(
+        _ name: String, sections counts: [Int], estimatedHeight: Double = 44, spacing: Double = 8,
+        pinnedViews: PinnedScrollableViews = [], header: (UI, Int) -> Void,
+        content: (UI, _ section: Int, _ item: Int) -> Void
+    ) -> LazyStackInfo {
         var starts: [Int] = [], total = 0
-        for count in counts { starts.append(total); total += max(0, count) }
+        for count in counts {
+            starts.append(total)
+            total += max(0, count)
+        }
         let slots = RowGeometry(rowHeight: 1, rowCount: total, sectionStarts: starts)
-        return lazyStack(name, vertical: true, count: slots.slotCount, estimate: estimatedHeight, spacing: spacing,
-                         sections: slots, pinsHeaders: pinnedViews.contains(.sectionHeaders)) { ui, slot in
+        return lazyStack(
+            name, vertical: true, count: slots.slotCount, estimate: estimatedHeight, spacing: spacing,
+            sections: slots, pinsHeaders: pinnedViews.contains(.sectionHeaders)
+        ) { ui, slot in
             switch slots.slot(slot) {
             case .header(let section): header(ui, section)
             case .row(let row):
@@ -156,15 +171,19 @@ extension UI {
 
     /// A scrolling row that builds only the items in or near view (SwiftUI's `LazyHStack`).
     @discardableResult
-    public func lazyHStack(_ name: String, count: Int, estimatedWidth: Double = 120, spacing: Double = 8,
-                           content: (UI, Int) -> Void) -> LazyStackInfo {
+    public func lazyHStack(
+        _ name: String, count: Int, estimatedWidth: Double = 120, spacing: Double = 8,
+        content: (UI, Int) -> Void
+    ) -> LazyStackInfo {
         lazyStack(name, vertical: false, count: count, estimate: estimatedWidth, spacing: spacing, content: content)
     }
 
     /// The collection form: items keep their widget state by `id`.
     @discardableResult
-    public func lazyVStack<Items: RandomAccessCollection>(_ name: String, items: Items, estimatedHeight: Double = 44,
-                                                          spacing: Double = 8, content: (UI, Items.Element) -> Void) -> LazyStackInfo
+    public func lazyVStack<Items: RandomAccessCollection>(
+        _ name: String, items: Items, estimatedHeight: Double = 44,
+        spacing: Double = 8, content: (UI, Items.Element) -> Void
+    ) -> LazyStackInfo
     where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
         return lazyVStack(name, count: items.count, estimatedHeight: estimatedHeight, spacing: spacing) { ui, i in
@@ -185,8 +204,10 @@ extension UI {
     }
 
     /// Scrolls the lazy stack `name` to the item of `items` whose ID is `id` (found by a scan).
-    public func scrollLazyStack<Items: RandomAccessCollection>(_ name: String, to id: Items.Element.ID, in items: Items,
-                                                              anchor: ScrollAnchor? = .top) where Items.Element: Identifiable {
+    public func scrollLazyStack<Items: RandomAccessCollection>(
+        _ name: String, to id: Items.Element.ID, in items: Items,
+        anchor: ScrollAnchor? = .top
+    ) where Items.Element: Identifiable {
         if let index = items.firstIndex(where: { $0.id == id }) {
             scrollLazyStack(name, toItem: items.distance(from: items.startIndex, to: index), anchor: anchor)
         }
@@ -194,10 +215,14 @@ extension UI {
 
     /// `sections`: which slots are section headers; `pinsHeaders`: the top section's header
     /// is built at the top of the viewport instead of in the flow.
-    private func lazyStack(_ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
-                           sections: RowGeometry? = nil, pinsHeaders: Bool = false, content: (UI, Int) -> Void) -> LazyStackInfo {
+    private func lazyStack(
+        _ name: String, vertical: Bool, count: Int, estimate: Double, spacing: Double,
+        sections: RowGeometry? = nil, pinsHeaders: Bool = false, content: (UI, Int) -> Void
+    ) -> LazyStackInfo {
         return widget("lazy stack", name) { sid, rect in
-            let memo = stateBox(WidgetID(parent: sid, "memo"), LazyStackMemo(extents: ItemExtents(count: count, estimate: estimate + spacing)))
+            let memo = stateBox(
+                WidgetID(parent: sid, "memo"),
+                LazyStackMemo(extents: ItemExtents(count: count, estimate: estimate + spacing)))
             memo.value.extents.resize(to: count)
             memo.value.isHorizontal = !vertical
             let viewport = vertical ? rect.height : rect.width
@@ -208,27 +233,40 @@ extension UI {
                 if let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 {
                     let index = min(max(0, request.index), count - 1)
                     let current = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
-                    let target = ScrollAnchor.offset(showing: memo.value.extents.offset(of: index), length: memo.value.extents.length(of: index) - spacing,
-                                                     viewport: viewport, current: current, anchor: request.anchor)
+                    let target = ScrollAnchor.offset(
+                        showing: memo.value.extents.offset(of: index),
+                        length: memo.value.extents.length(of: index) - spacing,
+                        viewport: viewport, current: current, anchor: request.anchor)
                     scrollTo("scroll", offset: vertical ? Point(0, target) : Point(target, 0))
                 }
                 let total = memo.value.extents.total
-                let contentSize = vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
+                let contentSize =
+                    vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
                 var drift = 0.0
-                listed = openAccessibilityContainer(WidgetID(parent: sid, "scroll"), role: .list, name: name, frame: rect,
-                                                    collection: AccessibilityCollection(rows: count))
-                virtualScrollView("scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
-                                  focusable: true) { scroll in
+                listed = openAccessibilityContainer(
+                    WidgetID(parent: sid, "scroll"), role: .list, name: name, frame: rect,
+                    collection: AccessibilityCollection(rows: count))
+                virtualScrollView(
+                    "scroll", contentSize: contentSize, viewport: rect, axes: vertical ? .vertical : .horizontal,
+                    focusable: true
+                ) { scroll in
                     let offset = vertical ? scroll.offset.y : scroll.offset.x
                     info.scrollOffset = offset
                     guard count > 0 else { return }
                     @MainActor func build(_ i: Int, at position: Double) -> Double {
-                        let origin = vertical ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
-                        let slot = vertical ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
+                        let origin =
+                            vertical
+                            ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
+                        let slot =
+                            vertical
+                            ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
                             : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
                         let size = withID(index: i) {
                             accessibilityItem(i, id: id("accessibility item"), at: origin) {
-                                child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) { content(self, i) }
+                                child(
+                                    at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
+                                    alignment: .start
+                                ) { content(self, i) }
                             }
                         }
                         let length = (vertical ? size.height : size.width) + spacing
@@ -241,22 +279,32 @@ extension UI {
                     let top = memo.value.extents.index(at: offset)
                     let topStart = memo.value.extents.offset(of: top)
                     // The pinned header: the top section's, built last (over its items) at the top.
-                    let pinned = pinsHeaders ? sections.flatMap { slots in
-                        slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
-                    } : nil
-                    if top > 0 && top - 1 != pinned?.slot { _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1)) }
+                    let pinned =
+                        pinsHeaders
+                        ? sections.flatMap { slots in
+                            slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
+                        } : nil
+                    if top > 0 && top - 1 != pinned?.slot {
+                        _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1))
+                    }
                     var i = top, position = topStart
-                    while i < count && position - offset < viewport + estimate { // about one item of overscan below
+                    while i < count && position - offset < viewport + estimate {  // about one item of overscan below
                         position += i == pinned?.slot ? memo.value.extents.length(of: i) : build(i, at: position)
                         i += 1
                     }
                     info.built = max(0, top - 1)..<i
                     if let pinned, let slots = sections {
-                        let next = pinned.section + 1 < slots.sectionStarts.count ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : count
+                        let next =
+                            pinned.section + 1 < slots.sectionStarts.count
+                            ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : count
                         let height = memo.value.extents.length(of: pinned.slot) - spacing
                         // At the top, or pushed up by the next section's header as it arrives.
-                        let y = min(max(offset, memo.value.extents.offset(of: pinned.slot)), memo.value.extents.offset(of: next) - spacing - height)
-                        drawList.addRect(Rect(x: rect.x, y: rect.y + y - offset, width: across, height: height), color: theme.background)
+                        let y = min(
+                            max(offset, memo.value.extents.offset(of: pinned.slot)),
+                            memo.value.extents.offset(of: next) - spacing - height)
+                        drawList.addRect(
+                            Rect(x: rect.x, y: rect.y + y - offset, width: across, height: height),
+                            color: theme.background)
                         _ = build(pinned.slot, at: y)
                     }
                     drift = memo.value.extents.offset(of: top) - topStart

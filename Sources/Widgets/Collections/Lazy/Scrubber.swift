@@ -15,7 +15,10 @@ public struct ScrubberMark: Sendable, Equatable {
 
     /// A mark at `item`, showing `label` on the rail and `title` while scrubbed through.
     public init(item: Int, label: String, title: String? = nil, isMajor: Bool = false) {
-        self.item = item; self.label = label; self.title = title ?? label; self.isMajor = isMajor
+        self.item = item
+        self.label = label
+        self.title = title ?? label
+        self.isMajor = isMajor
     }
 }
 
@@ -35,7 +38,10 @@ public struct ScrubberLayout: Sendable, Equatable {
     public var length: Double
 
     /// A rail `length` long over `count` items.
-    public init(count: Int, length: Double) { self.count = max(0, count); self.length = max(0, length) }
+    public init(count: Int, length: Double) {
+        self.count = max(0, count)
+        self.length = max(0, length)
+    }
 
     /// Where item `index` is along the rail.
     public func position(ofItem index: Int) -> Double {
@@ -52,11 +58,14 @@ public struct ScrubberLayout: Sendable, Equatable {
     /// The marks to label, none closer than `spacing` to another: every major mark that fits,
     /// then the minor ones in the room left. In rail order.
     public func labelled(_ marks: [ScrubberMark], spacing: Double) -> [ScrubberMark] {
-        var taken: [Double] = [] // positions labelled so far, sorted
+        var taken: [Double] = []  // positions labelled so far, sorted
         var chosen: [ScrubberMark] = []
         func fits(_ y: Double) -> Bool {
             var lo = 0, hi = taken.count
-            while lo < hi { let mid = (lo + hi) / 2; if taken[mid] < y { lo = mid + 1 } else { hi = mid } }
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if taken[mid] < y { lo = mid + 1 } else { hi = mid }
+            }
             return (lo == taken.count || taken[lo] - y >= spacing) && (lo == 0 || y - taken[lo - 1] >= spacing)
         }
         for major in [true, false] {
@@ -94,15 +103,17 @@ extension UI {
     public func scrubber(_ name: String, in rect: Rect, count: Int, position: Int, marks: [ScrubberMark]) -> Int? {
         let sid = id(name)
         let memo = stateBox(sid, ScrubberMemo())
-        let inset = 10.0 // room for the thumb and the first and last labels
+        let inset = 10.0  // room for the thumb and the first and last labels
         let rail = ScrubberLayout(count: count, length: max(0, rect.height - 2 * inset))
         let labelled = rail.labelled(marks, spacing: theme.fontSize + 4)
         let r = interact(sid, rect: rect, sense: [.click, .drag, .focus])
         if r.isHovered || r.isActive { setCursor(.pointingHand) }
         if isAccessibilityEnabled {
             let here = labelled.last { $0.item <= position }?.label ?? ""
-            accessibilityElement(sid, role: .slider, name: name, frame: rect, states: controlStates(.vertical), value: here,
-                                 range: AccessibilityRange(current: Double(position), minimum: 0, maximum: Double(max(0, count - 1)), step: 1))
+            accessibilityElement(
+                sid, role: .slider, name: name, frame: rect, states: controlStates(.vertical), value: here,
+                range: AccessibilityRange(
+                    current: Double(position), minimum: 0, maximum: Double(max(0, count - 1)), step: 1))
         }
         var target: Int?
         if r.isActive, count > 0 {
@@ -129,18 +140,24 @@ extension UI {
         if !r.isActive && focusID != sid { memo.value.requested = nil }
 
         // The rail, its labels, the thumb, and (while dragged) the bubble.
-        drawList.addRoundedRect(Rect(x: rect.maxX - 5, y: rect.y + inset, width: 2, height: rail.length), radius: 1, color: theme.border)
+        drawList.addRoundedRect(
+            Rect(x: rect.maxX - 5, y: rect.y + inset, width: 2, height: rail.length), radius: 1, color: theme.border)
         let small = font(size: theme.fontSize - 2), bold = font(size: theme.fontSize - 2, weight: .bold)
         for mark in labelled {
             let y = rect.y + inset + rail.position(ofItem: mark.item)
-            (mark.isMajor ? bold : small).draw(mark.label, in: Rect(x: rect.x, y: y - 8, width: rect.width - 10, height: 16), alignment: .trailing,
-                                               color: mark.isMajor ? theme.text : theme.secondaryText, into: &drawList)
+            (mark.isMajor ? bold : small).draw(
+                mark.label, in: Rect(x: rect.x, y: y - 8, width: rect.width - 10, height: 16), alignment: .trailing,
+                color: mark.isMajor ? theme.text : theme.secondaryText, into: &drawList)
         }
         let shown = target ?? (r.isActive ? memo.value.requested : nil) ?? position
         let thumbY = rect.y + inset + rail.position(ofItem: shown)
-        drawList.addRoundedRect(Rect(x: rect.maxX - 10, y: thumbY - 9, width: 12, height: 18), radius: 6,
-                                color: r.isActive || r.isHovered ? theme.accent : theme.accent.opacity(0.7))
-        if focusID == sid { drawList.addRectBorder(rect.insetBy(dx: 1, dy: 1), radius: 4, color: theme.accent.opacity(0.5), thickness: 2) }
+        drawList.addRoundedRect(
+            Rect(x: rect.maxX - 10, y: thumbY - 9, width: 12, height: 18), radius: 6,
+            color: r.isActive || r.isHovered ? theme.accent : theme.accent.opacity(0.7))
+        if focusID == sid {
+            drawList.addRectBorder(
+                rect.insetBy(dx: 1, dy: 1), radius: 4, color: theme.accent.opacity(0.5), thickness: 2)
+        }
         if r.isActive, let stretch = marks.last(where: { $0.item <= shown }) {
             inOverlay {
                 let width = font.measure(stretch.title) + 20

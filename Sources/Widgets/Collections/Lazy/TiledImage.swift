@@ -17,12 +17,16 @@ extension UI {
     /// ui.tiledImage(photo.path, imageWidth: w, imageHeight: h, in: frame, visible: view)
     /// ```
     @discardableResult
-    public func tiledImage(_ path: String, imageWidth: Int, imageHeight: Int, in frame: Rect, visible: Rect,
-                           tileSize: Int = 1024) -> Int {
+    public func tiledImage(
+        _ path: String, imageWidth: Int, imageHeight: Int, in frame: Rect, visible: Rect,
+        tileSize: Int = 1024
+    ) -> Int {
         guard let images, imageWidth > 0, imageHeight > 0, frame.width > 0, frame.height > 0 else { return 0 }
         if isAccessibilityEnabled {
-            accessibilityElement(id(path), role: .image, name: Self.fileName(path),
-                                 frame: frame.intersection(visible), states: [.enabled, .sensitive], value: "\(imageWidth) × \(imageHeight) pixels")
+            accessibilityElement(
+                id(path), role: .image, name: Self.fileName(path),
+                frame: frame.intersection(visible), states: [.enabled, .sensitive],
+                value: "\(imageWidth) × \(imageHeight) pixels")
         }
         // The stand-in: the whole image at the view's size.
         let preview = ImageFraming.thumbnailSpec(for: visible.size, scale: scale, mode: .fit)
@@ -37,20 +41,26 @@ extension UI {
             let p = (points - origin) / pointsPerPixel
             return p.isFinite ? Int(min(Double(limit), max(0, p))) : (p > 0 ? limit : 0)
         }
-        let columns = (pixel(shown.minX, frame.minX, imageWidth - 1) / tile)...(pixel(shown.maxX, frame.minX, imageWidth - 1) / tile)
-        let rows = (pixel(shown.minY, frame.minY, imageHeight - 1) / tile)...(pixel(shown.maxY, frame.minY, imageHeight - 1) / tile)
+        let firstColumn = pixel(shown.minX, frame.minX, imageWidth - 1) / tile
+        let lastColumn = pixel(shown.maxX, frame.minX, imageWidth - 1) / tile
+        let firstRow = pixel(shown.minY, frame.minY, imageHeight - 1) / tile
+        let lastRow = pixel(shown.maxY, frame.minY, imageHeight - 1) / tile
+        let columns = firstColumn...lastColumn
+        let rows = firstRow...lastRow
         var loading = 0
         for row in rows {
             for column in columns {
                 let x = column * tile, y = row * tile
-                let region = ImageRegion(x: x, y: y, width: min(tile, imageWidth - x), height: min(tile, imageHeight - y))
-                let rect = Rect(x: frame.minX + Double(x) * pointsPerPixel, y: frame.minY + Double(y) * pointsPerPixel,
-                                width: Double(region.width) * pointsPerPixel, height: Double(region.height) * pointsPerPixel)
+                let region = ImageRegion(
+                    x: x, y: y, width: min(tile, imageWidth - x), height: min(tile, imageHeight - y))
+                let rect = Rect(
+                    x: frame.minX + Double(x) * pointsPerPixel, y: frame.minY + Double(y) * pointsPerPixel,
+                    width: Double(region.width) * pointsPerPixel, height: Double(region.height) * pointsPerPixel)
                 let distance = abs(rect.midX - visible.midX) + abs(rect.midY - visible.midY)
                 switch images.tile(path, region: region, priority: distance / max(1, visible.width + visible.height)) {
                 case .ready(let texture, _, _): drawList.addImage(texture, in: rect)
                 case .loading: loading += 1
-                case .failed: break // the stand-in stays
+                case .failed: break  // the stand-in stays
                 }
             }
         }

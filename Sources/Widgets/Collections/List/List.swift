@@ -57,8 +57,11 @@ public struct ListRowContent: Sendable {
     public var accessory: ListAccessory
 
     /// A row showing `title`, and optionally an icon or an image, secondary text and an accessory.
-    public init(_ title: String, icon: Icon? = nil, iconColor: Color? = nil, image: ListRowImage? = nil, secondaryText: String? = nil,
-                accessory: ListAccessory = .none) {
+    public init(
+        _ title: String, icon: Icon? = nil, iconColor: Color? = nil, image: ListRowImage? = nil,
+        secondaryText: String? = nil,
+        accessory: ListAccessory = .none
+    ) {
         self.title = title
         self.icon = icon
         self.image = image
@@ -89,7 +92,10 @@ public struct SwipeAction {
     public var action: () -> Void
 
     /// A swipe action titled `title` performing `action`.
-    public init(_ title: String, icon: Icon? = nil, tint: Color? = nil, isDestructive: Bool = false, action: @escaping () -> Void) {
+    public init(
+        _ title: String, icon: Icon? = nil, tint: Color? = nil, isDestructive: Bool = false,
+        action: @escaping () -> Void
+    ) {
         self.title = title
         self.icon = icon
         self.tint = tint
@@ -136,10 +142,16 @@ final class ListRowSource {
     let isHierarchical: Bool
 
     @usableFromInline
-    init(count: @escaping () -> Int, id: @escaping (Int) -> AnyHashable, body: @escaping (Int) -> ListRowBody,
-         swipeActions: ((Int) -> [SwipeAction])?, leadingSwipeActions: ((Int) -> [SwipeAction])? = nil, move: ((Int, Int) -> Void)?,
-         delete: ((Int) -> Void)? = nil, hierarchy: (depth: (Int) -> Int, disclosure: (Int) -> RowDisclosure, setExpanded: (Int, Bool, Bool) -> Void,
-                     parent: (Int) -> Int?)? = nil) {
+    init(
+        count: @escaping () -> Int, id: @escaping (Int) -> AnyHashable, body: @escaping (Int) -> ListRowBody,
+        swipeActions: ((Int) -> [SwipeAction])?, leadingSwipeActions: ((Int) -> [SwipeAction])? = nil,
+        move: ((Int, Int) -> Void)?,
+        delete: ((Int) -> Void)? = nil,
+        hierarchy: (
+            depth: (Int) -> Int, disclosure: (Int) -> RowDisclosure, setExpanded: (Int, Bool, Bool) -> Void,
+            parent: (Int) -> Int?
+        )? = nil
+    ) {
         self.count = count
         self.id = id
         self.body = body
@@ -192,7 +204,10 @@ struct ListLayout {
             counts.append(count)
             total += count
         }
-        while section + 1 < collector.sections.count { section += 1; sectionStarts.append(total) }
+        while section + 1 < collector.sections.count {
+            section += 1
+            sectionStarts.append(total)
+        }
         // Measured heights stay with their slot index when rows come and go, as in `lazyVStack`:
         // rows on screen are measured again each frame.
         var extents = extents
@@ -217,7 +232,7 @@ struct ListLayout {
             let mid = (lo + hi + 1) / 2
             if starts[mid] <= row && (counts[mid] > 0 || starts[mid] < row) { lo = mid } else { hi = mid - 1 }
         }
-        while counts[lo] == 0 || row >= starts[lo] + counts[lo] { lo += 1 } // skip empty sources
+        while counts[lo] == 0 || row >= starts[lo] + counts[lo] { lo += 1 }  // skip empty sources
         return (lo, row - starts[lo])
     }
 }
@@ -316,30 +331,42 @@ extension UI {
     /// }
     /// ```
     @discardableResult
-    public func list<ID: Hashable>(_ name: String, selection: Binding<Set<ID>>?, style: ListStyle = .plain,
-                                   rowHeight: Double? = nil, editMode: Bool = false,
-                                   contextMenu: ((Set<ID>) -> Void)? = nil, _ content: () -> Void) -> ListInfo {
+    public func list<ID: Hashable>(
+        _ name: String, selection: Binding<Set<ID>>?, style: ListStyle = .plain,
+        rowHeight: Double? = nil, editMode: Bool = false,
+        contextMenu: ((Set<ID>) -> Void)? = nil, _ content: () -> Void
+    ) -> ListInfo {
         let bridge = selection.map { typedSelectionBridge(name, $0) }
-        return listBody(name, mode: selection == nil ? .none : .multiple, selection: bridge, style: style, rowHeight: rowHeight,
-                        editMode: editMode, contextMenu: contextMenu.map { menu in { ids in menu(Set(ids.compactMap { $0.base as? ID })) } },
-                        content)
+        return listBody(
+            name, mode: selection == nil ? .none : .multiple, selection: bridge, style: style, rowHeight: rowHeight,
+            editMode: editMode,
+            contextMenu: contextMenu.map { menu in { ids in menu(Set(ids.compactMap { $0.base as? ID })) } },
+            content)
     }
 
     /// A list with single selection (`ID?`).
     @discardableResult
-    public func list<ID: Hashable>(_ name: String, selection: Binding<ID?>, style: ListStyle = .plain, rowHeight: Double? = nil,
-                                   contextMenu: ((Set<ID>) -> Void)? = nil, _ content: () -> Void) -> ListInfo {
-        let asSet = Binding<Set<ID>>(get: { selection.wrappedValue.map { [$0] } ?? [] }, set: { selection.wrappedValue = $0.first })
+    public func list<ID: Hashable>(
+        _ name: String, selection: Binding<ID?>, style: ListStyle = .plain, rowHeight: Double? = nil,
+        contextMenu: ((Set<ID>) -> Void)? = nil, _ content: () -> Void
+    ) -> ListInfo {
+        let asSet = Binding<Set<ID>>(
+            get: { selection.wrappedValue.map { [$0] } ?? [] }, set: { selection.wrappedValue = $0.first })
         let bridge = typedSelectionBridge(name, asSet)
-        return listBody(name, mode: .single, selection: bridge, style: style, rowHeight: rowHeight, editMode: false,
-                        contextMenu: contextMenu.map { menu in { ids in menu(Set(ids.compactMap { $0.base as? ID })) } }, content)
+        return listBody(
+            name, mode: .single, selection: bridge, style: style, rowHeight: rowHeight, editMode: false,
+            contextMenu: contextMenu.map { menu in { ids in menu(Set(ids.compactMap { $0.base as? ID })) } }, content)
     }
 
     /// A list without selection.
     @discardableResult
-    public func list(_ name: String, style: ListStyle = .plain, rowHeight: Double? = nil, editMode: Bool = false,
-                     _ content: () -> Void) -> ListInfo {
-        listBody(name, mode: .none, selection: nil, style: style, rowHeight: rowHeight, editMode: editMode, contextMenu: nil, content)
+    public func list(
+        _ name: String, style: ListStyle = .plain, rowHeight: Double? = nil, editMode: Bool = false,
+        _ content: () -> Void
+    ) -> ListInfo {
+        listBody(
+            name, mode: .none, selection: nil, style: style, rowHeight: rowHeight, editMode: editMode, contextMenu: nil,
+            content)
     }
 
     /// A flat list of `items`, each row a content configuration.
@@ -353,7 +380,9 @@ extension UI {
         swipeActions: ((Items.Element) -> [SwipeAction])? = nil, contextMenu: ((Set<Items.Element.ID>) -> Void)? = nil,
         row: @escaping (Items.Element) -> ListRowContent
     ) -> ListInfo where Items.Element: Identifiable, Items.Index == Int {
-        list(name, selection: selection, style: style, contextMenu: contextMenu) { forEach(items, swipeActions: swipeActions, row: row) }
+        list(name, selection: selection, style: style, contextMenu: contextMenu) {
+            forEach(items, swipeActions: swipeActions, row: row)
+        }
     }
 
     /// A flat list of `items` whose rows are any widgets.
@@ -368,7 +397,9 @@ extension UI {
         _ name: String, _ items: Items, selection: Binding<Set<Items.Element.ID>>?, style: ListStyle = .plain,
         contextMenu: ((Set<Items.Element.ID>) -> Void)? = nil, rowContent: @escaping (UI, Items.Element) -> Void
     ) -> ListInfo where Items.Element: Identifiable, Items.Index == Int {
-        list(name, selection: selection, style: style, contextMenu: contextMenu) { forEach(items, rowContent: rowContent) }
+        list(name, selection: selection, style: style, contextMenu: contextMenu) {
+            forEach(items, rowContent: rowContent)
+        }
     }
 
     /// A hierarchical list (SwiftUI's `List(_:children:selection:)`): disclosure chevrons,
@@ -405,11 +436,13 @@ extension UI {
         onDelete: ((IndexSet) -> Void)? = nil, row: @escaping (Items.Element) -> ListRowContent
     ) where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
-        registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
-                                   body: { .content(row(items[base + $0])) },
-                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
-                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove,
-                                   delete: onDelete.map { delete in { delete(IndexSet(integer: $0)) } }))
+        registerRows(
+            ListRowSource(
+                count: { items.count }, id: { AnyHashable(items[base + $0].id) },
+                body: { .content(row(items[base + $0])) },
+                swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
+                leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove,
+                delete: onDelete.map { delete in { delete(IndexSet(integer: $0)) } }))
     }
 
     /// Rows of any widgets for each of `items` inside a `list`.
@@ -420,18 +453,24 @@ extension UI {
         onDelete: ((IndexSet) -> Void)? = nil, rowContent: @escaping (UI, Items.Element) -> Void
     ) where Items.Element: Identifiable, Items.Index == Int {
         let base = items.startIndex
-        registerRows(ListRowSource(count: { items.count }, id: { AnyHashable(items[base + $0].id) },
-                                   body: { i in .widgets { rowContent(self, items[base + i]) } },
-                                   swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
-                                   leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove,
-                                   delete: onDelete.map { delete in { delete(IndexSet(integer: $0)) } }))
+        registerRows(
+            ListRowSource(
+                count: { items.count }, id: { AnyHashable(items[base + $0].id) },
+                body: { i in .widgets { rowContent(self, items[base + i]) } },
+                swipeActions: swipeActions.map { actions in { actions(items[base + $0]) } },
+                leadingSwipeActions: leadingSwipeActions.map { actions in { actions(items[base + $0]) } }, move: onMove,
+                delete: onDelete.map { delete in { delete(IndexSet(integer: $0)) } }))
     }
 
     /// Expands every outline in the list `name` on its next frame, level by level: at most
     /// 100,000 nodes are read, so a huge tree opens its upper levels rather than hanging.
-    public func expandAllOutlines(inList name: String) { stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .expandAll }
+    public func expandAllOutlines(inList name: String) {
+        stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .expandAll
+    }
     /// Collapses every outline in the list `name` on its next frame.
-    public func collapseAllOutlines(inList name: String) { stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .collapseAll }
+    public func collapseAllOutlines(inList name: String) {
+        stateBox(WidgetID(parent: id(name), "memo"), ListMemo()).value.command = .collapseAll
+    }
 
     /// Scrolls the list `name` so its top is `offset` points down.
     public func scrollList(_ name: String, toOffset offset: Double) {
@@ -465,21 +504,27 @@ extension UI {
 
     /// Keeps a typed selection and the list's `AnyHashable` one in step, converting only when
     /// either side changes (not every frame).
-    private func typedSelectionBridge<ID: Hashable>(_ name: String, _ typed: Binding<Set<ID>>) -> Binding<Set<AnyHashable>> {
+    private func typedSelectionBridge<ID: Hashable>(_ name: String, _ typed: Binding<Set<ID>>) -> Binding<
+        Set<AnyHashable>
+    > {
         let box = stateBox(WidgetID(parent: id(name), "typedSelection"), (typed: Set<ID>(), erased: Set<AnyHashable>()))
         let current = typed.wrappedValue
         if current != box.value.typed { box.value = (current, Set(current.map { AnyHashable($0) })) }
-        return Binding(get: { box.value.erased }, set: { erased in
-            let newTyped = Set(erased.compactMap { $0.base as? ID })
-            box.value = (newTyped, erased)
-            typed.wrappedValue = newTyped
-        })
+        return Binding(
+            get: { box.value.erased },
+            set: { erased in
+                let newTyped = Set(erased.compactMap { $0.base as? ID })
+                box.value = (newTyped, erased)
+                typed.wrappedValue = newTyped
+            })
     }
 
     /// The implementation behind every `list`.
-    private func listBody(_ name: String, mode: SelectionMode, selection: Binding<Set<AnyHashable>>?, style: ListStyle,
-                          rowHeight: Double?, editMode: Bool, contextMenu: ((Set<AnyHashable>) -> Void)?,
-                          _ content: () -> Void) -> ListInfo {
+    private func listBody(
+        _ name: String, mode: SelectionMode, selection: Binding<Set<AnyHashable>>?, style: ListStyle,
+        rowHeight: Double?, editMode: Bool, contextMenu: ((Set<AnyHashable>) -> Void)?,
+        _ content: () -> Void
+    ) -> ListInfo {
         return widget("list", name) { lid, rect in
             let memo = stateBox(WidgetID(parent: lid, "memo"), ListMemo())
             noteLandmark(.list, name, rect)
@@ -498,24 +543,36 @@ extension UI {
             drawList.pushClip(rect)
             if style == .sidebar { drawList.addRect(rect, color: theme.control.opacity(0.35)) }
             withID(lid) {
-                var layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+                var layout = ListLayout(
+                    collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH,
+                    extents: memo.value.extents)
                 let bodyID = id("body.input")
                 let focused = focusID == bodyID
                 let r = interact(bodyID, rect: rect, sense: [.click, .focus])
                 let offset = scrollOffset("body").y
-                let ctx = ListRowContext(collector: collector, rect: rect, rowHeight: rowH, style: style, editMode: editMode)
+                let ctx = ListRowContext(
+                    collector: collector, rect: rect, rowHeight: rowH, style: style, editMode: editMode)
                 // Input first: it may expand or collapse rows, which changes the layout drawn below.
                 if handleListPointer(r, ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
-                    layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+                    layout = ListLayout(
+                        collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH,
+                        extents: memo.value.extents)
                 }
-                if focused && !hasOpenPopup && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode) {
-                    layout = ListLayout(collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH, extents: memo.value.extents)
+                if focused && !hasOpenPopup
+                    && handleListKeys(ctx: ctx, layout: layout, offset: offset, memo: memo, mode: mode)
+                {
+                    layout = ListLayout(
+                        collector: collector, collapsed: memo.value.collapsedSections, rowHeight: rowH,
+                        extents: memo.value.extents)
                 }
                 trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
-                if let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector) {
+                if let request = pendingRowScrolls.removeValue(forKey: lid),
+                    let row = layout.row(withID: request.id, in: collector)
+                {
                     let slot = layout.geometry.slot(ofRow: row)
-                    let target = ScrollAnchor.offset(showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
-                                                     viewport: rect.height, current: offset, anchor: request.anchor)
+                    let target = ScrollAnchor.offset(
+                        showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
+                        viewport: rect.height, current: offset, anchor: request.anchor)
                     scrollTo("body", offset: Point(0, target))
                 }
                 info.rowCount = layout.rowCount
@@ -526,12 +583,15 @@ extension UI {
                 let isTree = collector.sources.contains { $0.isHierarchical }
                 let listed = openAccessibilityContainer(
                     bodyID, role: isTree ? .tree : .list, name: name, frame: rect,
-                    states: controlStates(mode == .multiple ? [.managesDescendants, .multiselectable] : .managesDescendants),
+                    states: controlStates(
+                        mode == .multiple ? [.managesDescendants, .multiselectable] : .managesDescendants),
                     collection: AccessibilityCollection(rows: layout.rowCount))
-                virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect) { scroll in
+                virtualScrollView("body", contentSize: Size(rect.width, layout.geometry.contentHeight), viewport: rect)
+                { scroll in
                     info.scrollOffset = scroll.offset.y
-                    info.visibleRows = drawListRows(ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
-                                                    focused: focused, memo: memo, mode: mode, frames: &info.rowFrames)
+                    info.visibleRows = drawListRows(
+                        ctx: ctx, layout: layout, offset: scroll.offset.y, hovered: r.isHovered,
+                        focused: focused, memo: memo, mode: mode, frames: &info.rowFrames)
                 }
                 if listed { closeAccessibilityContainer() }
                 for toggle in listAccessibilityToggles { toggle() }

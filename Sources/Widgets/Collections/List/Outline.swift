@@ -31,7 +31,10 @@ extension UI {
         _ roots: [Node], children: KeyPath<Node, [Node]?>, expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0,
         swipeActions: ((Node) -> [SwipeAction])? = nil, row: @escaping (Node) -> ListRowContent
     ) {
-        outlineRows(roots, children: { $0[keyPath: children] }, expanded: expanded, revision: revision, swipeActions: swipeActions) {
+        outlineRows(
+            roots, children: { $0[keyPath: children] }, expanded: expanded, revision: revision,
+            swipeActions: swipeActions
+        ) {
             .content(row($0))
         }
     }
@@ -42,7 +45,10 @@ extension UI {
         _ roots: [Node], children: KeyPath<Node, [Node]?>, expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0,
         swipeActions: ((Node) -> [SwipeAction])? = nil, rowContent: @escaping (UI, Node) -> Void
     ) {
-        outlineRows(roots, children: { $0[keyPath: children] }, expanded: expanded, revision: revision, swipeActions: swipeActions) { node in
+        outlineRows(
+            roots, children: { $0[keyPath: children] }, expanded: expanded, revision: revision,
+            swipeActions: swipeActions
+        ) { node in
             .widgets { rowContent(self, node) }
         }
     }
@@ -58,8 +64,10 @@ extension UI {
         expanded: Binding<Set<Node.ID>>? = nil, revision: Int = 0, expandAllLimit: Int = 2_000,
         swipeActions: ((Node) -> [SwipeAction])? = nil, row: @escaping (Node) -> ListRowContent
     ) {
-        outlineRows(roots, children: children, isExpandable: isExpandable, expanded: expanded, revision: revision,
-                    expandAllLimit: expandAllLimit, swipeActions: swipeActions) { .content(row($0)) }
+        outlineRows(
+            roots, children: children, isExpandable: isExpandable, expanded: expanded, revision: revision,
+            expandAllLimit: expandAllLimit, swipeActions: swipeActions
+        ) { .content(row($0)) }
     }
 
     @inlinable
@@ -72,8 +80,9 @@ extension UI {
         defer { profiler?.endScope() }
         guard !listStack.isEmpty else {
             list("outline") {
-                outlineRows(roots, children: children, isExpandable: isExpandable, expanded: binding, revision: revision,
-                            expandAllLimit: expandAllLimit, swipeActions: swipeActions, body: body)
+                outlineRows(
+                    roots, children: children, isExpandable: isExpandable, expanded: binding, revision: revision,
+                    expandAllLimit: expandAllLimit, swipeActions: swipeActions, body: body)
             }
             return
         }
@@ -85,7 +94,9 @@ extension UI {
         case .collapseAll?: wanted = []
         case nil: break
         }
-        if box.value.flattening == nil || box.value.revision != revision || box.value.flattening!.rootsDiffer(from: roots) {
+        if box.value.flattening == nil || box.value.revision != revision
+            || box.value.flattening!.rootsDiffer(from: roots)
+        {
             box.value.flattening = OutlineFlattening(roots: roots, children: children, expanded: wanted)
             box.value.flattening!.isExpandable = isExpandable
             box.value.flattening!.recursiveExpansionLimit = expandAllLimit
@@ -100,7 +111,7 @@ extension UI {
 
         let setExpanded = { (row: Int, expand: Bool, recursive: Bool) in
             var ids = box.value.expanded
-            box.value.expanded = [] // keeps `ids` uniquely referenced: no copy of the set
+            box.value.expanded = []  // keeps `ids` uniquely referenced: no copy of the set
             box.value.flattening?.setExpanded(at: row, expand, recursive: recursive, expanded: &ids)
             box.value.expanded = ids
             binding?.wrappedValue = ids
@@ -109,14 +120,18 @@ extension UI {
             guard box.value.flattening!.isBranch(at: row) else { return .none }
             return box.value.flattening!.row(at: row).isExpanded ? .expanded : .collapsed
         }
-        registerRows(ListRowSource(
-            count: { box.value.flattening?.count ?? 0 },
-            id: { AnyHashable(box.value.flattening!.node(at: $0).id) },
-            body: { body(box.value.flattening!.node(at: $0)) },
-            swipeActions: swipeActions.map { actions in { actions(box.value.flattening!.node(at: $0)) } },
-            move: nil,
-            hierarchy: (depth: { box.value.flattening!.row(at: $0).depth }, disclosure: disclosure, setExpanded: setExpanded,
-                        parent: { box.value.flattening!.parent(of: $0) })))
+        registerRows(
+            ListRowSource(
+                count: { box.value.flattening?.count ?? 0 },
+                id: { AnyHashable(box.value.flattening!.node(at: $0).id) },
+                body: { body(box.value.flattening!.node(at: $0)) },
+                swipeActions: swipeActions.map { actions in { actions(box.value.flattening!.node(at: $0)) } },
+                move: nil,
+                hierarchy: (
+                    depth: { box.value.flattening!.row(at: $0).depth }, disclosure: disclosure,
+                    setExpanded: setExpanded,
+                    parent: { box.value.flattening!.parent(of: $0) }
+                )))
     }
 
     /// A titled group of rows inside a `list` (SwiftUI's `Section`); several outlines can
@@ -144,7 +159,8 @@ extension UI {
             withID(sectionID) { content() }
         } else {
             vstack(spacing: 4) {
-                text(title.uppercased(), color: theme.secondaryText, font: font(size: theme.fontSize - 3, weight: .bold))
+                text(
+                    title.uppercased(), color: theme.secondaryText, font: font(size: theme.fontSize - 3, weight: .bold))
                 withID(title) { content() }
             }
         }

@@ -102,18 +102,25 @@ public struct OutlineFlattening<Node: Identifiable> {
 
     /// Runs for `nodes[from...]` at `depth`, recursing into expanded nodes.
     @inlinable
-    func appendSegments(of nodes: [Node], from: Int, depth: Int, expanded: Set<Node.ID>,
-                        into out: inout [OutlineSegment<Node>], row: inout Int) {
+    func appendSegments(
+        of nodes: [Node], from: Int, depth: Int, expanded: Set<Node.ID>,
+        into out: inout [OutlineSegment<Node>], row: inout Int
+    ) {
         var runStart = from
         for k in from..<nodes.count where expanded.contains(nodes[k].id) {
             guard let kids = children(nodes[k]), !kids.isEmpty else { continue }
-            out.append(OutlineSegment(nodes: nodes, start: runStart, end: k + 1, depth: depth, firstRow: row, lastIsExpanded: true))
+            out.append(
+                OutlineSegment(
+                    nodes: nodes, start: runStart, end: k + 1, depth: depth, firstRow: row, lastIsExpanded: true))
             row += k + 1 - runStart
             appendSegments(of: kids, from: 0, depth: depth + 1, expanded: expanded, into: &out, row: &row)
             runStart = k + 1
         }
         if runStart < nodes.count {
-            out.append(OutlineSegment(nodes: nodes, start: runStart, end: nodes.count, depth: depth, firstRow: row, lastIsExpanded: false))
+            out.append(
+                OutlineSegment(
+                    nodes: nodes, start: runStart, end: nodes.count, depth: depth, firstRow: row, lastIsExpanded: false)
+            )
             row += nodes.count - runStart
         }
     }
@@ -185,17 +192,24 @@ public struct OutlineFlattening<Node: Identifiable> {
     /// `recursive` applies the same to every descendant (alt-click), reading the whole subtree
     /// when expanding.
     @inlinable
-    public mutating func setExpanded(at row: Int, _ expand: Bool, recursive: Bool = false, expanded: inout Set<Node.ID>) {
+    public mutating func setExpanded(at row: Int, _ expand: Bool, recursive: Bool = false, expanded: inout Set<Node.ID>)
+    {
         guard row >= 0, row < count else { return }
         var (s, i) = locate(row)
         let node = segments[s].nodes[i]
         if !expand && !recursive {
             // A plain collapse reads nothing.
             expanded.remove(node.id)
-            if isExpanded(segment: s, index: i) { collapseRuns(after: s); renumber(from: s) }
+            if isExpanded(segment: s, index: i) {
+                collapseRuns(after: s)
+                renumber(from: s)
+            }
             return
         }
-        guard let kids = children(node), !kids.isEmpty else { isBranchCache[node.id] = false; return }
+        guard let kids = children(node), !kids.isEmpty else {
+            isBranchCache[node.id] = false
+            return
+        }
         if recursive {
             if expand {
                 if recursiveExpansionLimit > 0 {
@@ -214,8 +228,10 @@ public struct OutlineFlattening<Node: Identifiable> {
             var nextRow = row + 1
             appendSegments(of: kids, from: 0, depth: seg.depth + 1, expanded: expanded, into: &inserted, row: &nextRow)
             if i + 1 < seg.end {
-                inserted.append(OutlineSegment(nodes: seg.nodes, start: i + 1, end: seg.end, depth: seg.depth, firstRow: nextRow,
-                                               lastIsExpanded: seg.lastIsExpanded))
+                inserted.append(
+                    OutlineSegment(
+                        nodes: seg.nodes, start: i + 1, end: seg.end, depth: seg.depth, firstRow: nextRow,
+                        lastIsExpanded: seg.lastIsExpanded))
             }
             segments[s].end = i + 1
             segments[s].lastIsExpanded = true
@@ -265,7 +281,8 @@ public struct OutlineFlattening<Node: Identifiable> {
     /// level and stops after `limit` nodes, so a huge or endless tree (a file system, links
     /// that fan out) opens its upper levels in bounded time instead of hanging the frame.
     @inlinable
-    public static func allBranchIDs(of roots: [Node], children: (Node) -> [Node]?, limit: Int = 100_000) -> Set<Node.ID> {
+    public static func allBranchIDs(of roots: [Node], children: (Node) -> [Node]?, limit: Int = 100_000) -> Set<Node.ID>
+    {
         var ids = Set<Node.ID>()
         var queue = roots
         var next = 0
@@ -294,8 +311,10 @@ public enum OutlineArrowAction: Equatable, Sendable {
 
     /// Right on a collapsed branch expands it, on an expanded one moves to its first child;
     /// Left on an expanded branch collapses it, elsewhere moves to the parent.
-    public static func forKey(right: Bool, index: Int, isBranch: Bool, isExpanded: Bool, rowCount: Int,
-                              parent: () -> Int?) -> OutlineArrowAction {
+    public static func forKey(
+        right: Bool, index: Int, isBranch: Bool, isExpanded: Bool, rowCount: Int,
+        parent: () -> Int?
+    ) -> OutlineArrowAction {
         if right {
             guard isBranch else { return .none }
             if !isExpanded { return .expand }

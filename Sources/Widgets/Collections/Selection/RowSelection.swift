@@ -39,8 +39,9 @@ public struct RowSelection<ID: Hashable>: Sequence, Equatable, ExpressibleByArra
     /// in form: ranges against IDs, or two orders).
     public static func == (a: RowSelection, b: RowSelection) -> Bool {
         if a.isInverted == b.isInverted, a.ranges == b.ranges, a.flips.count == b.flips.count,
-           a.flips.keys.allSatisfy({ b.flips[$0] != nil }),
-           (a.ranges.isEmpty && !a.isInverted) || a.order === b.order || a.order?.token == b.order?.token {
+            a.flips.keys.allSatisfy({ b.flips[$0] != nil }),
+            (a.ranges.isEmpty && !a.isInverted) || a.order === b.order || a.order?.token == b.order?.token
+        {
             return true
         }
         guard a.count == b.count else { return false }
@@ -229,8 +230,11 @@ public struct RowSelection<ID: Hashable>: Sequence, Equatable, ExpressibleByArra
 
     static func subtract(_ cut: Range<Int>, from ranges: [Range<Int>]) -> [Range<Int>] {
         ranges.flatMap { range -> [Range<Int>] in
-            [range.lowerBound..<Swift.min(range.upperBound, cut.lowerBound), Swift.max(range.lowerBound, cut.upperBound)..<range.upperBound]
-                .filter { !$0.isEmpty }
+            [
+                range.lowerBound..<Swift.min(range.upperBound, cut.lowerBound),
+                Swift.max(range.lowerBound, cut.upperBound)..<range.upperBound,
+            ]
+            .filter { !$0.isEmpty }
         }
     }
 }
@@ -252,7 +256,9 @@ public final class RowOrder<ID: Hashable> {
     where Rows.Element: Identifiable, Rows.Element.ID == ID, Rows.Index == Int {
         let base = rows.startIndex
         let idAt = { (i: Int) in rows[base + i].id }
-        let token = ((rows as? any RowOrderIdentifying)?.rowOrderToken).flatMap { $0 } ?? RowOrderToken(count: rows.count, sampling: idAt)
+        let token =
+            ((rows as? any RowOrderIdentifying)?.rowOrderToken).flatMap { $0 }
+            ?? RowOrderToken(count: rows.count, sampling: idAt)
         self.init(count: rows.count, token: token, idAt: idAt)
     }
 
@@ -317,10 +323,14 @@ extension Array: RowOrderIdentifying {
 
 extension SortedView: RowOrderIdentifying {
     public var rowOrderToken: RowOrderToken? {
-        guard let baseToken = (base as? any RowOrderIdentifying)?.rowOrderToken, baseToken.permutation == 0 else { return nil }
-        return RowOrderToken(count: count, storage: baseToken.storage, permutation: permutation?.withUnsafeBufferPointer {
-            Int(bitPattern: $0.baseAddress)
-        } ?? 0)
+        guard let baseToken = (base as? any RowOrderIdentifying)?.rowOrderToken, baseToken.permutation == 0 else {
+            return nil
+        }
+        return RowOrderToken(
+            count: count, storage: baseToken.storage,
+            permutation: permutation?.withUnsafeBufferPointer {
+                Int(bitPattern: $0.baseAddress)
+            } ?? 0)
     }
 }
 

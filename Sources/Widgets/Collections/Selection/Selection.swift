@@ -69,8 +69,10 @@ public struct SelectionModel<ID: Hashable>: Equatable {
     /// In a grid of `columns` items a row, Up and Down move a row and Left and Right an item;
     /// `pageSize` counts items.
     @discardableResult
-    public mutating func key(_ key: Key, modifiers: KeyModifiers, mode: SelectionMode, pageSize: Int, columns: Int = 1,
-                             rows: RowOrder<ID>) -> Int? {
+    public mutating func key(
+        _ key: Key, modifiers: KeyModifiers, mode: SelectionMode, pageSize: Int, columns: Int = 1,
+        rows: RowOrder<ID>
+    ) -> Int? {
         let count = rows.count
         guard mode != .none, count > 0 else { return nil }
         selected.follow(rows)

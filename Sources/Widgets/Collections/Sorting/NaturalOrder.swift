@@ -26,10 +26,10 @@ package enum NaturalOrder {
                     continue
                 }
                 var start = i
-                while start < bytes.count && bytes[start] == 48 { start += 1 } // leading zeros do not count
+                while start < bytes.count && bytes[start] == 48 { start += 1 }  // leading zeros do not count
                 var end = start
                 while end < bytes.count && isDigit(bytes[end]) { end += 1 }
-                if start == end && start > i { start -= 1 } // all zeros: the value 0
+                if start == end && start > i { start -= 1 }  // all zeros: the value 0
                 key.append(48)
                 key.append(UInt8(min(end - start, 255)))
                 key.append(contentsOf: bytes[start..<end])

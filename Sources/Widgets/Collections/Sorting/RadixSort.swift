@@ -16,8 +16,10 @@ extension IndexSorter {
     /// On `threads` threads (default `sortThreads`) each pass splits the indices into as many
     /// parts: each part counts its digits, and moves its indices to where the parts before
     /// it leave off in each bucket, which keeps the sort stable. Checks `isCancelled` between passes.
-    static func radixSort<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ indices: inout [Int32], by keys: PackedSortKeys<Word>, threads: Int? = nil,
-                                                                   isCancelled: () -> Bool) throws(Cancelled) {
+    static func radixSort<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
+        _ indices: inout [Int32], by keys: PackedSortKeys<Word>, threads: Int? = nil,
+        isCancelled: () -> Bool
+    ) throws(Cancelled) {
         let n = indices.count
         guard n > 1, keys.bits > 0 else { return }
         let radix = RadixPasses(keys: keys, count: n, parts: min(max(1, threads ?? sortThreads(n)), n))
@@ -25,7 +27,9 @@ extension IndexSorter {
         var partCounts = [Int](repeating: 0, count: radix.parts * radix.passes * radix.buckets)
         partCounts.withUnsafeMutableBufferPointer { counts in
             let counts = SendableBuffer(counts)
-            DispatchQueue.concurrentPerform(iterations: radix.parts) { part in radix.countAllPasses(part: part, into: counts.buffer) }
+            DispatchQueue.concurrentPerform(iterations: radix.parts) { part in
+                radix.countAllPasses(part: part, into: counts.buffer)
+            }
         }
         var scratch = [Int32](repeating: 0, count: n)
         var inScratch = false, moved = false
@@ -34,8 +38,11 @@ extension IndexSorter {
                 var starts = [Int](repeating: 0, count: radix.parts * radix.buckets)
                 for pass in 0..<radix.passes {
                     if isCancelled() { throw Cancelled() }
-                    if radix.isConstant(pass: pass, counts: partCounts) { continue } // one bucket: nothing moves
-                    let (from, to) = inScratch ? (SendableBuffer(scratch), SendableBuffer(indices)) : (SendableBuffer(indices), SendableBuffer(scratch))
+                    if radix.isConstant(pass: pass, counts: partCounts) { continue }  // one bucket: nothing moves
+                    let (from, to) =
+                        inScratch
+                        ? (SendableBuffer(scratch), SendableBuffer(indices))
+                        : (SendableBuffer(indices), SendableBuffer(scratch))
                     starts.withUnsafeMutableBufferPointer { starts in
                         // Each part's counts of this pass: from the first read while nothing has moved (or
                         // one part holds every row), else counted again.
@@ -53,7 +60,8 @@ extension IndexSorter {
                         } else {
                             let shared = SendableBuffer(starts)
                             DispatchQueue.concurrentPerform(iterations: radix.parts) { part in
-                                radix.scatter(pass: pass, part: part, from: from.buffer, to: to.buffer, starts: shared.buffer)
+                                radix.scatter(
+                                    pass: pass, part: part, from: from.buffer, to: to.buffer, starts: shared.buffer)
                             }
                         }
                     }
@@ -88,7 +96,7 @@ struct RadixPasses<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>
         self.parts = parts
         passes = (keys.bits + digitBits - 1) / digitBits
         buckets = 1 << digitBits
-        lowest = Word.bitWidth - keys.bits // the keys' least significant bit
+        lowest = Word.bitWidth - keys.bits  // the keys' least significant bit
         mask = Word(buckets - 1)
     }
 
@@ -105,7 +113,9 @@ struct RadixPasses<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>
         let base = part * passes * buckets
         for i in bounds(part) {
             let key = words[i] >> lowest
-            for p in 0..<passes { counts[base + p * buckets + Int((key >> (p * IndexSorter.radixDigitBits)) & mask)] += 1 }
+            for p in 0..<passes {
+                counts[base + p * buckets + Int((key >> (p * IndexSorter.radixDigitBits)) & mask)] += 1
+            }
         }
     }
 
@@ -123,7 +133,9 @@ struct RadixPasses<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>
     }
 
     /// Counts this pass's digits of the indices in `part` of `from`.
-    func count(pass: Int, part: Int, of from: UnsafeMutableBufferPointer<Int32>, into starts: UnsafeMutableBufferPointer<Int>) {
+    func count(
+        pass: Int, part: Int, of from: UnsafeMutableBufferPointer<Int32>, into starts: UnsafeMutableBufferPointer<Int>
+    ) {
         let base = part * buckets
         for b in 0..<buckets { starts[base + b] = 0 }
         for i in bounds(part) { starts[base + digit(from[i], pass)] += 1 }
@@ -143,8 +155,10 @@ struct RadixPasses<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>
     }
 
     /// Moves the indices of `part` of `from` to their buckets in `to`, in order.
-    func scatter(pass: Int, part: Int, from: UnsafeMutableBufferPointer<Int32>, to: UnsafeMutableBufferPointer<Int32>,
-                 starts: UnsafeMutableBufferPointer<Int>) {
+    func scatter(
+        pass: Int, part: Int, from: UnsafeMutableBufferPointer<Int32>, to: UnsafeMutableBufferPointer<Int32>,
+        starts: UnsafeMutableBufferPointer<Int>
+    ) {
         let base = part * buckets
         for i in bounds(part) {
             let row = from[i]

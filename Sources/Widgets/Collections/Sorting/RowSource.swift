@@ -11,7 +11,9 @@ enum RowSource<Row> {
     /// `read` of row `i`, for each `i`; for stored rows, `inPlace` of the row's address when
     /// given (a stored property read where it lies: passing the row to `read`, this
     /// unspecialized code copies it first).
-    func reading<Value>(_ read: @escaping @Sendable (Row) -> Value, inPlace: (@Sendable (UnsafeRawPointer) -> Value)? = nil) -> (Int) -> Value {
+    func reading<Value>(
+        _ read: @escaping @Sendable (Row) -> Value, inPlace: (@Sendable (UnsafeRawPointer) -> Value)? = nil
+    ) -> (Int) -> Value {
         switch self {
         case .stored(let rows):
             if let inPlace { return { inPlace(UnsafeRawPointer(rows + $0)) } }

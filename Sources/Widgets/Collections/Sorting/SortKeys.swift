@@ -16,7 +16,8 @@ struct SortKeyField {
     /// `ranged`, the words are read twice (once for their range, on `threads` threads, once
     /// when packed) so the field is only as wide as the range; else it is the whole word (a
     /// key sorted alone). `word` is called from several threads at once.
-    static func words(count: Int, ranged: Bool, threads: Int? = nil, _ word: @escaping (Int) -> UInt64) -> SortKeyField {
+    static func words(count: Int, ranged: Bool, threads: Int? = nil, _ word: @escaping (Int) -> UInt64) -> SortKeyField
+    {
         guard ranged else { return SortKeyField(bits: UInt64.bitWidth, value: word) }
         let parts = IndexSorter.parts(of: count, threads: threads)
         var ranges = [(lo: UInt64, hi: UInt64)](repeating: (.max, .min), count: parts.count)
@@ -43,7 +44,7 @@ struct SortKeyField {
     /// string found by two parts getting one rank, so the result is the same on any number
     /// of threads and no dictionary of all the distinct strings is ever built.
     static func strings(count: Int, reverse: Bool, threads: Int? = nil, string: (Int) -> String) -> SortKeyField {
-        var ranks = [UInt32](repeating: 0, count: count) // each row's index in its part's list first, then its rank
+        var ranks = [UInt32](repeating: 0, count: count)  // each row's index in its part's list first, then its rank
         let parts = IndexSorter.parts(of: count, threads: threads)
         var found = [[String]](repeating: [], count: parts.count)
         ranks.withUnsafeMutableBufferPointer { ids in
@@ -61,7 +62,7 @@ struct SortKeyField {
         }
         // Every entry's natural key, in one buffer.
         var keys: [UInt8] = []
-        var offsets: [Int32] = [0] // half the memory of Int offsets: keys of a million rows stay far below 2 GB
+        var offsets: [Int32] = [0]  // half the memory of Int offsets: keys of a million rows stay far below 2 GB
         offsets.reserveCapacity(entries.count + 1)
         for s in entries {
             NaturalOrder.appendKey(s, to: &keys)
@@ -69,14 +70,18 @@ struct SortKeyField {
         }
         var order = Array(0..<Int32(entries.count))
         keys.withUnsafeBufferPointer { k in
-            func key(_ u: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: k[Int(offsets[u])..<Int(offsets[u + 1])]) }
+            func key(_ u: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: k[Int(offsets[u])..<Int(offsets[u + 1])])
+            }
             let prefixes = (0..<entries.count).map { NaturalOrder.prefixWord(key($0)) }
-            try? IndexSorter.mergeSort(&order, threads: threads, isLess: { a, b in
-                let x = prefixes[Int(a)], y = prefixes[Int(b)]
-                if x != y { return x < y }
-                let c = NaturalOrder.compare(key(Int(a)), key(Int(b)))
-                return c != 0 ? c < 0 : entries[Int(a)].utf8.lexicographicallyPrecedes(entries[Int(b)].utf8)
-            }, isCancelled: { false })
+            try? IndexSorter.mergeSort(
+                &order, threads: threads,
+                isLess: { a, b in
+                    let x = prefixes[Int(a)], y = prefixes[Int(b)]
+                    if x != y { return x < y }
+                    let c = NaturalOrder.compare(key(Int(a)), key(Int(b)))
+                    return c != 0 ? c < 0 : entries[Int(a)].utf8.lexicographicallyPrecedes(entries[Int(b)].utf8)
+                }, isCancelled: { false })
         }
         // Equal strings are neighbours in `order`: they share a rank.
         var rankOfEntry = [UInt32](repeating: 0, count: entries.count)
@@ -91,23 +96,29 @@ struct SortKeyField {
         ranks.withUnsafeMutableBufferPointer { ids in
             rankOfEntry.withUnsafeBufferPointer { rankOfEntry in
                 IndexSorter.forEach(parts) { k, rows in
-                    for i in rows { ids[i] = rankOfEntry[firstEntry[k] + Int(ids[i])] } // its index in its part's list → its rank
+                    // its index in its part's list → its rank
+                    for i in rows { ids[i] = rankOfEntry[firstEntry[k] + Int(ids[i])] }
                 }
             }
         }
         let bits = UInt32.bitWidth - UInt32(max(0, distinct - 1)).leadingZeroBitCount
-        let rowRanks = ranks // captured as a constant: a captured `var` checks exclusivity on every read
+        let rowRanks = ranks  // captured as a constant: a captured `var` checks exclusivity on every read
         return SortKeyField(bits: bits) { UInt64(rowRanks[$0]) }
     }
 
     /// The distinct strings of `rows`, in order of first appearance; each row's index among
     /// them goes to `ids`.
-    private static func distinctStrings(of rows: Range<Int>, string: (Int) -> String, ids: UnsafeMutableBufferPointer<UInt32>) -> [String] {
+    private static func distinctStrings(
+        of rows: Range<Int>, string: (Int) -> String, ids: UnsafeMutableBufferPointer<UInt32>
+    ) -> [String] {
         var seen: [String: UInt32] = [:]
         var unique: [String] = []
         for i in rows {
             let s = string(i)
-            if let id = seen[s] { ids[i] = id; continue }
+            if let id = seen[s] {
+                ids[i] = id
+                continue
+            }
             let id = UInt32(unique.count)
             seen[s] = id
             unique.append(s)
@@ -139,11 +150,12 @@ struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger> {
         let words = UnsafeMutableBufferPointer<Word>.allocate(capacity: count * perRow)
         self.words = words
         IndexSorter.forEach(IndexSorter.parts(of: count, threads: threads)) { _, rows in
-            UnsafeMutableBufferPointer(rebasing: words[(rows.lowerBound * perRow)..<(rows.upperBound * perRow)]).initialize(repeating: 0)
-            var offset = 0 // where the field starts in a row's bit string
+            UnsafeMutableBufferPointer(rebasing: words[(rows.lowerBound * perRow)..<(rows.upperBound * perRow)])
+                .initialize(repeating: 0)
+            var offset = 0  // where the field starts in a row's bit string
             for field in fields where field.bits > 0 {
                 let value = field.value
-                if offset % width + field.bits <= width { // within one word
+                if offset % width + field.bits <= width {  // within one word
                     let k = offset / width, shift = width - offset % width - field.bits
                     for i in rows { words[i * perRow + k] |= Word(truncatingIfNeeded: value(i)) << shift }
                 } else {
@@ -152,7 +164,8 @@ struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger> {
                         while left > 0 {
                             let room = width - at % width, take = min(room, left)
                             left -= take
-                            words[i * perRow + at / width] |= Word(truncatingIfNeeded: v >> left) << (room - take) // the next `take` bits
+                            // the next `take` bits
+                            words[i * perRow + at / width] |= Word(truncatingIfNeeded: v >> left) << (room - take)
                             v &= (1 << left) &- 1
                             at += take
                         }

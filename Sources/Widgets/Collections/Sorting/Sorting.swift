@@ -58,32 +58,47 @@ public struct KeyComparator<Row>: Sendable, Equatable {
 
     /// Strings as Finder and `localizedStandardCompare` order them: numbers by their value
     /// ("IMG_9" before "IMG_10"), ASCII case-insensitive; byte order breaks ties.
-    @inlinable public init(_ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortDirection = .forward) {
+    @inlinable public init(
+        _ keyPath: KeyPath<Row, String> & Sendable, id: String? = nil, order: SortDirection = .forward
+    ) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .string { reader.read($0) }, keyInPlace: reader.inPlace { .string($0) })
+        self.init(
+            id: id ?? "\(keyPath)", order: order, key: .string { reader.read($0) },
+            keyInPlace: reader.inPlace { .string($0) })
     }
 
     /// Integers, by value.
-    @inlinable public init<Value: BinaryInteger & Sendable>(_ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortDirection = .forward) {
+    @inlinable public init<Value: BinaryInteger & Sendable>(
+        _ keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil, order: SortDirection = .forward
+    ) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: reader.read($0)) },
-                  keyInPlace: reader.inPlace { read in .integer { Int64(clamping: read($0)) } })
+        self.init(
+            id: id ?? "\(keyPath)", order: order, key: .integer { Int64(clamping: reader.read($0)) },
+            keyInPlace: reader.inPlace { read in .integer { Int64(clamping: read($0)) } })
     }
 
     /// Doubles, by value.
-    @inlinable public init(_ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortDirection = .forward) {
+    @inlinable public init(
+        _ keyPath: KeyPath<Row, Double> & Sendable, id: String? = nil, order: SortDirection = .forward
+    ) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .double { reader.read($0) }, keyInPlace: reader.inPlace { .double($0) })
+        self.init(
+            id: id ?? "\(keyPath)", order: order, key: .double { reader.read($0) },
+            keyInPlace: reader.inPlace { .double($0) })
     }
 
     /// Any `Comparable` value (compared row by row: slower than the flat-key kinds).
-    @inlinable public init<Value: Comparable & Sendable>(comparable keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil,
-                                              order: SortDirection = .forward) {
+    @inlinable public init<Value: Comparable & Sendable>(
+        comparable keyPath: KeyPath<Row, Value> & Sendable, id: String? = nil,
+        order: SortDirection = .forward
+    ) {
         let reader = KeyPathReader(keyPath)
-        self.init(id: id ?? "\(keyPath)", order: order, key: .custom { a, b in
-            let x = reader.read(a), y = reader.read(b)
-            return x < y ? -1 : (y < x ? 1 : 0)
-        })
+        self.init(
+            id: id ?? "\(keyPath)", order: order,
+            key: .custom { a, b in
+                let x = reader.read(a), y = reader.read(b)
+                return x < y ? -1 : (y < x ? 1 : 0)
+            })
     }
 
     public static func == (a: KeyComparator, b: KeyComparator) -> Bool { a.id == b.id && a.order == b.order }
@@ -105,7 +120,9 @@ public struct KeyComparator<Row>: Sendable, Equatable {
     /// Keys kept at most: older ones fall off the end.
     public static let maxKeys = 4
 
-    @usableFromInline package static func click<Row>(_ column: KeyComparator<Row>, in order: [KeyComparator<Row>], addingKey: Bool) -> [KeyComparator<Row>] {
+    @usableFromInline package static func click<Row>(
+        _ column: KeyComparator<Row>, in order: [KeyComparator<Row>], addingKey: Bool
+    ) -> [KeyComparator<Row>] {
         var result = order
         if let i = result.firstIndex(where: { $0.id == column.id }) {
             if addingKey || i == 0 {
@@ -134,28 +151,35 @@ public enum IndexSorter {
     /// sorted by size, name and kind need one word each (8 MB of keys, not 24), radix sorted
     /// (`radixSort`); longer keys are merge sorted by their words. Only `custom` keys compare rows.
     public static func sortedIndices<Rows: RandomAccessCollection>(
-        _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil, isCancelled: () -> Bool = { false }
+        _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil,
+        isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
         let n = rows.count
         guard n > 1, !descriptors.isEmpty else { return identity(n) }
         let inPlace = rows.withContiguousStorageIfAvailable { stored in
             Result { () throws(Cancelled) in
-                try sortedIndices(count: n, from: .stored(stored.baseAddress!), by: descriptors, threads: threads, isCancelled: isCancelled)
+                try sortedIndices(
+                    count: n, from: .stored(stored.baseAddress!), by: descriptors, threads: threads,
+                    isCancelled: isCancelled)
             }
         }
         if let inPlace { return try inPlace.get() }
         let base = rows.startIndex
-        return try sortedIndices(count: n, from: .copied { rows[base + $0] }, by: descriptors, threads: threads, isCancelled: isCancelled)
+        return try sortedIndices(
+            count: n, from: .copied { rows[base + $0] }, by: descriptors, threads: threads, isCancelled: isCancelled)
     }
 
     /// `sortedIndices(_:by:)` of `count` rows read from `source`.
-    static func sortedIndices<Row>(count n: Int, from source: RowSource<Row>, by descriptors: [KeyComparator<Row>], threads: Int?,
-                                   isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
+    static func sortedIndices<Row>(
+        count n: Int, from source: RowSource<Row>, by descriptors: [KeyComparator<Row>], threads: Int?,
+        isCancelled: () -> Bool
+    ) throws(Cancelled) -> [Int32] {
         // nil marks a custom key's place in the order.
         var fields: [SortKeyField?] = []
         var customs: [(compare: (Int, Int) -> Int, sign: Int)] = []
         // Numbers packed with other keys pay a second read for their range; alone they need none.
-        let packsKeys = descriptors.count > 1 && !descriptors.contains { if case .custom = $0.key { true } else { false } }
+        let packsKeys =
+            descriptors.count > 1 && !descriptors.contains { if case .custom = $0.key { true } else { false } }
         for descriptor in descriptors {
             if isCancelled() { throw Cancelled() }
             let reverse = descriptor.order == .reverse
@@ -163,17 +187,25 @@ public enum IndexSorter {
             case .string(let read):
                 var inPlace: (@Sendable (UnsafeRawPointer) -> String)?
                 if case .string(let read)? = descriptor.keyInPlace { inPlace = read }
-                fields.append(.strings(count: n, reverse: reverse, threads: threads, string: source.reading(read, inPlace: inPlace)))
+                fields.append(
+                    .strings(
+                        count: n, reverse: reverse, threads: threads, string: source.reading(read, inPlace: inPlace)))
             case .integer(let read):
                 var inPlace: (@Sendable (UnsafeRawPointer) -> Int64)?
                 if case .integer(let read)? = descriptor.keyInPlace { inPlace = read }
                 let value = source.reading(read, inPlace: inPlace)
-                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(integer: value($0), reverse: reverse) })
+                fields.append(
+                    .words(count: n, ranged: packsKeys, threads: threads) {
+                        orderedWord(integer: value($0), reverse: reverse)
+                    })
             case .double(let read):
                 var inPlace: (@Sendable (UnsafeRawPointer) -> Double)?
                 if case .double(let read)? = descriptor.keyInPlace { inPlace = read }
                 let value = source.reading(read, inPlace: inPlace)
-                fields.append(.words(count: n, ranged: packsKeys, threads: threads) { orderedWord(double: value($0), reverse: reverse) })
+                fields.append(
+                    .words(count: n, ranged: packsKeys, threads: threads) {
+                        orderedWord(double: value($0), reverse: reverse)
+                    })
             case .custom(let compare):
                 customs.append((source.comparing(compare), reverse ? -1 : 1))
                 fields.append(nil)
@@ -190,21 +222,23 @@ public enum IndexSorter {
         fields = []
         defer { for column in columns { column?.deallocate() } }
         var indices = identity(n)
-        try mergeSort(&indices, threads: threads, isLess: { a, b in
-            var custom = 0
-            for column in columns {
-                if let column {
-                    let x = column.words[Int(a)], y = column.words[Int(b)]
-                    if x != y { return x < y }
-                } else {
-                    let key = customs[custom]
-                    custom += 1
-                    let c = key.compare(Int(a), Int(b)).signum() * key.sign // (a comparator may answer Int.min)
-                    if c != 0 { return c < 0 }
+        try mergeSort(
+            &indices, threads: threads,
+            isLess: { a, b in
+                var custom = 0
+                for column in columns {
+                    if let column {
+                        let x = column.words[Int(a)], y = column.words[Int(b)]
+                        if x != y { return x < y }
+                    } else {
+                        let key = customs[custom]
+                        custom += 1
+                        let c = key.compare(Int(a), Int(b)).signum() * key.sign  // (a comparator may answer Int.min)
+                        if c != 0 { return c < 0 }
+                    }
                 }
-            }
-            return false
-        }, isCancelled: isCancelled)
+                return false
+            }, isCancelled: isCancelled)
         return indices
     }
 
@@ -219,20 +253,25 @@ public enum IndexSorter {
     /// The permutation of `count` rows that orders them by `fields`, packed into as few 32- or
     /// 64-bit words a row as they fit. Empties `fields`: the string ranks are gone before the
     /// permutation and the sort's scratch are made, so they never share the memory's peak.
-    static func sort(count: Int, byPacking fields: inout [SortKeyField], threads: Int?,
-                     isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
+    static func sort(
+        count: Int, byPacking fields: inout [SortKeyField], threads: Int?,
+        isCancelled: () -> Bool
+    ) throws(Cancelled) -> [Int32] {
         let bits = fields.reduce(0) { $0 + $1.bits }
-        if bits == 0 { return identity(count) } // every row has the same keys
+        if bits == 0 { return identity(count) }  // every row has the same keys
         if bits <= 32 {
-            return try sort(count: count, byPacking: &fields, into: UInt32.self, threads: threads, isCancelled: isCancelled)
+            return try sort(
+                count: count, byPacking: &fields, into: UInt32.self, threads: threads, isCancelled: isCancelled)
         }
         return try sort(count: count, byPacking: &fields, into: UInt64.self, threads: threads, isCancelled: isCancelled)
     }
 
     /// The comparison for one or two words a row is compiled in.
     @inline(__always)
-    static func sort<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>(count: Int, byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
-                           isCancelled: () -> Bool) throws(Cancelled) -> [Int32] {
+    static func sort<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
+        count: Int, byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
+        isCancelled: () -> Bool
+    ) throws(Cancelled) -> [Int32] {
         let keys = PackedSortKeys<Word>(fields, count: count, threads: threads)
         fields = []
         defer { keys.deallocate() }
@@ -242,17 +281,21 @@ public enum IndexSorter {
         case 1:
             try radixSort(&indices, by: keys, threads: threads, isCancelled: isCancelled)
         case 2:
-            try mergeSort(&indices, threads: threads, isLess: { a, b in
-                let x = w[2 * Int(a)], y = w[2 * Int(b)]
-                return x != y ? x < y : w[2 * Int(a) + 1] < w[2 * Int(b) + 1]
-            }, isCancelled: isCancelled)
+            try mergeSort(
+                &indices, threads: threads,
+                isLess: { a, b in
+                    let x = w[2 * Int(a)], y = w[2 * Int(b)]
+                    return x != y ? x < y : w[2 * Int(a) + 1] < w[2 * Int(b) + 1]
+                }, isCancelled: isCancelled)
         default:
             let m = keys.wordsPerRow
-            try mergeSort(&indices, threads: threads, isLess: { a, b in
-                let x = Int(a) * m, y = Int(b) * m
-                for k in 0..<m where w[x + k] != w[y + k] { return w[x + k] < w[y + k] }
-                return false
-            }, isCancelled: isCancelled)
+            try mergeSort(
+                &indices, threads: threads,
+                isLess: { a, b in
+                    let x = Int(a) * m, y = Int(b) * m
+                    for k in 0..<m where w[x + k] != w[y + k] { return w[x + k] < w[y + k] }
+                    return false
+                }, isCancelled: isCancelled)
         }
         return indices
     }
@@ -296,8 +339,10 @@ public enum IndexSorter {
     /// merge pairwise in parallel rounds, the left one first on ties. Cancellation is checked
     /// between passes. Inlined so each call site gets its comparator compiled in.
     @inline(__always)
-    static func mergeSort(_ a: inout [Int32], threads: Int? = nil, isLess: (Int32, Int32) -> Bool,
-                          isCancelled: () -> Bool) throws(Cancelled) {
+    static func mergeSort(
+        _ a: inout [Int32], threads: Int? = nil, isLess: (Int32, Int32) -> Bool,
+        isCancelled: () -> Bool
+    ) throws(Cancelled) {
         let n = a.count
         guard n > 1 else { return }
         let threads = min(max(1, threads ?? sortThreads(n)), n)
@@ -319,21 +364,33 @@ public enum IndexSorter {
                         // Every part's result into `a`, then merge rounds between `a` and the scratch.
                         for (k, scratchHolds) in inScratch.withLock({ $0 }).enumerated() where scratchHolds {
                             let lo = bounds[k], hi = bounds[k + 1]
-                            pa.baseAddress!.advanced(by: lo).update(from: ps.baseAddress!.advanced(by: lo), count: hi - lo)
+                            pa.baseAddress!.advanced(by: lo).update(
+                                from: ps.baseAddress!.advanced(by: lo), count: hi - lo)
                         }
                         var parts = Array(zip(bounds.dropLast(), bounds.dropFirst())).map { $0.0..<$0.1 }
                         var sourceIsA = true
-                        if isCancelled() { cancelled = true; return } // the parts may have stopped unsorted
+                        if isCancelled() {
+                            cancelled = true
+                            return
+                        }  // the parts may have stopped unsorted
                         while parts.count > 1 {
-                            if isCancelled() { cancelled = true; break }
+                            if isCancelled() {
+                                cancelled = true
+                                break
+                            }
                             let pairs = (parts.count + 1) / 2
                             let from = sourceIsA, round = parts
                             DispatchQueue.concurrentPerform(iterations: pairs) { k in
                                 let left = round[2 * k]
-                                let right = 2 * k + 1 < round.count ? round[2 * k + 1] : left.upperBound..<left.upperBound
+                                let right =
+                                    2 * k + 1 < round.count ? round[2 * k + 1] : left.upperBound..<left.upperBound
                                 shared.merge(left, right, fromA: from)
                             }
-                            parts = (0..<pairs).map { k in parts[2 * k].lowerBound..<(2 * k + 1 < parts.count ? parts[2 * k + 1].upperBound : parts[2 * k].upperBound) }
+                            parts = (0..<pairs).map { k in
+                                parts[2 * k]
+                                    .lowerBound..<(2 * k + 1 < parts.count
+                                    ? parts[2 * k + 1].upperBound : parts[2 * k].upperBound)
+                            }
                             sourceIsA.toggle()
                         }
                         if !sourceIsA { pa.baseAddress!.update(from: ps.baseAddress!, count: n) }
@@ -370,7 +427,10 @@ struct SortBuffers: @unchecked Sendable {
                 for i in (start + 1)..<end {
                     let x = a[i]
                     var j = i - 1
-                    while j >= start && isLess(x, a[j]) { a[j + 1] = a[j]; j -= 1 }
+                    while j >= start && isLess(x, a[j]) {
+                        a[j + 1] = a[j]
+                        j -= 1
+                    }
                     a[j + 1] = x
                 }
             }
@@ -401,15 +461,31 @@ struct SortBuffers: @unchecked Sendable {
 
     /// Stable merge of `src[left]` and `src[right]` (neighbours) into `dst` at `left`'s start.
     @inline(__always)
-    static func mergeRuns(_ src: UnsafeMutableBufferPointer<Int32>, _ left: Range<Int>, _ right: Range<Int>,
-                          into dst: UnsafeMutableBufferPointer<Int32>, isLess: (Int32, Int32) -> Bool) {
+    static func mergeRuns(
+        _ src: UnsafeMutableBufferPointer<Int32>, _ left: Range<Int>, _ right: Range<Int>,
+        into dst: UnsafeMutableBufferPointer<Int32>, isLess: (Int32, Int32) -> Bool
+    ) {
         var i = left.lowerBound, j = right.lowerBound, k = left.lowerBound
         while i < left.upperBound && j < right.upperBound {
-            if isLess(src[j], src[i]) { dst[k] = src[j]; j += 1 } else { dst[k] = src[i]; i += 1 }
+            if isLess(src[j], src[i]) {
+                dst[k] = src[j]
+                j += 1
+            } else {
+                dst[k] = src[i]
+                i += 1
+            }
             k += 1
         }
-        while i < left.upperBound { dst[k] = src[i]; i += 1; k += 1 }
-        while j < right.upperBound { dst[k] = src[j]; j += 1; k += 1 }
+        while i < left.upperBound {
+            dst[k] = src[i]
+            i += 1
+            k += 1
+        }
+        while j < right.upperBound {
+            dst[k] = src[j]
+            j += 1
+            k += 1
+        }
     }
 }
 
@@ -497,8 +573,11 @@ public final class TableSorter<Row: Sendable> {
 
     /// The rows in the most recent finished sort order, starting a background sort when
     /// `order` or `version` changed.
-    public func view<Rows: RandomAccessCollection & Sendable>(of rows: Rows, sortedBy order: [KeyComparator<Row>], version: Int = 0)
-        -> SortedView<Rows> where Rows.Element == Row, Rows.Index == Int {
+    public func view<Rows: RandomAccessCollection & Sendable>(
+        of rows: Rows, sortedBy order: [KeyComparator<Row>], version: Int = 0
+    )
+        -> SortedView<Rows> where Rows.Element == Row, Rows.Index == Int
+    {
         let request = Request(order: order, version: version)
         collectFinished()
         let isCurrent = requested.map { $0.order == order && $0.version == version } ?? false
@@ -511,7 +590,8 @@ public final class TableSorter<Row: Sendable> {
         return SortedView(base: rows, permutation: permutationVersion == version ? permutation : nil)
     }
 
-    private func start<Rows: RandomAccessCollection & Sendable>(_ request: Request, rows: Rows) where Rows.Element == Row, Rows.Index == Int {
+    private func start<Rows: RandomAccessCollection & Sendable>(_ request: Request, rows: Rows)
+    where Rows.Element == Row, Rows.Index == Int {
         generation += 1
         let myGeneration = generation
         mailbox.state.withLock { $0.generation = myGeneration }
@@ -532,12 +612,14 @@ public final class TableSorter<Row: Sendable> {
         let landed = DispatchSemaphore(value: 0)
         let thread = Thread {
             let isCancelled = { mailbox.state.withLock { $0.generation != myGeneration } }
-            guard let result = try? IndexSorter.sortedIndices(rows, by: order, threads: threads, isCancelled: isCancelled) else { return }
+            guard
+                let result = try? IndexSorter.sortedIndices(rows, by: order, threads: threads, isCancelled: isCancelled)
+            else { return }
             mailbox.state.withLock { state in
                 if state.generation == myGeneration { state.result = (myGeneration, result) }
             }
             landed.signal()
-            FrameWaker.wake() // the next frame swaps the new order in
+            FrameWaker.wake()  // the next frame swaps the new order in
         }
         thread.stackSize = 1 << 20
         thread.start()

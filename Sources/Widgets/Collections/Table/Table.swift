@@ -50,45 +50,62 @@ public struct TableColumn<Row> {
     @usableFromInline var leadingAccessory: (@MainActor (UI, Row, Rect) -> Double)?
 
     @inlinable
-    init(title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
-         sort: SortKey<Row>?, sortInPlace: KeyInPlace? = nil) {
+    init(
+        title: String, id: String?, text: ((Row) -> String)?, content: (@MainActor (UI, Row) -> Void)?,
+        sort: SortKey<Row>?, sortInPlace: KeyInPlace? = nil
+    ) {
         self.title = title
         self.id = id ?? title
         self.text = text
         self.content = content
-        self.sortDescriptor = sort.map { KeyComparator(id: id ?? title, order: .forward, key: $0, keyInPlace: sortInPlace) }
+        self.sortDescriptor = sort.map {
+            KeyComparator(id: id ?? title, order: .forward, key: $0, keyInPlace: sortInPlace)
+        }
     }
 
     /// A sortable text column showing a string property.
     @inlinable public init(_ title: String, id: String? = nil, value: KeyPath<Row, String> & Sendable) {
         let reader = KeyPathReader(value)
-        self.init(title: title, id: id, text: { reader.read($0) }, content: nil, sort: .string { reader.read($0) },
-                  sortInPlace: reader.inPlace { .string($0) })
+        self.init(
+            title: title, id: id, text: { reader.read($0) }, content: nil, sort: .string { reader.read($0) },
+            sortInPlace: reader.inPlace { .string($0) })
     }
 
     /// A column sorted by an integer property and shown as `text` formats it.
-    @inlinable public init<Value: BinaryInteger & Sendable>(_ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
-                                                 text: @escaping (Row) -> String) {
+    @inlinable public init<Value: BinaryInteger & Sendable>(
+        _ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
+        text: @escaping (Row) -> String
+    ) {
         let reader = KeyPathReader(value)
-        self.init(title: title, id: id, text: text, content: nil, sort: .integer { Int64(clamping: reader.read($0)) },
-                  sortInPlace: reader.inPlace { read in .integer { Int64(clamping: read($0)) } })
+        self.init(
+            title: title, id: id, text: text, content: nil, sort: .integer { Int64(clamping: reader.read($0)) },
+            sortInPlace: reader.inPlace { read in .integer { Int64(clamping: read($0)) } })
     }
 
     /// A column sorted by a `Double` property and shown as `text` formats it.
-    @inlinable public init(_ title: String, id: String? = nil, value: KeyPath<Row, Double> & Sendable, text: @escaping (Row) -> String) {
+    @inlinable public init(
+        _ title: String, id: String? = nil, value: KeyPath<Row, Double> & Sendable, text: @escaping (Row) -> String
+    ) {
         let reader = KeyPathReader(value)
-        self.init(title: title, id: id, text: text, content: nil, sort: .double { reader.read($0) }, sortInPlace: reader.inPlace { .double($0) })
+        self.init(
+            title: title, id: id, text: text, content: nil, sort: .double { reader.read($0) },
+            sortInPlace: reader.inPlace { .double($0) })
     }
 
     /// A column sorted by any `Comparable` property, with custom cell content.
-    @inlinable public init<Value: Comparable & Sendable>(_ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
-                                              content: @escaping @MainActor (UI, Row) -> Void) {
-        self.init(title: title, id: id, text: nil, content: content,
-                  sort: KeyComparator(comparable: value, id: id ?? title).key)
+    @inlinable public init<Value: Comparable & Sendable>(
+        _ title: String, id: String? = nil, value: KeyPath<Row, Value> & Sendable,
+        content: @escaping @MainActor (UI, Row) -> Void
+    ) {
+        self.init(
+            title: title, id: id, text: nil, content: content,
+            sort: KeyComparator(comparable: value, id: id ?? title).key)
     }
 
     /// A column of non-`Comparable` values, sorted by `sortUsing`, with custom cell content.
-    @inlinable public init(_ title: String, id: String? = nil, sortUsing key: SortKey<Row>, content: @escaping @MainActor (UI, Row) -> Void) {
+    @inlinable public init(
+        _ title: String, id: String? = nil, sortUsing key: SortKey<Row>, content: @escaping @MainActor (UI, Row) -> Void
+    ) {
         self.init(title: title, id: id, text: nil, content: content, sort: key)
     }
 
@@ -99,7 +116,9 @@ public struct TableColumn<Row> {
     /// ```swift
     /// TableColumn("Kind", sortUsing: .string { $0.kind }) { $0.kind }
     /// ```
-    @inlinable public init(_ title: String, id: String? = nil, sortUsing key: SortKey<Row>, text: @escaping (Row) -> String) {
+    @inlinable public init(
+        _ title: String, id: String? = nil, sortUsing key: SortKey<Row>, text: @escaping (Row) -> String
+    ) {
         self.init(title: title, id: id, text: text, content: nil, sort: key)
     }
 
@@ -118,7 +137,10 @@ public struct TableColumn<Row> {
 
     /// A width the user may resize between `min` and `max`, starting at `ideal`.
     @inlinable public func width(min: Double = 40, ideal: Double? = nil, max: Double = .infinity) -> TableColumn {
-        with { $0.storedWidthRule = .flexible(min: min, ideal: Swift.max(min, ideal ?? Swift.max(min, 140)), max: Swift.max(min, max)) }
+        with {
+            $0.storedWidthRule = .flexible(
+                min: min, ideal: Swift.max(min, ideal ?? Swift.max(min, 140)), max: Swift.max(min, max))
+        }
     }
 
     /// Lets the user hide and move the column, under this stable name in the table's
@@ -127,7 +149,9 @@ public struct TableColumn<Row> {
 
     /// Whether the column shows until the user chooses (`.hidden`: listed in the header's
     /// menu, unchecked). SwiftUI's `defaultVisibility(_:)`.
-    @inlinable public func defaultVisibility(_ visibility: Visibility) -> TableColumn { with { $0.storedDefaultVisibility = visibility } }
+    @inlinable public func defaultVisibility(_ visibility: Visibility) -> TableColumn {
+        with { $0.storedDefaultVisibility = visibility }
+    }
 
     /// Lets the user edit the column's text in place: F2 (or a click on the cell of the row
     /// already selected, as in Finder) opens a text field in the cell; Return commits, calling
@@ -137,10 +161,14 @@ public struct TableColumn<Row> {
     /// ```swift
     /// TableColumn("Name", value: \File.name).editable { file, name in rename(file, to: name) }
     /// ```
-    @inlinable public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn { with { $0.onCommit = commit } }
+    @inlinable public func editable(_ commit: @escaping (Row, String) -> Void) -> TableColumn {
+        with { $0.onCommit = commit }
+    }
 
     /// Where cell text sits (numbers read best trailing).
-    @inlinable public func alignment(_ alignment: TextAlignment) -> TableColumn { with { $0.storedAlignment = alignment } }
+    @inlinable public func alignment(_ alignment: TextAlignment) -> TableColumn {
+        with { $0.storedAlignment = alignment }
+    }
 
     /// A copy with `change` applied: every modifier above (inlinable, as they are, so that
     /// a column built every frame is copied by the app's specialized code, not generically).
@@ -213,7 +241,10 @@ public struct TableSection<Row> {
     /// The section's rows.
     public var rows: [Row]
     /// A section titled `title` holding `rows`.
-    public init(_ title: String, rows: [Row]) { self.title = title; self.rows = rows }
+    public init(_ title: String, rows: [Row]) {
+        self.title = title
+        self.rows = rows
+    }
 }
 
 /// A row given explicitly (SwiftUI's `TableRow`), optionally with its own context menu.
@@ -222,7 +253,10 @@ public struct TableRow<Row> {
     public var value: Row
     @usableFromInline let contextMenu: (() -> Void)?
     /// The row `value`, with its own context menu if given.
-    public init(_ value: Row, contextMenu: (() -> Void)? = nil) { self.value = value; self.contextMenu = contextMenu }
+    public init(_ value: Row, contextMenu: (() -> Void)? = nil) {
+        self.value = value
+        self.contextMenu = contextMenu
+    }
 }
 
 /// The rows of several sections as one collection (no copying; binary search per access).
@@ -236,7 +270,10 @@ public struct TableRow<Row> {
     @usableFromInline package init(_ sections: [TableSection<Row>]) {
         self.sections = sections
         var starts: [Int] = [], total = 0
-        for section in sections { starts.append(total); total += section.rows.count }
+        for section in sections {
+            starts.append(total)
+            total += section.rows.count
+        }
         self.starts = starts
         endIndex = total
     }
@@ -276,10 +313,12 @@ extension UI {
         primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
-        tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: selection == nil ? .none : .multiple,
-                               selection: selection.map { .set($0) }, sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight,
-                               compactWidth: compactWidth, editMode: editMode, frozenColumns: frozenColumns,
-                               columnCustomization: columnCustomization, contextMenu: contextMenu, primaryAction: primaryAction))
+        tableBody(
+            TableRequest(
+                name: name, rows: rows, columns: columns(), mode: selection == nil ? .none : .multiple,
+                selection: selection.map { .set($0) }, sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight,
+                compactWidth: compactWidth, editMode: editMode, frozenColumns: frozenColumns,
+                columnCustomization: columnCustomization, contextMenu: contextMenu, primaryAction: primaryAction))
     }
 
     /// A table whose selection stays ranges at any size (`RowSelection`): select-all, shift
@@ -300,10 +339,12 @@ extension UI {
         primaryAction: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
-        tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: .multiple, selection: .rows(selection),
-                               sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight, editMode: editMode,
-                               frozenColumns: frozenColumns, columnCustomization: columnCustomization, contextMenu: contextMenu,
-                               primaryAction: primaryAction))
+        tableBody(
+            TableRequest(
+                name: name, rows: rows, columns: columns(), mode: .multiple, selection: .rows(selection),
+                sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight, editMode: editMode,
+                frozenColumns: frozenColumns, columnCustomization: columnCustomization, contextMenu: contextMenu,
+                primaryAction: primaryAction))
     }
 
     /// A table with single selection (`ID?`), as SwiftUI's `Table(_:selection:)` with an optional binding.
@@ -315,11 +356,14 @@ extension UI {
         contextMenu: ((RowSelection<Rows.Element.ID>) -> Void)? = nil,
         @TableColumnBuilder<Rows.Element> columns: () -> [TableColumn<Rows.Element>]
     ) -> TableInfo where Rows.Element: Identifiable, Rows.Index == Int {
-        let asSet = Binding<Set<Rows.Element.ID>>(get: { selection.wrappedValue.map { [$0] } ?? [] },
-                                                   set: { selection.wrappedValue = $0.first })
-        return tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: .single, selection: .set(asSet),
-                                      sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth,
-                                      contextMenu: contextMenu))
+        let asSet = Binding<Set<Rows.Element.ID>>(
+            get: { selection.wrappedValue.map { [$0] } ?? [] },
+            set: { selection.wrappedValue = $0.first })
+        return tableBody(
+            TableRequest(
+                name: name, rows: rows, columns: columns(), mode: .single, selection: .set(asSet),
+                sortOrder: sortOrder, isSorting: isSorting, rowHeight: rowHeight, compactWidth: compactWidth,
+                contextMenu: contextMenu))
     }
 
     /// A table of rows grouped in sections whose headers stay pinned while their rows scroll.
@@ -331,10 +375,12 @@ extension UI {
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
         let rows = SectionedRows(sections)
-        return tableBody(TableRequest(name: name, rows: rows, columns: columns(), mode: selection == nil ? .none : .multiple,
-                                      selection: selection.map { .set($0) }, sortOrder: sortOrder, rowHeight: rowHeight,
-                                      compactWidth: compactWidth, editMode: editMode, sections: (sections.map(\.title), rows.starts),
-                                      contextMenu: contextMenu))
+        return tableBody(
+            TableRequest(
+                name: name, rows: rows, columns: columns(), mode: selection == nil ? .none : .multiple,
+                selection: selection.map { .set($0) }, sortOrder: sortOrder, rowHeight: rowHeight,
+                compactWidth: compactWidth, editMode: editMode, sections: (sections.map(\.title), rows.starts),
+                contextMenu: contextMenu))
     }
 
     /// A table of explicit rows (SwiftUI's `Table(of:columns:rows:)`), for constant data;
@@ -345,9 +391,11 @@ extension UI {
         rowHeight: Double? = nil, compactWidth: Double = 360, contextMenu: ((RowSelection<Row.ID>) -> Void)? = nil,
         @TableColumnBuilder<Row> columns: () -> [TableColumn<Row>]
     ) -> TableInfo {
-        tableBody(TableRequest(name: name, rows: rows.map(\.value), columns: columns(), mode: selection == nil ? .none : .multiple,
-                               selection: selection.map { .set($0) }, rowHeight: rowHeight, compactWidth: compactWidth,
-                               rowMenus: rows.map(\.contextMenu), contextMenu: contextMenu))
+        tableBody(
+            TableRequest(
+                name: name, rows: rows.map(\.value), columns: columns(), mode: selection == nil ? .none : .multiple,
+                selection: selection.map { .set($0) }, rowHeight: rowHeight, compactWidth: compactWidth,
+                rowMenus: rows.map(\.contextMenu), contextMenu: contextMenu))
     }
 
     /// The widths the user gave the columns of table `name` (by column ID), to save them.

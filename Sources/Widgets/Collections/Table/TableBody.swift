@@ -22,10 +22,20 @@ final class TableCellPlan {
     let accessory: ((Int, Rect) -> Double)?
 
     @usableFromInline
-    init(x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, columnID: String, column: Int, text: ((Int) -> String)?,
-         content: ((Int) -> Void)?, accessory: ((Int, Rect) -> Double)?) {
-        self.x = x; self.width = width; self.alignment = alignment; self.isFrozen = isFrozen; self.columnID = columnID
-        self.column = column; self.text = text; self.content = content; self.accessory = accessory
+    init(
+        x: Double, width: Double, alignment: TextAlignment, isFrozen: Bool, columnID: String, column: Int,
+        text: ((Int) -> String)?,
+        content: ((Int) -> Void)?, accessory: ((Int, Rect) -> Double)?
+    ) {
+        self.x = x
+        self.width = width
+        self.alignment = alignment
+        self.isFrozen = isFrozen
+        self.columnID = columnID
+        self.column = column
+        self.text = text
+        self.content = content
+        self.accessory = accessory
     }
 }
 
@@ -76,12 +86,17 @@ struct TableRequest<Rows: RandomAccessCollection> where Rows.Element: Identifiab
     @usableFromInline let rowsInSortOrder: Bool
 
     @inlinable
-    init(name: String, rows: Rows, columns: [TableColumn<Row>], mode: SelectionMode = .none, selection: SelectionBinding<Row.ID>? = nil,
-         sortOrder: Binding<[KeyComparator<Row>]>? = nil, isSorting: Bool = false, rowHeight: Double? = nil, compactWidth: Double = 360,
-         editMode: Bool = false, sections: (titles: [String], starts: [Int]) = ([], []), rowMenus: [(() -> Void)?]? = nil,
-         frozenColumns: Int = 0, columnCustomization: Binding<TableColumnCustomization<Row>>? = nil,
-         contextMenu: ((RowSelection<Row.ID>) -> Void)? = nil, primaryAction: ((RowSelection<Row.ID>) -> Void)? = nil,
-         rowsInSortOrder: Bool = true) {
+    init(
+        name: String, rows: Rows, columns: [TableColumn<Row>], mode: SelectionMode = .none,
+        selection: SelectionBinding<Row.ID>? = nil,
+        sortOrder: Binding<[KeyComparator<Row>]>? = nil, isSorting: Bool = false, rowHeight: Double? = nil,
+        compactWidth: Double = 360,
+        editMode: Bool = false, sections: (titles: [String], starts: [Int]) = ([], []),
+        rowMenus: [(() -> Void)?]? = nil,
+        frozenColumns: Int = 0, columnCustomization: Binding<TableColumnCustomization<Row>>? = nil,
+        contextMenu: ((RowSelection<Row.ID>) -> Void)? = nil, primaryAction: ((RowSelection<Row.ID>) -> Void)? = nil,
+        rowsInSortOrder: Bool = true
+    ) {
         self.name = name
         self.rows = rows
         self.columns = columns
@@ -120,8 +135,10 @@ struct TableFrame<Rows: RandomAccessCollection> where Rows.Element: Identifiable
     @usableFromInline var offsetX = 0.0
 
     @usableFromInline
-    init(rect: Rect, header: Rect, body: Rect, isCompact: Bool, columns: [TableColumn<Rows.Element>], widths: [Double],
-         strip: ColumnStrip, geometry: RowGeometry, order: RowOrder<Rows.Element.ID>) {
+    init(
+        rect: Rect, header: Rect, body: Rect, isCompact: Bool, columns: [TableColumn<Rows.Element>], widths: [Double],
+        strip: ColumnStrip, geometry: RowGeometry, order: RowOrder<Rows.Element.ID>
+    ) {
         self.rect = rect
         self.header = header
         self.body = body
@@ -141,7 +158,9 @@ struct TableFrame<Rows: RandomAccessCollection> where Rows.Element: Identifiable
 
     /// The row's rectangle in the window, as scrolled now.
     @inlinable func rowRect(_ row: Int) -> Rect {
-        Rect(x: body.x, y: body.y + Double(geometry.slot(ofRow: row)) * rowHeight - offset, width: body.width, height: rowHeight)
+        Rect(
+            x: body.x, y: body.y + Double(geometry.slot(ofRow: row)) * rowHeight - offset, width: body.width,
+            height: rowHeight)
     }
 }
 
@@ -179,9 +198,10 @@ extension UI {
         request.selection?.read(into: &memo.value.selection)
         let selectionAsRead = memo.value.selection.selected
         var frame = tableFrame(request, rect: rect, userWidths: userWidths.value)
-        memo.value.selection.selected.follow(frame.order) // ranges follow their rows through a new sort
-        var info = TableInfo(visibleRows: 0..<0, scrollOffset: 0, rowHeight: frame.rowHeight, bodyRect: frame.body,
-                             isCompact: frame.isCompact)
+        memo.value.selection.selected.follow(frame.order)  // ranges follow their rows through a new sort
+        var info = TableInfo(
+            visibleRows: 0..<0, scrollOffset: 0, rowHeight: frame.rowHeight, bodyRect: frame.body,
+            isCompact: frame.isCompact)
         var keyboardMenuAnchor: Point?
         drawList.pushClip(frame.rect)
         withID(tid) {
@@ -191,7 +211,8 @@ extension UI {
             let r = interact(bodyID, rect: frame.body, sense: [.click, .focus])
             if request.editMode && request.mode == .multiple {
                 let rows = request.rows, base = rows.startIndex
-                twoFingerSelect(bodyID, body: frame.body, geometry: frame.geometry, memo: memo, idAt: { rows[base + $0].id })
+                twoFingerSelect(
+                    bodyID, body: frame.body, geometry: frame.geometry, memo: memo, idAt: { rows[base + $0].id })
             }
             applyTableScrollRequests(tid, request, frame)
             let listed = isAccessibilityEnabled && openTableAccessibility(bodyID, request, frame)
@@ -206,8 +227,10 @@ extension UI {
                 let selectedBefore = memo.value.selection.selected
                 // Selection input, applied before drawing so this frame shows it.
                 keyboardMenuAnchor = tableSelectionInput(r, focused: focused, request, frame, memo: memo)
-                if focused && !hasOpenPopup { tableKeyboard(request, frame, memo: memo) } // (an open menu takes the keys)
-                let editable = tableEditTriggers(r, focused: focused, selectedBefore: selectedBefore, request, frame, memo: memo)
+                // (an open menu takes the keys)
+                if focused && !hasOpenPopup { tableKeyboard(request, frame, memo: memo) }
+                let editable = tableEditTriggers(
+                    r, focused: focused, selectedBefore: selectedBefore, request, frame, memo: memo)
                 info.visibleRows = drawTableBody(r, focused: focused, request, frame, memo: memo, info: &info)
                 if listed, request.mode != .none {
                     // A screen reader's click on a row selects it, as a click does.
@@ -219,9 +242,11 @@ extension UI {
                 finishTableEdit(bodyID, editable: editable, request, frame, memo: memo)
             }
             tableMenus(r, keyboardAnchor: keyboardMenuAnchor, request, memo: memo)
-            drawHeader(frame.header, columns: frame.columns, declared: request.columns, strip: frame.strip, offset: frame.offsetX,
-                       sortOrder: request.sortOrder, isSorting: request.isSorting, customization: request.columnCustomization,
-                       memo: memo, userWidths: userWidths)
+            drawHeader(
+                frame.header, columns: frame.columns, declared: request.columns, strip: frame.strip,
+                offset: frame.offsetX,
+                sortOrder: request.sortOrder, isSorting: request.isSorting, customization: request.columnCustomization,
+                memo: memo, userWidths: userWidths)
         }
         drawList.popClip()
         request.selection?.write(&memo.value.selection, readAs: selectionAsRead)
@@ -242,50 +267,70 @@ extension UI {
         noteLandmark(.tableHeader, request.name, header)
         noteLandmark(.tableRows, request.name, body)
         let checkWidth = request.editMode ? 32.0 : 0
-        let widths = isCompact ? [rect.width - checkWidth]
+        let widths =
+            isCompact
+            ? [rect.width - checkWidth]
             : TableColumnLayout.widths(columns, userWidths: userWidths, available: rect.width - checkWidth)
         let strip = ColumnStrip(widths: widths, leading: checkWidth, frozen: isCompact ? 0 : request.frozenColumns)
         let geometry = RowGeometry(rowHeight: rowH, rowCount: request.rows.count, sectionStarts: request.sectionStarts)
-        return TableFrame(rect: rect, header: header, body: body, isCompact: isCompact, columns: columns, widths: widths,
-                          strip: strip, geometry: geometry, order: RowOrder(request.rows))
+        return TableFrame(
+            rect: rect, header: header, body: body, isCompact: isCompact, columns: columns, widths: widths,
+            strip: strip, geometry: geometry, order: RowOrder(request.rows))
     }
 
     /// Phase 2: the row and column `scrollTable` asked for since the last frame, brought into view.
     @inlinable
     func applyTableScrollRequests<Rows>(_ tid: WidgetID, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>) {
-        if let scroll = pendingRowScrolls.removeValue(forKey: tid), let row = Self.firstShownRow(of: scroll.id, in: request.rows) {
+        if let scroll = pendingRowScrolls.removeValue(forKey: tid),
+            let row = Self.firstShownRow(of: scroll.id, in: request.rows)
+        {
             let offset = scrollOffset("body")
-            let target = ScrollAnchor.offset(showing: Double(frame.geometry.slot(ofRow: row)) * frame.rowHeight, length: frame.rowHeight,
-                                             viewport: frame.body.height, current: offset.y, anchor: scroll.anchor)
+            let target = ScrollAnchor.offset(
+                showing: Double(frame.geometry.slot(ofRow: row)) * frame.rowHeight, length: frame.rowHeight,
+                viewport: frame.body.height, current: offset.y, anchor: scroll.anchor)
             scrollTo("body", offset: Point(offset.x, target))
         }
-        if let column = pendingColumnScrolls.removeValue(forKey: tid), let c = frame.columns.firstIndex(where: { $0.id == column }) {
+        if let column = pendingColumnScrolls.removeValue(forKey: tid),
+            let c = frame.columns.firstIndex(where: { $0.id == column })
+        {
             let offset = scrollOffset("body")
-            scrollTo("body", offset: Point(frame.strip.offset(showing: c, current: offset.x, width: frame.body.width), offset.y))
+            scrollTo(
+                "body",
+                offset: Point(frame.strip.offset(showing: c, current: offset.x, width: frame.body.width), offset.y))
         }
     }
 
     /// Phase 3: the table as a screen reader sees it, its cells read on demand. True when open.
     @inlinable
-    func openTableAccessibility<Rows>(_ bodyID: WidgetID, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>) -> Bool {
+    func openTableAccessibility<Rows>(_ bodyID: WidgetID, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>)
+        -> Bool
+    {
         let rows = request.rows, base = rows.startIndex, count = frame.count, columns = frame.columns
         let offsetX = scrollOffset("body").x
         let headers = frame.strip.visibleColumns(offset: offsetX, width: frame.body.width).map { c in
-            (c, Rect(x: frame.body.x + frame.strip.screenX(c, offset: offsetX), y: frame.header.y, width: frame.widths[c],
-                     height: frame.header.height))
+            (
+                c,
+                Rect(
+                    x: frame.body.x + frame.strip.screenX(c, offset: offsetX), y: frame.header.y,
+                    width: frame.widths[c],
+                    height: frame.header.height)
+            )
         }
-        return openAccessibilityTable(bodyID, name: request.name, frame: frame.rect, rows: count,
-                                      columns: columns.map { ($0.title, id("header." + $0.id)) }, multiple: request.mode == .multiple,
-                                      headers: headers,
-                                      cellText: { r, c in r < count && c < columns.count ? columns[c].text?(rows[base + r]) ?? "" : "" })
+        return openAccessibilityTable(
+            bodyID, name: request.name, frame: frame.rect, rows: count,
+            columns: columns.map { ($0.title, id("header." + $0.id)) }, multiple: request.mode == .multiple,
+            headers: headers,
+            cellText: { r, c in r < count && c < columns.count ? columns[c].text?(rows[base + r]) ?? "" : "" })
     }
 
     /// Phase 4a: a click selects (in edit mode it toggles, as ctrl-click does; on empty space it
     /// clears), a right-click or the Menu key aims the context menu, a double-click or Return
     /// runs the primary action. Returns where a menu opened from the keyboard goes.
     @inlinable
-    func tableSelectionInput<Rows>(_ r: Interaction, focused: Bool, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>,
-                                   memo: StateBox<TableMemo<Rows.Element.ID>>) -> Point? {
+    func tableSelectionInput<Rows>(
+        _ r: Interaction, focused: Bool, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>,
+        memo: StateBox<TableMemo<Rows.Element.ID>>
+    ) -> Point? {
         let mode = request.mode
         var keyboardMenuAnchor: Point?
         if r.clicked {
@@ -309,7 +354,9 @@ extension UI {
             let y = i.map { frame.rowRect($0).maxY } ?? frame.body.y
             keyboardMenuAnchor = Point(frame.body.x + 24, min(max(y, frame.body.y), frame.body.maxY))
         }
-        if r.doubleClicked, let primaryAction = request.primaryAction, frame.row(atY: input.pointer.pressPosition.y) != nil {
+        if r.doubleClicked, let primaryAction = request.primaryAction,
+            frame.row(atY: input.pointer.pressPosition.y) != nil
+        {
             primaryAction(memo.value.selection.selected)
         }
         return keyboardMenuAnchor
@@ -319,14 +366,20 @@ extension UI {
     /// selection and scroll it into view; Return runs the primary action; typed letters jump
     /// to the next row whose text starts with them (by bisection when sorted by that text).
     @inlinable
-    func tableKeyboard<Rows>(_ request: TableRequest<Rows>, _ frame: TableFrame<Rows>, memo: StateBox<TableMemo<Rows.Element.ID>>) {
+    func tableKeyboard<Rows>(
+        _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>, memo: StateBox<TableMemo<Rows.Element.ID>>
+    ) {
         let rows = request.rows, base = rows.startIndex, mode = request.mode
         let page = Int(frame.body.height / frame.rowHeight)
         for press in input.keys {
-            if press.key == .returnKey, let primaryAction = request.primaryAction, !memo.value.selection.selected.isEmpty {
+            if press.key == .returnKey, let primaryAction = request.primaryAction,
+                !memo.value.selection.selected.isEmpty
+            {
                 primaryAction(memo.value.selection.selected)
-            } else if let target = memo.value.selection.key(press.key, modifiers: press.modifiers, mode: mode, pageSize: page,
-                                                            rows: frame.order) {
+            } else if let target = memo.value.selection.key(
+                press.key, modifiers: press.modifiers, mode: mode, pageSize: page,
+                rows: frame.order)
+            {
                 scrollToVisible(frame.rowRect(target))
             }
         }
@@ -337,7 +390,8 @@ extension UI {
         var sortedText: ((Int) -> String)?
         var reverse = false
         if !request.isSorting, request.rowsInSortOrder, let primary = request.sortOrder?.wrappedValue.first,
-           case .string(let read) = primary.key {
+            case .string(let read) = primary.key
+        {
             sortedText = { read(rows[base + $0]) }
             reverse = primary.order == .reverse
         }
@@ -347,9 +401,11 @@ extension UI {
             return column.text
         }.first
         if sortedText != nil || shownText != nil,
-           let target = TypeAhead.firstMatch(prefix, count: frame.count, sortedText: sortedText, reverse: reverse,
-                                             after: memo.value.selection.cursorHint,
-                                             text: { i in shownText.map { $0(rows[base + i]) } ?? "" }) {
+            let target = TypeAhead.firstMatch(
+                prefix, count: frame.count, sortedText: sortedText, reverse: reverse,
+                after: memo.value.selection.cursorHint,
+                text: { i in shownText.map { $0(rows[base + i]) } ?? "" })
+        {
             memo.value.selection.click(index: target, modifiers: [], mode: mode, rows: frame.order)
             scrollToVisible(frame.rowRect(target))
         }
@@ -359,29 +415,39 @@ extension UI {
     /// selected alone once the double-click interval has passed without a second click.
     /// Returns the editable columns (those with `editable` and text).
     @inlinable
-    func tableEditTriggers<Rows>(_ r: Interaction, focused: Bool, selectedBefore: RowSelection<Rows.Element.ID>,
-                                 _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>,
-                                 memo: StateBox<TableMemo<Rows.Element.ID>>) -> [TableColumn<Rows.Element>] {
+    func tableEditTriggers<Rows>(
+        _ r: Interaction, focused: Bool, selectedBefore: RowSelection<Rows.Element.ID>,
+        _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>,
+        memo: StateBox<TableMemo<Rows.Element.ID>>
+    ) -> [TableColumn<Rows.Element>] {
         let rows = request.rows, base = rows.startIndex, columns = frame.columns
         // A loop, not `contains { … }`: a closure written here is main-actor code, and it
         // checked the executor on every call (a thousand a frame in a wide table).
         var hasEditable = false
-        for c in columns.indices where columns[c].onCommit != nil { hasEditable = true; break }
+        for c in columns.indices where columns[c].onCommit != nil {
+            hasEditable = true
+            break
+        }
         let editable = hasEditable ? columns.filter { $0.onCommit != nil && $0.text != nil } : []
         guard !editable.isEmpty && !request.editMode else { return editable }
         if input.pointer.pressed && !r.clicked { memo.value.pendingEdit = nil }
         let x = input.pointer.pressPosition.x - frame.body.x
         let strip = frame.strip, offsetX = frame.offsetX
-        if r.clicked, input.pointer.clickCount == 1, input.modifiers.isEmpty, let i = frame.row(atY: input.pointer.pressPosition.y),
-           selectedBefore.count == 1, selectedBefore.contains(row: i, id: rows[base + i].id), memo.value.editing == nil,
-           let column = strip.visibleColumns(offset: offsetX, width: frame.body.width).first(where: { c in
-               x >= strip.screenX(c, offset: offsetX) && x < strip.screenX(c, offset: offsetX) + frame.widths[c]
-           }).map({ columns[$0] }), column.onCommit != nil, let text = column.text {
+        if r.clicked, input.pointer.clickCount == 1, input.modifiers.isEmpty,
+            let i = frame.row(atY: input.pointer.pressPosition.y),
+            selectedBefore.count == 1, selectedBefore.contains(row: i, id: rows[base + i].id),
+            memo.value.editing == nil,
+            let column = strip.visibleColumns(offset: offsetX, width: frame.body.width).first(where: { c in
+                x >= strip.screenX(c, offset: offsetX) && x < strip.screenX(c, offset: offsetX) + frame.widths[c]
+            }).map({ columns[$0] }), column.onCommit != nil, let text = column.text
+        {
             let due = time + input.settings.doubleClickInterval
-            memo.value.pendingEdit = (TableCellEdit(rowID: rows[base + i].id, row: i, column: column.id, draft: text(rows[base + i])), due)
+            memo.value.pendingEdit = (
+                TableCellEdit(rowID: rows[base + i].id, row: i, column: column.id, draft: text(rows[base + i])), due
+            )
             requestRedraw(after: input.settings.doubleClickInterval)
         } else if r.clicked && input.pointer.clickCount > 1 {
-            memo.value.pendingEdit = nil // it was a double-click
+            memo.value.pendingEdit = nil  // it was a double-click
         }
         if let pending = memo.value.pendingEdit {
             if time >= pending.due {
@@ -391,9 +457,12 @@ extension UI {
                 requestRedraw(after: pending.due - time)
             }
         }
-        if focused, input.keys.contains(where: { $0.key == .f2 }), let i = memo.value.selection.cursorHint, i < frame.count,
-           let text = editable[0].text {
-            memo.value.editing = TableCellEdit(rowID: rows[base + i].id, row: i, column: editable[0].id, draft: text(rows[base + i]))
+        if focused, input.keys.contains(where: { $0.key == .f2 }), let i = memo.value.selection.cursorHint,
+            i < frame.count,
+            let text = editable[0].text
+        {
+            memo.value.editing = TableCellEdit(
+                rowID: rows[base + i].id, row: i, column: editable[0].id, draft: text(rows[base + i]))
         }
         return editable
     }
@@ -402,8 +471,10 @@ extension UI {
     /// the visible dozen do), finds the edited cell's row again, and draws the visible rows.
     /// Returns the data rows drawn.
     @inlinable
-    func drawTableBody<Rows>(_ r: Interaction, focused: Bool, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>,
-                             memo: StateBox<TableMemo<Rows.Element.ID>>, info: inout TableInfo) -> Range<Int> {
+    func drawTableBody<Rows>(
+        _ r: Interaction, focused: Bool, _ request: TableRequest<Rows>, _ frame: TableFrame<Rows>,
+        memo: StateBox<TableMemo<Rows.Element.ID>>, info: inout TableInfo
+    ) -> Range<Int> {
         let rows = request.rows, base = rows.startIndex, count = frame.count, body = frame.body, strip = frame.strip
         let editor = { (cell: Rect) in
             guard var edit = memo.value.editing else { return }
@@ -438,29 +509,38 @@ extension UI {
             if let format = column.text { text = { format(rows[base + $0]) } }
             if let build = column.content { content = { build(self, rows[base + $0]) } }
             if let draw = column.leadingAccessory { accessory = { draw(self, rows[base + $0], $1) } }
-            plans.append(TableCellPlan(x: body.x + strip.screenX(c, offset: frame.offsetX), width: frame.widths[c],
-                                       alignment: column.alignment, isFrozen: c < strip.frozen, columnID: column.id, column: c,
-                                       text: text, content: content, accessory: accessory))
+            plans.append(
+                TableCellPlan(
+                    x: body.x + strip.screenX(c, offset: frame.offsetX), width: frame.widths[c],
+                    alignment: column.alignment, isFrozen: c < strip.frozen, columnID: column.id, column: c,
+                    text: text, content: content, accessory: accessory))
             info.visibleColumns.append(column.id)
         }
-        let scrolledClip = Rect(x: body.x + strip.frozenWidth, y: body.y, width: max(0, body.width - strip.frozenWidth), height: body.height)
+        let scrolledClip = Rect(
+            x: body.x + strip.frozenWidth, y: body.y, width: max(0, body.width - strip.frozenWidth), height: body.height
+        )
         let editingCell = memo.value.editing.flatMap { edit in
             // Where the edited row is now (rows may have been re-sorted meanwhile).
-            edit.row < count && rows[base + edit.row].id == edit.rowID ? (edit.row, edit.column)
+            edit.row < count && rows[base + edit.row].id == edit.rowID
+                ? (edit.row, edit.column)
                 : Self.firstShownRow(of: AnyHashable(edit.rowID), in: rows).map { ($0, edit.column) }
         }
-        if let editingCell { memo.value.editing?.row = editingCell.0 } else { memo.value.editing = nil } // its row is gone
-        return drawRows(slots, geometry: frame.geometry, sectionTitles: request.sectionTitles, plans: plans, body: body,
-                        scrolledClip: scrolledClip, offset: frame.offset, hovered: hovered, focused: focused,
-                        editMode: request.editMode, isSelected: selected.isEmpty ? nil : isSelected,
-                        editing: editingCell, editor: editor)
+        // its row is gone
+        if let editingCell { memo.value.editing?.row = editingCell.0 } else { memo.value.editing = nil }
+        return drawRows(
+            slots, geometry: frame.geometry, sectionTitles: request.sectionTitles, plans: plans, body: body,
+            scrolledClip: scrolledClip, offset: frame.offset, hovered: hovered, focused: focused,
+            editMode: request.editMode, isSelected: selected.isEmpty ? nil : isSelected,
+            editing: editingCell, editor: editor)
     }
 
     /// Phase 4e: how the cell's edit ended this frame: its text committed to the app or
     /// dropped, and on Tab the next editable cell opened (to the right, else the next row's first).
     @inlinable
-    func finishTableEdit<Rows>(_ bodyID: WidgetID, editable: [TableColumn<Rows.Element>], _ request: TableRequest<Rows>,
-                               _ frame: TableFrame<Rows>, memo: StateBox<TableMemo<Rows.Element.ID>>) {
+    func finishTableEdit<Rows>(
+        _ bodyID: WidgetID, editable: [TableColumn<Rows.Element>], _ request: TableRequest<Rows>,
+        _ frame: TableFrame<Rows>, memo: StateBox<TableMemo<Rows.Element.ID>>
+    ) {
         guard var edit = memo.value.editing, let outcome = edit.outcome else { return }
         let rows = request.rows, base = rows.startIndex, row = edit.row
         if outcome != .cancel, row < frame.count, let column = frame.columns.first(where: { $0.id == edit.column }) {
@@ -473,7 +553,8 @@ extension UI {
         let next = ids.firstIndex(of: edit.column).map { $0 + 1 } ?? ids.count
         let (nextRow, nextColumn) = next < ids.count ? (row, ids[next]) : (row + 1, ids.first ?? "")
         guard nextRow < frame.count, let text = editable.first(where: { $0.id == nextColumn })?.text else { return }
-        edit = TableCellEdit(rowID: rows[base + nextRow].id, row: nextRow, column: nextColumn, draft: text(rows[base + nextRow]))
+        edit = TableCellEdit(
+            rowID: rows[base + nextRow].id, row: nextRow, column: nextColumn, draft: text(rows[base + nextRow]))
         memo.value.editing = edit
         memo.value.selection.click(index: nextRow, modifiers: [], mode: request.mode, rows: frame.order)
         scrollToVisible(frame.rowRect(nextRow))
@@ -483,8 +564,10 @@ extension UI {
     /// Phase 5: the context menus: a row's own (`TableRow.contextMenu`) when it has one, else
     /// the table's, opened by a right-click or (at `keyboardAnchor`) by the Menu key.
     @inlinable
-    func tableMenus<Rows>(_ r: Interaction, keyboardAnchor: Point?, _ request: TableRequest<Rows>,
-                          memo: StateBox<TableMemo<Rows.Element.ID>>) {
+    func tableMenus<Rows>(
+        _ r: Interaction, keyboardAnchor: Point?, _ request: TableRequest<Rows>,
+        memo: StateBox<TableMemo<Rows.Element.ID>>
+    ) {
         let rowMenus = request.rowMenus
         if r.secondaryClicked {
             if let i = memo.value.menuRow, let menus = rowMenus, i < menus.count, menus[i] != nil {
@@ -513,7 +596,8 @@ extension UI {
     where Rows.Element: Identifiable, Rows.Index == Int {
         // (Past `Int32.max` rows a storage index would not fit the permutation's type: read in shown order.)
         guard let sorted = rows as? SortedView<[Rows.Element]>, let permutation = sorted.permutation,
-              sorted.base.count <= Int(Int32.max) else {
+            sorted.base.count <= Int(Int32.max)
+        else {
             let base = rows.startIndex
             return firstRow(of: id, in: 0..<rows.count) { rows[base + $0].id }
         }
@@ -521,11 +605,11 @@ extension UI {
         var matches: [Int32] = []
         var next = 0
         while let i = firstRow(of: id, in: next..<stored.count, idAt: { stored[$0].id }) {
-            matches.append(Int32(truncatingIfNeeded: i)) // below `Int32.max`: checked above
+            matches.append(Int32(truncatingIfNeeded: i))  // below `Int32.max`: checked above
             next = i + 1
         }
         if matches.count <= 1 { return matches.first.flatMap { permutation.firstIndex(of: $0) } }
-        let wanted = Set(matches) // one ID on several rows: the first of them as shown
+        let wanted = Set(matches)  // one ID on several rows: the first of them as shown
         return permutation.firstIndex { wanted.contains($0) }
     }
 
@@ -539,14 +623,19 @@ extension UI {
 
     /// Edit mode on a touch screen: two fingers dragging over rows select every row they pass.
     @usableFromInline
-    func twoFingerSelect<ID: Hashable>(_ bodyID: WidgetID, body: Rect, geometry: RowGeometry, memo: StateBox<TableMemo<ID>>,
-                                       idAt: (Int) -> ID) {
+    func twoFingerSelect<ID: Hashable>(
+        _ bodyID: WidgetID, body: Rect, geometry: RowGeometry, memo: StateBox<TableMemo<ID>>,
+        idAt: (Int) -> ID
+    ) {
         let fingers = input.fingers
-        guard fingers.count >= 2 else { memo.value.panSelecting = false; return }
+        guard fingers.count >= 2 else {
+            memo.value.panSelecting = false
+            return
+        }
         let center = fingers.values.reduce(Point.zero) { $0 + $1 } * (1 / Double(fingers.count))
         guard memo.value.panSelecting || body.contains(center) else { return }
         memo.value.panSelecting = true
-        activeID = bodyID // two fingers select rather than scroll
+        activeID = bodyID  // two fingers select rather than scroll
         let scrollOffset = scrollOffset("body").y
         if let row = geometry.row(atContentY: center.y - body.y + scrollOffset), row < geometry.rowCount {
             memo.value.selection.selected.insert(idAt(row), at: row)

@@ -8,10 +8,13 @@ import Profiling
 /// What is still too wide scrolls sideways.
 public enum TableColumnLayout {
     /// The width of each of `columns` in a table `available` wide, given the widths the user dragged (by column ID).
-    @inlinable // specialized for the row type: 1,000 columns a frame cost little
-    public static func widths<Row>(_ columns: [TableColumn<Row>], userWidths: [String: Double], available: Double) -> [Double] {
+    @inlinable  // specialized for the row type: 1,000 columns a frame cost little
+    public static func widths<Row>(_ columns: [TableColumn<Row>], userWidths: [String: Double], available: Double)
+        -> [Double]
+    {
         // The user's widths, looked up once per column (none when the user has sized none).
-        let userWidth: [Double?] = userWidths.isEmpty ? Array(repeating: nil, count: columns.count) : columns.map { userWidths[$0.id] }
+        let userWidth: [Double?] =
+            userWidths.isEmpty ? Array(repeating: nil, count: columns.count) : columns.map { userWidths[$0.id] }
         var widths = [Double](repeating: 0, count: columns.count)
         for i in columns.indices {
             switch columns[i].widthRule {
@@ -97,9 +100,10 @@ struct ColumnStrip {
     /// column is always in view.
     @usableFromInline func offset(showing c: Int, current: Double, width: Double) -> Double {
         guard c >= frozen, c < starts.count - 1 else { return current }
-        let leadingEdge = starts[c] - frozenWidth // the offset that puts its left edge at the frozen edge
+        let leadingEdge = starts[c] - frozenWidth  // the offset that puts its left edge at the frozen edge
         let trailingEdge = starts[c + 1] - width  // the offset that puts its right edge at the table's
-        let wanted = leadingEdge < current ? leadingEdge : trailingEdge > current ? min(leadingEdge, trailingEdge) : current
+        let wanted =
+            leadingEdge < current ? leadingEdge : trailingEdge > current ? min(leadingEdge, trailingEdge) : current
         return min(max(0, wanted), max(0, contentWidth - width))
     }
 }

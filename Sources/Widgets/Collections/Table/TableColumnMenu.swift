@@ -5,7 +5,9 @@ import Profiling
 extension UI {
     /// The header's context menu: the customizable columns with checkmarks, to hide or show each.
     @usableFromInline
-    func columnsMenu<Row>(declared: [TableColumn<Row>], customization: Binding<TableColumnCustomization<Row>>, opening: Bool) {
+    func columnsMenu<Row>(
+        declared: [TableColumn<Row>], customization: Binding<TableColumnCustomization<Row>>, opening: Bool
+    ) {
         if opening { openPopup("columns") }
         popup("columns") {
             let customizable = declared.filter { $0.customizationID != nil }

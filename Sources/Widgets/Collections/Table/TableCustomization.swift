@@ -69,7 +69,9 @@ public struct TableColumnCustomization<RowValue>: Codable, Equatable, Sendable {
     @inlinable public func arrange(_ columns: [TableColumn<RowValue>]) -> [TableColumn<RowValue>] {
         // Nothing chosen and nothing hidden by default: the columns as declared, not copied.
         // (Read in place: iterating the columns copies each, a thousand a frame in a wide table.)
-        if visibility.isEmpty && order.isEmpty && !columns.indices.contains(where: { columns[$0].defaultVisibility == .hidden }) {
+        if visibility.isEmpty && order.isEmpty
+            && !columns.indices.contains(where: { columns[$0].defaultVisibility == .hidden })
+        {
             return columns
         }
         let customizable = columns.filter { $0.customizationID != nil }

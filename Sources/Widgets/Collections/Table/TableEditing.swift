@@ -18,7 +18,10 @@ struct TableCellEdit<ID: Hashable> {
     /// How editing ended this frame, if it did.
     @usableFromInline var outcome: TableEditOutcome?
     @usableFromInline init(rowID: ID, row: Int, column: String, draft: String) {
-        self.rowID = rowID; self.row = row; self.column = column; self.draft = draft
+        self.rowID = rowID
+        self.row = row
+        self.column = column
+        self.draft = draft
     }
 }
 
@@ -33,7 +36,7 @@ extension UI {
             case .escape: edit.outcome = .cancel
             case .tab:
                 edit.outcome = .next
-                consumeKey(.tab) // the next cell, not the next widget
+                consumeKey(.tab)  // the next cell, not the next widget
             default: continue
             }
             return

@@ -42,56 +42,73 @@ extension UI {
     /// needs the row type (the sort order, the customization) is done here, in the app's
     /// specialized code; the drawing in `drawHeaderCells`, which is not generic.
     @inlinable
-    func drawHeader<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
-                             offset: Double, sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool,
-                             customization: Binding<TableColumnCustomization<Row>>?, memo: StateBox<TableMemo<ID>>,
-                             userWidths: StateBox<[String: Double]>) {
+    func drawHeader<Row, ID>(
+        _ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
+        offset: Double, sortOrder: Binding<[KeyComparator<Row>]>?, isSorting: Bool,
+        customization: Binding<TableColumnCustomization<Row>>?, memo: StateBox<TableMemo<ID>>,
+        userWidths: StateBox<[String: Double]>
+    ) {
         let sortKeys = (sortOrder?.wrappedValue ?? []).map { (id: $0.id, order: $0.order) }
         let hasCustomizable = customization != nil && declared.contains { $0.customizationID != nil }
         var columnDrag = memo.value.columnDrag, resizeStart = memo.value.resizeStart
         // Only the columns in view: a table of a thousand columns reads a dozen here.
         var visible: [(index: Int, column: HeaderColumn)] = []
-        for c in strip.visibleColumns(offset: offset, width: header.width) { visible.append((c, HeaderColumn(columns[c]))) } // (a loop: see `tableBody`)
-        let actions = drawHeaderCells(header, visible: visible, strip: strip, offset: offset,
-                                      sortKeys: sortKeys, isSorting: isSorting, canReorder: customization != nil,
-                                      hasCustomizable: hasCustomizable, columnDrag: &columnDrag,
-                                      resizeStart: &resizeStart, userWidths: userWidths)
+        for c in strip.visibleColumns(offset: offset, width: header.width) {
+            visible.append((c, HeaderColumn(columns[c])))
+        }  // (a loop: see `tableBody`)
+        let actions = drawHeaderCells(
+            header, visible: visible, strip: strip, offset: offset,
+            sortKeys: sortKeys, isSorting: isSorting, canReorder: customization != nil,
+            hasCustomizable: hasCustomizable, columnDrag: &columnDrag,
+            resizeStart: &resizeStart, userWidths: userWidths)
         memo.value.columnDrag = columnDrag
         memo.value.resizeStart = resizeStart
         if let click = actions.sortClick, let descriptor = columns[click.column].sortDescriptor, let sortOrder {
-            sortOrder.wrappedValue = SortOrderRules.click(descriptor, in: sortOrder.wrappedValue, addingKey: click.addingKey)
+            sortOrder.wrappedValue = SortOrderRules.click(
+                descriptor, in: sortOrder.wrappedValue, addingKey: click.addingKey)
         }
         guard let customization else { return }
-        reorderColumns(header, columns: columns, declared: declared, strip: strip, offset: offset,
-                       customization: customization, memo: memo)
-        if hasCustomizable { columnsMenu(declared: declared, customization: customization, opening: actions.menuRequested) }
+        reorderColumns(
+            header, columns: columns, declared: declared, strip: strip, offset: offset,
+            customization: customization, memo: memo)
+        if hasCustomizable {
+            columnsMenu(declared: declared, customization: customization, opening: actions.menuRequested)
+        }
     }
 
     /// The header's cells of the `visible` columns (with their indices), dividers and sort
     /// cue; returns the click that sorts, if any, and whether the columns menu was asked for.
     @usableFromInline
-    func drawHeaderCells(_ header: Rect, visible: [(index: Int, column: HeaderColumn)], strip: ColumnStrip, offset: Double,
-                         sortKeys: [(id: String, order: SortDirection)], isSorting: Bool, canReorder: Bool, hasCustomizable: Bool,
-                         columnDrag: inout String?, resizeStart: inout Double,
-                         userWidths: StateBox<[String: Double]>) -> HeaderActions {
+    func drawHeaderCells(
+        _ header: Rect, visible: [(index: Int, column: HeaderColumn)], strip: ColumnStrip, offset: Double,
+        sortKeys: [(id: String, order: SortDirection)], isSorting: Bool, canReorder: Bool, hasCustomizable: Bool,
+        columnDrag: inout String?, resizeStart: inout Double,
+        userWidths: StateBox<[String: Double]>
+    ) -> HeaderActions {
         drawList.addRect(header, color: theme.surface)
         drawList.addRect(Rect(x: header.x, y: header.maxY - 1, width: header.width, height: 1), color: theme.separator)
         let bold = font(size: theme.fontSize - 1, weight: .bold)
-        let scrolledClip = Rect(x: header.x + strip.frozenWidth, y: header.y, width: max(0, header.width - strip.frozenWidth), height: header.height)
+        let scrolledClip = Rect(
+            x: header.x + strip.frozenWidth, y: header.y, width: max(0, header.width - strip.frozenWidth),
+            height: header.height)
         let dragging = columnDrag
         var dividers: [Interaction] = []
         var actions = HeaderActions()
         // Past the last column, a right-click opens the columns menu too (registered first: the cells are on top).
         actions.menuRequested = hasCustomizable && interact(id("header.empty"), rect: header).secondaryClicked
-        for pass in [false, true] { // scrolled columns (clipped), then frozen ones over them
+        for pass in [false, true] {  // scrolled columns (clipped), then frozen ones over them
             if !pass { drawList.pushClip(scrolledClip) }
             for (c, column) in visible where (c < strip.frozen) == pass {
                 let width = strip.starts[c + 1] - strip.starts[c]
-                let cell = Rect(x: header.x + strip.screenX(c, offset: offset), y: header.y, width: width, height: header.height - 1)
+                let cell = Rect(
+                    x: header.x + strip.screenX(c, offset: offset), y: header.y, width: width, height: header.height - 1
+                )
                 let r = interact(id("header." + column.id), rect: cell)
                 if r.secondaryClicked { actions.menuRequested = true }
-                if r.isActive && input.pointer.isDragging && canReorder, let cid = column.customizationID, dragging == nil {
-                    columnDrag = cid // a drag past the slop moves the column instead of sorting
+                if r.isActive && input.pointer.isDragging && canReorder, let cid = column.customizationID,
+                    dragging == nil
+                {
+                    columnDrag = cid  // a drag past the slop moves the column instead of sorting
                 }
                 if pass { drawList.addRect(cell, color: theme.surface) }
                 if r.isHovered && column.isSortable { drawList.addRect(cell, color: theme.control.opacity(0.6)) }
@@ -108,16 +125,21 @@ extension UI {
                     let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
                     drawIcon(icon, in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText)
                     if rank > 0 {
-                        font(size: 10).draw("\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText, into: &drawList)
+                        font(size: 10).draw(
+                            "\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText,
+                            into: &drawList)
                     }
                     textRect.width -= 24
                 }
-                bold.draw(column.title, in: textRect, alignment: column.alignment, color: theme.secondaryText, into: &drawList)
+                bold.draw(
+                    column.title, in: textRect, alignment: column.alignment, color: theme.secondaryText, into: &drawList
+                )
                 // Divider: drag to resize the column on its left.
                 let divider = Rect(x: cell.maxX - 1, y: cell.y + 5, width: 1, height: cell.height - 10)
                 drawList.addRect(divider, color: theme.separator)
                 if let range = column.resizable {
-                    let handle = splitterHandle(id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
+                    let handle = splitterHandle(
+                        id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
                     if handle.pressed { resizeStart = width }
                     if handle.isActive && input.pointer.isDragging {
                         let newWidth = resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
@@ -132,12 +154,14 @@ extension UI {
         // A divider's reach overlaps the next header cell: claim presses after every cell.
         for handle in dividers { claimSplitterPress(handle) }
         if isSorting {
-            requestRedraw() // the dots pulse; the sort's end wakes the loop by itself
+            requestRedraw()  // the dots pulse; the sort's end wakes the loop by itself
             // Progress cue: a pulsing dot train while a background sort runs.
             let phase = time.truncatingRemainder(dividingBy: 0.9) / 0.9
             for k in 0..<3 {
                 let alpha = 0.3 + 0.7 * max(0, 1 - abs(phase * 3 - Double(k) - 0.5))
-                drawList.addCircle(center: Point(header.maxX - 40 + Double(k) * 10, header.midY), radius: 3, color: theme.accent.opacity(alpha))
+                drawList.addCircle(
+                    center: Point(header.maxX - 40 + Double(k) * 10, header.midY), radius: 3,
+                    color: theme.accent.opacity(alpha))
             }
         }
         return actions
@@ -145,20 +169,27 @@ extension UI {
 
     /// While a header is dragged: a marker where it would land; on release, the move.
     @usableFromInline
-    func reorderColumns<Row, ID>(_ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
-                                 offset: Double, customization: Binding<TableColumnCustomization<Row>>, memo: StateBox<TableMemo<ID>>) {
+    func reorderColumns<Row, ID>(
+        _ header: Rect, columns: [TableColumn<Row>], declared: [TableColumn<Row>], strip: ColumnStrip,
+        offset: Double, customization: Binding<TableColumnCustomization<Row>>, memo: StateBox<TableMemo<ID>>
+    ) {
         guard let dragged = memo.value.columnDrag else { return }
         // The customizable column whose middle is right of the pointer takes the dragged one before it.
         let x = input.pointer.position.x - header.x
         let target = columns.indices.first { c in
-            columns[c].customizationID != nil && strip.screenX(c, offset: offset) + (strip.starts[c + 1] - strip.starts[c]) / 2 > x
+            columns[c].customizationID != nil
+                && strip.screenX(c, offset: offset) + (strip.starts[c + 1] - strip.starts[c]) / 2 > x
         }
-        let markerX = header.x + (target.map { strip.screenX($0, offset: offset) } ?? min(strip.contentWidth - offset, header.width))
-        drawList.addRect(Rect(x: markerX - 1, y: header.y + 2, width: 3, height: header.height - 4), color: theme.accent)
+        let markerX =
+            header.x
+            + (target.map { strip.screenX($0, offset: offset) } ?? min(strip.contentWidth - offset, header.width))
+        drawList.addRect(
+            Rect(x: markerX - 1, y: header.y + 2, width: 3, height: header.height - 4), color: theme.accent)
         requestRedraw()
         guard !input.pointer.isDown else { return }
         memo.value.columnDrag = nil
         let declaredIDs = declared.compactMap(\.customizationID)
-        customization.wrappedValue.move(dragged, before: target.flatMap { columns[$0].customizationID }, declared: declaredIDs)
+        customization.wrappedValue.move(
+            dragged, before: target.flatMap { columns[$0].customizationID }, declared: declaredIDs)
     }
 }

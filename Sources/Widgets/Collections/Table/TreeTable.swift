@@ -61,7 +61,8 @@ extension UI {
     @discardableResult
     public func table<Node: Identifiable & Sendable>(
         _ name: String, roots: [Node], children: @escaping (Node) -> [Node]?, expanded: Binding<Set<Node.ID>>,
-        selection: Binding<Set<Node.ID>>? = nil, sortOrder: Binding<[KeyComparator<Node>]>? = nil, rowHeight: Double? = nil,
+        selection: Binding<Set<Node.ID>>? = nil, sortOrder: Binding<[KeyComparator<Node>]>? = nil,
+        rowHeight: Double? = nil,
         contextMenu: ((RowSelection<Node.ID>) -> Void)? = nil, primaryAction: ((RowSelection<Node.ID>) -> Void)? = nil,
         @TableColumnBuilder<Node> columns: () -> [TableColumn<Node>]
     ) -> TableInfo {
@@ -71,9 +72,12 @@ extension UI {
         let sortedChildren: (Node) -> [Node]? = { node in children(node).map(sort) }
         let orderKey = order.map { "\($0.id)\($0.order == .forward ? "+" : "-")" }
         let rootIDs = roots.map(\.id)
-        let box = stateBox(WidgetID(parent: id(name), "tree"),
-                           TreeTableState(flattening: OutlineFlattening(roots: sort(roots), children: sortedChildren,
-                                                                        expanded: expanded.wrappedValue), order: orderKey, appRoots: rootIDs))
+        let box = stateBox(
+            WidgetID(parent: id(name), "tree"),
+            TreeTableState(
+                flattening: OutlineFlattening(
+                    roots: sort(roots), children: sortedChildren,
+                    expanded: expanded.wrappedValue), order: orderKey, appRoots: rootIDs))
         let state = box.value
         state.flattening.children = sortedChildren
         if state.order != orderKey || state.appRoots != rootIDs {
@@ -89,20 +93,33 @@ extension UI {
             treeColumn(column, isFirst: c == 0, state: state)
         }
         let rowOrder: Binding<[KeyComparator<TreeTableRow<Node>>]>? = sortOrder.map { binding in
-            Binding(get: { binding.wrappedValue.map { KeyComparator(id: $0.id, order: $0.order, key: $0.key.pullback { (row: TreeTableRow<Node>) in row.node }) } },
-                    set: { newOrder in
-                        binding.wrappedValue = newOrder.compactMap { key in
-                            declared.first { $0.id == key.id }?.sortDescriptor.map { var d = $0; d.order = key.order; return d }
+            Binding(
+                get: {
+                    binding.wrappedValue.map {
+                        KeyComparator(
+                            id: $0.id, order: $0.order, key: $0.key.pullback { (row: TreeTableRow<Node>) in row.node })
+                    }
+                },
+                set: { newOrder in
+                    binding.wrappedValue = newOrder.compactMap { key in
+                        declared.first { $0.id == key.id }?.sortDescriptor.map {
+                            var d = $0
+                            d.order = key.order
+                            return d
                         }
-                    })
+                    }
+                })
         }
-        let info = tableBody(TableRequest(name: name, rows: rows, columns: rowColumns, mode: selection == nil ? .none : .multiple,
-                                          selection: selection.map { .set($0) }, sortOrder: rowOrder, rowHeight: rowHeight,
-                                          compactWidth: 0, contextMenu: contextMenu, primaryAction: primaryAction,
-                                          rowsInSortOrder: false)) // sorted within each level only
+        let info = tableBody(
+            TableRequest(
+                name: name, rows: rows, columns: rowColumns, mode: selection == nil ? .none : .multiple,
+                selection: selection.map { .set($0) }, sortOrder: rowOrder, rowHeight: rowHeight,
+                compactWidth: 0, contextMenu: contextMenu, primaryAction: primaryAction,
+                rowsInSortOrder: false))  // sorted within each level only
         if let toggle = state.pendingToggle {
             state.pendingToggle = nil
-            state.flattening.setExpanded(at: toggle.row, toggle.expand, recursive: toggle.recursive, expanded: &expanded.wrappedValue)
+            state.flattening.setExpanded(
+                at: toggle.row, toggle.expand, recursive: toggle.recursive, expanded: &expanded.wrappedValue)
             requestRedraw()
         }
         return info
@@ -110,11 +127,14 @@ extension UI {
 
     /// → expands the selected row (or moves into it when it is open); ← collapses it (or
     /// moves to its parent), as in Finder and GTK's tree views. Alt applies to the subtree.
-    private func handleTreeKeys<Node: Identifiable>(_ name: String, state: TreeTableState<Node>, selection: Binding<Set<Node.ID>>?,
-                                                    expanded: Binding<Set<Node.ID>>) {
+    private func handleTreeKeys<Node: Identifiable>(
+        _ name: String, state: TreeTableState<Node>, selection: Binding<Set<Node.ID>>?,
+        expanded: Binding<Set<Node.ID>>
+    ) {
         let tid = id(name)
         guard let selection, focusID == WidgetID(parent: tid, "bodyInput"), selection.wrappedValue.count == 1,
-              let selected = selection.wrappedValue.first else { return }
+            let selected = selection.wrappedValue.first
+        else { return }
         let cursor = stateBox(WidgetID(parent: tid, "memo"), TableMemo<Node.ID>()).value.selection.cursorHint
         for press in input.keys where press.key == .left || press.key == .right {
             let flattening = state.flattening
@@ -144,16 +164,19 @@ extension UI {
     }
 
     /// `column` reading a tree row's node; the first column is indented by depth behind a chevron.
-    private func treeColumn<Node: Identifiable & Sendable>(_ column: TableColumn<Node>, isFirst: Bool,
-                                                state: TreeTableState<Node>) -> TableColumn<TreeTableRow<Node>> {
+    private func treeColumn<Node: Identifiable & Sendable>(
+        _ column: TableColumn<Node>, isFirst: Bool,
+        state: TreeTableState<Node>
+    ) -> TableColumn<TreeTableRow<Node>> {
         let sort = column.sortDescriptor?.key.pullback { (row: TreeTableRow<Node>) in row.node }
-        var mapped = TableColumn(title: column.title, id: column.id, text: column.text.map { text in { text($0.node) } },
-                                 content: column.content.map { content in { ui, row in content(ui, row.node) } }, sort: sort)
+        var mapped = TableColumn(
+            title: column.title, id: column.id, text: column.text.map { text in { text($0.node) } },
+            content: column.content.map { content in { ui, row in content(ui, row.node) } }, sort: sort)
         mapped.onCommit = column.onCommit.map { commit in { row, text in commit(row.node, text) } }
         if isFirst {
             mapped.leadingAccessory = { ui, row, cell in ui.disclosure(row, state: state, in: cell) }
         }
-        switch column.widthRule { // the same rule, of the row type's `Width`
+        switch column.widthRule {  // the same rule, of the row type's `Width`
         case .fixed(let width): mapped.storedWidthRule = .fixed(width)
         case .flexible(let lo, let ideal, let hi): mapped.storedWidthRule = .flexible(min: lo, ideal: ideal, max: hi)
         }
@@ -163,7 +186,9 @@ extension UI {
 
     /// The start of a tree row's first cell: indentation and a chevron that expands or
     /// collapses the row (alt-click: its subtree). Returns the width taken.
-    private func disclosure<Node: Identifiable>(_ row: TreeTableRow<Node>, state: TreeTableState<Node>, in cell: Rect) -> Double {
+    private func disclosure<Node: Identifiable>(_ row: TreeTableRow<Node>, state: TreeTableState<Node>, in cell: Rect)
+        -> Double
+    {
         let indent = 16.0 * Double(row.depth)
         let chevron = Rect(x: cell.x + 6 + indent, y: cell.midY - 8, width: 16, height: 16)
         if state.flattening.isBranch(at: row.index) {

@@ -36,7 +36,9 @@
         var text = ""
         for press in keys where press.modifiers.intersection([.control, .alt, .command]).isEmpty {
             let code = press.key.rawValue
-            guard code > 32 && code < 127 || code == 32 && (continuing || !text.isEmpty), let scalar = Unicode.Scalar(UInt32(code)) else { continue }
+            guard code > 32 && code < 127 || code == 32 && (continuing || !text.isEmpty),
+                let scalar = Unicode.Scalar(UInt32(code))
+            else { continue }
             text.unicodeScalars.append(scalar)
         }
         return text
@@ -46,8 +48,10 @@
     /// the text the rows are sorted by (in `NaturalOrder`, descending when `reverse`), or is
     /// nil when they are not sorted by it; `text` reads the text to match, for the scan that
     /// starts after row `after` (or at the top) and wraps.
-    @usableFromInline package static func firstMatch(_ prefix: String, count: Int, sortedText: ((Int) -> String)?, reverse: Bool, after: Int?,
-                                  text: (Int) -> String) -> Int? {
+    @usableFromInline package static func firstMatch(
+        _ prefix: String, count: Int, sortedText: ((Int) -> String)?, reverse: Bool, after: Int?,
+        text: (Int) -> String
+    ) -> Int? {
         guard !prefix.isEmpty, count > 0 else { return nil }
         let folded = Array(prefix.utf8).map(NaturalOrder.fold)
         guard let sortedText else {
@@ -102,7 +106,10 @@
         while lo < hi {
             let mid = (lo + hi) / 2
             let k = key(mid)
-            let past = reverse ? (startsWithPrefix(k) || k.lexicographicallyPrecedes(keyPrefix)) : !k.lexicographicallyPrecedes(keyPrefix)
+            let past =
+                reverse
+                ? (startsWithPrefix(k) || k.lexicographicallyPrecedes(keyPrefix))
+                : !k.lexicographicallyPrecedes(keyPrefix)
             if past { hi = mid } else { lo = mid + 1 }
         }
         return lo < count && startsWithPrefix(key(lo)) ? lo : nil

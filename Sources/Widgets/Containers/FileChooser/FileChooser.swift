@@ -92,21 +92,27 @@ extension UI {
     ///     if case .success(let urls) = result, let folder = urls.first { browser.open(folder: folder.path) }
     /// }
     /// ```
-    public func fileImporter(_ name: String = "file importer", isPresented: Binding<Bool>, allowedContentTypes: [FileType],
-                             allowsMultipleSelection: Bool = false, directory: String? = nil,
-                             onCompletion: @escaping (Result<[URL], FileChooserError>) -> Void,
-                             onCancellation: @escaping () -> Void = {}) {
+    public func fileImporter(
+        _ name: String = "file importer", isPresented: Binding<Bool>, allowedContentTypes: [FileType],
+        allowsMultipleSelection: Bool = false, directory: String? = nil,
+        onCompletion: @escaping (Result<[URL], FileChooserError>) -> Void,
+        onCancellation: @escaping () -> Void = {}
+    ) {
         let picksFolders = allowedContentTypes.contains(.folder)
-        fileChooser(name, isPresented: isPresented, title: picksFolders ? "Choose a Folder" : "Open",
-                    primary: picksFolders ? "Choose" : "Open", directory: directory, saving: false, folders: picksFolders,
-                    multiple: allowsMultipleSelection) { memo, entries in
+        fileChooser(
+            name, isPresented: isPresented, title: picksFolders ? "Choose a Folder" : "Open",
+            primary: picksFolders ? "Choose" : "Open", directory: directory, saving: false, folders: picksFolders,
+            multiple: allowsMultipleSelection
+        ) { memo, entries in
             let chosen = entries.filter { memo.selection.contains($0.id) }
             if picksFolders {
                 let folders = chosen.filter(\.isFolder)
                 let picked = folders.isEmpty ? [memo.folder] : folders.map { Self.join(memo.folder, $0.name) }
                 return Array(picked.prefix(allowsMultipleSelection ? picked.count : 1))
             }
-            let files = chosen.filter { entry in !entry.isFolder && allowedContentTypes.contains { $0.accepts(fileNamed: entry.name) } }
+            let files = chosen.filter { entry in
+                !entry.isFolder && allowedContentTypes.contains { $0.accepts(fileNamed: entry.name) }
+            }
             guard !files.isEmpty else { return nil }
             return files.prefix(allowsMultipleSelection ? files.count : 1).map { Self.join(memo.folder, $0.name) }
         } shows: { entry in
@@ -125,15 +131,21 @@ extension UI {
     ///     if case .success(let url) = result { try? csv.write(to: url, atomically: true, encoding: .utf8) }
     /// }
     /// ```
-    public func fileExporter(_ name: String = "file exporter", isPresented: Binding<Bool>, defaultFilename: String,
-                             directory: String? = nil, onCompletion: @escaping (Result<URL, FileChooserError>) -> Void,
-                             onCancellation: @escaping () -> Void = {}) {
-        fileChooser(name, isPresented: isPresented, title: "Save", primary: "Save", directory: directory, saving: true,
-                    folders: false, multiple: false, defaultName: defaultFilename) { memo, _ in
+    public func fileExporter(
+        _ name: String = "file exporter", isPresented: Binding<Bool>, defaultFilename: String,
+        directory: String? = nil, onCompletion: @escaping (Result<URL, FileChooserError>) -> Void,
+        onCancellation: @escaping () -> Void = {}
+    ) {
+        fileChooser(
+            name, isPresented: isPresented, title: "Save", primary: "Save", directory: directory, saving: true,
+            folders: false, multiple: false, defaultName: defaultFilename
+        ) { memo, _ in
             let name = memo.saveName.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
             return [Self.join(memo.folder, name)]
-        } shows: { _ in true } finish: { result in
+        } shows: { _ in
+            true
+        } finish: { result in
             switch result {
             case .success(let urls)?: if let url = urls.first { onCompletion(.success(url)) } else { onCancellation() }
             case .failure(let error)?: onCompletion(.failure(error))
@@ -144,19 +156,25 @@ extension UI {
 
     /// The desktop's chooser when there is one, else the built-in one in a sheet. `finish` gets
     /// the outcome, or nil when the user cancelled.
-    private func fileChooser(_ name: String, isPresented: Binding<Bool>, title: String, primary: String, directory: String?,
-                             saving: Bool, folders: Bool, multiple: Bool, defaultName: String = "",
-                             choose: (ChooserMemo, [FolderEntry]) -> [String]?, shows: @escaping @Sendable (FolderEntry) -> Bool,
-                             finish: (Result<[URL], FileChooserError>?) -> Void) {
+    private func fileChooser(
+        _ name: String, isPresented: Binding<Bool>, title: String, primary: String, directory: String?,
+        saving: Bool, folders: Bool, multiple: Bool, defaultName: String = "",
+        choose: (ChooserMemo, [FolderEntry]) -> [String]?, shows: @escaping @Sendable (FolderEntry) -> Bool,
+        finish: (Result<[URL], FileChooserError>?) -> Void
+    ) {
         let cid = id(name)
         let memo = stateBox(WidgetID(parent: cid, "memo"), ChooserMemo())
         let listing = stateBox(WidgetID(parent: cid, "listing"), FolderListing()).value
         guard isPresented.wrappedValue else {
-            if !memo.value.folder.isEmpty || memo.value.portal != nil || memo.value.builtIn { memo.value = ChooserMemo() } // the next opening starts afresh
+            if !memo.value.folder.isEmpty || memo.value.portal != nil || memo.value.builtIn {
+                memo.value = ChooserMemo()
+            }  // the next opening starts afresh
             return
         }
-        if usesPortalChooser(cid, memo: memo, isPresented: isPresented, title: title, saving: saving, folders: folders,
-                             multiple: multiple, defaultName: defaultName, finish: finish) {
+        if usesPortalChooser(
+            cid, memo: memo, isPresented: isPresented, title: title, saving: saving, folders: folders,
+            multiple: multiple, defaultName: defaultName, finish: finish)
+        {
             return
         }
         if memo.value.folder.isEmpty {
@@ -167,12 +185,13 @@ extension UI {
         let outcome = listing.result(for: memo.value.folder)
         refreshShown(memo, outcome, shows)
         let (chosen, cancelled) = withID(cid) {
-            builtInChooserSheet(title: title, primary: primary, saving: saving, memo: memo, listing: listing, outcome: outcome,
-                                choose: choose)
+            builtInChooserSheet(
+                title: title, primary: primary, saving: saving, memo: memo, listing: listing, outcome: outcome,
+                choose: choose)
         }
         if chosen != nil || cancelled {
             isPresented.wrappedValue = false
-            memo.value = ChooserMemo() // the next opening starts afresh
+            memo.value = ChooserMemo()  // the next opening starts afresh
             finish(chosen.map { .success($0) })
         }
     }
@@ -180,30 +199,36 @@ extension UI {
     /// The desktop's chooser (the portal), unless there is none or the app asked for the
     /// built-in one: asked for once, waited for under a scrim, and its answer handed to
     /// `finish`. Returns true when it handled this frame; false when the built-in one is to show.
-    private func usesPortalChooser(_ cid: WidgetID, memo: StateBox<ChooserMemo>, isPresented: Binding<Bool>, title: String,
-                                   saving: Bool, folders: Bool, multiple: Bool, defaultName: String,
-                                   finish: (Result<[URL], FileChooserError>?) -> Void) -> Bool {
+    private func usesPortalChooser(
+        _ cid: WidgetID, memo: StateBox<ChooserMemo>, isPresented: Binding<Bool>, title: String,
+        saving: Bool, folders: Bool, multiple: Bool, defaultName: String,
+        finish: (Result<[URL], FileChooserError>?) -> Void
+    ) -> Bool {
         if !memo.value.builtIn, memo.value.portal == nil {
             let mode = PortalFileChooser.usesPortal(fileChooserBackend)
             if mode == false {
                 memo.value.builtIn = true
             } else {
-                memo.value.portal = PortalFileChooser(title: title, save: saving, folders: folders, multiple: multiple,
-                                                      name: saving ? defaultName : nil, requirePortal: mode == true)
+                memo.value.portal = PortalFileChooser(
+                    title: title, save: saving, folders: folders, multiple: multiple,
+                    name: saving ? defaultName : nil, requirePortal: mode == true)
             }
         }
         guard let portal = memo.value.portal else { return false }
         let outcome: Result<[URL], FileChooserError>??
         switch portal.phase {
         case .asking: outcome = .none
-        case .unavailable: outcome = .none; memo.value.portal = nil; memo.value.builtIn = true
+        case .unavailable:
+            outcome = .none
+            memo.value.portal = nil
+            memo.value.builtIn = true
         case .chose(let urls): outcome = .some(.success(urls))
         case .cancelled: outcome = .some(nil)
         case .failed(let why): outcome = .some(.failure(.portal(why)))
         }
         if let outcome {
             isPresented.wrappedValue = false
-            memo.value = ChooserMemo() // answered: the next opening asks again
+            memo.value = ChooserMemo()  // answered: the next opening asks again
             finish(outcome)
             return true
         }
@@ -212,8 +237,9 @@ extension UI {
         modal(WidgetID(parent: cid, "portal"), role: .dialog, name: title) {
             let panel = centeredPanel(Size(360, 80))
             drawPanel(panel)
-            font.draw("Choose in the desktop's file chooser…", in: panel, alignment: .center, color: theme.secondaryText,
-                      into: &drawList)
+            font.draw(
+                "Choose in the desktop's file chooser…", in: panel, alignment: .center, color: theme.secondaryText,
+                into: &drawList)
         }
         return true
     }
@@ -221,14 +247,20 @@ extension UI {
     /// The built-in chooser in a sheet: the path bar, the places, the folder's entries, and
     /// the name field (saving) or the status, Cancel and the primary button. Returns what was
     /// chosen this frame, and whether it was cancelled.
-    private func builtInChooserSheet(title: String, primary: String, saving: Bool, memo: StateBox<ChooserMemo>,
-                                     listing: FolderListing, outcome: FolderListing.Outcome?,
-                                     choose: (ChooserMemo, [FolderEntry]) -> [String]?) -> (chosen: [URL]?, cancelled: Bool) {
+    private func builtInChooserSheet(
+        title: String, primary: String, saving: Bool, memo: StateBox<ChooserMemo>,
+        listing: FolderListing, outcome: FolderListing.Outcome?,
+        choose: (ChooserMemo, [FolderEntry]) -> [String]?
+    ) -> (chosen: [URL]?, cancelled: Bool) {
         var chosen: [URL]?
         var cancelled = false
-        sheet("sheet", isPresented: Binding(get: { !cancelled }, set: { if !$0 { cancelled = true } }), width: 780, height: 520) {
+        sheet(
+            "sheet", isPresented: Binding(get: { !cancelled }, set: { if !$0 { cancelled = true } }), width: 780,
+            height: 520
+        ) {
             let area = availableRect
-            let bottom = Rect(x: area.x, y: area.maxY - theme.controlHeight, width: area.width, height: theme.controlHeight)
+            let bottom = Rect(
+                x: area.x, y: area.maxY - theme.controlHeight, width: area.width, height: theme.controlHeight)
             region(Rect(x: area.x, y: area.y, width: area.width, height: theme.controlHeight + 4)) {
                 chooserPathBar(title, memo, listing)
             }
@@ -236,8 +268,12 @@ extension UI {
             let middle = Rect(x: area.x, y: middleTop, width: area.width, height: max(0, bottom.minY - 12 - middleTop))
             region(Rect(x: middle.x, y: middle.y, width: 150, height: middle.height)) { chooserPlaces(memo, listing) }
             region(Rect(x: middle.x + 162, y: middle.y, width: middle.width - 162, height: middle.height)) {
-                if let entry = chooserEntries(memo, listing, outcome) { // double-clicked, or Return
-                    if entry.isFolder { go(to: Self.join(memo.value.folder, entry.name), memo, listing) } else { chosen = urls(choose(memo.value, memo.value.shown), memo) }
+                if let entry = chooserEntries(memo, listing, outcome) {  // double-clicked, or Return
+                    if entry.isFolder {
+                        go(to: Self.join(memo.value.folder, entry.name), memo, listing)
+                    } else {
+                        chosen = urls(choose(memo.value, memo.value.shown), memo)
+                    }
                 }
             }
             region(bottom) {
@@ -246,12 +282,15 @@ extension UI {
                         text("Name:")
                         textField("File name", text: &memo.value.saveName, width: 260, id: "save name")
                     } else {
-                        text(memo.value.problem ?? status(outcome, memo.value),
-                             color: memo.value.problem == nil ? theme.secondaryText : theme.destructive)
+                        text(
+                            memo.value.problem ?? status(outcome, memo.value),
+                            color: memo.value.problem == nil ? theme.secondaryText : theme.destructive)
                     }
                     spacer()
                     if button("Cancel", id: "cancel") { cancelled = true }
-                    if button(primary, style: .borderedProminent, id: "primary") { chosen = urls(choose(memo.value, memo.value.shown), memo) }
+                    if button(primary, style: .borderedProminent, id: "primary") {
+                        chosen = urls(choose(memo.value, memo.value.shown), memo)
+                    }
                 }
             }
         }
@@ -268,7 +307,9 @@ extension UI {
             for (k, part) in parts.enumerated().suffix(5) {
                 let path = "/" + parts.prefix(k + 1).joined(separator: "/")
                 if k > 0 { text("›", color: theme.secondaryText) }
-                if button(part, style: k == parts.count - 1 ? .bordered : .plain, id: "path \(k)") { go(to: path, memo, listing) }
+                if button(part, style: k == parts.count - 1 ? .bordered : .plain, id: "path \(k)") {
+                    go(to: path, memo, listing)
+                }
             }
             spacer()
             toggle("Hidden", isOn: &memo.value.showsHidden, id: "hidden")
@@ -280,7 +321,10 @@ extension UI {
         vstack(spacing: 2) {
             for place in memo.value.places {
                 let current = place.path == memo.value.folder
-                if button(place.title, icon: Icon(named: place.icon), style: current ? .bordered : .plain, id: "place " + place.path) {
+                if button(
+                    place.title, icon: Icon(named: place.icon), style: current ? .bordered : .plain,
+                    id: "place " + place.path)
+                {
                     go(to: place.path, memo, listing)
                 }
             }
@@ -289,34 +333,50 @@ extension UI {
 
     /// The filter and the table of the folder's entries; returns the entry double-clicked or
     /// Return pressed on this frame.
-    private func chooserEntries(_ memo: StateBox<ChooserMemo>, _ listing: FolderListing, _ outcome: FolderListing.Outcome?) -> FolderEntry? {
+    private func chooserEntries(
+        _ memo: StateBox<ChooserMemo>, _ listing: FolderListing, _ outcome: FolderListing.Outcome?
+    ) -> FolderEntry? {
         var opened: FolderEntry?
         vstack(spacing: 6) {
             textField("Filter", text: &memo.value.filter, width: availableWidth, id: "filter")
             if case .failed(let why)? = outcome {
-                text("“\((memo.value.folder as NSString).lastPathComponent)” cannot be read: \(why)", color: theme.destructive)
+                text(
+                    "“\((memo.value.folder as NSString).lastPathComponent)” cannot be read: \(why)",
+                    color: theme.destructive)
                 return
             }
             let rows = memo.value.shown
             let tableName = "entries"
             let tableBody = WidgetID(parent: WidgetID(parent: idStack[idStack.count - 1], tableName), "bodyInput")
-            if !memo.value.focusedList { memo.value.focusedList = true; focus(tableBody) } // the arrows work at once
+            if !memo.value.focusedList {
+                memo.value.focusedList = true
+                focus(tableBody)
+            }  // the arrows work at once
             // Backspace or Alt+↑ (outside the filter) goes up.
-            if focusID != id("filter"), shortcutPressed(KeyboardShortcut(.backspace, modifiers: []))
-                || shortcutPressed(KeyboardShortcut(.up, modifiers: .alt)) {
+            if focusID != id("filter"),
+                shortcutPressed(KeyboardShortcut(.backspace, modifiers: []))
+                    || shortcutPressed(KeyboardShortcut(.up, modifiers: .alt))
+            {
                 go(to: (memo.value.folder as NSString).deletingLastPathComponent, memo, listing)
             }
-            table(tableName, rows: rows, selection: Binding(get: { memo.value.selection }, set: { memo.value.selection = $0 }),
-                  primaryAction: { ids in opened = ids.first.flatMap { id in rows.first { $0.id == id } } }) {
+            table(
+                tableName, rows: rows,
+                selection: Binding(get: { memo.value.selection }, set: { memo.value.selection = $0 }),
+                primaryAction: { ids in opened = ids.first.flatMap { id in rows.first { $0.id == id } } }
+            ) {
                 TableColumn("Name", sortUsing: .string { $0.name }) { ui, entry in
-                    let selected = memo.value.selection.contains(entry.id) // on the accent fill: the accent's text colour
-                    ui.label(entry.name, icon: Icon(named: entry.isFolder ? "folder" : Self.iconName(entry.name)),
-                             color: selected ? ui.theme.onAccent : nil,
-                             iconColor: selected ? ui.theme.onAccent : entry.isFolder ? ui.theme.accent : ui.theme.secondaryText)
+                    // on the accent fill: the accent's text colour
+                    let selected = memo.value.selection.contains(entry.id)
+                    ui.label(
+                        entry.name, icon: Icon(named: entry.isFolder ? "folder" : Self.iconName(entry.name)),
+                        color: selected ? ui.theme.onAccent : nil,
+                        iconColor: selected
+                            ? ui.theme.onAccent : entry.isFolder ? ui.theme.accent : ui.theme.secondaryText)
                 }.width(min: 160, ideal: 360)
                 TableColumn("Size", sortUsing: .integer { $0.size }) { $0.isFolder ? "—" : Self.sizeText($0.size) }
                     .width(min: 70, ideal: 90).alignment(.trailing)
-                TableColumn("Modified", sortUsing: .integer { $0.modified }) { Self.dateText($0.modified) }.width(min: 100, ideal: 150)
+                TableColumn("Modified", sortUsing: .integer { $0.modified }) { Self.dateText($0.modified) }.width(
+                    min: 100, ideal: 150)
             }
         }
         return opened
@@ -325,28 +385,42 @@ extension UI {
     /// Re-filters the entries when the listing, the filter or the hidden switch changed. A
     /// filter that only grew narrows what was shown (typing into it over 100,000 entries looks
     /// at fewer each letter).
-    private func refreshShown(_ memo: StateBox<ChooserMemo>, _ outcome: FolderListing.Outcome?, _ shows: @escaping @Sendable (FolderEntry) -> Bool) {
+    private func refreshShown(
+        _ memo: StateBox<ChooserMemo>, _ outcome: FolderListing.Outcome?,
+        _ shows: @escaping @Sendable (FolderEntry) -> Bool
+    ) {
         let key = (outcome, memo.value.filter, memo.value.showsHidden)
         let old = memo.value.shownKey
         if let old, old.outcome == key.0, old.filter == key.1, old.hidden == key.2 { return }
         memo.value.shownKey = key
-        guard case .listed(let entries)? = outcome else { memo.value.shown = []; return }
+        guard case .listed(let entries)? = outcome else {
+            memo.value.shown = []
+            return
+        }
         profiler?.beginScope("file chooser", "filter")
         defer { profiler?.endScope() }
         let needle = memo.value.filter.lowercased()
         let showsHidden = memo.value.showsHidden
-        let narrows = old.map { $0.outcome == key.0 && $0.hidden == key.2 && needle.contains($0.filter.lowercased()) } ?? false
-        if !narrows { memo.value.unfilteredCount = Self.filtered(entries, showsHidden: showsHidden, shows: shows, needle: "").count }
-        memo.value.shown = Self.filtered(narrows ? memo.value.shown : entries, showsHidden: showsHidden, shows: shows, needle: needle)
+        let narrows =
+            old.map { $0.outcome == key.0 && $0.hidden == key.2 && needle.contains($0.filter.lowercased()) } ?? false
+        if !narrows {
+            memo.value.unfilteredCount =
+                Self.filtered(entries, showsHidden: showsHidden, shows: shows, needle: "").count
+        }
+        memo.value.shown = Self.filtered(
+            narrows ? memo.value.shown : entries, showsHidden: showsHidden, shows: shows, needle: needle)
         if !memo.value.selection.isEmpty { memo.value.selection.formIntersection(memo.value.shown.map(\.id)) }
     }
 
     /// The entries the hidden switch, the kind (`shows`) and the filter (`needle`, lowercased)
     /// let through. Off the main actor: nothing here is checked for isolation 100,000 times.
-    nonisolated static func filtered(_ entries: [FolderEntry], showsHidden: Bool, shows: @Sendable (FolderEntry) -> Bool,
-                                     needle: String) -> [FolderEntry] {
+    nonisolated static func filtered(
+        _ entries: [FolderEntry], showsHidden: Bool, shows: @Sendable (FolderEntry) -> Bool,
+        needle: String
+    ) -> [FolderEntry] {
         entries.filter { entry in
-            (showsHidden || !entry.isHidden) && shows(entry) && (needle.isEmpty || bytes(of: entry.foldedName, contain: needle))
+            (showsHidden || !entry.isHidden) && shows(entry)
+                && (needle.isEmpty || bytes(of: entry.foldedName, contain: needle))
         }
     }
 
@@ -357,7 +431,8 @@ extension UI {
             needle.utf8.withContiguousStorageIfAvailable { n -> Bool in
                 guard let first = n.first else { return true }
                 guard n.count <= h.count else { return false }
-                for i in 0...(h.count - n.count) where h[i] == first && memcmp(h.baseAddress! + i, n.baseAddress!, n.count) == 0 {
+                for i in 0...(h.count - n.count)
+                where h[i] == first && memcmp(h.baseAddress! + i, n.baseAddress!, n.count) == 0 {
                     return true
                 }
                 return false
@@ -381,7 +456,9 @@ extension UI {
         switch outcome {
         case nil: return "Listing…"
         case .failed: return ""
-        case .listed: return memo.shown.count == memo.unfilteredCount ? "\(memo.unfilteredCount) items" : "\(memo.shown.count) of \(memo.unfilteredCount) items"
+        case .listed:
+            return memo.shown.count == memo.unfilteredCount
+                ? "\(memo.unfilteredCount) items" : "\(memo.shown.count) of \(memo.unfilteredCount) items"
         }
     }
 
@@ -394,9 +471,11 @@ extension UI {
     private func urls(_ paths: [String]?, _ memo: StateBox<ChooserMemo>) -> [URL]? {
         guard let paths else { return nil }
         if let bad = paths.first(where: { $0.unicodeScalars.contains { $0.value >= FileName.escapeBase } }) {
-            let shown = String(String.UnicodeScalarView((bad as NSString).lastPathComponent.unicodeScalars.map {
-                $0.value >= FileName.escapeBase ? "\u{FFFD}" : $0
-            }))
+            let shown = String(
+                String.UnicodeScalarView(
+                    (bad as NSString).lastPathComponent.unicodeScalars.map {
+                        $0.value >= FileName.escapeBase ? "\u{FFFD}" : $0
+                    }))
             memo.value.problem = "“\(shown)” cannot be opened from here: its name is not UTF-8"
             return nil
         }
@@ -413,14 +492,17 @@ extension UI {
         }
         if let home = UserFolders.home {
             places.append(ChooserPlace(title: "Home", path: home, icon: "home"))
-            for (title, icon) in [("Desktop", "desktop_windows"), ("Documents", "description"), ("Downloads", "download"),
-                                  ("Pictures", "image")] where isFolder(home + "/" + title) {
+            for (title, icon) in [
+                ("Desktop", "desktop_windows"), ("Documents", "description"), ("Downloads", "download"),
+                ("Pictures", "image"),
+            ] where isFolder(home + "/" + title) {
                 places.append(ChooserPlace(title: title, path: home + "/" + title, icon: icon))
             }
         }
         let user = ProcessInfo.processInfo.environment["USER"] ?? ""
         for base in ["/media/" + user, "/run/media/" + user, "/mnt"] where !user.isEmpty || base == "/mnt" {
-            for volume in ((try? fm.contentsOfDirectory(atPath: base)) ?? []).sorted() where isFolder(base + "/" + volume) {
+            for volume in ((try? fm.contentsOfDirectory(atPath: base)) ?? []).sorted()
+            where isFolder(base + "/" + volume) {
                 places.append(ChooserPlace(title: volume, path: base + "/" + volume, icon: "usb"))
             }
         }
@@ -430,7 +512,9 @@ extension UI {
 
     static func iconName(_ file: String) -> String {
         let ext = (file as NSString).pathExtension.lowercased()
-        if ImageFormat.extensions.contains(ext) || ["heic", "arw", "nef", "cr2", "dng"].contains(ext) { return "image" }
+        if ImageFormat.extensions.contains(ext) || ["heic", "arw", "nef", "cr2", "dng"].contains(ext) {
+            return "image"
+        }
         if ["mp4", "mov", "mkv", "webm", "avi"].contains(ext) { return "movie" }
         if ["mp3", "flac", "ogg", "wav", "m4a"].contains(ext) { return "audiotrack" }
         return "description"
@@ -440,7 +524,10 @@ extension UI {
     nonisolated static func sizeText(_ bytes: Int64) -> String {
         let units = [" B", " KB", " MB", " GB", " TB", " PB"]
         var value = Double(max(0, bytes)), unit = 0
-        while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 } // 999,950 B shows as 1.0 MB
+        while value >= 999.95 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }  // 999,950 B shows as 1.0 MB
         guard unit > 0 else { return String(max(0, bytes)) + units[0] }
         let tenths = Int64((value * 10).rounded())
         return String(tenths / 10) + "." + String(tenths % 10) + units[unit]

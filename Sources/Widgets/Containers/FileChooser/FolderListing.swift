@@ -94,16 +94,20 @@ public final class FolderListing: Sendable {
         let fd = dirfd(dir)
         var entries: [FolderEntry] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in // in place: a record may be shorter than a dirent
+            // in place: a record may be shorter than a dirent
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: 256) { FileName.string(cString: $0) }
             }
             if name == "." || name == ".." { continue }
             var info = stat()
-            let found = FileName.withCString(name) { fstatat(fd, $0, &info, 0) == 0 } // a link: what it points to
+            let found =
+                FileName.withCString(name) { fstatat(fd, $0, &info, 0) == 0 }  // a link: what it points to
                 || FileName.withCString(name) { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 }
             let isFolder = found && (info.st_mode & S_IFMT) == S_IFDIR
-            entries.append(FolderEntry(id: 0, name: name, isFolder: isFolder, size: isFolder || !found ? 0 : Int64(info.st_size),
-                                       modified: found ? Int64(info.st_mtim.tv_sec) : 0))
+            entries.append(
+                FolderEntry(
+                    id: 0, name: name, isFolder: isFolder, size: isFolder || !found ? 0 : Int64(info.st_size),
+                    modified: found ? Int64(info.st_mtim.tv_sec) : 0))
         }
         let keys = entries.map { NaturalOrder.key($0.name) }
         var order = Array(entries.indices)
@@ -111,10 +115,11 @@ public final class FolderListing: Sendable {
             if entries[a].isFolder != entries[b].isFolder { return entries[a].isFolder }
             return keys[a].lexicographicallyPrecedes(keys[b])
         }
-        return .listed(order.enumerated().map { n, i in
-            var entry = entries[i]
-            entry.id = n
-            return entry
-        })
+        return .listed(
+            order.enumerated().map { n, i in
+                var entry = entries[i]
+                entry.id = n
+                return entry
+            })
     }
 }

@@ -39,23 +39,30 @@ final class PortalFileChooser: Sendable {
     /// Asks the portal (`save`: for a path to save to, suggesting `name`).
     init(title: String, save: Bool, folders: Bool, multiple: Bool, name: String?, requirePortal: Bool) {
         Thread.start(named: "tessera-portal") { [state] in
-            let phase = Self.ask(title: title, save: save, folders: folders, multiple: multiple, name: name, requirePortal: requirePortal)
+            let phase = Self.ask(
+                title: title, save: save, folders: folders, multiple: multiple, name: name, requirePortal: requirePortal
+            )
             state.withLock { $0 = phase }
             FrameWaker.wake()
         }
     }
 
-    private static func ask(title: String, save: Bool, folders: Bool, multiple: Bool, name: String?, requirePortal: Bool) -> Phase {
-        guard isAvailable() else { return requirePortal ? .failed("the session bus has no XDG desktop portal") : .unavailable }
+    private static func ask(
+        title: String, save: Bool, folders: Bool, multiple: Bool, name: String?, requirePortal: Bool
+    ) -> Phase {
+        guard isAvailable() else {
+            return requirePortal ? .failed("the session bus has no XDG desktop portal") : .unavailable
+        }
         var uris: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         var error = [CChar](repeating: 0, count: 512)
-        let outcome = tessera_portal_choose(title, save ? 1 : 0, folders ? 1 : 0, multiple ? 1 : 0, name, &uris, &error, Int32(error.count))
+        let outcome = tessera_portal_choose(
+            title, save ? 1 : 0, folders ? 1 : 0, multiple ? 1 : 0, name, &uris, &error, Int32(error.count))
         defer { g_strfreev(uris) }
         switch outcome {
         case 0:
             var chosen: [URL] = []
             var k = 0
-            while let uri = uris?[k] { // URIs are ASCII: a name's other bytes are percent-escaped, so nothing is lost
+            while let uri = uris?[k] {  // URIs are ASCII: a name's other bytes are percent-escaped, so nothing is lost
                 if let url = URL(string: String(cString: uri)), url.isFileURL { chosen.append(url) }
                 k += 1
             }

@@ -17,12 +17,14 @@ final class LazyLogicTests: XCTestCase {
 
     func testAdaptiveItemsFitAsManyColumnsAsTheirMinimumAllows() {
         // The gallery's grid: as many 180 pt columns as fit in 1280 with 8 pt gaps, sharing the width.
-        XCTAssertEqual(widths([GridItem(.adaptive(minimum: 180), spacing: 8)], 1280), Array(repeating: 206.67, count: 6))
+        XCTAssertEqual(
+            widths([GridItem(.adaptive(minimum: 180), spacing: 8)], 1280), Array(repeating: 206.67, count: 6))
         // Resizing re-flows: 700 pt holds 3.
         XCTAssertEqual(widths([GridItem(.adaptive(minimum: 180), spacing: 8)], 700), Array(repeating: 228, count: 3))
         // The maximum caps the width; the extra space stays empty.
         XCTAssertEqual(widths([GridItem(.adaptive(minimum: 100, maximum: 110), spacing: 0)], 350), [110, 110, 110])
-        XCTAssertEqual(widths([GridItem(.adaptive(minimum: 100, maximum: 120), spacing: 10)], 500), [117.5, 117.5, 117.5, 117.5])
+        XCTAssertEqual(
+            widths([GridItem(.adaptive(minimum: 100, maximum: 120), spacing: 10)], 500), [117.5, 117.5, 117.5, 117.5])
         // Narrower than the minimum: still one column, as wide as there is room.
         XCTAssertEqual(widths([GridItem(.adaptive(minimum: 180))], 120), [120])
     }
@@ -35,9 +37,12 @@ final class LazyLogicTests: XCTestCase {
         XCTAssertEqual(widths([GridItem(.flexible(maximum: 50)), GridItem(.flexible())], 300), [50, 242])
         XCTAssertEqual(widths([GridItem(.flexible(minimum: 200)), GridItem(.flexible())], 300), [200, 92])
         // A fixed column beside an adaptive one: the adaptive item gets the rest and splits it.
-        XCTAssertEqual(widths([GridItem(.fixed(100)), GridItem(.adaptive(minimum: 50))], 400), [100, 52, 52, 52, 52, 52])
+        XCTAssertEqual(
+            widths([GridItem(.fixed(100)), GridItem(.adaptive(minimum: 50))], 400), [100, 52, 52, 52, 52, 52])
         // Per-item spacing is the gap after that item.
-        XCTAssertEqual(offsets([GridItem(.fixed(50), spacing: 20), GridItem(.fixed(50), spacing: 2), GridItem(.fixed(50))], 400), [0, 70, 122])
+        XCTAssertEqual(
+            offsets([GridItem(.fixed(50), spacing: 20), GridItem(.fixed(50), spacing: 2), GridItem(.fixed(50))], 400),
+            [0, 70, 122])
         XCTAssertEqual(GridLayout.tracks([], length: 300), [])
     }
 
@@ -47,14 +52,20 @@ final class LazyLogicTests: XCTestCase {
         XCTAssertEqual(rows.visibleItems(offset: 0, viewport: 700), 0..<24, "rows 0-3 touch a 700 pt viewport")
         XCTAssertEqual(rows.visibleItems(offset: 214.67 * 100 + 1, viewport: 200), 600..<606, "inside one row")
         XCTAssertEqual(rows.visibleItems(offset: 214.67 * 100 + 1, viewport: 300), 600..<612)
-        XCTAssertEqual(rows.visibleItems(offset: rows.contentLength - 10, viewport: 700), 1998..<2000, "the last, short row")
-        XCTAssertEqual(GridLayout.Rows(count: 0, columns: 6, rowLength: 10, spacing: 0).visibleItems(offset: 0, viewport: 100), 0..<0)
+        XCTAssertEqual(
+            rows.visibleItems(offset: rows.contentLength - 10, viewport: 700), 1998..<2000, "the last, short row")
+        XCTAssertEqual(
+            GridLayout.Rows(count: 0, columns: 6, rowLength: 10, spacing: 0).visibleItems(offset: 0, viewport: 100),
+            0..<0)
 
         let visible = 600..<624
-        XCTAssertEqual(PrefetchWindow.ranges(visible: visible, count: 2000, direction: .forward), [624..<660, 588..<600],
-                       "a screen and a half ahead, half a screen behind")
-        XCTAssertEqual(PrefetchWindow.ranges(visible: visible, count: 2000, direction: .backward), [564..<600, 624..<636])
-        XCTAssertEqual(PrefetchWindow.ranges(visible: 1990..<2000, count: 2000, direction: .forward), [2000..<2000, 1985..<1990])
+        XCTAssertEqual(
+            PrefetchWindow.ranges(visible: visible, count: 2000, direction: .forward), [624..<660, 588..<600],
+            "a screen and a half ahead, half a screen behind")
+        XCTAssertEqual(
+            PrefetchWindow.ranges(visible: visible, count: 2000, direction: .backward), [564..<600, 624..<636])
+        XCTAssertEqual(
+            PrefetchWindow.ranges(visible: 1990..<2000, count: 2000, direction: .forward), [2000..<2000, 1985..<1990])
     }
 
     func testItemExtentsMatchAPlainSumAfterRandomMeasurements() {
@@ -76,7 +87,8 @@ final class LazyLogicTests: XCTestCase {
         }
         XCTAssertEqual(extents.total, lengths.reduce(0, +), accuracy: 1e-6)
         extents.resize(to: 10)
-        XCTAssertEqual(extents.total, lengths.prefix(10).reduce(0, +), accuracy: 1e-6, "shrinking keeps the measured prefix")
+        XCTAssertEqual(
+            extents.total, lengths.prefix(10).reduce(0, +), accuracy: 1e-6, "shrinking keeps the measured prefix")
         extents.resize(to: 12)
         XCTAssertEqual(extents.length(of: 11), 40, "new items start at the estimate")
     }
@@ -88,15 +100,21 @@ final class LazyLogicTests: XCTestCase {
         let fill = ImageFraming.placement(imageWidth: 400, imageHeight: 400, in: frame, mode: .fill)
         XCTAssertEqual(fill.rect, frame)
         XCTAssertEqual(fill.uv, Rect(x: 0, y: 0.25, width: 1, height: 0.5), "the middle half of the square")
-        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(206, 206), scale: 1, mode: .fill),
-                       ThumbnailSpec(side: 206, fill: true, drawnAtSize: true), "a square cell's thumbnail is its size in pixels")
-        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(206, 206), scale: 2, mode: .fit),
-                       ThumbnailSpec(side: 412, fill: false, drawnAtSize: true))
-        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(187.33, 187.33), scale: 1.5, mode: .fill).side, 281, "281.0 px: not 282")
-        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(100.4, 100), scale: 2, mode: .fill),
-                       ThumbnailSpec(side: 201, fill: true, drawnAtSize: true), "within a pixel of square")
-        XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(300, 200), scale: 1, mode: .fill),
-                       ThumbnailSpec(side: 300, fill: true, drawnAtSize: false), "a wide frame draws its thumbnail scaled")
+        XCTAssertEqual(
+            ImageFraming.thumbnailSpec(for: Size(206, 206), scale: 1, mode: .fill),
+            ThumbnailSpec(side: 206, fill: true, drawnAtSize: true), "a square cell's thumbnail is its size in pixels")
+        XCTAssertEqual(
+            ImageFraming.thumbnailSpec(for: Size(206, 206), scale: 2, mode: .fit),
+            ThumbnailSpec(side: 412, fill: false, drawnAtSize: true))
+        XCTAssertEqual(
+            ImageFraming.thumbnailSpec(for: Size(187.33, 187.33), scale: 1.5, mode: .fill).side, 281,
+            "281.0 px: not 282")
+        XCTAssertEqual(
+            ImageFraming.thumbnailSpec(for: Size(100.4, 100), scale: 2, mode: .fill),
+            ThumbnailSpec(side: 201, fill: true, drawnAtSize: true), "within a pixel of square")
+        XCTAssertEqual(
+            ImageFraming.thumbnailSpec(for: Size(300, 200), scale: 1, mode: .fill),
+            ThumbnailSpec(side: 300, fill: true, drawnAtSize: false), "a wide frame draws its thumbnail scaled")
         // Frames an app computed badly ask for a bounded thumbnail, never trap.
         XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(1e300, 10), scale: 2, mode: .fill).side, 16_384)
         XCTAssertEqual(ImageFraming.thumbnailSpec(for: Size(.infinity, .infinity), scale: 1, mode: .fit).side, 16_384)

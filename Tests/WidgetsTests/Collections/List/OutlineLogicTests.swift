@@ -19,7 +19,7 @@ func makeTree(fanout: [Int]) -> [TreeNode] {
             next += 1
             let id = next
             if depth + 1 == fanout.count { return TreeNode(id: id, children: nil) }
-            if i == 2 { return TreeNode(id: id, children: []) } // an empty folder
+            if i == 2 { return TreeNode(id: id, children: []) }  // an empty folder
             return TreeNode(id: id, children: level(depth + 1))
         }
     }
@@ -30,14 +30,18 @@ func makeTree(fanout: [Int]) -> [TreeNode] {
 func referenceRows(_ nodes: [TreeNode], expanded: Set<Int>, depth: Int = 0) -> [(Int, Int)] {
     nodes.flatMap { node -> [(Int, Int)] in
         var rows = [(node.id, depth)]
-        if expanded.contains(node.id), let kids = node.children { rows += referenceRows(kids, expanded: expanded, depth: depth + 1) }
+        if expanded.contains(node.id), let kids = node.children {
+            rows += referenceRows(kids, expanded: expanded, depth: depth + 1)
+        }
         return rows
     }
 }
 
 final class OutlineLogicTests: XCTestCase {
-    private func assertMatchesReference(_ flat: OutlineFlattening<TreeNode>, _ tree: [TreeNode], _ expanded: Set<Int>,
-                                        file: StaticString = #filePath, line: UInt = #line) {
+    private func assertMatchesReference(
+        _ flat: OutlineFlattening<TreeNode>, _ tree: [TreeNode], _ expanded: Set<Int>,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let got = flat.allRows().map { ($0.node.id, $0.depth) }
         let want = referenceRows(tree, expanded: expanded)
         XCTAssertEqual(got.map(\.0), want.map(\.0), file: file, line: line)
@@ -48,7 +52,12 @@ final class OutlineLogicTests: XCTestCase {
         let tree = makeTree(fanout: [6, 5, 4, 3])
         var allBranches: [Int] = []
         func collect(_ nodes: [TreeNode]) {
-            for n in nodes { if let k = n.children { allBranches.append(n.id); collect(k) } }
+            for n in nodes {
+                if let k = n.children {
+                    allBranches.append(n.id)
+                    collect(k)
+                }
+            }
         }
         collect(tree)
         var rng = SplitMix64(seed: 42)
@@ -77,7 +86,12 @@ final class OutlineLogicTests: XCTestCase {
         let tree = makeTree(fanout: [10, 10, 10, 10])
         var reads: [Int] = []
         var expanded: Set<Int> = [tree[0].id]
-        var flat = OutlineFlattening(roots: tree, children: { reads.append($0.id); return $0.children }, expanded: expanded)
+        var flat = OutlineFlattening(
+            roots: tree,
+            children: {
+                reads.append($0.id)
+                return $0.children
+            }, expanded: expanded)
         XCTAssertEqual(reads, [tree[0].id], "building reads only the expanded root")
         XCTAssertEqual(flat.count, 20)
 
@@ -85,8 +99,10 @@ final class OutlineLogicTests: XCTestCase {
         reads = []
         for i in 0..<5 { _ = flat.isBranch(at: i) }
         for i in 0..<5 { _ = flat.isBranch(at: i) }
-        XCTAssertEqual(reads, [tree[0].children![0].id, tree[0].children![1].id, tree[0].children![2].id, tree[0].children![3].id],
-                       "row 0 was read when built; rows 1-4 once each")
+        XCTAssertEqual(
+            reads,
+            [tree[0].children![0].id, tree[0].children![1].id, tree[0].children![2].id, tree[0].children![3].id],
+            "row 0 was read when built; rows 1-4 once each")
 
         // Expanding reads the expanded node itself, nothing below it.
         reads = []
@@ -99,18 +115,25 @@ final class OutlineLogicTests: XCTestCase {
         flat.setExpanded(at: 0, false, expanded: &expanded)
         XCTAssertEqual(reads, [])
         XCTAssertEqual(flat.count, 10)
-        XCTAssertTrue(expanded.contains(tree[0].children![0].id), "a nested expansion is remembered while its parent is collapsed")
+        XCTAssertTrue(
+            expanded.contains(tree[0].children![0].id), "a nested expansion is remembered while its parent is collapsed"
+        )
     }
 
     func testWithAnExpandabilityHintDrawnRowsAreNotReadAtAll() {
         let tree = makeTree(fanout: [3, 4, 2])
         var reads: [Int] = []
         var expanded: Set<Int> = []
-        var flat = OutlineFlattening(roots: tree, children: { reads.append($0.id); return $0.children }, expanded: expanded)
-        flat.isExpandable = { _ in true } // a file system: any folder may have subfolders
+        var flat = OutlineFlattening(
+            roots: tree,
+            children: {
+                reads.append($0.id)
+                return $0.children
+            }, expanded: expanded)
+        flat.isExpandable = { _ in true }  // a file system: any folder may have subfolders
         for i in 0..<flat.count { XCTAssertTrue(flat.isBranch(at: i)) }
         XCTAssertEqual(reads, [], "drawing reads nothing")
-        flat.setExpanded(at: 2, true, expanded: &expanded) // root 2 is the empty folder
+        flat.setExpanded(at: 2, true, expanded: &expanded)  // root 2 is the empty folder
         XCTAssertEqual(reads, [tree[2].id], "expanding reads the folder")
         XCTAssertFalse(flat.isBranch(at: 2), "found empty: no chevron any more")
         XCTAssertEqual(flat.count, 3)
@@ -143,8 +166,9 @@ final class OutlineLogicTests: XCTestCase {
         var flat = OutlineFlattening(roots: tree, children: { $0.children }, expanded: expanded)
         func action(_ right: Bool, _ i: Int) -> OutlineArrowAction {
             let branch = flat.isBranch(at: i)
-            return OutlineArrowAction.forKey(right: right, index: i, isBranch: branch, isExpanded: flat.row(at: i).isExpanded,
-                                             rowCount: flat.count, parent: { flat.parent(of: i) })
+            return OutlineArrowAction.forKey(
+                right: right, index: i, isBranch: branch, isExpanded: flat.row(at: i).isExpanded,
+                rowCount: flat.count, parent: { flat.parent(of: i) })
         }
         XCTAssertEqual(action(true, 0), .select(1), "Right on an expanded branch goes to its first child")
         XCTAssertEqual(action(true, 1), .expand, "Right on a collapsed branch expands it")
@@ -176,10 +200,12 @@ final class ExpandAllBoundTests: XCTestCase {
     func testExpandAllOnAnEndlessTreeReadsABoundedNumberOfNodesShallowestFirst() {
         // Every node has 10 children, for ever (a file system seen through links that fan out).
         var reads = 0
-        let ids = OutlineFlattening<Endless>.allBranchIDs(of: [Endless(id: 0)], children: { node in
-            reads += 1
-            return (1...10).map { Endless(id: node.id * 10 + $0) }
-        }, limit: 5_000)
+        let ids = OutlineFlattening<Endless>.allBranchIDs(
+            of: [Endless(id: 0)],
+            children: { node in
+                reads += 1
+                return (1...10).map { Endless(id: node.id * 10 + $0) }
+            }, limit: 5_000)
         XCTAssertLessThanOrEqual(reads, 5_000)
         XCTAssertTrue(ids.contains(0) && ids.contains(1) && ids.contains(11), "the upper levels are open")
         XCTAssertFalse(ids.contains(11_111), "not a deep path before the shallow ones")
@@ -190,10 +216,12 @@ final class ExpandAllBoundTests: XCTestCase {
     func testAltClickOnAnEndlessTreeReadsABoundedNumberOfNodes() {
         var reads = 0
         var expanded: Set<Int> = []
-        var flat = OutlineFlattening<Endless>(roots: [Endless(id: 0)], children: { node in
-            reads += 1
-            return (1...10).map { Endless(id: node.id &* 10 &+ $0) }
-        }, expanded: expanded)
+        var flat = OutlineFlattening<Endless>(
+            roots: [Endless(id: 0)],
+            children: { node in
+                reads += 1
+                return (1...10).map { Endless(id: node.id &* 10 &+ $0) }
+            }, expanded: expanded)
         flat.setExpanded(at: 0, true, recursive: true, expanded: &expanded)
         // Each read once to find it has children, and the open ones once more to lay them out.
         XCTAssertLessThanOrEqual(reads, 2 * flat.recursiveExpansionLimit + 10, "bounded")

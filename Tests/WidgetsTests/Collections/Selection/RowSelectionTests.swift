@@ -43,7 +43,8 @@ final class RowSelectionLogicTests: XCTestCase {
         XCTAssertEqual(s.selected.count, 999_998, "all except two ctrl-clicked rows")
         XCTAssertFalse(s.selected.contains(row: 7, id: 7))
         s.click(index: 3, modifiers: [.command, .shift], mode: .multiple, rows: order)
-        XCTAssertEqual(s.selected.count, 1_000_000, "ctrl-shift-click adds the range from the anchor (7) to 3: both back")
+        XCTAssertEqual(
+            s.selected.count, 1_000_000, "ctrl-shift-click adds the range from the anchor (7) to 3: both back")
         XCTAssertTrue(s.selected.contains(row: 5, id: 5))
         XCTAssertTrue(s.selected.contains(row: 7, id: 7))
         XCTAssertLessThan(rows.reads.count, 200, "every operation read a handful of rows, not a million")
@@ -66,7 +67,8 @@ final class RowSelectionLogicTests: XCTestCase {
         let reads = descending.reads.count
         s.selected.follow(reversed)
         s.selected.follow(RowOrder(descending))
-        XCTAssertLessThan(descending.reads.count - reads, 40, "the same order again is not read again (only its token samples)")
+        XCTAssertLessThan(
+            descending.reads.count - reads, 40, "the same order again is not read again (only its token samples)")
         XCTAssertEqual(s.selected.count, 11)
     }
 
@@ -90,7 +92,8 @@ final class RowSelectionLogicTests: XCTestCase {
         var ranged = SelectionModel<Int>()
         ranged.click(index: 0, modifiers: [], mode: .multiple, rows: RowOrder(rows))
         ranged.click(index: 3, modifiers: .shift, mode: .multiple, rows: RowOrder(rows))
-        XCTAssertEqual(ranged.selected, RowSelection(rows.prefix(4).map(\.id)), "a range equals the same rows given as IDs")
+        XCTAssertEqual(
+            ranged.selected, RowSelection(rows.prefix(4).map(\.id)), "a range equals the same rows given as IDs")
         XCTAssertNotEqual(ranged.selected, RowSelection(rows.prefix(3).map(\.id)))
     }
 }
@@ -108,10 +111,13 @@ final class RowSelectionWidgetTests: XCTestCase {
     @MainActor
     private static func build(_ m: Model) -> (UI) -> Void {
         { ui in
-            m.info = ui.table("t", rows: m.rows, selection: Binding(m, \.selection), contextMenu: { ids in
-                m.menuCounts.append(ids.count)
-                ui.menuItem("Delete \(ids.count)")
-            }) {
+            m.info = ui.table(
+                "t", rows: m.rows, selection: Binding(m, \.selection),
+                contextMenu: { ids in
+                    m.menuCounts.append(ids.count)
+                    ui.menuItem("Delete \(ids.count)")
+                }
+            ) {
                 TableColumn("Name", value: \Item.name)
             }
         }
@@ -119,37 +125,42 @@ final class RowSelectionWidgetTests: XCTestCase {
 
     private static func rowY(_ i: Int) -> Double { 28 + 24 * Double(i) + 12 }
 
-    func testSelectAllAShiftRangeAndTheContextMenuCostOnlyTheVisibleRows() throws { try onMain {
-        let h = try Harness()
-        let m = Model()
-        let build = Self.build(m)
-        h.frame(build)
-        h.click(at: Point(100, Self.rowY(2)), build)
-        XCTAssertEqual(m.selection, [2])
-        let before = m.rows.reads.count
-        h.inject.tap(Key("a"), modifiers: .control)
-        h.frames(2, build)
-        XCTAssertEqual(m.selection.count, 1_000_000, "ctrl-A selected every row")
-        h.click(at: Point(100, Self.rowY(4)), button: .right, build)
-        h.frame(build)
-        XCTAssertEqual(m.menuCounts.last, 1_000_000, "the menu counts the whole selection")
-        let menuText = Rect(x: 110, y: Self.rowY(4) + 8, width: 120, height: 16)
-        XCTAssertGreaterThan(h.countPixels(in: menuText, differingFrom: h.ui.theme.popupBackground, tolerance: 8), 20, "menu drawn")
-        h.inject.key(.escape, down: true)
-        h.frames(2, build)
-        // Selected rows are drawn in the selection colour: every visible one.
-        let rowBand = Rect(x: 300, y: Self.rowY(6) - 4, width: 20, height: 8)
-        XCTAssertGreaterThan(h.countPixels(in: rowBand, where: { $0 == h.ui.theme.accent || $0 == h.ui.theme.controlPressed }), 100)
-        // A click, then shift+End: the range from row 1 to the last of a million, scrolled there.
-        h.click(at: Point(100, Self.rowY(1)), build)
-        h.inject.tap(.end, modifiers: .shift)
-        h.frames(3, build)
-        XCTAssertTrue(m.info!.visibleRows.contains(999_999), "scrolled to the end: \(m.info!.visibleRows)")
-        XCTAssertEqual(m.selection.count, 999_999, "a range from row 1 to the end")
-        XCTAssertFalse(m.selection.contains(row: 0, id: 0))
-        let reads = m.rows.reads.count - before
-        XCTAssertLessThan(reads, 5_000, "\(reads) rows read over ten frames of a million-row selection: only what was drawn")
-        XCTAssertFalse(m.selection.contains(0), "by ID alone: the rows' index is built once for this")
-        XCTAssertTrue(m.selection.contains(999_999))
-    } }
+    func testSelectAllAShiftRangeAndTheContextMenuCostOnlyTheVisibleRows() throws {
+        try onMain {
+            let h = try Harness()
+            let m = Model()
+            let build = Self.build(m)
+            h.frame(build)
+            h.click(at: Point(100, Self.rowY(2)), build)
+            XCTAssertEqual(m.selection, [2])
+            let before = m.rows.reads.count
+            h.inject.tap(Key("a"), modifiers: .control)
+            h.frames(2, build)
+            XCTAssertEqual(m.selection.count, 1_000_000, "ctrl-A selected every row")
+            h.click(at: Point(100, Self.rowY(4)), button: .right, build)
+            h.frame(build)
+            XCTAssertEqual(m.menuCounts.last, 1_000_000, "the menu counts the whole selection")
+            let menuText = Rect(x: 110, y: Self.rowY(4) + 8, width: 120, height: 16)
+            XCTAssertGreaterThan(
+                h.countPixels(in: menuText, differingFrom: h.ui.theme.popupBackground, tolerance: 8), 20, "menu drawn")
+            h.inject.key(.escape, down: true)
+            h.frames(2, build)
+            // Selected rows are drawn in the selection colour: every visible one.
+            let rowBand = Rect(x: 300, y: Self.rowY(6) - 4, width: 20, height: 8)
+            XCTAssertGreaterThan(
+                h.countPixels(in: rowBand, where: { $0 == h.ui.theme.accent || $0 == h.ui.theme.controlPressed }), 100)
+            // A click, then shift+End: the range from row 1 to the last of a million, scrolled there.
+            h.click(at: Point(100, Self.rowY(1)), build)
+            h.inject.tap(.end, modifiers: .shift)
+            h.frames(3, build)
+            XCTAssertTrue(m.info!.visibleRows.contains(999_999), "scrolled to the end: \(m.info!.visibleRows)")
+            XCTAssertEqual(m.selection.count, 999_999, "a range from row 1 to the end")
+            XCTAssertFalse(m.selection.contains(row: 0, id: 0))
+            let reads = m.rows.reads.count - before
+            XCTAssertLessThan(
+                reads, 5_000, "\(reads) rows read over ten frames of a million-row selection: only what was drawn")
+            XCTAssertFalse(m.selection.contains(0), "by ID alone: the rows' index is built once for this")
+            XCTAssertTrue(m.selection.contains(999_999))
+        }
+    }
 }

@@ -11,7 +11,11 @@ import TesseraTesting
 /// cell, a click elsewhere commits; a double-click does not start an edit. Harness: 640×480,
 /// header 28 pt, rows 24 pt.
 final class EditableCellTests: XCTestCase {
-    struct File: Identifiable, Sendable { let id: Int; var name: String; var tag: String }
+    struct File: Identifiable, Sendable {
+        let id: Int
+        var name: String
+        var tag: String
+    }
 
     final class Model {
         var files = (0..<20).map { File(id: $0, name: "file \($0)", tag: "t\($0)") }
@@ -23,7 +27,8 @@ final class EditableCellTests: XCTestCase {
     @MainActor
     private static func build(_ m: Model) -> (UI) -> Void {
         { ui in
-            ui.table("files", rows: m.files, selection: Binding(m, \.selection), primaryAction: { _ in m.opened += 1 }) {
+            ui.table("files", rows: m.files, selection: Binding(m, \.selection), primaryAction: { _ in m.opened += 1 })
+            {
                 TableColumn("Name", value: \File.name).editable { file, name in
                     m.commits.append("name \(file.id): \(name)")
                     if let i = m.files.firstIndex(where: { $0.id == file.id }) { m.files[i].name = name }
@@ -70,92 +75,100 @@ final class EditableCellTests: XCTestCase {
         h.frame(build)
     }
 
-    func testF2EditsReturnCommitsEscapeCancelsAndTabMovesOn() throws { try onMain {
-        let (h, m, build) = try Self.session(selecting: 2)
-        XCTAssertEqual(m.selection, [2])
-        h.inject.key(.f2)
-        h.frames(2, build)
-        Self.type(h, "renamed", build) // the text opens selected: typing replaces it
-        h.shot("table-cell-editing", build)
-        h.inject.key(.returnKey)
-        h.frames(2, build)
-        XCTAssertEqual(m.commits, ["name 2: renamed"])
-        XCTAssertEqual(m.files[2].name, "renamed")
-        XCTAssertEqual(m.opened, 0, "Return in the field commits; it does not open the row")
+    func testF2EditsReturnCommitsEscapeCancelsAndTabMovesOn() throws {
+        try onMain {
+            let (h, m, build) = try Self.session(selecting: 2)
+            XCTAssertEqual(m.selection, [2])
+            h.inject.key(.f2)
+            h.frames(2, build)
+            Self.type(h, "renamed", build)  // the text opens selected: typing replaces it
+            h.shot("table-cell-editing", build)
+            h.inject.key(.returnKey)
+            h.frames(2, build)
+            XCTAssertEqual(m.commits, ["name 2: renamed"])
+            XCTAssertEqual(m.files[2].name, "renamed")
+            XCTAssertEqual(m.opened, 0, "Return in the field commits; it does not open the row")
 
-        h.inject.key(.f2)
-        h.frames(2, build)
-        Self.type(h, "zzz", build)
-        h.inject.key(.escape)
-        h.frames(2, build)
-        XCTAssertEqual(m.commits.count, 1, "Escape cancels")
-        XCTAssertEqual(m.files[2].name, "renamed")
+            h.inject.key(.f2)
+            h.frames(2, build)
+            Self.type(h, "zzz", build)
+            h.inject.key(.escape)
+            h.frames(2, build)
+            XCTAssertEqual(m.commits.count, 1, "Escape cancels")
+            XCTAssertEqual(m.files[2].name, "renamed")
 
-        // Tab: Name → Tag (Size is not editable) → the next row's Name.
-        h.inject.key(.f2)
-        h.frames(2, build)
-        h.inject.key(.end)
-        Self.type(h, "!", build)
-        h.inject.key(.tab)
-        h.frames(2, build)
-        h.inject.key(.end)
-        Self.type(h, "?", build)
-        h.inject.key(.tab)
-        h.frames(2, build)
-        XCTAssertEqual(m.commits.suffix(2), ["name 2: renamed!", "tag 2: t2?"])
-        XCTAssertEqual(m.selection, [3], "Tab past the last editable cell goes to the next row")
-        h.inject.key(.end)
-        Self.type(h, "+", build)
-        h.click(at: Self.row(8), build) // a click elsewhere commits
-        h.frame(build)
-        XCTAssertEqual(m.commits.last, "name 3: file 3+")
-    } }
-
-    func testAClickOnTheSelectedRowEditsADoubleClickOpens() throws { try onMain {
-        let (h, m, build) = try Self.session(selecting: 4)
-        Self.clickToEdit(h, row: 4, append: "X", build)
-        XCTAssertEqual(m.commits, ["name 4: file 4X"])
-        // A double-click on the selected row opens it and edits nothing.
-        h.inject.mouseMove(to: Self.row(4))
-        h.frame(build)
-        for clicks in 1...2 {
-            h.inject.mouseButton(.left, down: true, at: Self.row(4), clicks: clicks)
+            // Tab: Name → Tag (Size is not editable) → the next row's Name.
+            h.inject.key(.f2)
+            h.frames(2, build)
+            h.inject.key(.end)
+            Self.type(h, "!", build)
+            h.inject.key(.tab)
+            h.frames(2, build)
+            h.inject.key(.end)
+            Self.type(h, "?", build)
+            h.inject.key(.tab)
+            h.frames(2, build)
+            XCTAssertEqual(m.commits.suffix(2), ["name 2: renamed!", "tag 2: t2?"])
+            XCTAssertEqual(m.selection, [3], "Tab past the last editable cell goes to the next row")
+            h.inject.key(.end)
+            Self.type(h, "+", build)
+            h.click(at: Self.row(8), build)  // a click elsewhere commits
             h.frame(build)
-            h.inject.mouseButton(.left, down: false, at: Self.row(4), clicks: clicks)
-            h.frame(build)
+            XCTAssertEqual(m.commits.last, "name 3: file 3+")
         }
-        h.wait(1)
-        h.frames(3, build)
-        XCTAssertEqual(m.opened, 1)
-        h.inject.key(Character("q").asKey)
-        h.frame(build)
-        XCTAssertEqual(m.commits.count, 1, "no field opened by the double-click")
-    } }
+    }
 
-    func testAnEditWhoseRowIsDeletedEndsAndEditingStillWorks() throws { try onMain {
-        let (h, m, build) = try Self.session(selecting: 2)
-        h.inject.key(.f2)
-        h.frames(2, build)
-        m.files.remove(at: 2) // the edited row goes away (another part of the app deleted it)
-        h.frames(2, build)
-        h.click(at: Self.row(5), build)
-        Self.clickToEdit(h, row: 5, append: "!", build)
-        XCTAssertEqual(m.commits, ["name 6: file 6!"], "the deleted row's edit was dropped; the new one works")
-    } }
+    func testAClickOnTheSelectedRowEditsADoubleClickOpens() throws {
+        try onMain {
+            let (h, m, build) = try Self.session(selecting: 4)
+            Self.clickToEdit(h, row: 4, append: "X", build)
+            XCTAssertEqual(m.commits, ["name 4: file 4X"])
+            // A double-click on the selected row opens it and edits nothing.
+            h.inject.mouseMove(to: Self.row(4))
+            h.frame(build)
+            for clicks in 1...2 {
+                h.inject.mouseButton(.left, down: true, at: Self.row(4), clicks: clicks)
+                h.frame(build)
+                h.inject.mouseButton(.left, down: false, at: Self.row(4), clicks: clicks)
+                h.frame(build)
+            }
+            h.wait(1)
+            h.frames(3, build)
+            XCTAssertEqual(m.opened, 1)
+            h.inject.key(Character("q").asKey)
+            h.frame(build)
+            XCTAssertEqual(m.commits.count, 1, "no field opened by the double-click")
+        }
+    }
 
-    func testAnEditFollowsItsRowWhenTheRowsAreReordered() throws { try onMain {
-        let (h, m, build) = try Self.session(selecting: 2)
-        h.inject.key(.f2)
-        h.frames(2, build)
-        m.files.reverse() // another part of the app sorted them the other way
-        h.frames(2, build)
-        h.inject.key(.end)
-        Self.type(h, "!", build)
-        h.inject.key(.returnKey)
-        h.frames(2, build)
-        XCTAssertEqual(m.commits, ["name 2: file 2!"], "the edit went on in row 2, now shown 18th")
-        XCTAssertEqual(m.files[17].name, "file 2!")
-    } }
+    func testAnEditWhoseRowIsDeletedEndsAndEditingStillWorks() throws {
+        try onMain {
+            let (h, m, build) = try Self.session(selecting: 2)
+            h.inject.key(.f2)
+            h.frames(2, build)
+            m.files.remove(at: 2)  // the edited row goes away (another part of the app deleted it)
+            h.frames(2, build)
+            h.click(at: Self.row(5), build)
+            Self.clickToEdit(h, row: 5, append: "!", build)
+            XCTAssertEqual(m.commits, ["name 6: file 6!"], "the deleted row's edit was dropped; the new one works")
+        }
+    }
+
+    func testAnEditFollowsItsRowWhenTheRowsAreReordered() throws {
+        try onMain {
+            let (h, m, build) = try Self.session(selecting: 2)
+            h.inject.key(.f2)
+            h.frames(2, build)
+            m.files.reverse()  // another part of the app sorted them the other way
+            h.frames(2, build)
+            h.inject.key(.end)
+            Self.type(h, "!", build)
+            h.inject.key(.returnKey)
+            h.frames(2, build)
+            XCTAssertEqual(m.commits, ["name 2: file 2!"], "the edit went on in row 2, now shown 18th")
+            XCTAssertEqual(m.files[17].name, "file 2!")
+        }
+    }
 }
 
 private extension Character {
