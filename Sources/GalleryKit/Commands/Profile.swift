@@ -257,74 +257,19 @@ struct Profile: ParsableCommand {
         var latencyLines = ["", "input to present, ms:"]
         var lines = ["script    frames   work p50      p95      p99      max   total p50      p99   janky"]
         for result in results {
-            let work = FrameTimeSummary(samples: result.frames.map(\.workMs)),
-                total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
-            let jank = JankReport(frames: result.frames, budgetMs: profiler.jankThresholdMs)
-            let janky = jank.janky.count
-            let visible = result.frames.reduce(0) { $0 + $1.lazy.visibleCells },
-                placeholders = result.frames.reduce(0) { $0 + $1.lazy.placeholderCells }
-            var part =
-                "\"\(result.name)\":{\"frames\":\(result.frames.count),\"work_ms\":\(work.json),\"total_ms\":\(total.json),\"janky_frames\":\(janky)"
-                + ",\"janky\":\(jank.jankyJSON()),\"causes\":\(jank.rankedJSON)"
-            causes.append((result.name, jank))
-            if visible > 0 {
-                part +=
-                    ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
-            }
-            if let first = result.firstScreenMs { part += ",\"first_screen_ms\":\(FrameTimeSummary.format(first))" }
-            part += "," + CaptureSamples.json(CaptureSamples.script(result.frames))
-            let latencies = FrameTimeSummary.inputLatencies(of: result.frames)
-            part += ",\"input_latency_ms\":\(FrameTimeSummary.latencyJSON(latencies))"
-            let scrollJank = ScrollJank.allCases.map { kind in
-                (kind, result.frames.filter { $0.scrollJank(budgetMs: profiler.jankThresholdMs) == kind }.count)
-            }
-            part +=
-                ",\"scroll_jank\":{" + scrollJank.map { "\"\($0.0.rawValue)\":\($0.1)" }.joined(separator: ",") + "}"
-            latencyLines.append(
-                "  " + result.name.padding(toLength: 9, withPad: " ", startingAt: 0)
-                    + (latencies.isEmpty
-                        ? "no input"
-                        : latencies.map {
-                            "\($0.kind.name) p50 \(FrameTimeSummary.format($0.summary.p50)) p95 \(FrameTimeSummary.format($0.summary.p95)) p99 \(FrameTimeSummary.format($0.summary.p99))"
-                        }.joined(separator: "; "))
-                    + (scrollJank.contains { $0.1 > 0 }
-                        ? "  |  slow scroll frames: "
-                            + scrollJank.filter { $0.1 > 0 }.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
-                        : ""))
-            parts.append(part + "}")
-            func pad(_ s: String, _ n: Int) -> String { s.leftPadded(n) }
-            lines.append(
-                result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
-                    + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 9)
-                    + pad(FrameTimeSummary.format(work.p99), 9)
-                    + pad(FrameTimeSummary.format(work.max), 9) + pad(FrameTimeSummary.format(total.p50), 12)
-                    + pad(FrameTimeSummary.format(total.p99), 9)
-                    + pad("\(janky)", 8))
+            let script = scriptReport(result, budgetMs: profiler.jankThresholdMs)
+            parts.append(script.json)
+            lines.append(script.line)
+            latencyLines.append(script.latencyLine)
+            causes.append((result.name, script.jank))
         }
         let loader = images.loader.snapshot
-        let lazy =
-            "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
-            + ",\"dropped\":\(images.droppedTotal),\"uploads\":\(images.uploadsTotal)"
-            + ",\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
-            + "," + images.latencyJSON
-            + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576)),\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)}"
         let summary =
-            "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},\(lazy)"
-            + ",\"peak_rss_mb\":\(peakRSSMegabytes())}\n"
+            "{\"library\":\"\(library)\",\"renderer\":\"\(renderer)\",\"scripts\":{\(parts.joined(separator: ","))},"
+            + "\(lazyJSON(images))" + ",\"peak_rss_mb\":\(peakRSSMegabytes())}\n"
         lines.append("")
         lines.append("time lost over the \(FrameTimeSummary.format(profiler.jankThresholdMs)) ms budget, by cause:")
-        for (script, report) in causes {
-            for cause in report.ranked.prefix(5) {
-                lines.append(
-                    "  " + script.padding(toLength: 9, withPad: " ", startingAt: 0)
-                        + FrameTimeSummary.format(cause.lostMs).leftPadded(10)
-                        + " ms  \(cause.frames) frames  "
-                        + (cause.kind == .build ? "build: " + cause.culprit : cause.culprit))
-            }
-            if report.ranked.isEmpty {
-                lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + "no janky frames")
-            }
-        }
+        lines += causeLines(causes)
         lines += latencyLines
         lines.append(
             "screenshots of janky frames: \(profiler.screenshots.all.count) (\(profiler.screenshots.bytes >> 10) KB; the slowest \(FrameScreenshots.maxCount) at most, in the trace and beside the summary)"
@@ -338,6 +283,83 @@ struct Profile: ParsableCommand {
             summary, lines.joined(separator: "\n"),
             profiler.chromeTraceJSON(images: images.timelines, workers: images.loader.workerCount)
         )
+    }
+
+    /// One script's part of the summary JSON, its line of the text table, its line of input
+    /// latencies, and its janky frames.
+    private static func scriptReport(
+        _ result: (name: String, frames: [FrameRecord], firstScreenMs: Double?), budgetMs: Double
+    ) -> (json: String, line: String, latencyLine: String, jank: JankReport) {
+        let work = FrameTimeSummary(samples: result.frames.map(\.workMs))
+        let total = FrameTimeSummary(samples: result.frames.map(\.totalMs))
+        let jank = JankReport(frames: result.frames, budgetMs: budgetMs)
+        let janky = jank.janky.count
+        let visible = result.frames.reduce(0) { $0 + $1.lazy.visibleCells }
+        let placeholders = result.frames.reduce(0) { $0 + $1.lazy.placeholderCells }
+        var part =
+            "\"\(result.name)\":{\"frames\":\(result.frames.count),\"work_ms\":\(work.json),\"total_ms\":\(total.json),\"janky_frames\":\(janky)"
+            + ",\"janky\":\(jank.jankyJSON()),\"causes\":\(jank.rankedJSON)"
+        if visible > 0 {
+            part +=
+                ",\"placeholder_cell_frames_pct\":\(FrameTimeSummary.format(Double(placeholders) * 100 / Double(visible)))"
+        }
+        if let first = result.firstScreenMs { part += ",\"first_screen_ms\":\(FrameTimeSummary.format(first))" }
+        part += "," + CaptureSamples.json(CaptureSamples.script(result.frames))
+        let latencies = FrameTimeSummary.inputLatencies(of: result.frames)
+        part += ",\"input_latency_ms\":\(FrameTimeSummary.latencyJSON(latencies))"
+        let scrollJank = ScrollJank.allCases.map { kind in
+            (kind, result.frames.filter { $0.scrollJank(budgetMs: budgetMs) == kind }.count)
+        }
+        part += ",\"scroll_jank\":{" + scrollJank.map { "\"\($0.0.rawValue)\":\($0.1)" }.joined(separator: ",") + "}"
+        let latencyLine =
+            "  " + result.name.padding(toLength: 9, withPad: " ", startingAt: 0)
+            + (latencies.isEmpty
+                ? "no input"
+                : latencies.map {
+                    "\($0.kind.name) p50 \(FrameTimeSummary.format($0.summary.p50)) p95 \(FrameTimeSummary.format($0.summary.p95)) p99 \(FrameTimeSummary.format($0.summary.p99))"
+                }.joined(separator: "; "))
+            + (scrollJank.contains { $0.1 > 0 }
+                ? "  |  slow scroll frames: "
+                    + scrollJank.filter { $0.1 > 0 }.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: ", ")
+                : "")
+        func pad(_ s: String, _ n: Int) -> String { s.leftPadded(n) }
+        let line =
+            result.name.padding(toLength: 9, withPad: " ", startingAt: 0) + pad("\(result.frames.count)", 7)
+            + pad(FrameTimeSummary.format(work.p50), 11) + pad(FrameTimeSummary.format(work.p95), 9)
+            + pad(FrameTimeSummary.format(work.p99), 9)
+            + pad(FrameTimeSummary.format(work.max), 9) + pad(FrameTimeSummary.format(total.p50), 12)
+            + pad(FrameTimeSummary.format(total.p99), 9)
+            + pad("\(janky)", 8)
+        return (part + "}", line, latencyLine, jank)
+    }
+
+    /// The lazy image path's totals, as the summary's `"lazy"` member.
+    @MainActor
+    private static func lazyJSON(_ images: ImagePipeline) -> String {
+        let loader = images.loader.snapshot
+        return "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
+            + ",\"dropped\":\(images.droppedTotal),\"uploads\":\(images.uploadsTotal)"
+            + ",\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
+            + "," + images.latencyJSON
+            + ",\"texture_mb\":\(FrameTimeSummary.format(Double(images.cache.bytes) / 1_048_576)),\"texture_budget_mb\":\(images.cache.budgetBytes >> 20)}"
+    }
+
+    /// The five causes that lost each script the most time over the budget.
+    private static func causeLines(_ causes: [(script: String, report: JankReport)]) -> [String] {
+        var lines: [String] = []
+        for (script, report) in causes {
+            for cause in report.ranked.prefix(5) {
+                lines.append(
+                    "  " + script.padding(toLength: 9, withPad: " ", startingAt: 0)
+                        + FrameTimeSummary.format(cause.lostMs).leftPadded(10)
+                        + " ms  \(cause.frames) frames  "
+                        + (cause.kind == .build ? "build: " + cause.culprit : cause.culprit))
+            }
+            if report.ranked.isEmpty {
+                lines.append("  " + script.padding(toLength: 9, withPad: " ", startingAt: 0) + "no janky frames")
+            }
+        }
+        return lines
     }
 }
 

@@ -186,85 +186,103 @@ extension UI {
             control = Rect(x: rect.x + titleWidth, y: rect.y, width: natural, height: rect.height)
         }
         let current = options.firstIndex { $0.1 == selection }
-        var chosen = current
-        withID(pid) {
+        let chosen = withID(pid) {
             switch style {
             case .segmented:
-                // One Tab stop: Left and Right choose the neighbouring segment.
-                registerFocusable(pid, rect: control)
-                let group =
-                    isAccessibilityEnabled
-                    ? reportAccessibility(
-                        pid, role: .panel, name: title.isEmpty ? labels.joined(separator: ", ") : title, frame: control,
-                        states: controlStates(), actions: [], value: "",
-                        range: nil, text: nil, collection: nil, cell: nil) : nil
-                if let group { accessibility.parents.append(group) }
-                defer { if group != nil { accessibility.parents.removeLast() } }
-                if focusID == pid, !labels.isEmpty {
-                    for press in input.keys where press.key == .left || press.key == .right {
-                        chosen = min(max(0, (chosen ?? 0) + (press.key == .right ? 1 : -1)), labels.count - 1)
-                    }
-                }
-                drawList.addRoundedRect(control, radius: theme.cornerRadius, color: theme.control)
-                let scale = control.width / max(1, natural)
-                var x = control.x
-                for (k, label) in labels.enumerated() {
-                    let segment = Rect(x: x, y: control.y, width: widths[k] * scale, height: control.height)
-                    x += segment.width
-                    let r = interact(id(index: k), rect: segment)
-                    if r.clicked {
-                        chosen = k
-                        focus(pid)
-                    }
-                    if isAccessibilityEnabled {
-                        accessibilityElement(
-                            r.id, role: .radioButton, name: label, frame: segment,
-                            states: AccessibilityStates([.enabled, .sensitive, .checkable]).union(
-                                k == chosen ? .checked : []), actions: [.click])
-                    }
-                    if k == chosen {
-                        drawList.addRoundedRect(
-                            segment.insetBy(dx: 2, dy: 2).offsetBy(dx: 0, dy: 0.5), radius: theme.cornerRadius - 1,
-                            color: Color.black.opacity(0.08))
-                        drawList.addRoundedRect(
-                            segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.surface)
-                    } else if r.isHovered {
-                        drawList.addRoundedRect(
-                            segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.controlHovered)
-                    }
-                    if k > 0 && k != chosen && k - 1 != chosen {
-                        drawList.addRect(
-                            Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12),
-                            color: theme.border)
-                    }
-                    font.draw(label, in: segment, alignment: .center, color: theme.text, into: &drawList)
-                }
+                segmentedPicker(pid, title: title, labels: labels, widths: widths, natural: natural, control: control,
+                                current: current)
             case .menu:
-                let r = interact(id("button"), rect: control, sense: [.click, .focus, .activate])
-                if r.isHovered { setCursor(.pointingHand) }
-                if isAccessibilityEnabled {
-                    accessibilityElement(
-                        r.id, role: .comboBox, name: title, frame: control, states: controlStates(.hasPopup),
-                        actions: [.click], value: current.map { labels[$0] } ?? "")
-                }
-                drawList.addRoundedRect(
-                    control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
-                font.draw(
-                    current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text,
-                    into: &drawList)
-                drawIcon(
-                    .chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12),
-                    color: theme.secondaryText)
-                if r.clicked { openPopup("menu", at: Point(control.x, control.maxY + 2)) }
-                popup("menu") {
-                    for (k, label) in labels.enumerated() where menuItem(label, icon: k == current ? .checkmark : nil) {
-                        chosen = k
-                    }
-                }
+                menuPicker(title: title, labels: labels, control: control, current: current)
             }
         }
         guard let chosen, chosen != current else { return false }
         selection = options[chosen].1
         return true
+    }
+
+    /// The segments side by side, one Tab stop: Left and Right choose the neighbouring one.
+    /// Returns the segment chosen (the current one unless the user chose another).
+    private func segmentedPicker(
+        _ pid: WidgetID, title: String, labels: [String], widths: [Double], natural: Double, control: Rect, current: Int?
+    ) -> Int? {
+        var chosen = current
+        registerFocusable(pid, rect: control)
+        let group =
+            isAccessibilityEnabled
+            ? reportAccessibility(
+                pid, role: .panel, name: title.isEmpty ? labels.joined(separator: ", ") : title, frame: control,
+                states: controlStates(), actions: [], value: "",
+                range: nil, text: nil, collection: nil, cell: nil) : nil
+        if let group { accessibility.parents.append(group) }
+        defer { if group != nil { accessibility.parents.removeLast() } }
+        if focusID == pid, !labels.isEmpty {
+            for press in input.keys where press.key == .left || press.key == .right {
+                chosen = min(max(0, (chosen ?? 0) + (press.key == .right ? 1 : -1)), labels.count - 1)
+            }
+        }
+        drawList.addRoundedRect(control, radius: theme.cornerRadius, color: theme.control)
+        let scale = control.width / max(1, natural)
+        var x = control.x
+        for (k, label) in labels.enumerated() {
+            let segment = Rect(x: x, y: control.y, width: widths[k] * scale, height: control.height)
+            x += segment.width
+            let r = interact(id(index: k), rect: segment)
+            if r.clicked {
+                chosen = k
+                focus(pid)
+            }
+            if isAccessibilityEnabled {
+                accessibilityElement(
+                    r.id, role: .radioButton, name: label, frame: segment,
+                    states: AccessibilityStates([.enabled, .sensitive, .checkable]).union(
+                        k == chosen ? .checked : []), actions: [.click])
+            }
+            drawSegment(segment, label: label, isChosen: k == chosen, isHovered: r.isHovered,
+                        separated: k > 0 && k != chosen && k - 1 != chosen)
+        }
+        return chosen
+    }
+
+    /// A segment: raised when chosen, tinted when hovered, a hairline before it between two
+    /// segments not chosen.
+    private func drawSegment(_ segment: Rect, label: String, isChosen: Bool, isHovered: Bool, separated: Bool) {
+        if isChosen {
+            drawList.addRoundedRect(
+                segment.insetBy(dx: 2, dy: 2).offsetBy(dx: 0, dy: 0.5), radius: theme.cornerRadius - 1,
+                color: Color.black.opacity(0.08))
+            drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.surface)
+        } else if isHovered {
+            drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.controlHovered)
+        }
+        if separated {
+            drawList.addRect(Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12), color: theme.border)
+        }
+        font.draw(label, in: segment, alignment: .center, color: theme.text, into: &drawList)
+    }
+
+    /// A button showing the current choice; its menu lists them all, the current one checked.
+    /// Returns the one chosen (the current one unless the user chose another).
+    private func menuPicker(title: String, labels: [String], control: Rect, current: Int?) -> Int? {
+        var chosen = current
+        let r = interact(id("button"), rect: control, sense: [.click, .focus, .activate])
+        if r.isHovered { setCursor(.pointingHand) }
+        if isAccessibilityEnabled {
+            accessibilityElement(
+                r.id, role: .comboBox, name: title, frame: control, states: controlStates(.hasPopup),
+                actions: [.click], value: current.map { labels[$0] } ?? "")
+        }
+        drawList.addRoundedRect(
+            control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
+        font.draw(current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)
+        drawIcon(
+            .chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12),
+            color: theme.secondaryText)
+        if r.clicked { openPopup("menu", at: Point(control.x, control.maxY + 2)) }
+        popup("menu") {
+            for (k, label) in labels.enumerated() where menuItem(label, icon: k == current ? .checkmark : nil) {
+                chosen = k
+            }
+        }
+        return chosen
     }
 }

@@ -213,6 +213,61 @@ extension UI {
         }
     }
 
+    /// The item `scrollLazyStack(_:toItem:anchor:)` asked for, scrolled to.
+    private func applyStackScrollRequest(
+        _ sid: WidgetID, vertical: Bool, viewport: Double, spacing: Double, memo: StateBox<LazyStackMemo>
+    ) {
+        let count = memo.value.extents.count
+        guard let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 else { return }
+        let index = min(max(0, request.index), count - 1)
+        let current = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
+        let target = ScrollAnchor.offset(
+            showing: memo.value.extents.offset(of: index),
+            length: memo.value.extents.length(of: index) - spacing,
+            viewport: viewport, current: current, anchor: request.anchor)
+        scrollTo("scroll", offset: vertical ? Point(0, target) : Point(target, 0))
+    }
+
+    /// Builds item `i` with its top-left corner at `origin`, `across` wide (tall, horizontal)
+    /// and as long as it measures itself; returns that length.
+    private func buildStackItem(
+        _ i: Int, at origin: Point, across: Double, vertical: Bool, content: (UI, Int) -> Void
+    ) -> Double {
+        let slot =
+            vertical
+            ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
+            : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
+        let size = withID(index: i) {
+            accessibilityItem(i, id: id("accessibility item"), at: origin) {
+                child(at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing, alignment: .start) {
+                    content(self, i)
+                }
+            }
+        }
+        return vertical ? size.height : size.width
+    }
+
+    /// The section whose header is pinned when slot `top` is at the top, and that header's slot.
+    private static func pinnedSlot(_ slots: RowGeometry, top: Int) -> (section: Int, slot: Int)? {
+        slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
+    }
+
+    /// Where the pinned header goes along the content: at the top, or pushed up by the next
+    /// section's header as it arrives. Fills the background under it (`backing` is the content's
+    /// origin and the header's breadth) so the items scrolling under it do not show through.
+    private func pinnedHeaderPosition(
+        _ pinned: (section: Int, slot: Int), slots: RowGeometry, offset: Double, spacing: Double, memo: LazyStackMemo,
+        backing: Rect
+    ) -> Double {
+        let next =
+            pinned.section + 1 < slots.sectionStarts.count
+            ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : memo.extents.count
+        let height = memo.extents.length(of: pinned.slot) - spacing
+        let y = min(max(offset, memo.extents.offset(of: pinned.slot)), memo.extents.offset(of: next) - spacing - height)
+        drawList.addRect(Rect(x: backing.x, y: backing.y + y, width: backing.width, height: height), color: theme.background)
+        return y
+    }
+
     /// `sections`: which slots are section headers; `pinsHeaders`: the top section's header
     /// is built at the top of the viewport instead of in the flow.
     private func lazyStack(
@@ -230,15 +285,7 @@ extension UI {
             var info = LazyStackInfo(built: 0..<0, contentLength: 0, scrollOffset: 0)
             var listed = false
             withID(sid) {
-                if let request = pendingItemScrolls.removeValue(forKey: sid), count > 0 {
-                    let index = min(max(0, request.index), count - 1)
-                    let current = vertical ? scrollOffset("scroll").y : scrollOffset("scroll").x
-                    let target = ScrollAnchor.offset(
-                        showing: memo.value.extents.offset(of: index),
-                        length: memo.value.extents.length(of: index) - spacing,
-                        viewport: viewport, current: current, anchor: request.anchor)
-                    scrollTo("scroll", offset: vertical ? Point(0, target) : Point(target, 0))
-                }
+                applyStackScrollRequest(sid, vertical: vertical, viewport: viewport, spacing: spacing, memo: memo)
                 let total = memo.value.extents.total
                 let contentSize =
                     vertical ? Size(rect.width, max(0, total - spacing)) : Size(max(0, total - spacing), rect.height)
@@ -257,19 +304,7 @@ extension UI {
                         let origin =
                             vertical
                             ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
-                        let slot =
-                            vertical
-                            ? Rect(x: origin.x, y: origin.y, width: across, height: .infinity)
-                            : Rect(x: origin.x, y: origin.y, width: .infinity, height: across)
-                        let size = withID(index: i) {
-                            accessibilityItem(i, id: id("accessibility item"), at: origin) {
-                                child(
-                                    at: slot, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
-                                    alignment: .start
-                                ) { content(self, i) }
-                            }
-                        }
-                        let length = (vertical ? size.height : size.width) + spacing
+                        let length = buildStackItem(i, at: origin, across: across, vertical: vertical, content: content) + spacing
                         memo.value.extents.setLength(length, of: i)
                         return length
                     }
@@ -279,11 +314,7 @@ extension UI {
                     let top = memo.value.extents.index(at: offset)
                     let topStart = memo.value.extents.offset(of: top)
                     // The pinned header: the top section's, built last (over its items) at the top.
-                    let pinned =
-                        pinsHeaders
-                        ? sections.flatMap { slots in
-                            slots.section(containingSlot: top).map { (section: $0, slot: slots.sectionStarts[$0] + $0) }
-                        } : nil
+                    let pinned = pinsHeaders ? sections.flatMap { Self.pinnedSlot($0, top: top) } : nil
                     if top > 0 && top - 1 != pinned?.slot {
                         _ = build(top - 1, at: topStart - memo.value.extents.length(of: top - 1))
                     }
@@ -294,17 +325,9 @@ extension UI {
                     }
                     info.built = max(0, top - 1)..<i
                     if let pinned, let slots = sections {
-                        let next =
-                            pinned.section + 1 < slots.sectionStarts.count
-                            ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : count
-                        let height = memo.value.extents.length(of: pinned.slot) - spacing
-                        // At the top, or pushed up by the next section's header as it arrives.
-                        let y = min(
-                            max(offset, memo.value.extents.offset(of: pinned.slot)),
-                            memo.value.extents.offset(of: next) - spacing - height)
-                        drawList.addRect(
-                            Rect(x: rect.x, y: rect.y + y - offset, width: across, height: height),
-                            color: theme.background)
+                        let y = pinnedHeaderPosition(
+                            pinned, slots: slots, offset: offset, spacing: spacing, memo: memo.value,
+                            backing: Rect(x: rect.x, y: rect.y - offset, width: across, height: 0))
                         _ = build(pinned.slot, at: y)
                     }
                     drift = memo.value.extents.offset(of: top) - topStart

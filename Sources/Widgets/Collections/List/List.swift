@@ -519,6 +519,38 @@ extension UI {
             })
     }
 
+    /// The row `scrollList(_:toRow:anchor:)` asked for, scrolled to.
+    private func applyListScrollRequest(
+        _ lid: WidgetID, layout: ListLayout, collector: ListCollector, viewport: Double, offset: Double
+    ) {
+        guard let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector)
+        else { return }
+        let slot = layout.geometry.slot(ofRow: row)
+        let target = ScrollAnchor.offset(
+            showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
+            viewport: viewport, current: offset, anchor: request.anchor)
+        scrollTo("body", offset: Point(0, target))
+    }
+
+    /// After the rows: a screen reader's expand and collapse requests, the scroll a dragged row
+    /// or rows measured anew asked for, and the context menu.
+    private func finishListFrame(_ r: Interaction, memo: StateBox<ListMemo>, contextMenu: ((Set<AnyHashable>) -> Void)?) {
+        for toggle in listAccessibilityToggles { toggle() }
+        listAccessibilityToggles.removeAll()
+        if memo.value.scrollCorrection != 0 {
+            // A dragged row held near an edge scrolls the list, frame after frame; rows
+            // above the top measured anew move it with them.
+            scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.scrollCorrection)))
+            memo.value.scrollCorrection = 0
+            requestRedraw()
+        }
+        if r.secondaryClicked && contextMenu != nil { openPopup("menu") }
+        if let contextMenu {
+            let ids = memo.value.menuIDs
+            popup("menu") { contextMenu(ids) }
+        }
+    }
+
     /// The implementation behind every `list`.
     private func listBody(
         _ name: String, mode: SelectionMode, selection: Binding<Set<AnyHashable>>?, style: ListStyle,
@@ -566,15 +598,7 @@ extension UI {
                         extents: memo.value.extents)
                 }
                 trackSwipe(ctx: ctx, layout: layout, offset: offset, memo: memo)
-                if let request = pendingRowScrolls.removeValue(forKey: lid),
-                    let row = layout.row(withID: request.id, in: collector)
-                {
-                    let slot = layout.geometry.slot(ofRow: row)
-                    let target = ScrollAnchor.offset(
-                        showing: layout.geometry.slotOffset(slot), length: layout.geometry.slotHeight(slot),
-                        viewport: rect.height, current: offset, anchor: request.anchor)
-                    scrollTo("body", offset: Point(0, target))
-                }
+                applyListScrollRequest(lid, layout: layout, collector: collector, viewport: rect.height, offset: offset)
                 info.rowCount = layout.rowCount
                 if memo.value.selection.selected.refersToRows {
                     // Ranges follow their rows when rows expand, collapse or move.
@@ -594,20 +618,7 @@ extension UI {
                         focused: focused, memo: memo, mode: mode, frames: &info.rowFrames)
                 }
                 if listed { closeAccessibilityContainer() }
-                for toggle in listAccessibilityToggles { toggle() }
-                listAccessibilityToggles.removeAll()
-                if memo.value.scrollCorrection != 0 {
-                    // A dragged row held near an edge scrolls the list, frame after frame; rows
-                    // above the top measured anew move it with them.
-                    scrollTo("body", offset: Point(0, max(0, scrollOffset("body").y + memo.value.scrollCorrection)))
-                    memo.value.scrollCorrection = 0
-                    requestRedraw()
-                }
-                if r.secondaryClicked && contextMenu != nil { openPopup("menu") }
-                if let contextMenu {
-                    let ids = memo.value.menuIDs
-                    popup("menu") { contextMenu(ids) }
-                }
+                finishListFrame(r, memo: memo, contextMenu: contextMenu)
             }
             drawList.popClip()
             selectionBinding?.write(&memo.value.selection, readAs: selectionAsRead)

@@ -270,22 +270,9 @@ extension UI {
             if let inserting, !shownBefore.isEmpty, !shownBefore.contains(rowID) {
                 memo.value.arriving[rowID] = (time - 1.0 / 60, inserting)
             }
-            let rowMark = drawList.mark
-            drawRowBackground(
-                contentRect, selected: isSelected, hovered: row == hoveredRow, focused: focused, style: ctx.style)
-            let body = source.body(local)  // built once: the app's row closure runs once a frame
-            let item =
-                isAccessibilityEnabled
-                ? openAccessibilityRow(
-                    source, local: local, body: body, row: row, rect: rowRect, selected: isSelected,
-                    focused: focused && memo.value.selection.cursor == rowID, memo: memo, mode: mode, layout: layout,
-                    ctx: ctx)
-                : nil
-            let height = drawRow(
-                source, local: local, body: body, in: contentRect, ctx: ctx, selected: isSelected,
-                highlighted: isSelected && focused)
-            if let item { closeAccessibilityRow(item) }
-            if !memo.value.arriving.isEmpty { animateArrival(of: rowID, drawnSince: rowMark, memo: memo) }
+            let height = drawListRow(
+                source, local: local, row: row, rowRect: rowRect, contentRect: contentRect, selected: isSelected,
+                hovered: row == hoveredRow, focused: focused, ctx: ctx, layout: layout, memo: memo, mode: mode)
             if height != rowRect.height { measured.append((slot, height)) }
             if swiped != nil { drawList.popClip() }
             if ctx.editMode && source.move != nil {
@@ -305,6 +292,31 @@ extension UI {
             memo.value.arriving = memo.value.arriving.filter { shown.contains($0.key) }
         }
         return last >= first ? first..<(last + 1) : 0..<0
+    }
+
+    /// One row: its background, its content (reported to a screen reader while one listens),
+    /// and its arrival animation. Returns the height its content took.
+    private func drawListRow(
+        _ source: ListRowSource, local: Int, row: Int, rowRect: Rect, contentRect: Rect, selected: Bool, hovered: Bool,
+        focused: Bool, ctx: ListRowContext, layout: ListLayout, memo: StateBox<ListMemo>, mode: SelectionMode
+    ) -> Double {
+        let rowID = source.id(local)
+        let rowMark = drawList.mark
+        drawRowBackground(contentRect, selected: selected, hovered: hovered, focused: focused, style: ctx.style)
+        let body = source.body(local)  // built once: the app's row closure runs once a frame
+        let item =
+            isAccessibilityEnabled
+            ? openAccessibilityRow(
+                source, local: local, body: body, row: row, rect: rowRect, selected: selected,
+                focused: focused && memo.value.selection.cursor == rowID, memo: memo, mode: mode, layout: layout,
+                ctx: ctx)
+            : nil
+        let height = drawRow(
+            source, local: local, body: body, in: contentRect, ctx: ctx, selected: selected,
+            highlighted: selected && focused)
+        if let item { closeAccessibilityRow(item) }
+        if !memo.value.arriving.isEmpty { animateArrival(of: rowID, drawnSince: rowMark, memo: memo) }
+        return height
     }
 
     /// A row swiped open: its actions drawn in the space revealed, and its content moved
@@ -403,7 +415,6 @@ extension UI {
                 Rect(x: button.x + 5, y: button.midY - 1, width: button.width - 10, height: 2), color: .white)
             x += ListRowContext.deleteWidth
         }
-        let textColor = highlighted ? theme.onAccent : theme.text
         let secondaryColor = highlighted ? theme.onAccent.opacity(0.8) : theme.secondaryText
         if source.isHierarchical {
             let disclosure = source.disclosure(local)
@@ -416,7 +427,7 @@ extension UI {
             }
             x += 18
         }
-        var trailing = rect.maxX - 10 - (ctx.editMode && source.move != nil ? 34 : 0)
+        let trailing = rect.maxX - 10 - (ctx.editMode && source.move != nil ? 34 : 0)
         if ctx.style == .plain && !selected {
             drawList.addRect(
                 Rect(x: x, y: rect.maxY - 1, width: max(0, rect.maxX - x), height: 1),
@@ -432,53 +443,60 @@ extension UI {
             drawList.popClip()
             return max(ctx.rowHeight, size.height)
         case .content(let content):
-            let font = self.font
-            if let image = content.image {
-                let side = max(0, ctx.rowHeight - 4)
-                drawRowImage(image, in: Rect(x: x, y: rect.y + (ctx.rowHeight - side) / 2, width: side, height: side))
-                x += side + 6
-            } else if let icon = content.icon {
-                drawIcon(
-                    icon, in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16),
-                    color: highlighted ? theme.onAccent : content.iconColor ?? theme.accent)
-                x += 22
-            }
-            switch content.accessory {
-            case .none: break
-            case .checkmark:
-                drawIcon(
-                    .checkmark, in: Rect(x: trailing - 14, y: rect.midY - 7, width: 14, height: 14),
-                    color: highlighted ? theme.onAccent : theme.accent)
-                trailing -= 22
-            case .disclosureIndicator:
-                drawIcon(
-                    .chevronRight, in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12),
-                    color: secondaryColor)
-                trailing -= 20
-            case .badge(let count):
-                let small = self.font(size: theme.fontSize - 3)
-                let label = String(count)
-                let width = small.measure(label) + 14
-                let capsule = Rect(x: trailing - width, y: rect.midY - 9, width: width, height: 18)
-                drawList.addRoundedRect(
-                    capsule, radius: 9, color: highlighted ? theme.onAccent.opacity(0.25) : theme.control)
-                small.draw(label, in: capsule, alignment: .center, color: secondaryColor, into: &drawList)
-                trailing -= width + 8
-            }
-            if let secondary = content.secondaryText {
-                let width = min(font.measure(secondary), max(0, (trailing - x) * 0.45))
-                font.draw(
-                    secondary, in: Rect(x: trailing - width, y: rect.y, width: width, height: rect.height),
-                    alignment: .trailing,
-                    color: secondaryColor, into: &drawList)
-                trailing -= width + 10
-            }
-            font.draw(
-                content.title, in: Rect(x: x, y: rect.y, width: max(0, trailing - x), height: ctx.rowHeight),
-                color: textColor,
-                into: &drawList)
+            drawRowContent(content, in: rect, x: x, trailing: trailing, highlighted: highlighted, ctx: ctx)
             return ctx.rowHeight
         }
+    }
+
+    /// A `ListRowContent` row from `x` to `trailing`: its image or icon, its accessory (a
+    /// checkmark, a disclosure chevron, a badge) and secondary text at the trailing end, its title.
+    private func drawRowContent(
+        _ content: ListRowContent, in rect: Rect, x leading: Double, trailing end: Double, highlighted: Bool,
+        ctx: ListRowContext
+    ) {
+        let font = self.font
+        var x = leading, trailing = end
+        let secondaryColor = highlighted ? theme.onAccent.opacity(0.8) : theme.secondaryText
+        if let image = content.image {
+            let side = max(0, ctx.rowHeight - 4)
+            drawRowImage(image, in: Rect(x: x, y: rect.y + (ctx.rowHeight - side) / 2, width: side, height: side))
+            x += side + 6
+        } else if let icon = content.icon {
+            drawIcon(
+                icon, in: Rect(x: x, y: rect.midY - 8, width: 16, height: 16),
+                color: highlighted ? theme.onAccent : content.iconColor ?? theme.accent)
+            x += 22
+        }
+        switch content.accessory {
+        case .none: break
+        case .checkmark:
+            drawIcon(
+                .checkmark, in: Rect(x: trailing - 14, y: rect.midY - 7, width: 14, height: 14),
+                color: highlighted ? theme.onAccent : theme.accent)
+            trailing -= 22
+        case .disclosureIndicator:
+            drawIcon(
+                .chevronRight, in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12), color: secondaryColor)
+            trailing -= 20
+        case .badge(let count):
+            let small = self.font(size: theme.fontSize - 3)
+            let label = String(count)
+            let width = small.measure(label) + 14
+            let capsule = Rect(x: trailing - width, y: rect.midY - 9, width: width, height: 18)
+            drawList.addRoundedRect(capsule, radius: 9, color: highlighted ? theme.onAccent.opacity(0.25) : theme.control)
+            small.draw(label, in: capsule, alignment: .center, color: secondaryColor, into: &drawList)
+            trailing -= width + 8
+        }
+        if let secondary = content.secondaryText {
+            let width = min(font.measure(secondary), max(0, (trailing - x) * 0.45))
+            font.draw(
+                secondary, in: Rect(x: trailing - width, y: rect.y, width: width, height: rect.height),
+                alignment: .trailing, color: secondaryColor, into: &drawList)
+            trailing -= width + 10
+        }
+        font.draw(
+            content.title, in: Rect(x: x, y: rect.y, width: max(0, trailing - x), height: ctx.rowHeight),
+            color: highlighted ? theme.onAccent : theme.text, into: &drawList)
     }
 
     /// Reports a list row (a list item, or a tree item with its expansion) and makes it the
