@@ -800,30 +800,7 @@ final class BrowserPage {
                     }
                 }
             }
-            ui.section("Folders") {
-                // Subfolders are listed only when a folder is expanded: every readable folder gets a
-                // chevron, which goes away if it turns out to have none.
-                // Alt-click expands the folder at once and lists what is below it in the background
-                // (FolderLister), opening it level by level as it lands.
-                ui.outlineGroup(
-                    [rootNode], childrenOf: { [folderLister] in folderLister.subfolders(of: $0) },
-                    isExpandable: { node in
-                        if case .readable = node.status { return true } else { return false }
-                    }, expanded: Binding(self, \.expandedFolders), expandAllLimit: 0
-                ) { node in
-                    switch node.status {
-                    case .readable: ListRowContent(node.name, icon: .folder)
-                    case .unreadable(let why):
-                        ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
-                    case .loop:
-                        ListRowContent(
-                            node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "link loop")
-                    case .elsewhere:
-                        ListRowContent(
-                            node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "shown above")
-                    }
-                }
-            }
+            ui.section("Folders") { folderOutline(ui) }
         }
         if let rows = sidebarInfo, ui.activeDrag != nil { folderDropDestinations(ui, rows) }
         if ui.input.modifiers.contains(.alt) {  // alt-click or alt-Right: the rest of the subtree, in the background
@@ -838,6 +815,37 @@ final class BrowserPage {
             ui.requestRedraw(after: 0.25)
         }
         guard sidebarSelection != before else { return }
+        openSidebarSelection(ui, before: before)
+    }
+
+    /// The library's folders as an outline. Subfolders are listed only when a folder is
+    /// expanded: every readable folder gets a chevron, which goes away if it turns out to have
+    /// none. Alt-click expands the folder at once and lists what is below it in the background
+    /// (FolderLister), opening it level by level as it lands.
+    private func folderOutline(_ ui: UI) {
+        ui.outlineGroup(
+            [rootNode], childrenOf: { [folderLister] in folderLister.subfolders(of: $0) },
+            isExpandable: { node in
+                if case .readable = node.status { return true } else { return false }
+            }, expanded: Binding(self, \.expandedFolders), expandAllLimit: 0
+        ) { node in
+            switch node.status {
+            case .readable: ListRowContent(node.name, icon: .folder)
+            case .unreadable(let why):
+                ListRowContent(node.name, icon: .xmark, iconColor: ui.theme.destructive, secondaryText: why)
+            case .loop:
+                ListRowContent(
+                    node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "link loop")
+            case .elsewhere:
+                ListRowContent(
+                    node.name, icon: .folder, iconColor: ui.theme.secondaryText, secondaryText: "shown above")
+            }
+        }
+    }
+
+    /// Opens what was picked in the sidebar: a folder, another library (a folder that cannot
+    /// be listed says why and keeps the selection), or a collection of the whole library.
+    private func openSidebarSelection(_ ui: UI, before: SidebarItem?) {
         switch sidebarSelection {
         case .folder(let path)? where path != folder:
             if let problem = FolderNode.listingProblem(path) {

@@ -337,7 +337,8 @@ struct Profile: ParsableCommand {
     @MainActor
     private static func lazyJSON(_ images: ImagePipeline) -> String {
         let loader = images.loader.snapshot
-        return "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
+        return
+            "\"lazy\":{\"decoded\":\(images.decodedTotal),\"cancelled\":\(loader.cancelled),\"failed\":\(images.failedTotal)"
             + ",\"dropped\":\(images.droppedTotal),\"uploads\":\(images.uploadsTotal)"
             + ",\"upload_ms_mean\":\(FrameTimeSummary.format(Double(images.uploadNsTotal) / 1e6 / Double(max(1, images.uploadsTotal))))"
             + "," + images.latencyJSON

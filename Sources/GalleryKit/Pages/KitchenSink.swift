@@ -58,30 +58,7 @@ final class KitchenSink {
     private func controls(_ ui: UI) {
         ui.vstack(spacing: 10) {
             ui.text("Controls", font: ui.font(size: 17, weight: .bold))
-            ui.hstack {
-                if ui.button("Click me") { clicks += 1 }
-                if ui.button("Save", icon: .checkmark, style: .borderedProminent) { lastAction = "Saved" }
-                if ui.button("Delete", icon: .trash, style: .destructive) { lastAction = "Deleted" }
-                if ui.accessibilityLabel("Add", { ui.button("", icon: .plus, id: "add") }) { clicks += 1 }
-                // A badge over a button's corner (overlay), the count on a pill (background).
-                ui.overlay(alignment: .topTrailing) {
-                    ui.vstack {
-                        ui.padding(EdgeInsets(top: 6, leading: 0, bottom: 0, trailing: 8)) {
-                            _ = ui.button("Inbox", id: "inbox")
-                        }
-                    }
-                } overlay: {
-                    ui.background {
-                        ui.vstack {
-                            ui.padding(EdgeInsets(horizontal: 6, vertical: 1)) { ui.text("\(clicks)", color: .white) }
-                        }
-                    } background: {
-                        ui.drawList.addRoundedRect(
-                            ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 9,
-                            color: ui.theme.destructive)
-                    }
-                }
-            }
+            buttonsRow(ui)
             ui.text("Clicked \(clicks) times · last action: \(lastAction)", color: ui.theme.secondaryText)
             ui.toggle("Notifications", isOn: &notifications)
             ui.toggle("Compact rows", isOn: &compact)
@@ -117,32 +94,65 @@ final class KitchenSink {
                 }
                 ui.text("← popup menu · right-click a row for a context menu", color: ui.theme.secondaryText)
             }
-            ui.text("Icons", font: ui.font(size: 17, weight: .bold))
-            // Twelve to a row: the column's narrowest width holds them.
-            let all = Icon.builtIn + Self.materialIcons.map(Icon.init(named:))
-            for icons in stride(from: 0, to: all.count, by: 12).map({ Array(all[$0..<min($0 + 12, all.count)]) }) {
-                ui.hstack(spacing: 10) {
-                    for icon in icons {
-                        let rect = ui.allocate(Size(20, 20))
-                        ui.drawIcon(icon, in: rect, color: ui.theme.accent)
-                        ui.tooltip(icon.name, for: ui.interact(ui.id(icon.name), rect: rect))
-                    }
-                }
-            }
-            ui.text("Horizontal scroll (shift+wheel, drag the bar)", color: ui.theme.secondaryText)
-            ui.scrollView("chips", axes: .horizontal, height: 40) {
-                ui.hstack(spacing: 6) {
-                    for i in 0..<30 {
-                        let rect = ui.allocate(Size(64, 26))
-                        ui.drawList.addRoundedRect(
-                            rect, radius: 13, color: Color(hex: 0x0A84FF).mix(.orange, Double(i) / 29).opacity(0.85))
-                        ui.font.draw("tag \(i + 1)", in: rect, alignment: .center, color: .white, into: &ui.drawList)
-                    }
-                }
-            }
+            iconsAndChips(ui)
             ui.label("Library", icon: .photo)
             ui.label("Favorites", icon: .starFill, iconColor: .yellow)
             ui.label("Folders", icon: .folder)
+        }
+    }
+
+    /// Buttons of each style, and a badge over one's corner.
+    private func buttonsRow(_ ui: UI) {
+        ui.hstack {
+            if ui.button("Click me") { clicks += 1 }
+            if ui.button("Save", icon: .checkmark, style: .borderedProminent) { lastAction = "Saved" }
+            if ui.button("Delete", icon: .trash, style: .destructive) { lastAction = "Deleted" }
+            if ui.accessibilityLabel("Add", { ui.button("", icon: .plus, id: "add") }) { clicks += 1 }
+            // A badge over a button's corner (overlay), the count on a pill (background).
+            ui.overlay(alignment: .topTrailing) {
+                ui.vstack {
+                    ui.padding(EdgeInsets(top: 6, leading: 0, bottom: 0, trailing: 8)) {
+                        _ = ui.button("Inbox", id: "inbox")
+                    }
+                }
+            } overlay: {
+                ui.background {
+                    ui.vstack {
+                        ui.padding(EdgeInsets(horizontal: 6, vertical: 1)) { ui.text("\(clicks)", color: .white) }
+                    }
+                } background: {
+                    ui.drawList.addRoundedRect(
+                        ui.allocate(Size(0, 0), flexibleWidth: true, flexibleHeight: true), radius: 9,
+                        color: ui.theme.destructive)
+                }
+            }
+        }
+    }
+
+    /// Every icon, a tooltip on each, and a row of chips that scrolls sideways.
+    private func iconsAndChips(_ ui: UI) {
+        ui.text("Icons", font: ui.font(size: 17, weight: .bold))
+        // Twelve to a row: the column's narrowest width holds them.
+        let all = Icon.builtIn + Self.materialIcons.map(Icon.init(named:))
+        for icons in stride(from: 0, to: all.count, by: 12).map({ Array(all[$0..<min($0 + 12, all.count)]) }) {
+            ui.hstack(spacing: 10) {
+                for icon in icons {
+                    let rect = ui.allocate(Size(20, 20))
+                    ui.drawIcon(icon, in: rect, color: ui.theme.accent)
+                    ui.tooltip(icon.name, for: ui.interact(ui.id(icon.name), rect: rect))
+                }
+            }
+        }
+        ui.text("Horizontal scroll (shift+wheel, drag the bar)", color: ui.theme.secondaryText)
+        ui.scrollView("chips", axes: .horizontal, height: 40) {
+            ui.hstack(spacing: 6) {
+                for i in 0..<30 {
+                    let rect = ui.allocate(Size(64, 26))
+                    ui.drawList.addRoundedRect(
+                        rect, radius: 13, color: Color(hex: 0x0A84FF).mix(.orange, Double(i) / 29).opacity(0.85))
+                    ui.font.draw("tag \(i + 1)", in: rect, alignment: .center, color: .white, into: &ui.drawList)
+                }
+            }
         }
     }
 

@@ -122,31 +122,7 @@ extension UI {
         modal(did, role: stacked ? .dialog : .alert, name: title) {
             let panel = centeredPanel(Size(width, height))
             drawPanel(panel)
-            var y = panel.y + 20
-            bold.draw(
-                title, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: bold.lineHeight),
-                color: theme.text, into: &drawList)
-            if isAccessibilityEnabled {
-                accessibilityElement(
-                    id("title"), role: .heading, name: title,
-                    frame: Rect(
-                        x: panel.x + 20, y: y, width: panel.width - 40,
-                        height: bold.lineHeight + Double(lines.count) * font.lineHeight),
-                    text: AccessibilityText(title))
-                if let message {
-                    accessibilityElement(
-                        id("message"), role: .label, name: message, frame: panel, text: AccessibilityText(message))
-                }
-            }
-            y += bold.lineHeight + 8
-            for line in lines {
-                font.draw(
-                    line, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: font.lineHeight),
-                    color: theme.secondaryText,
-                    into: &drawList)
-                y += font.lineHeight
-            }
-            y += 20
+            let y = drawDialogText(title, message: message, lines: lines, in: panel, font: font, bold: bold)
             let area = Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: buttonsHeight)
             region(area) {
                 let buttons = {
@@ -186,6 +162,37 @@ extension UI {
         stateBox(WidgetID(parent: did, "memo"), DialogMemo()).value = DialogMemo()
         if actions.indices.contains(chosen) { actions[chosen].action() }
         requestRedraw()
+    }
+
+    /// A dialog's title and message lines from the top of `panel` (reported to a screen reader
+    /// as a heading and a label). Returns where the buttons go.
+    private func drawDialogText(
+        _ title: String, message: String?, lines: [String], in panel: Rect, font: Font, bold: Font
+    ) -> Double {
+        var y = panel.y + 20
+        bold.draw(
+            title, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: bold.lineHeight),
+            color: theme.text, into: &drawList)
+        if isAccessibilityEnabled {
+            accessibilityElement(
+                id("title"), role: .heading, name: title,
+                frame: Rect(
+                    x: panel.x + 20, y: y, width: panel.width - 40,
+                    height: bold.lineHeight + Double(lines.count) * font.lineHeight),
+                text: AccessibilityText(title))
+            if let message {
+                accessibilityElement(
+                    id("message"), role: .label, name: message, frame: panel, text: AccessibilityText(message))
+            }
+        }
+        y += bold.lineHeight + 8
+        for line in lines {
+            font.draw(
+                line, in: Rect(x: panel.x + 20, y: y, width: panel.width - 40, height: font.lineHeight),
+                color: theme.secondaryText, into: &drawList)
+            y += font.lineHeight
+        }
+        return y + 20
     }
 
     /// Builds `body` as the window's modal layer: over a scrim, in the overlay, the only part

@@ -108,20 +108,7 @@ extension UI {
                 }
             }
             if !r.isActive && hold.value?.direction == direction { hold.value = nil }
-            let pressed = r.isActive && r.isHovered
-            drawList.addRoundedRect(
-                part.insetBy(dx: 1, dy: 1), radius: 5,
-                color: atLimit ? theme.control.opacity(0.5) : pressed ? theme.controlPressed : theme.control)
-            let glyph = atLimit ? theme.secondaryText : theme.text
-            let center = part.center, arm = min(part.width, part.height) * 0.18
-            drawList.addLine(
-                from: Point(center.x - arm, center.y), to: Point(center.x + arm, center.y), color: glyph, thickness: 1.5
-            )
-            if direction > 0 {
-                drawList.addLine(
-                    from: Point(center.x, center.y - arm), to: Point(center.x, center.y + arm), color: glyph,
-                    thickness: 1.5)
-            }
+            drawStepperButton(part, plus: direction > 0, pressed: r.isActive && r.isHovered, atLimit: atLimit)
         }
         if focusID == wid {
             for press in input.keys {
@@ -144,5 +131,21 @@ extension UI {
                     maximum: range.upperBound, step: step))
         }
         return value != old
+    }
+
+    /// A stepper's − or + button: dimmed at the range's end, darker while pressed.
+    private func drawStepperButton(_ part: Rect, plus: Bool, pressed: Bool, atLimit: Bool) {
+        drawList.addRoundedRect(
+            part.insetBy(dx: 1, dy: 1), radius: 5,
+            color: atLimit ? theme.control.opacity(0.5) : pressed ? theme.controlPressed : theme.control)
+        let glyph = atLimit ? theme.secondaryText : theme.text
+        let center = part.center, arm = min(part.width, part.height) * 0.18
+        drawList.addLine(
+            from: Point(center.x - arm, center.y), to: Point(center.x + arm, center.y), color: glyph, thickness: 1.5)
+        if plus {
+            drawList.addLine(
+                from: Point(center.x, center.y - arm), to: Point(center.x, center.y + arm), color: glyph, thickness: 1.5
+            )
+        }
     }
 }

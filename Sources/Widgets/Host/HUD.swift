@@ -377,6 +377,13 @@ extension UI {
             Rect(x: marker - 1, y: graph.y, width: max(3, barWidth + 2), height: graph.height),
             color: Color.white.opacity(0.5))
 
+        frameDetailLines(frame, images: box.value.images, budget: budget, area: area, font: font)
+    }
+
+    /// The selected frame's figures, a line each: its time against the budget, its cause,
+    /// input latency, phases, longest scopes, the lazy path's counters, and the images it touched.
+    private func frameDetailLines(_ frame: FrameRecord, images: [ImageTimeline], budget: Double, area: Rect, font: Font)
+    {
         let dim = Color.white.opacity(0.85)
         var line = area.y
         func row(_ text: String, color: Color = dim) {
@@ -412,7 +419,7 @@ extension UI {
         row(
             "uploads \(lazy.uploads) (\(lazy.embeddedUploads) embedded), \(lazy.uploadBytes >> 10) KB   cache \(lazy.cacheBytes >> 20) MB   evicted \(lazy.evictions)"
         )
-        let touched = FrameImages(frame: frame, timelines: box.value.images)
+        let touched = FrameImages(frame: frame, timelines: images)
         func names(_ list: [String]) -> String {
             list.isEmpty ? "0" : "\(list.count): " + list.prefix(3).joined(separator: ", ")
         }

@@ -329,21 +329,7 @@ public struct InputState: Sendable {
             pointer.kind = .mouse
             move(to: p)
         case .mouseButton(let button, let isDown, let p):
-            if pointer.kind == .touch && pointer.isDown { return false }  // a finger owns the pointer
-            pointer.kind = .mouse
-            move(to: p)
-            switch button {
-            case .left:
-                if isDown == pointer.isDown { return false }
-                isDown ? press(at: p, time: time) : release()
-                return true
-            case .right:
-                if isDown { pointer.secondaryPressed = true }
-            case .back:
-                if isDown { backPressed = true }
-            case .middle, .forward:
-                break
-            }
+            return applyMouseButton(button, isDown: isDown, at: p, time: time)
         case .wheel(let dx, let dy):
             wheel.x += dx
             wheel.y += dy
@@ -369,29 +355,7 @@ public struct InputState: Sendable {
             composition = t
             compositionCursor = cursor
         case .finger(let id, let phase, let p):
-            switch phase {
-            case .down:
-                fingers[id] = p
-                if !pointer.isDown {
-                    pointer.kind = .touch
-                    pointer.fingerID = id
-                    pointer.position = p
-                    press(at: p, time: time)
-                    return true
-                }
-            case .moved:
-                fingers[id] = p
-                if pointer.fingerID == id && pointer.isDown { move(to: p) }
-            case .up:
-                fingers[id] = nil
-                if pointer.fingerID == id && pointer.isDown {
-                    move(to: p)
-                    release()
-                    pointer.fingerID = nil
-                    clearHoverNextFrame = true
-                    return true
-                }
-            }
+            return applyFinger(id, phase, at: p, time: time)
         case .resized(let size):
             resized = size
         case .dropped(let item):
@@ -400,6 +364,56 @@ public struct InputState: Sendable {
             break
         case .quit:
             quitRequested = true
+        }
+        return false
+    }
+
+    /// A mouse button, unless a finger owns the pointer. Returns true for a left press or
+    /// release (which ends the frame's fold, as `apply` says).
+    private mutating func applyMouseButton(_ button: MouseButton, isDown: Bool, at p: Point, time: Double) -> Bool {
+        if pointer.kind == .touch && pointer.isDown { return false }  // a finger owns the pointer
+        pointer.kind = .mouse
+        move(to: p)
+        switch button {
+        case .left:
+            if isDown == pointer.isDown { return false }
+            isDown ? press(at: p, time: time) : release()
+            return true
+        case .right:
+            if isDown { pointer.secondaryPressed = true }
+        case .back:
+            if isDown { backPressed = true }
+        case .middle, .forward:
+            break
+        }
+        return false
+    }
+
+    /// A finger down, moved or up: the first finger down drives the pointer until it lifts;
+    /// every finger is tracked for gestures. Returns true when it pressed or released the pointer.
+    private mutating func applyFinger(_ id: Int64, _ phase: FingerPhase, at p: Point, time: Double) -> Bool {
+        switch phase {
+        case .down:
+            fingers[id] = p
+            if !pointer.isDown {
+                pointer.kind = .touch
+                pointer.fingerID = id
+                pointer.position = p
+                press(at: p, time: time)
+                return true
+            }
+        case .moved:
+            fingers[id] = p
+            if pointer.fingerID == id && pointer.isDown { move(to: p) }
+        case .up:
+            fingers[id] = nil
+            if pointer.fingerID == id && pointer.isDown {
+                move(to: p)
+                release()
+                pointer.fingerID = nil
+                clearHoverNextFrame = true
+                return true
+            }
         }
         return false
     }

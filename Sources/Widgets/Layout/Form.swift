@@ -189,8 +189,9 @@ extension UI {
         let chosen = withID(pid) {
             switch style {
             case .segmented:
-                segmentedPicker(pid, title: title, labels: labels, widths: widths, natural: natural, control: control,
-                                current: current)
+                segmentedPicker(
+                    pid, title: title, labels: labels, widths: widths, natural: natural, control: control,
+                    current: current)
             case .menu:
                 menuPicker(title: title, labels: labels, control: control, current: current)
             }
@@ -203,7 +204,8 @@ extension UI {
     /// The segments side by side, one Tab stop: Left and Right choose the neighbouring one.
     /// Returns the segment chosen (the current one unless the user chose another).
     private func segmentedPicker(
-        _ pid: WidgetID, title: String, labels: [String], widths: [Double], natural: Double, control: Rect, current: Int?
+        _ pid: WidgetID, title: String, labels: [String], widths: [Double], natural: Double, control: Rect,
+        current: Int?
     ) -> Int? {
         var chosen = current
         registerFocusable(pid, rect: control)
@@ -237,8 +239,9 @@ extension UI {
                     states: AccessibilityStates([.enabled, .sensitive, .checkable]).union(
                         k == chosen ? .checked : []), actions: [.click])
             }
-            drawSegment(segment, label: label, isChosen: k == chosen, isHovered: r.isHovered,
-                        separated: k > 0 && k != chosen && k - 1 != chosen)
+            drawSegment(
+                segment, label: label, isChosen: k == chosen, isHovered: r.isHovered,
+                separated: k > 0 && k != chosen && k - 1 != chosen)
         }
         return chosen
     }
@@ -252,10 +255,12 @@ extension UI {
                 color: Color.black.opacity(0.08))
             drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.surface)
         } else if isHovered {
-            drawList.addRoundedRect(segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.controlHovered)
+            drawList.addRoundedRect(
+                segment.insetBy(dx: 2, dy: 2), radius: theme.cornerRadius - 1, color: theme.controlHovered)
         }
         if separated {
-            drawList.addRect(Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12), color: theme.border)
+            drawList.addRect(
+                Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12), color: theme.border)
         }
         font.draw(label, in: segment, alignment: .center, color: theme.text, into: &drawList)
     }
@@ -273,7 +278,8 @@ extension UI {
         }
         drawList.addRoundedRect(
             control, radius: theme.cornerRadius, color: r.isHovered ? theme.controlHovered : theme.control)
-        font.draw(current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)
+        font.draw(
+            current.map { labels[$0] } ?? "—", in: control.insetBy(dx: 10, dy: 0), color: theme.text, into: &drawList)
         drawIcon(
             .chevronDown, in: Rect(x: control.maxX - 20, y: control.midY - 6, width: 12, height: 12),
             color: theme.secondaryText)

@@ -40,35 +40,9 @@ enum IdleBench {
 
         // Settle: the first screen of thumbnails, loaded as the loop is woken by the decoders.
         let settleStart = MonotonicClock.seconds()
-        var settled = false
-        while MonotonicClock.seconds() - settleStart < 60 {
-            host.runOnce(timeout: 0.5, build)
-            let settledWindows = host.windows.filter { window in
-                let lazy = window.profiler.lastFrame?.lazy ?? LazyPathCounters()
-                return lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0
-                    && lazy.running == 0
-            }
-            if settledWindows.count == host.windows.count {
-                settled = true
-                break
-            }
-        }
+        let settled = settle(host, build: build)
         let settleMs = (MonotonicClock.seconds() - settleStart) * 1000
-        switch variant {
-        case "caret":
-            let inject = EventInjector(window: host.window)
-            let field = app.browser.filterOrigin + Point(80, 13)
-            inject.mouseMove(to: field)
-            inject.mouseButton(.left, down: true, at: field)
-            inject.mouseButton(.left, down: false, at: field)
-        case "hud":
-            host.showsHUD = true
-        case "animation":
-            host.ui.withAnimation(.spring) { app.darkTheme = true }
-            FrameWaker.wake()  // changed outside a frame, as a timer or a worker would: the loop draws it
-        default:
-            break
-        }
+        startVariant(variant, host: host, app: app)
         // Let the variant's own input settle, then measure a quiet stretch.
         let settlingFrames0 = host.windows.map(\.framesDrawn).reduce(0, +)
         let quietStart = MonotonicClock.seconds()
@@ -105,6 +79,42 @@ enum IdleBench {
         if variant == "caret" { json += ",\"text_field_focused\":\(focused),\"blink_period_s\":1" }
         if variant == "hud" { json += ",\"paced_at_display_rate\":true" }
         return json + ",\"peak_rss_mb\":\(peakRSSMegabytes())}"
+    }
+
+    /// Runs frames until every window shows its first screen of sharp thumbnails, with no
+    /// decode queued or running (a minute at most). Returns whether they all did.
+    private static func settle(_ host: AppHost, build: (UI) -> Void) -> Bool {
+        let settleStart = MonotonicClock.seconds()
+        while MonotonicClock.seconds() - settleStart < 60 {
+            host.runOnce(timeout: 0.5, build)
+            let settledWindows = host.windows.filter { window in
+                let lazy = window.profiler.lastFrame?.lazy ?? LazyPathCounters()
+                return lazy.visibleCells > 0 && lazy.cellsAwaitingSharpThumbnail == 0 && lazy.queued == 0
+                    && lazy.running == 0
+            }
+            if settledWindows.count == host.windows.count { return true }
+        }
+        return false
+    }
+
+    /// What the variant leaves running: a focused text field's caret, the HUD, or a spring
+    /// animation started outside a frame, as a timer or a worker would.
+    private static func startVariant(_ variant: String, host: AppHost, app: DemoApp) {
+        switch variant {
+        case "caret":
+            let inject = EventInjector(window: host.window)
+            let field = app.browser.filterOrigin + Point(80, 13)
+            inject.mouseMove(to: field)
+            inject.mouseButton(.left, down: true, at: field)
+            inject.mouseButton(.left, down: false, at: field)
+        case "hud":
+            host.showsHUD = true
+        case "animation":
+            host.ui.withAnimation(.spring) { app.darkTheme = true }
+            FrameWaker.wake()  // the loop draws it
+        default:
+            break
+        }
     }
 
     /// User + system CPU seconds of this process so far.

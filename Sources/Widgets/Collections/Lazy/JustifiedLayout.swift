@@ -111,17 +111,7 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
         self.rowHeight = rowHeight.isFinite ? max(1, rowHeight) : 1
         self.spacing = spacing.isFinite ? max(0, spacing) : 0
         self.headerLength = headerLength.isFinite ? max(0, headerLength) : 0
-        var counts = (sections ?? [count]).map { max(0, $0) }
-        // Sections covering more or fewer items than there are: the last takes the difference.
-        let listed = counts.reduce(0, +)
-        if listed != count {
-            var left = count
-            counts = counts.map { c in
-                defer { left -= min(c, left) }
-                return min(c, left)
-            }
-            if left > 0 { counts.append(left) }
-        }
+        let counts = Self.sectionCounts(sections, count: count)
         var starts = [0], offsets = [0.0]
         var rowStarts: [Int32] = [], rowOffsets: [Double] = [], rowHeights: [Float] = []
         var itemX = [Float](repeating: 0, count: count), itemWidth = [Float](repeating: 0, count: count)
@@ -135,24 +125,9 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
             var y = offsets.last! + self.headerLength
             var i = start
             while i < end {
-                // Take items while the row, at the height aimed at, is narrower than the width;
-                // the item that crosses it joins if that leaves the row nearer that height.
-                var sum = 0.0, j = i
-                while j < end {
-                    let next = sum + ratio(j)
-                    let gaps = Double(j - i) * self.spacing
-                    if next * self.rowHeight + gaps >= self.width {
-                        let without = j > i ? (self.width - Double(j - i - 1) * self.spacing) / sum : .infinity
-                        let with = (self.width - gaps) / next
-                        if abs(with - self.rowHeight) <= abs(without - self.rowHeight) {
-                            sum = next
-                            j += 1
-                        }
-                        break
-                    }
-                    sum = next
-                    j += 1
-                }
+                let (j, sum) = Self.rowBreak(
+                    from: i, end: end, ratio: ratio, width: self.width, rowHeight: self.rowHeight, spacing: self.spacing
+                )
                 let n = j - i
                 var height = max(1, (self.width - Double(n - 1) * self.spacing) / sum)
                 if j == end && height > self.rowHeight { height = self.rowHeight }  // a short last row is not stretched
@@ -181,6 +156,45 @@ public struct JustifiedLayout: Sendable, LazyGridGeometry {
         self.rowHeights = rowHeights
         self.itemX = itemX
         self.itemWidth = itemWidth
+    }
+
+    /// The items of each section: sections covering more or fewer items than there are are
+    /// cut, and the last takes the difference.
+    private static func sectionCounts(_ sections: [Int]?, count: Int) -> [Int] {
+        var counts = (sections ?? [count]).map { max(0, $0) }
+        guard counts.reduce(0, +) != count else { return counts }
+        var left = count
+        counts = counts.map { c in
+            defer { left -= min(c, left) }
+            return min(c, left)
+        }
+        if left > 0 { counts.append(left) }
+        return counts
+    }
+
+    /// Where the row starting at item `i` ends (before `end` at most), and the sum of its
+    /// aspect ratios: items are taken while the row, at the height aimed at, is narrower than
+    /// the width; the item that crosses it joins if that leaves the row nearer that height.
+    private static func rowBreak(
+        from i: Int, end: Int, ratio: (Int) -> Double, width: Double, rowHeight: Double, spacing: Double
+    ) -> (end: Int, sum: Double) {
+        var sum = 0.0, j = i
+        while j < end {
+            let next = sum + ratio(j)
+            let gaps = Double(j - i) * spacing
+            if next * rowHeight + gaps >= width {
+                let without = j > i ? (width - Double(j - i - 1) * spacing) / sum : .infinity
+                let with = (width - gaps) / next
+                if abs(with - rowHeight) <= abs(without - rowHeight) {
+                    sum = next
+                    j += 1
+                }
+                break
+            }
+            sum = next
+            j += 1
+        }
+        return (j, sum)
     }
 
     /// How many rows it has.

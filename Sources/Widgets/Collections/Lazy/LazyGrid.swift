@@ -606,25 +606,9 @@ extension UI {
                         memo.value.topItem = (first, lines.offset(ofItem: first) - offset)
                     }
                     for i in info.visible {
-                        let place = cell(i)
                         let along = lines.offset(ofItem: i) - offset
-                        let cellRect =
-                            vertical
-                            ? Rect(
-                                x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
-                            : Rect(
-                                x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
-                        // Layout-built content sits in its cell by the item's alignment (across the column
-                        // of a vertical grid); the rect is the whole cell for content drawn directly.
-                        _ = accessibilityItem(
-                            i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin
-                        ) {
-                            _ = child(
-                                at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
-                                alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)
-                            ) { content(self, i, cellRect) }
-                            return cellRect.size
-                        }
+                        buildGridCell(
+                            gid, i, place: cell(i), along: along, in: rect, vertical: vertical, content: content)
                     }
                     guard lines.headerLength > 0 else { return }
                     info.visibleSections = lines.visibleSections(offset: offset, viewport: viewportLength)
@@ -635,6 +619,26 @@ extension UI {
                 }
             }
             return info
+        }
+    }
+
+    /// Item `i` in its cell, `along` the scroll axis from the grid's start. Layout-built
+    /// content sits in its cell by the item's alignment (across the column of a vertical
+    /// grid); the rectangle is the whole cell for content drawn directly.
+    private func buildGridCell(
+        _ gid: WidgetID, _ i: Int, place: GridCell, along: Double, in rect: Rect, vertical: Bool,
+        content: (UI, Int, Rect) -> Void
+    ) {
+        let cellRect =
+            vertical
+            ? Rect(x: rect.x + place.across, y: rect.y + along, width: place.width, height: place.length)
+            : Rect(x: rect.x + along, y: rect.y + place.across, width: place.length, height: place.width)
+        _ = accessibilityItem(i, id: WidgetID(parent: WidgetID(parent: gid, "items"), index: i), at: cellRect.origin) {
+            _ = child(
+                at: cellRect, axis: vertical ? .vertical : .horizontal, spacing: theme.spacing,
+                alignment: CrossAlignment(place.alignment), id: WidgetID(parent: gid, index: i)
+            ) { content(self, i, cellRect) }
+            return cellRect.size
         }
     }
 

@@ -264,7 +264,8 @@ extension UI {
             ? slots.sectionStarts[pinned.section + 1] + pinned.section + 1 : memo.extents.count
         let height = memo.extents.length(of: pinned.slot) - spacing
         let y = min(max(offset, memo.extents.offset(of: pinned.slot)), memo.extents.offset(of: next) - spacing - height)
-        drawList.addRect(Rect(x: backing.x, y: backing.y + y, width: backing.width, height: height), color: theme.background)
+        drawList.addRect(
+            Rect(x: backing.x, y: backing.y + y, width: backing.width, height: height), color: theme.background)
         return y
     }
 
@@ -304,7 +305,9 @@ extension UI {
                         let origin =
                             vertical
                             ? Point(rect.x, rect.y + position - offset) : Point(rect.x + position - offset, rect.y)
-                        let length = buildStackItem(i, at: origin, across: across, vertical: vertical, content: content) + spacing
+                        let length =
+                            buildStackItem(i, at: origin, across: across, vertical: vertical, content: content)
+                            + spacing
                         memo.value.extents.setLength(length, of: i)
                         return length
                     }

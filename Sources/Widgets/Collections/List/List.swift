@@ -523,7 +523,8 @@ extension UI {
     private func applyListScrollRequest(
         _ lid: WidgetID, layout: ListLayout, collector: ListCollector, viewport: Double, offset: Double
     ) {
-        guard let request = pendingRowScrolls.removeValue(forKey: lid), let row = layout.row(withID: request.id, in: collector)
+        guard let request = pendingRowScrolls.removeValue(forKey: lid),
+            let row = layout.row(withID: request.id, in: collector)
         else { return }
         let slot = layout.geometry.slot(ofRow: row)
         let target = ScrollAnchor.offset(
@@ -534,7 +535,8 @@ extension UI {
 
     /// After the rows: a screen reader's expand and collapse requests, the scroll a dragged row
     /// or rows measured anew asked for, and the context menu.
-    private func finishListFrame(_ r: Interaction, memo: StateBox<ListMemo>, contextMenu: ((Set<AnyHashable>) -> Void)?) {
+    private func finishListFrame(_ r: Interaction, memo: StateBox<ListMemo>, contextMenu: ((Set<AnyHashable>) -> Void)?)
+    {
         for toggle in listAccessibilityToggles { toggle() }
         listAccessibilityToggles.removeAll()
         if memo.value.scrollCorrection != 0 {

@@ -476,14 +476,16 @@ extension UI {
             trailing -= 22
         case .disclosureIndicator:
             drawIcon(
-                .chevronRight, in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12), color: secondaryColor)
+                .chevronRight, in: Rect(x: trailing - 12, y: rect.midY - 6, width: 12, height: 12),
+                color: secondaryColor)
             trailing -= 20
         case .badge(let count):
             let small = self.font(size: theme.fontSize - 3)
             let label = String(count)
             let width = small.measure(label) + 14
             let capsule = Rect(x: trailing - width, y: rect.midY - 9, width: width, height: 18)
-            drawList.addRoundedRect(capsule, radius: 9, color: highlighted ? theme.onAccent.opacity(0.25) : theme.control)
+            drawList.addRoundedRect(
+                capsule, radius: 9, color: highlighted ? theme.onAccent.opacity(0.25) : theme.control)
             small.draw(label, in: capsule, alignment: .center, color: secondaryColor, into: &drawList)
             trailing -= width + 8
         }

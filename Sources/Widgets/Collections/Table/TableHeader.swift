@@ -118,34 +118,12 @@ extension UI {
                 if r.clicked && columnDrag == nil && column.isSortable {
                     actions.sortClick = (c, input.modifiers.contains(.shift))
                 }
-                var textRect = cell.insetBy(dx: 8, dy: 0)
-                if let rank = sortKeys.firstIndex(where: { $0.id == column.id }) {
-                    // Direction chevron, and the key's priority when it is not the primary one.
-                    let icon: Icon = sortKeys[rank].order == .forward ? .chevronUp : .chevronDown
-                    let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
-                    drawIcon(icon, in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText)
-                    if rank > 0 {
-                        font(size: 10).draw(
-                            "\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText,
-                            into: &drawList)
-                    }
-                    textRect.width -= 24
-                }
-                bold.draw(
-                    column.title, in: textRect, alignment: column.alignment, color: theme.secondaryText, into: &drawList
-                )
-                // Divider: drag to resize the column on its left.
-                let divider = Rect(x: cell.maxX - 1, y: cell.y + 5, width: 1, height: cell.height - 10)
-                drawList.addRect(divider, color: theme.separator)
-                if let range = column.resizable {
-                    let handle = splitterHandle(
-                        id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
-                    if handle.pressed { resizeStart = width }
-                    if handle.isActive && input.pointer.isDragging {
-                        let newWidth = resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
-                        userWidths.value[column.id] = min(max(newWidth, range.min), range.max)
-                    }
-                    if handle.doubleClicked { userWidths.value[column.id] = nil }
+                drawHeaderTitle(
+                    column, in: cell, sortRank: sortKeys.firstIndex { $0.id == column.id }, sortKeys: sortKeys,
+                    bold: bold)
+                if let handle = headerDivider(
+                    column, cell: cell, width: width, resizeStart: &resizeStart, userWidths: userWidths)
+                {
                     dividers.append(handle)
                 }
             }
@@ -165,6 +143,47 @@ extension UI {
             }
         }
         return actions
+    }
+
+    /// A header cell's title, and for a sort key its direction chevron and, when it is not the
+    /// primary one, its priority.
+    private func drawHeaderTitle(
+        _ column: HeaderColumn, in cell: Rect, sortRank: Int?, sortKeys: [(id: String, order: SortDirection)],
+        bold: Font
+    ) {
+        var textRect = cell.insetBy(dx: 8, dy: 0)
+        if let rank = sortRank {
+            let icon: Icon = sortKeys[rank].order == .forward ? .chevronUp : .chevronDown
+            let iconRect = Rect(x: cell.maxX - 20, y: cell.midY - 7, width: 14, height: 14)
+            drawIcon(icon, in: iconRect, color: rank == 0 ? theme.accent : theme.secondaryText)
+            if rank > 0 {
+                font(size: 10).draw(
+                    "\(rank + 1)", at: Point(iconRect.x - 8, cell.midY - 7), color: theme.secondaryText, into: &drawList
+                )
+            }
+            textRect.width -= 24
+        }
+        bold.draw(column.title, in: textRect, alignment: column.alignment, color: theme.secondaryText, into: &drawList)
+    }
+
+    /// The divider at a header cell's trailing edge; for a resizable column, a handle that a
+    /// drag resizes the column with and a double click gives back its own width. Returns it.
+    private func headerDivider(
+        _ column: HeaderColumn, cell: Rect, width: Double, resizeStart: inout Double,
+        userWidths: StateBox<[String: Double]>
+    ) -> Interaction? {
+        let divider = Rect(x: cell.maxX - 1, y: cell.y + 5, width: 1, height: cell.height - 10)
+        drawList.addRect(divider, color: theme.separator)
+        guard let range = column.resizable else { return nil }
+        let handle = splitterHandle(
+            id("divider." + column.id), splitter: divider, horizontal: true, styling: SplitStyling())
+        if handle.pressed { resizeStart = width }
+        if handle.isActive && input.pointer.isDragging {
+            let newWidth = resizeStart + input.pointer.position.x - input.pointer.pressPosition.x
+            userWidths.value[column.id] = min(max(newWidth, range.min), range.max)
+        }
+        if handle.doubleClicked { userWidths.value[column.id] = nil }
+        return handle
     }
 
     /// While a header is dragged: a marker where it would land; on release, the move.
