@@ -2,6 +2,12 @@ import Render2D
 import Imaging
 import Profiling
 
+// `@inlinable` in the table's files is measured, not habit: it lets the app's module
+// specialize the table for its row type. Unspecialized, generic row access cost about 40 % of
+// a table frame, a third of a 1,000-column frame went to generic metadata lookups, and making
+// `arrange` inlinable took `bench table --columns 1000` from 3.20 M to 1.79 M instructions a
+// frame (callgrind). The figures it keeps: `bench table` work p50 and `bench table --columns 1000`.
+
 /// A column of a `ui.table`: a title, what each cell shows, whether and how it sorts, and
 /// its width. Named and shaped as SwiftUI's `TableColumn`.
 ///
