@@ -1,3 +1,8 @@
+// `@inlinable` here is measured: lists and outlines are specialized for the app's element
+// type. Without it (this file, List.swift, Outline.swift and OutlineFlattening.swift), `bench
+// outline` (a million nodes) went from 0.245 to 0.435 ms work p50 and 0.138 to 0.285 ms build
+// (medians of 3 interleaved runs, release). The figure: `bench outline` work p50.
+
 /// One row of a flattened outline: a node, its depth, and whether it is expanded.
 public struct OutlineRow<Node> {
     /// The node.
