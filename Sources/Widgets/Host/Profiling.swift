@@ -2,6 +2,9 @@ import Render2D
 import Imaging
 import Profiling
 
+// `profile` is `@inlinable` so its scope is inlined into the app's code as the profiler's
+// own are (`bench scopes`: 12.3 → 1.6 ns a scope with scopes off; see FrameProfiler.swift).
+
 extension UI {
     /// Times `body` as a scope named `name` in the frame profiler: it shows in the HUD's frame
     /// inspector, in attributions ("build: thumbnails strip 7.20 ms") and as a slice in traces.

@@ -1,3 +1,8 @@
+// `@inlinable` here is measured: a table asks whether each visible row is selected every
+// frame, in code specialized for its row IDs. Without it, `bench table` (1M rows) went from
+// 0.155 to 0.180 ms work p50 and 0.124 to 0.146 ms build (medians of 3 interleaved release
+// runs; close to the noise, so it stays until a steadier count says otherwise).
+
 /// Which rows are selected, kept small at any scale: "all rows" or none, flipped over index
 /// ranges of one row order, and over single IDs. Select-all, a shift-range and an inversion
 /// on a million rows cost O(1) or O(ranges), never O(rows). It reads like a `Set<ID>`:

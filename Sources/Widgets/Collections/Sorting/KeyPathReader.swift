@@ -1,3 +1,7 @@
+// `@inlinable` here is measured: reading a key path's bytes in place from code specialized
+// for the row type took `bench sort` (24 sorts of 1M rows, callgrind) from 38.7 G to 34.1 G
+// instructions. The figure: `bench sort`.
+
 /// Reads a property through a key path, quickly: a stored property of a struct is loaded from
 /// its byte offset, where `root[keyPath:]` walks the key path at run time (hundreds of
 /// instructions a read: most of a million-row sort by name, and of a table's cell text).
