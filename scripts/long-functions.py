@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Lists functions, initializers, accessors and closures-as-bodies in Sources/ longer than a
-limit (default 80 lines, from the declaration's line to its closing brace). Exits 1 when any
-is found. Counts braces outside strings and comments; good enough for this tree's style.
+"""Lists functions, initializers, deinitializers and subscripts in Sources/ longer than a
+limit (default 80 lines, from the declaration's line to its body's closing brace). Exits 1
+when any is found. Counts braces outside strings and comments; a declaration without a body
+(a protocol requirement) is not counted. Good enough for this tree's style.
 
 usage: scripts/long-functions.py [LIMIT] [PATH ...]"""
 import re
@@ -47,6 +48,8 @@ def code_only(line, in_block_comment):
 def long_functions(path, limit):
     lines = path.read_text().split('\n')
     found, stack, depth, in_comment = [], [], 0, False
+    pending = None  # (depth, line, text) of a declaration whose body has not opened yet
+    parens = 0
     multiline_string = False
     for number, raw in enumerate(lines, 1):
         if raw.count('"""') % 2 == 1:
@@ -56,19 +59,27 @@ def long_functions(path, limit):
             continue
         code, in_comment = code_only(raw, in_comment)
         if DECLARATION.match(code):
-            stack.append((depth, number, raw.strip()))
+            pending, parens = (depth, number, raw.strip()), 0  # replaces one that had no body
         for c in code:
-            if c == '{':
+            if c in '([':
+                parens += 1
+            elif c in ')]':
+                parens -= 1
+            elif c == '{':
+                # The body opens at the declaration's depth, outside its parameter list
+                # (a default argument's closure is inside the parentheses).
+                if pending and pending[0] == depth and parens <= 0:
+                    stack.append(pending)
+                    pending = None
                 depth += 1
             elif c == '}':
                 depth -= 1
-                while stack and stack[-1][0] == depth and number >= stack[-1][1]:
+                if pending and depth < pending[0]:
+                    pending = None  # the enclosing type ended: it was a requirement
+                if stack and stack[-1][0] == depth:
                     start_depth, start, text = stack.pop()
                     if number - start + 1 > limit:
                         found.append((number - start + 1, f'{path}:{start}', text[:90]))
-        # a declaration without a body (a protocol requirement) closes at once
-        if stack and stack[-1][1] == number and '{' not in code and not code.rstrip().endswith((',', '(', '->')):
-            pass
     return found
 
 
