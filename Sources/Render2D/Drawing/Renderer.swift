@@ -1,4 +1,5 @@
 import CSDL2
+import CBufferAge
 
 /// Tightly packed 8-bit RGBA pixels (R, G, B, A byte order), the currency between decode
 /// workers and the renderer. `Sendable`: safe to hand from a worker to the main thread.
@@ -69,7 +70,7 @@ public enum TextureFilter: Sendable {
 /// ```swift
 /// renderer.beginFrame(clearColor: .black)
 /// renderer.draw(list)
-/// renderer.present()
+/// renderer.present()  // draws the frame, only where it changed, and shows it
 /// ```
 @MainActor
 public final class Renderer {
@@ -94,6 +95,11 @@ public final class Renderer {
         public var opaqueDraws = 0
         /// Draw calls of large rectangles in flat color, untextured (`TextureHandle.flat`).
         public var flatDraws = 0
+        /// Pixels drawn again: the whole window when the frame was drawn whole, the damaged
+        /// regions' area when only they were (see `redrawsOnlyDamage`), 0 when nothing changed.
+        public var redrawnArea = 0
+        /// Whether the frame was drawn whole.
+        public var fullRedraw = false
         /// Zero counts.
         public init() {}
     }
@@ -123,6 +129,8 @@ public final class Renderer {
         destroyed = true
         for texture in textures.values { SDL_DestroyTexture(texture) }
         for texture in atlasTextures { SDL_DestroyTexture(texture) }
+        if let lastFrame { SDL_DestroyTexture(lastFrame) }
+        lastFrame = nil
         textures.removeAll()
         atlasTextures.removeAll()
         SDL_DestroyRenderer(handle)
@@ -176,6 +184,7 @@ public final class Renderer {
             SDL_UpdateTexture(sdl, &rect, $0.baseAddress, Int32(pixels.width * 4))
         }
         if status != 0 { throw RenderError("SDL_UpdateTexture") }
+        textureGenerations[texture.id, default: 0] += 1
     }
 
     /// Replaces a region of a texture from raw RGBA rows `pitch` bytes apart.
@@ -186,12 +195,14 @@ public final class Renderer {
         guard let sdl = textures[texture.id] else { throw RenderError("unknown texture \(texture.id)") }
         var rect = SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height))
         if SDL_UpdateTexture(sdl, &rect, bytes, Int32(pitch)) != 0 { throw RenderError("SDL_UpdateTexture") }
+        textureGenerations[texture.id, default: 0] += 1
     }
 
     /// Frees the GPU texture; drawing the handle afterwards draws nothing.
     public func destroyTexture(_ texture: TextureHandle) {
         if let sdl = textures.removeValue(forKey: texture.id) { SDL_DestroyTexture(sdl) }
         opaqueTextures.remove(texture.id)
+        textureGenerations[texture.id] = nil
     }
 
     /// The size of a live texture.
@@ -207,12 +218,66 @@ public final class Renderer {
 
     // MARK: Frames
 
-    /// Clears the target and resets the per-frame counters.
+    /// Whether a frame redraws only the regions that changed since the last one (on unless
+    /// `TESSERA_FULL_REDRAW=1` is in the environment).
+    ///
+    /// The last frame is kept in a render target. Each frame's triangles are hashed into
+    /// 32-pixel tiles (`DamageTracker`); only the tiles whose hashes differ are cleared and
+    /// drawn again, under a scissor, from the triangles that touch them, and the target is
+    /// then copied to the window. A frame that changes most of the window (a scroll, a resize)
+    /// is drawn whole, and after two of those in a row straight to the window, as without
+    /// damage tracking, until a small change comes again.
+    ///
+    /// ```swift
+    /// renderer.redrawsOnlyDamage = false  // every frame drawn whole, to compare
+    /// ```
+    public var redrawsOnlyDamage = SDL_getenv("TESSERA_FULL_REDRAW").map { String(cString: $0) } != "1"
+
+    private var damageTracker = DamageTracker()
+    /// The render target holding the last frame, while redrawing only damage.
+    private var lastFrame: OpaquePointer?
+    private var lastFrameSize = (width: 0, height: 0)
+    /// Whether `lastFrame` holds the last presented frame (false after a frame drawn straight
+    /// to the window, or when the target was lost).
+    private var lastFrameIsCurrent = false
+    /// Whole-window frames in a row: past two, frames go straight to the window.
+    private var fullFramesInARow = 0
+    /// Frames in a row whose every pixel reached the window's back buffer (0 after it was lost).
+    private var framesInWindow = 0
+    /// The last frame's damage in the window (nil: all of it), for a back buffer two frames old.
+    private var lastWindowDamage: [PixelRect]?
+    /// Frames presented: before the first, the back buffer holds nothing.
+    private var presentedFrames = 0
+    /// The frame in progress: its clear color and lists, drawn by `finishFrame`.
+    private var clearColor = Color.black
+    private var pendingLists: [DrawList] = []
+    private var frameIsPending = false
+    /// Whether the finished frame is in `lastFrame` (to be copied to the window by `present`).
+    private var frameIsInTarget = false
+    /// Content generations of textures replaced in place (`updateTexture`).
+    private var textureGenerations: [UInt32: UInt64] = [:]
+    /// Scratch for the indices of the triangles that touch a damaged region.
+    private var regionIndices: [Int32] = []
+
+    /// Starts a frame cleared to `clearColor` and resets the per-frame counters.
     public func beginFrame(clearColor: Color) {
         stats = Stats()
-        SDL_RenderSetClipRect(handle, nil)
-        SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
-        SDL_RenderClear(handle)
+        self.clearColor = clearColor
+        pendingLists.removeAll(keepingCapacity: true)
+        frameIsPending = true
+        let (w, h) = outputSize
+        let seed =
+            UInt64(clearColor.r) | UInt64(clearColor.g) << 8 | UInt64(clearColor.b) << 16
+            | UInt64(clearColor.a) << 24 | UInt64(atlas.generation) << 32
+        if redrawsOnlyDamage { damageTracker.beginFrame(width: w, height: h, seed: seed) }
+    }
+
+    /// Forgets the kept frame, so the next frame is drawn whole: call it when the GPU lost
+    /// the render targets' contents (`SDL_RENDER_TARGETS_RESET`, `SDL_RENDER_DEVICE_RESET`).
+    public func invalidateLastFrame() {
+        lastFrameIsCurrent = false
+        framesInWindow = 0
+        damageTracker.invalidate()
     }
 
     /// Creates textures for new atlas pages and uploads what was added to them since last frame.
@@ -246,26 +311,162 @@ public final class Renderer {
         return textures[texture.id]
     }
 
-    /// Submits a draw list: one `SDL_RenderGeometry` call per command.
+    /// Adds a draw list to the frame; lists are drawn in the order they are added. The frame is
+    /// drawn by `present` or `readPixels`: do not change `list` before then (that would copy it).
     public func draw(_ list: DrawList) {
         syncAtlas()
+        if !frameIsPending { beginFrame(clearColor: clearColor) }
+        guard !list.commands.isEmpty else { return }
+        if redrawsOnlyDamage {
+            damageTracker.add(list) { [textureGenerations] texture in textureGenerations[texture.id] ?? 0 }
+        }
+        pendingLists.append(list)
+    }
+
+    /// Draws the frame begun by `beginFrame`: whole, or only where it changed.
+    public func finishFrame() {
+        guard frameIsPending else { return }
+        frameIsPending = false
+        defer { pendingLists.removeAll(keepingCapacity: true) }
+        let damage = redrawsOnlyDamage ? damageTracker.endFrame() : .full
+        let (w, h) = outputSize
+        fullFramesInARow = damage == .full ? fullFramesInARow + 1 : 0
+        let age = redrawsOnlyDamage ? backBufferAge() : 0
+        if age == 1 || age == 2 {
+            drawIntoWindow(damage, backBufferAge: age, width: w, height: h)
+        } else {
+            drawThroughKeptFrame(damage, width: w, height: h)
+        }
+    }
+
+    /// The back buffer holds the frame of `backBufferAge` frames ago: redraw this frame's damage
+    /// (and the last frame's, for an age of 2) straight into it.
+    private func drawIntoWindow(_ damage: Damage, backBufferAge age: Int, width: Int, height: Int) {
+        SDL_SetRenderTarget(handle, nil)
+        frameIsInTarget = false
+        lastFrameIsCurrent = false
+        let thisFrame: [PixelRect]?
+        switch damage {
+        case .none: thisFrame = []
+        case .regions(let regions): thisFrame = regions
+        case .full: thisFrame = nil
+        }
+        var regions = thisFrame
+        if age == 2 { regions = lastWindowDamage.flatMap { last in thisFrame.map { $0 + last } } }
+        let historyHolds = framesInWindow >= age
+        lastWindowDamage = thisFrame
+        framesInWindow += 1
+        guard historyHolds, let regions else {
+            drawWhole(width: width, height: height)
+            return
+        }
+        for region in regions { redraw(region) }
+    }
+
+    /// No back buffer to trust: the frame is kept in a render target and copied to the window
+    /// by `present`; after two whole-window changes in a row, frames go straight to the window.
+    private func drawThroughKeptFrame(_ damage: Damage, width: Int, height: Int) {
+        // `present` copies the whole frame to the window: its back buffer then holds it too.
+        framesInWindow += 1
+        lastWindowDamage = nil
+        if damage != .full, lastFrameIsCurrent, lastFrameSize == (width, height), let lastFrame {
+            SDL_SetRenderTarget(handle, lastFrame)
+            frameIsInTarget = true
+            guard case .regions(let regions) = damage else { return }
+            for region in regions { redraw(region) }
+            return
+        }
+        let intoTarget = redrawsOnlyDamage && fullFramesInARow <= 2
+        frameIsInTarget = intoTarget && makeLastFrameTarget(width: width, height: height)
+        SDL_SetRenderTarget(handle, frameIsInTarget ? lastFrame : nil)
+        lastFrameIsCurrent = frameIsInTarget
+        drawWhole(width: width, height: height)
+    }
+
+    private func drawWhole(width: Int, height: Int) {
+        SDL_RenderSetClipRect(handle, nil)
+        SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
+        SDL_RenderClear(handle)
+        for list in pendingLists { submit(list, within: nil) }
+        stats.redrawnArea = width * height
+        stats.fullRedraw = true
+    }
+
+    /// How many frames ago the window's back buffer was drawn, when the driver says: 1 on SDL's
+    /// offscreen driver (one pbuffer, kept between frames), `GLX_EXT_buffer_age`'s answer on
+    /// X11; 0 (unknown) otherwise, or before the first present.
+    private func backBufferAge() -> Int {
+        guard presentedFrames > 0, name == "opengl" else { return 0 }
+        if SDLContext.videoDriver == "offscreen" { return 1 }
+        guard let window = SDL_RenderGetWindow(handle) else { return 0 }
+        return Int(tessera_glx_back_buffer_age(window))
+    }
+
+    /// (Re)creates the render target that keeps the last frame; false when SDL cannot.
+    private func makeLastFrameTarget(width: Int, height: Int) -> Bool {
+        if lastFrame != nil, lastFrameSize == (width, height) { return true }
+        if let lastFrame { SDL_DestroyTexture(lastFrame) }
+        lastFrame = nil
+        guard width > 0, height > 0,
+            let texture = SDL_CreateTexture(
+                handle, tessera_pixelformat_rgba32(), Int32(SDL_TEXTUREACCESS_TARGET.rawValue), Int32(width),
+                Int32(height))
+        else {
+            Log.error("the last frame's render target: \(String(cString: SDL_GetError())); drawing every frame whole")
+            redrawsOnlyDamage = false
+            return false
+        }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+        SDL_SetTextureScaleMode(texture, SDL_ScaleModeNearest)
+        lastFrame = texture
+        lastFrameSize = (width, height)
+        return true
+    }
+
+    /// Clears `region` of the kept frame and draws into it, under its scissor, the triangles
+    /// of every pending list that touch it.
+    private func redraw(_ region: PixelRect) {
+        var rect = SDL_Rect(x: Int32(region.x), y: Int32(region.y), w: Int32(region.width), h: Int32(region.height))
+        SDL_RenderSetClipRect(handle, &rect)
+        SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_NONE)
+        SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
+        SDL_RenderFillRect(handle, &rect)
+        for list in pendingLists { submit(list, within: region) }
+        stats.redrawnArea += region.area
+    }
+
+    /// Submits a draw list: one `SDL_RenderGeometry` call per command, or, `within` a damaged
+    /// region, per command that has triangles touching it (and only those).
+    private func submit(_ list: DrawList, within region: PixelRect?) {
         let commands = list.commands
         guard !commands.isEmpty else { return }
-        var currentScissor: Rect?? = .none
+        var currentScissor: SDL_Rect?? = .none  // none: not set yet in this list
         list.vertices.withUnsafeBufferPointer { vertices in
             list.indices.withUnsafeBufferPointer { indices in
                 for command in commands where command.indexCount > 0 {
                     let flat = command.texture == .flat, texture = flat ? nil : sdlTexture(command.texture)
                     guard flat || texture != nil else { continue }
-                    if currentScissor != .some(command.scissor) {
-                        if let s = command.scissor {
-                            var rect = SDL_Rect(
-                                x: Int32(s.x), y: Int32(s.y), w: Int32(max(0, s.width)), h: Int32(max(0, s.height)))
+                    var scissor = command.scissor.map {
+                        SDL_Rect(
+                            x: Int32(clamping: Int($0.x.clampedForPixels)),
+                            y: Int32(clamping: Int($0.y.clampedForPixels)),
+                            w: Int32(clamping: max(0, Int($0.width.clampedForPixels))),
+                            h: Int32(clamping: max(0, Int($0.height.clampedForPixels))))
+                    }
+                    var drawnCount = command.indexCount
+                    if let region {
+                        guard let clipped = Self.intersect(scissor, region) else { continue }
+                        scissor = clipped
+                        drawnCount = trianglesTouching(region, of: command, vertices: vertices, indices: indices)
+                        guard drawnCount > 0 else { continue }
+                    }
+                    if currentScissor.map({ Self.same($0, scissor) }) != true {
+                        if var rect = scissor {
                             SDL_RenderSetClipRect(handle, &rect)
                         } else {
                             SDL_RenderSetClipRect(handle, nil)
                         }
-                        currentScissor = .some(command.scissor)
+                        currentScissor = .some(scissor)
                     }
                     if let texture, opaqueTextures.contains(command.texture.id) {
                         // SDL records the blend mode with each queued draw, so it may change between draws.
@@ -277,16 +478,67 @@ public final class Renderer {
                         SDL_SetRenderDrawBlendMode(handle, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
                         stats.flatDraws += 1
                     }
-                    SDL_RenderGeometry(
-                        handle, texture, vertices.baseAddress, Int32(vertices.count),
-                        indices.baseAddress! + command.indexStart, Int32(command.indexCount))
+                    // SDL copies the indices into its batch here, so the scratch may be reused.
+                    if region == nil {
+                        SDL_RenderGeometry(
+                            handle, texture, vertices.baseAddress, Int32(vertices.count),
+                            indices.baseAddress! + command.indexStart, Int32(drawnCount))
+                    } else {
+                        regionIndices.withUnsafeBufferPointer {
+                            _ = SDL_RenderGeometry(
+                                handle, texture, vertices.baseAddress, Int32(vertices.count), $0.baseAddress,
+                                Int32(drawnCount))
+                        }
+                    }
                     stats.drawCalls += 1
-                    stats.triangles += command.indexCount / 3
+                    stats.triangles += drawnCount / 3
                 }
             }
         }
         stats.vertices += list.vertices.count
         SDL_RenderSetClipRect(handle, nil)
+    }
+
+    private static func same(_ a: SDL_Rect?, _ b: SDL_Rect?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.x == b.x && a.y == b.y && a.w == b.w && a.h == b.h
+    }
+
+    /// `scissor` (none: the whole target) cut to `region`; nil when they do not meet.
+    private static func intersect(_ scissor: SDL_Rect?, _ region: PixelRect) -> SDL_Rect? {
+        var x0 = region.x, y0 = region.y, x1 = region.x + region.width, y1 = region.y + region.height
+        if let s = scissor {
+            x0 = max(x0, Int(s.x))
+            y0 = max(y0, Int(s.y))
+            x1 = min(x1, Int(s.x) + Int(s.w))
+            y1 = min(y1, Int(s.y) + Int(s.h))
+        }
+        guard x0 < x1, y0 < y1 else { return nil }
+        return SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(x1 - x0), h: Int32(y1 - y0))
+    }
+
+    /// Fills `regionIndices` with the triangles of `command` whose bounds touch `region`;
+    /// returns how many indices that is.
+    private func trianglesTouching(
+        _ region: PixelRect, of command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>,
+        indices: UnsafeBufferPointer<Int32>
+    ) -> Int {
+        let rx0 = Float(region.x - 1), ry0 = Float(region.y - 1)
+        let rx1 = Float(region.x + region.width + 1), ry1 = Float(region.y + region.height + 1)
+        regionIndices.removeAll(keepingCapacity: true)
+        var i = command.indexStart
+        let end = command.indexStart + command.indexCount
+        while i + 2 < end {
+            let a = vertices[Int(indices[i])].position, b = vertices[Int(indices[i + 1])].position
+            let c = vertices[Int(indices[i + 2])].position
+            // NaN corners fail these tests and keep the triangle, as a full redraw would draw it.
+            let outside =
+                (a.x < rx0 && b.x < rx0 && c.x < rx0) || (a.x > rx1 && b.x > rx1 && c.x > rx1)
+                || (a.y < ry0 && b.y < ry0 && c.y < ry0) || (a.y > ry1 && b.y > ry1 && c.y > ry1)
+            if !outside { regionIndices.append(contentsOf: indices[i..<i + 3]) }
+            i += 3
+        }
+        return regionIndices.count
     }
 
     /// Whether every vertex `command` draws is at full opacity.
@@ -303,7 +555,15 @@ public final class Renderer {
 
     /// Shows the frame.
     public func present() {
+        finishFrame()
+        if frameIsInTarget, let lastFrame {
+            SDL_SetRenderTarget(handle, nil)
+            SDL_RenderSetClipRect(handle, nil)
+            SDL_RenderCopy(handle, lastFrame, nil, nil)
+            frameIsInTarget = false
+        }
         SDL_RenderPresent(handle)
+        presentedFrames += 1
         if waitsForGPUAfterPresent {
             // Swapping an offscreen (pbuffer) surface does not retire the frame, and Mesa's
             // threaded llvmpipe then keeps every frame's scene: RSS grew 0.5 → 2.5 GB over
@@ -319,6 +579,7 @@ public final class Renderer {
 
     /// Reads back the frame drawn so far (call before `present`).
     public func readPixels() throws(RenderError) -> PixelBuffer {
+        finishFrame()
         let (w, h) = outputSize
         var bytes = [UInt8](repeating: 0, count: w * h * 4)
         let status = bytes.withUnsafeMutableBytes {

@@ -425,6 +425,14 @@ public final class AppHost {
                 FrameWaker.acknowledge()
                 continue
             }
+            if type == SDL_RENDER_TARGETS_RESET || type == SDL_RENDER_DEVICE_RESET {
+                // The kept frame is gone: every window draws its next frame whole, now.
+                for w in windows {
+                    w.window.renderer.invalidateLastFrame()
+                    w.frameDue = true
+                }
+                continue
+            }
             if type == SDL_QUIT {
                 for w in windows { w.enqueue(.quit, at: MonotonicClock.nanoseconds()) }
                 if windows.isEmpty { quitRequested = true }
@@ -591,6 +599,7 @@ public final class AppHost {
         renderer.beginFrame(clearColor: ui.theme.background)
         renderer.draw(ui.contentDrawList)
         renderer.draw(ui.overlayDrawList)
+        renderer.finishFrame()  // only what changed since the last frame (`redrawsOnlyDamage`)
         profiler.endPhase(.submit)
         if w.readsBackFrames { w.lastFramePixels = try? renderer.readPixels() }
         if profiler.keepsTrace || w.showsHUD {  // a janky frame's picture, for the trace and the inspector

@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
 
     @Argument(
         help:
-            "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window."
+            "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files), damage (small-change frames against full ones); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window."
     )
     var scene: String
 
@@ -152,6 +152,7 @@ struct Bench: ParsableCommand {
 
     static let scenes = [
         "text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "chooser",
+        "damage",
         "decode", "scopes", "sort",
     ]
 
@@ -195,6 +196,11 @@ struct Bench: ParsableCommand {
             let folder =
                 try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
             print(IdleBench.run(host: host, folder: folder, variant: variant, seconds: seconds, windows: windows))
+        case "damage":
+            let host = try host(vsync: false, .onDemand)
+            let folder =
+                try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
+            print(DamageBench.run(host: host, folder: folder, frames: frames))
         case "chooser":
             print(try ChooserBench.run(host: try host(vsync: false, .continuous), entries: entries))
         case "firstrun":

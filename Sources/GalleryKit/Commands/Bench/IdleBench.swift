@@ -83,7 +83,7 @@ enum IdleBench {
 
     /// Runs frames until every window shows its first screen of sharp thumbnails, with no
     /// decode queued or running (a minute at most). Returns whether they all did.
-    private static func settle(_ host: AppHost, build: (UI) -> Void) -> Bool {
+    static func settle(_ host: AppHost, build: (UI) -> Void) -> Bool {
         let settleStart = MonotonicClock.seconds()
         while MonotonicClock.seconds() - settleStart < 60 {
             host.runOnce(timeout: 0.5, build)

@@ -1,0 +1,123 @@
+import Render2D
+import Imaging
+import Profiling
+import Widgets
+
+/// `bench damage`: what a frame that changes a little costs against one drawn whole, on the
+/// photo browser (the whole demo window, 1280×800) once its first screen of thumbnails is in.
+///
+/// Four kinds of frame, `frames` of each, interleaved so load hits all alike:
+/// - `full`: the same frame drawn whole (the kept frame forgotten first), today's cost;
+/// - `hover`: the pointer moves between two photos, so one cell's highlight goes and another's comes;
+/// - `caret`: the filter field is focused and the clock moves half a second, so its caret blinks;
+/// - `thumbnail`: one visible thumbnail's texture gets new pixels, as when its decode lands.
+///
+/// Each reports its total time (build, submit, present) p50, the ratio to `full`'s, and the
+/// pixels it drew again. Once per kind, outside the timing, the frame is read back, drawn
+/// again whole and read back: `pixel_identical` says whether every byte matched.
+@MainActor
+enum DamageBench {
+    static func run(host: AppHost, folder: String, frames: Int) -> String {
+        let thumbnails = FreedesktopThumbnails()
+        let images = ImagePipeline(renderer: host.window.renderer) {
+            thumbnails.thumbnail(path: $0.path, spec: $0.spec)
+        }
+        host.ui.images = images
+        defer { images.shutdown() }
+        let app = DemoApp(page: .photos, darkTheme: false, library: folder)
+        let build: (UI) -> Void = { ui in app.build(ui, host: host) }
+        let settled = IdleBench.settle(host, build: build)
+        var now = host.clock()  // from here the caret's clock moves only when the bench says
+        host.clock = { now }
+        let renderer = host.window.renderer
+        let inject = EventInjector(window: host.window)
+        // Focus the filter field (its caret then blinks), and find a thumbnail on screen.
+        let field = app.browser.filterOrigin + Point(80, 13)
+        inject.mouseButton(.left, down: true, at: field)
+        inject.mouseButton(.left, down: false, at: field)
+        for _ in 0..<3 { host.frame(build) }
+        let thumbnail = visibleThumbnail(in: host.ui.contentDrawList, renderer: renderer)
+        let cells = [Point(420, 260), Point(620, 260)]
+        var thumbnailShade: UInt8 = 0
+        var step = 0
+        let change: [Kind: () -> Void] = [
+            .full: { renderer.invalidateLastFrame() },
+            .hover: {
+                step += 1
+                inject.mouseMove(to: cells[step % 2])
+            },
+            .caret: { now += 0.5 },
+            .thumbnail: {
+                guard let thumbnail else { return }
+                thumbnailShade &+= 40
+                let pixels = PixelBuffer(
+                    width: thumbnail.size.width, height: thumbnail.size.height,
+                    color: Color(r: thumbnailShade, g: 120, b: 200))
+                try? renderer.updateTexture(thumbnail.texture, x: 0, y: 0, pixels: pixels)
+            },
+        ]
+        var totals: [Kind: [Double]] = [:], redrawn: [Kind: [Int]] = [:], identical: [Kind: Bool] = [:]
+        var phases: [Kind: [[Double]]] = [:]
+        for kind in Kind.allCases {  // warm-up, and the pixel check
+            change[kind]?()
+            identical[kind] = drawsLikeAFullFrame(host, build: build)
+        }
+        for _ in 0..<frames {
+            for kind in Kind.allCases {
+                change[kind]?()
+                host.frame(build)
+                totals[kind, default: []].append(host.profiler.lastFrame?.totalMs ?? 0)
+                let phaseNs = host.profiler.lastFrame?.phaseNs ?? []
+                phases[kind, default: []].append(phaseNs.map { Double($0) / 1e6 })
+                redrawn[kind, default: []].append(renderer.stats.redrawnArea)
+            }
+        }
+        let full = median(totals[.full] ?? [])
+        var json = "{\"scene\":\"damage\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(renderer.name)\""
+        json += ",\"settled\":\(settled),\"thumbnail_found\":\(thumbnail != nil),\"frames\":\(frames)"
+        json += ",\"window_px\":\(renderer.outputSize.width * renderer.outputSize.height)"
+        for kind in Kind.allCases {
+            let total = median(totals[kind] ?? [])
+            let pixels = (redrawn[kind] ?? []).sorted()
+            json += ",\"\(kind.rawValue)\":{\"total_ms_p50\":\(FrameTimeSummary.format(total))"
+            json += ",\"of_full\":\(FrameTimeSummary.format(full > 0 ? total / full : 0))"
+            let phaseMedians = FramePhase.allCases.map { phase in
+                "\"\(phase.name)\":" + FrameTimeSummary.format(median((phases[kind] ?? []).map { $0[phase.rawValue] }))
+            }
+            json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))}"
+            json += ",\"redrawn_px_p50\":\(pixels.isEmpty ? 0 : pixels[pixels.count / 2])"
+            json += ",\"pixel_identical\":\(identical[kind] ?? false)}"
+        }
+        return json + "}"
+    }
+
+    enum Kind: String, CaseIterable { case full, hover, caret, thumbnail }
+
+    /// Draws a frame (redrawing only its damage) and reads it back, then draws the same frame
+    /// whole and reads that back: whether the two are the same bytes.
+    private static func drawsLikeAFullFrame(_ host: AppHost, build: (UI) -> Void) -> Bool {
+        host.readsBackFrames = true
+        defer { host.readsBackFrames = false }
+        host.frame(build)
+        let damaged = host.lastFramePixels
+        host.window.renderer.invalidateLastFrame()
+        host.frame(build)
+        return damaged != nil && damaged == host.lastFramePixels
+    }
+
+    /// A texture of the app's own (not the glyph atlas) that the frame draws: a thumbnail.
+    private static func visibleThumbnail(
+        in list: DrawList, renderer: Renderer
+    ) -> (texture: TextureHandle, size: (width: Int, height: Int))? {
+        for command in list.commands where command.texture != .none && command.texture != .flat {
+            guard let size = renderer.textureSize(command.texture) else { continue }  // nil for the atlas
+            return (command.texture, size)
+        }
+        return nil
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}

@@ -1,0 +1,227 @@
+import CSDL2
+
+/// What changed on screen since the last frame, found from the draw commands alone.
+package enum Damage: Equatable, Sendable {
+    /// Nothing: the last frame's pixels are this frame's.
+    case none
+    /// Only these rectangles (physical pixels, whole tiles, clipped to the window) changed.
+    case regions([PixelRect])
+    /// Everything is redrawn: the first frame, a new size or clear color, or a change over
+    /// most of the window.
+    case full
+}
+
+/// A rectangle of whole pixels.
+package struct PixelRect: Equatable, Sendable {
+    package var x: Int, y: Int, width: Int, height: Int
+    package init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    package var area: Int { width * height }
+}
+
+/// Finds the damaged part of a frame by hashing its triangles into tiles and comparing each
+/// tile's hash with the last frame's: no pixel is read.
+///
+/// Every triangle's vertices (position, color, texture coordinates), its texture and that
+/// texture's content generation, and its scissor are mixed, in drawing order, into the hash
+/// of each tile its bounds (clipped by the scissor and the window) touch. A tile whose hash
+/// differs was drawn differently, so its pixels may differ; a tile whose hash is the same
+/// received the same triangles in the same order from the same textures, so its pixels are
+/// the same. Tiles are 32 pixels square: a caret or a hover stays a few tiles.
+///
+/// ```swift
+/// tracker.beginFrame(width: 1280, height: 800, seed: clearColorBits)
+/// tracker.add(list) { texture in generation(of: texture) }
+/// switch tracker.endFrame() { case .none: ...; case .regions(let rects): ...; case .full: ... }
+/// ```
+package struct DamageTracker {
+    /// The side of a tile in physical pixels.
+    package static let tileSize = 32
+    /// Past this share of the window's tiles, the frame is redrawn whole: one pass costs
+    /// less than many scissored ones.
+    package static let fullShare = 0.5
+    /// Past this many separate regions, they are merged into their bounding box.
+    package static let maxRegions = 8
+
+    private var width = 0, height = 0, columns = 0, rows = 0
+    private var seed: UInt64 = 0
+    private var tiles: [UInt64] = []
+    private var previousTiles: [UInt64] = []
+    /// False until a frame of this size and seed has been hashed: then all of it is damage.
+    private var hasPrevious = false
+    private var forcesFull = false
+
+    package init() {}
+
+    /// Starts hashing a frame `width`×`height` pixels; a different size or `seed` (the
+    /// clear color, the atlas's generation) from the last frame's damages everything.
+    package mutating func beginFrame(width: Int, height: Int, seed: UInt64) {
+        let sizeChanged = width != self.width || height != self.height
+        if sizeChanged || seed != self.seed { forcesFull = true }
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.seed = seed
+        columns = (self.width + Self.tileSize - 1) / Self.tileSize
+        rows = (self.height + Self.tileSize - 1) / Self.tileSize
+        swap(&tiles, &previousTiles)
+        if tiles.count != columns * rows {
+            tiles = [UInt64](repeating: 0, count: columns * rows)
+        } else {
+            tiles.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
+        if previousTiles.count != tiles.count { hasPrevious = false }
+    }
+
+    /// Forgets the last frame: the next `endFrame` reports `.full` (its pixels were lost).
+    package mutating func invalidate() { hasPrevious = false }
+
+    /// Mixes `list`'s triangles into the tiles they touch; `generation` gives a number that
+    /// changes whenever a texture's pixels change.
+    package mutating func add(_ list: DrawList, generation: (TextureHandle) -> UInt64) {
+        let commands = list.commands
+        guard !commands.isEmpty, columns > 0, rows > 0 else { return }
+        let bounds = (x0: Float(0), y0: Float(0), x1: Float(width), y1: Float(height))
+        let columns = columns, rows = rows
+        list.vertices.withUnsafeBufferPointer { vertices in
+            list.indices.withUnsafeBufferPointer { indices in
+                tiles.withUnsafeMutableBufferPointer { tiles in
+                    for command in commands {
+                        var clip = bounds
+                        if let s = command.scissor {
+                            // The renderer truncates the scissor to whole pixels the same way.
+                            let sx = Float(Int32(clamping: Int(s.x.clampedForPixels)))
+                            let sy = Float(Int32(clamping: Int(s.y.clampedForPixels)))
+                            clip.x0 = max(clip.x0, sx)
+                            clip.y0 = max(clip.y0, sy)
+                            clip.x1 = min(clip.x1, sx + Float(max(0, Int(s.width.clampedForPixels))))
+                            clip.y1 = min(clip.y1, sy + Float(max(0, Int(s.height.clampedForPixels))))
+                        }
+                        guard clip.x0 < clip.x1, clip.y0 < clip.y1 else { continue }
+                        var commandSeed = Self.mix(UInt64(command.texture.id), generation(command.texture))
+                        commandSeed = Self.mix(
+                            commandSeed, UInt64(clip.x0.bitPattern) | UInt64(clip.y0.bitPattern) << 32)
+                        commandSeed = Self.mix(
+                            commandSeed, UInt64(clip.x1.bitPattern) | UInt64(clip.y1.bitPattern) << 32)
+                        Self.hashTriangles(
+                            of: command, vertices: vertices, indices: indices, clip: clip, seed: commandSeed,
+                            tiles: tiles, columns: columns, rows: rows)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hashes `command`'s triangles into the tiles. The two triangles of a quad as `DrawList`
+    /// writes them (a b c, a c d) go as one: one bound and one pass over the tiles for both,
+    /// which halves the cost of a frame of text.
+    private static func hashTriangles(
+        of command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>,
+        clip: (x0: Float, y0: Float, x1: Float, y1: Float), seed: UInt64,
+        tiles: UnsafeMutableBufferPointer<UInt64>, columns: Int, rows: Int
+    ) {
+        let end = min(command.indexStart + command.indexCount, indices.count)
+        let count = vertices.count
+        var i = command.indexStart
+        while i + 2 < end {
+            let a = Int(indices[i]), b = Int(indices[i + 1]), c = Int(indices[i + 2])
+            let isQuad = i + 5 < end && Int(indices[i + 3]) == a && Int(indices[i + 4]) == c
+            let d = isQuad ? Int(indices[i + 5]) : c
+            i += isQuad ? 6 : 3
+            guard a >= 0, b >= 0, c >= 0, d >= 0, a < count, b < count, c < count, d < count else { continue }
+            let va = vertices[a], vb = vertices[b], vc = vertices[c], vd = vertices[d]
+            // Bounds with a pixel's margin, clipped; NaN-safe (a NaN corner fails every test).
+            let x0 = max(clip.x0, min(va.position.x, vb.position.x, vc.position.x, vd.position.x) - 1)
+            let x1 = min(clip.x1, max(va.position.x, vb.position.x, vc.position.x, vd.position.x) + 1)
+            let y0 = max(clip.y0, min(va.position.y, vb.position.y, vc.position.y, vd.position.y) - 1)
+            let y1 = min(clip.y1, max(va.position.y, vb.position.y, vc.position.y, vd.position.y) + 1)
+            guard x0 < x1, y0 < y1, x0 >= clip.x0, y0 >= clip.y0, x1 <= clip.x1, y1 <= clip.y1 else { continue }
+            var h = mix(seed, vertexBits(va) ^ vertexBits(vc) &* 0x1_0000_01B3)
+            h = mix(h, vertexBits(vb) ^ vertexBits(vd) &* 0x1_0000_01B3 ^ (isQuad ? 1 : 0))
+            h = mix(h, colorAndUV(va) ^ colorAndUV(vb) &* 31 ^ colorAndUV(vc) &* 1009 ^ colorAndUV(vd) &* 65_537)
+            let tx0 = Int(x0) / tileSize, tx1 = min(columns - 1, Int(x1) / tileSize)
+            let ty0 = Int(y0) / tileSize, ty1 = min(rows - 1, Int(y1) / tileSize)
+            for ty in ty0...ty1 {
+                let row = ty * columns
+                for tx in tx0...tx1 { tiles[row + tx] = (tiles[row + tx] ^ h) &* 0x9E37_79B9_7F4A_7C15 }
+            }
+        }
+    }
+
+    @inline(__always) private static func vertexBits(_ v: SDL_Vertex) -> UInt64 {
+        UInt64(v.position.x.bitPattern) | UInt64(v.position.y.bitPattern) << 32
+    }
+
+    @inline(__always) private static func colorAndUV(_ v: SDL_Vertex) -> UInt64 {
+        let color = UInt64(v.color.r) | UInt64(v.color.g) << 8 | UInt64(v.color.b) << 16 | UInt64(v.color.a) << 24
+        return color ^ UInt64(v.tex_coord.x.bitPattern) << 32 ^ UInt64(v.tex_coord.y.bitPattern) &* 0x1_0000_01B3
+    }
+
+    @inline(__always) package static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
+        var x = (h ^ value) &* 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        return x
+    }
+
+    /// Ends the frame: what differs from the last one.
+    package mutating func endFrame() -> Damage {
+        defer {
+            hasPrevious = true
+            forcesFull = false
+        }
+        guard hasPrevious, !forcesFull, previousTiles.count == tiles.count else { return .full }
+        var changed = 0
+        for i in tiles.indices where tiles[i] != previousTiles[i] { changed += 1 }
+        if changed == 0 { return .none }
+        if Double(changed) > Self.fullShare * Double(tiles.count) { return .full }
+        return .regions(regions())
+    }
+
+    /// The changed tiles as rectangles: runs along each row, stacked where runs of
+    /// neighbouring rows span the same columns; past `maxRegions`, their bounding box.
+    private func regions() -> [PixelRect] {
+        var rects: [PixelRect] = []
+        var open: [Int: Int] = [:]  // a run's first column × 65,536 + last → its index in rects
+        for ty in 0..<rows {
+            var nextOpen: [Int: Int] = [:]
+            var tx = 0
+            while tx < columns {
+                guard tiles[ty * columns + tx] != previousTiles[ty * columns + tx] else {
+                    tx += 1
+                    continue
+                }
+                let first = tx
+                while tx < columns, tiles[ty * columns + tx] != previousTiles[ty * columns + tx] { tx += 1 }
+                let key = first << 16 | (tx - 1)
+                if let index = open[key] {
+                    rects[index].height += Self.tileSize
+                    nextOpen[key] = index
+                } else {
+                    nextOpen[key] = rects.count
+                    rects.append(
+                        PixelRect(
+                            x: first * Self.tileSize, y: ty * Self.tileSize, width: (tx - first) * Self.tileSize,
+                            height: Self.tileSize))
+                }
+            }
+            open = nextOpen
+        }
+        if rects.count > Self.maxRegions {
+            let x0 = rects.map(\.x).min() ?? 0, y0 = rects.map(\.y).min() ?? 0
+            let x1 = rects.map { $0.x + $0.width }.max() ?? 0, y1 = rects.map { $0.y + $0.height }.max() ?? 0
+            rects = [PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)]
+        }
+        return rects.map { rect in
+            PixelRect(
+                x: rect.x, y: rect.y, width: min(rect.width, width - rect.x), height: min(rect.height, height - rect.y))
+        }
+    }
+}
+
+extension Double {
+    /// The value clamped to ±2^30 (NaN to 0), safe to convert to `Int` for a pixel coordinate.
+    var clampedForPixels: Double { self >= -1_073_741_824 ? (self <= 1_073_741_824 ? self : 1_073_741_824) : 0 }
+}

@@ -1,0 +1,106 @@
+import XCTest
+@testable import Render2D
+
+/// `DamageTracker` without a window: which tiles a change of draw commands damages.
+final class DamageTrackerTests: XCTestCase {
+    private func list(_ draw: (inout DrawList) -> Void) -> DrawList {
+        var list = DrawList(scale: 1)
+        draw(&list)
+        return list
+    }
+
+    /// A frame of two rectangles, an image and a clipped rectangle; `change` alters one thing.
+    private func scene(hover: Color = .blue, imageTint: Color = .white, clipped: Color = .red) -> DrawList {
+        list { l in
+            l.addRect(Rect(x: 0, y: 0, width: 320, height: 24), color: .gray)  // a toolbar
+            l.addRect(Rect(x: 40, y: 40, width: 10, height: 10), color: hover)  // a hover highlight, one tile
+            l.addImage(TextureHandle(id: 7), in: Rect(x: 200, y: 100, width: 50, height: 50), tint: imageTint)
+            l.pushClip(Rect(x: 0, y: 160, width: 100, height: 40))
+            l.addRect(Rect(x: 120, y: 170, width: 30, height: 10), color: clipped)  // wholly outside its clip
+            l.popClip()
+        }
+    }
+
+    private func damage(
+        _ first: DrawList, _ second: DrawList, generations: [UInt32: UInt64] = [:], seed: UInt64 = 0,
+        size: (Int, Int) = (320, 200)
+    ) -> Damage {
+        var tracker = DamageTracker()
+        tracker.beginFrame(width: 320, height: 200, seed: 0)
+        tracker.add(first) { _ in 0 }
+        XCTAssertEqual(tracker.endFrame(), .full, "the first frame is all damage")
+        tracker.beginFrame(width: size.0, height: size.1, seed: seed)
+        tracker.add(second) { generations[$0.id] ?? 0 }
+        return tracker.endFrame()
+    }
+
+    func testTheSameCommandsDamageNothing() {
+        XCTAssertEqual(damage(scene(), scene()), .none)
+    }
+
+    func testAChangedRectangleDamagesOnlyTheTilesItTouches() {
+        // The highlight spans 40...50 (a pixel's margin: 39...51): tile (1, 1) only.
+        XCTAssertEqual(
+            damage(scene(), scene(hover: .green)), .regions([PixelRect(x: 32, y: 32, width: 32, height: 32)]))
+    }
+
+    func testNewTexturePixelsDamageWhereTheTextureIsDrawn() {
+        // The image covers 200...250 × 100...150 (199...251 × 99...151 with the margin): columns 6-7, rows 3-4.
+        XCTAssertEqual(
+            damage(scene(), scene(), generations: [7: 1]),
+            .regions([PixelRect(x: 192, y: 96, width: 64, height: 64)]))
+        XCTAssertEqual(damage(scene(), scene(imageTint: .red)), damage(scene(), scene(), generations: [7: 1]))
+    }
+
+    func testAChangeHiddenByItsClipDamagesNothing() {
+        XCTAssertEqual(damage(scene(), scene(clipped: .green)), .none)
+    }
+
+    func testANewSizeOrClearColorOrAWholeWindowChangeIsFull() {
+        XCTAssertEqual(damage(scene(), scene(), seed: 1), .full, "a new clear color")
+        XCTAssertEqual(damage(scene(), scene(), size: (321, 200)), .full, "a new size")
+        let moved = list { l in l.addRect(Rect(x: 0, y: 1, width: 320, height: 200), color: .gray) }
+        let before = list { l in l.addRect(Rect(x: 0, y: 0, width: 320, height: 200), color: .gray) }
+        XCTAssertEqual(damage(before, moved), .full, "every tile changed: a scroll")
+    }
+
+    func testSeparateChangesAreSeparateRegionsAndRowsStack() {
+        let before = list { l in
+            l.addRect(Rect(x: 2, y: 2, width: 20, height: 60), color: .gray)
+            l.addRect(Rect(x: 250, y: 150, width: 10, height: 10), color: .gray)
+        }
+        let after = list { l in
+            l.addRect(Rect(x: 2, y: 2, width: 20, height: 60), color: .black)
+            l.addRect(Rect(x: 250, y: 150, width: 10, height: 10), color: .black)
+        }
+        // A 20×60 bar at the left (rows 0-1 of column 0, stacked); a square at 250...260 ×
+        // 150...160, with a pixel's margin 249...261 × 149...161: columns 7-8, rows 4-5.
+        XCTAssertEqual(
+            damage(before, after),
+            .regions([
+                PixelRect(x: 0, y: 0, width: 32, height: 64), PixelRect(x: 224, y: 128, width: 64, height: 64),
+            ]))
+    }
+
+    func testInvalidatingForgetsTheLastFrame() {
+        var tracker = DamageTracker()
+        for _ in 0..<2 {
+            tracker.beginFrame(width: 320, height: 200, seed: 0)
+            tracker.add(scene()) { _ in 0 }
+            _ = tracker.endFrame()
+        }
+        tracker.invalidate()
+        tracker.beginFrame(width: 320, height: 200, seed: 0)
+        tracker.add(scene()) { _ in 0 }
+        XCTAssertEqual(tracker.endFrame(), .full)
+    }
+
+    func testNonFiniteCoordinatesDoNotTrap() {
+        let bad = list { l in
+            l.addRect(Rect(x: .nan, y: 10, width: 10, height: 10), color: .red)
+            l.addRect(Rect(x: 1e30, y: -1e30, width: .infinity, height: 10), color: .red)
+            l.addLine(from: Point(.nan, .infinity), to: Point(10, 10), color: .red, thickness: 2)
+        }
+        XCTAssertEqual(damage(bad, bad), .none, "hashed without trapping, and the same both times")
+    }
+}
