@@ -24,6 +24,7 @@ public struct GalleryCommand: ParsableCommand {
     /// `generate-samples | head`, a recording to a FIFO whose reader quit) fails with EPIPE,
     /// handled where it happens, instead of killing the process with SIGPIPE.
     public static func main() {
+        StartupReport.mainNs = MonotonicClock.nanoseconds()
         signal(SIGPIPE, SIG_IGN)
         main(nil)
     }
@@ -58,6 +59,13 @@ struct WindowOptions: ParsableArguments {
 
     @Flag(help: "Show the frame-time HUD from the start (F12 toggles it).")
     var hud = false
+
+    @Flag(
+        name: .customLong("report-startup"),
+        help:
+            "Print when the first frame was presented and the first with a thumbnail in every visible cell (CLOCK_MONOTONIC ns, one JSON line), then quit: what `bench startup` measures."
+    )
+    var reportStartup = false
 
     @Option(help: "Layout direction: ltr or rtl (default: from the locale; ar, he, fa and ur read right to left).")
     var layoutDirection: String?
@@ -202,6 +210,7 @@ struct Run: ParsableCommand {
                 title: "Tessera — GalleryDemo", width: size.0, height: size.1,
                 vsync: true, offscreen: offscreen, scale: window.scale ?? replay?.header.scale,
                 theme: window.dark ? .dark : .light, position: position))
+        StartupReport.windowNs = MonotonicClock.nanoseconds()
         host.persistentStore = store
         if let direction = try window.direction() { host.ui.layoutDirection = direction }
         let thumbnails = FreedesktopThumbnails()
@@ -284,7 +293,7 @@ struct Run: ParsableCommand {
     @MainActor
     private func runFrames(host: AppHost, app: DemoApp, generation: SampleGeneration?, offscreen: Bool) {
         let settles = offscreen && window.frames == nil && window.screenshot != nil
-        let frames = window.frames ?? (offscreen && !settles ? 10 : nil)
+        let frames = window.frames ?? (offscreen && !settles && !window.reportStartup ? 10 : nil)
         // The screenshot is taken once the layout has settled: the last frame of a bounded
         // run, else the fifth frame of an interactive one (which then goes on).
         let shotFrame = frames.map { max(1, $0) } ?? 5
@@ -294,10 +303,17 @@ struct Run: ParsableCommand {
         var count = 0
         let started = MonotonicClock.seconds()
         let inject = EventInjector(window: host.window)
+        var startup = window.reportStartup ? StartupReport() : nil
         host.run(maxFrames: frames) { ui in
             // File ▸ New Window: a browser of its own
             guard ui.windowNumber == 1 else { return app.build(ui, host: host) }
             count += 1
+            if startup?.note(host.profiler.lastFrame, scanning: app.browser.isScanning) == true {
+                print(startup!.json)
+                host.requestQuit()
+            } else if startup != nil {
+                ui.requestRedraw(after: 0.25)  // thumbnails wake the loop as they land; this bounds the wait
+            }
             if settles {
                 let lazy = host.profiler.lastFrame?.lazy ?? LazyPathCounters()
                 let complete =

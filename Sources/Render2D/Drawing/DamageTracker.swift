@@ -33,6 +33,11 @@ package struct PixelRect: Equatable, Sendable {
 /// received the same triangles in the same order from the same textures, so its pixels are
 /// the same. Tiles are 32 pixels square: a caret or a hover stays a few tiles.
 ///
+/// The glyph atlas needs no generation of its own between evictions (its `generation` is in
+/// the seed): a glyph's slot is never rewritten, and a composed line's shelf is handed on only
+/// when none of its lines was drawn in this frame or the last (`LineShelves`), so a quad that
+/// samples rewritten texels was not in the last frame, and its tiles change anyway.
+///
 /// ```swift
 /// tracker.beginFrame(width: 1280, height: 800, seed: clearColorBits)
 /// tracker.add(list) { texture in generation(of: texture) }

@@ -394,11 +394,13 @@ public final class Renderer {
 
     /// How many frames ago the window's back buffer was drawn, when the driver says: 1 on SDL's
     /// offscreen driver (one pbuffer, kept between frames), `GLX_EXT_buffer_age`'s answer on
-    /// X11; 0 (unknown) otherwise, or before the first present.
+    /// X11 (after the first present); 0 (unknown) otherwise.
     private func backBufferAge() -> Int {
-        guard presentedFrames > 0, name == "opengl" else { return 0 }
+        guard name == "opengl" else { return 0 }
+        // The first frame too: it is drawn whole either way, and a render target would only
+        // cost its creation and one more shader for llvmpipe to compile (7 ms of a 79 ms start).
         if SDLContext.videoDriver == "offscreen" { return 1 }
-        guard let window = SDL_RenderGetWindow(handle) else { return 0 }
+        guard presentedFrames > 0, let window = SDL_RenderGetWindow(handle) else { return 0 }
         return Int(tessera_glx_back_buffer_age(window))
     }
 

@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
 
     @Argument(
         help:
-            "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files), damage (small-change frames against full ones); or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window."
+            "Scene: text, split, table, outline, gallery, scrub, library, idle, soak, firstrun, chooser (the built-in folder chooser on a folder of --entries files), damage (small-change frames against full ones); or startup (start to first frame, against Dear ImGui and GTK 4), or decode (thumbnail throughput) scopes (profiler scope cost) or sort (1M rows on 1 thread and every core), with no window."
     )
     var scene: String
 
@@ -102,6 +102,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
 
+    @Option(help: "Startup: measured starts of each program (after one unmeasured round).")
+    var rounds = 5
+
+    @Option(help: "Startup: the folder of the built peers (scripts/build-startup-peers.sh).")
+    var peers = "/tmp/tessera-peers"
+
     @Option(
         help:
             "Text: the labels' scripts, latin or mixed (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai, CJK and emoji)."
@@ -142,6 +148,7 @@ struct Bench: ParsableCommand {
         guard (1...2_000_000).contains(entries) else { throw ValidationError("--entries must be in 1...2000000") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1...100") }
         guard TextBench.Scripts(rawValue: scripts) != nil else {
             throw ValidationError("--scripts must be latin or mixed")
         }
@@ -153,7 +160,7 @@ struct Bench: ParsableCommand {
     static let scenes = [
         "text", "split", "table", "outline", "gallery", "scrub", "library", "idle", "soak", "firstrun", "chooser",
         "damage",
-        "decode", "scopes", "sort",
+        "decode", "scopes", "sort", "startup",
     ]
 
     /// How the generated samples are laid out (`--samples`).
@@ -170,6 +177,10 @@ struct Bench: ParsableCommand {
             print(ScopeCostBench.run())
         case "sort":
             print(SortBench.run(rows: rows))
+        case "startup":
+            let folder =
+                try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
+            print(try StartupBench.run(folder: folder, rounds: rounds, peers: peers))
         default:
             try MainActor.assumeIsolated { try runInWindow() }
         }
