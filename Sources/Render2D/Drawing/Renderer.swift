@@ -224,9 +224,10 @@ public final class Renderer {
     /// The last frame is kept in a render target. Each frame's triangles are hashed into
     /// 32-pixel tiles (`DamageTracker`); only the tiles whose hashes differ are cleared and
     /// drawn again, under a scissor, from the triangles that touch them, and the target is
-    /// then copied to the window. A frame that changes most of the window (a scroll, a resize)
-    /// is drawn whole, and after two of those in a row straight to the window, as without
-    /// damage tracking, until a small change comes again.
+    /// then copied to the window; where the window's back buffer keeps the last frame (SDL's
+    /// offscreen driver, `GLX_EXT_buffer_age`), straight into it. A frame that changes most of
+    /// the window (a scroll, a resize) is drawn whole; while such frames come one after another,
+    /// only two in sixteen are hashed, so they cost what they did without damage tracking.
     ///
     /// ```swift
     /// renderer.redrawsOnlyDamage = false  // every frame drawn whole, to compare
@@ -248,6 +249,10 @@ public final class Renderer {
     private var lastWindowDamage: [PixelRect]?
     /// Frames presented: before the first, the back buffer holds nothing.
     private var presentedFrames = 0
+    /// Whether the frame in progress hashes its triangles (see `hashes(afterFullFrames:gapNs:)`).
+    private var hashesFrame = true
+    /// When the last frame began (monotonic ns).
+    private var lastFrameNs: UInt64 = 0
     /// The frame in progress: its clear color and lists, drawn by `finishFrame`.
     private var clearColor = Color.black
     private var pendingLists: [DrawList] = []
@@ -265,11 +270,27 @@ public final class Renderer {
         self.clearColor = clearColor
         pendingLists.removeAll(keepingCapacity: true)
         frameIsPending = true
+        let now = MonotonicClock.nanoseconds()
+        hashesFrame = redrawsOnlyDamage && Self.hashes(afterFullFrames: fullFramesInARow, gapNs: now &- lastFrameNs)
+        lastFrameNs = now
+        guard hashesFrame else {
+            damageTracker.invalidate()
+            return
+        }
         let (w, h) = outputSize
         let seed =
             UInt64(clearColor.r) | UInt64(clearColor.g) << 8 | UInt64(clearColor.b) << 16
             | UInt64(clearColor.a) << 24 | UInt64(atlas.generation) << 32
-        if redrawsOnlyDamage { damageTracker.beginFrame(width: w, height: h, seed: seed) }
+        damageTracker.beginFrame(width: w, height: h, seed: seed)
+    }
+
+    /// Whether a frame hashes its triangles, after `fullFrames` whole-window changes in a row
+    /// and `gapNs` since the last frame began. While whole-window changes come frame after
+    /// frame (a scroll, an animation over the window, a bench), hashing would cost a frame of
+    /// 40,000 glyphs 0.6 ms for nothing: only two frames in sixteen hash, enough to see the
+    /// change end. A frame after a pause (a tenth of a second) always hashes.
+    nonisolated static func hashes(afterFullFrames fullFrames: Int, gapNs: UInt64) -> Bool {
+        fullFrames < 2 || gapNs > 100_000_000 || fullFrames % 16 >= 14
     }
 
     /// Forgets the kept frame, so the next frame is drawn whole: call it when the GPU lost
@@ -317,7 +338,7 @@ public final class Renderer {
         syncAtlas()
         if !frameIsPending { beginFrame(clearColor: clearColor) }
         guard !list.commands.isEmpty else { return }
-        if redrawsOnlyDamage {
+        if hashesFrame {
             damageTracker.add(list) { [textureGenerations] texture in textureGenerations[texture.id] ?? 0 }
         }
         pendingLists.append(list)
@@ -328,7 +349,7 @@ public final class Renderer {
         guard frameIsPending else { return }
         frameIsPending = false
         defer { pendingLists.removeAll(keepingCapacity: true) }
-        let damage = redrawsOnlyDamage ? damageTracker.endFrame() : .full
+        let damage = hashesFrame ? damageTracker.endFrame() : .full
         let (w, h) = outputSize
         fullFramesInARow = damage == .full ? fullFramesInARow + 1 : 0
         let age = redrawsOnlyDamage ? backBufferAge() : 0

@@ -33,82 +33,110 @@ final class DamageRedrawTests: XCTestCase {
         }
     }
 
-    /// Draws `scene`, then the same frame whole (the kept frame forgotten): their pixels.
+    /// Two windows drawing the same scenes: one redrawing only damage, the reference drawing
+    /// every frame whole. Each has a thumbnail texture of its own.
     @MainActor
-    private static func damagedAndWhole(
-        _ h: Harness, _ scene: Scene, thumbnail: TextureHandle
-    ) -> (damaged: PixelBuffer?, stats: Renderer.Stats, whole: PixelBuffer?) {
-        h.frame { scene.draw(into: &$0.drawList, font: $0.font, thumbnail: thumbnail) }
-        let damaged = h.host.lastFramePixels, stats = h.host.window.renderer.stats
-        h.host.window.renderer.invalidateLastFrame()
-        h.frame { scene.draw(into: &$0.drawList, font: $0.font, thumbnail: thumbnail) }
-        XCTAssertTrue(h.host.window.renderer.stats.fullRedraw)
-        return (damaged, stats, h.host.lastFramePixels)
+    private final class Pair {
+        let h: Harness
+        let reference: Harness
+        let thumbnail: TextureHandle
+        let referenceThumbnail: TextureHandle
+
+        init(width: Int, height: Int) throws {
+            h = try Harness(width: width, height: height)
+            reference = try Harness(width: width, height: height)
+            reference.host.window.renderer.redrawsOnlyDamage = false
+            let red = PixelBuffer(width: 8, height: 8, color: .red)
+            thumbnail = try h.host.window.renderer.makeTexture(width: 8, height: 8, pixels: red, opaque: true)
+            referenceThumbnail = try reference.host.window.renderer.makeTexture(
+                width: 8, height: 8, pixels: red, opaque: true)
+        }
+
+        /// A thumbnail's pixels arrive in both windows.
+        func updateThumbnails(_ pixels: PixelBuffer) throws {
+            try h.host.window.renderer.updateTexture(thumbnail, x: 0, y: 0, pixels: pixels)
+            try reference.host.window.renderer.updateTexture(referenceThumbnail, x: 0, y: 0, pixels: pixels)
+        }
+
+        /// Draws `scene` in both: the damaged frame's pixels and stats, and the whole frame's pixels.
+        func draw(_ scene: Scene) -> (damaged: PixelBuffer, stats: Renderer.Stats, whole: PixelBuffer) {
+            h.frame { scene.draw(into: &$0.drawList, font: $0.font, thumbnail: self.thumbnail) }
+            reference.frame { scene.draw(into: &$0.drawList, font: $0.font, thumbnail: self.referenceThumbnail) }
+            XCTAssertTrue(reference.host.window.renderer.stats.fullRedraw)
+            return (h.pixels, h.host.window.renderer.stats, reference.pixels)
+        }
     }
 
     func testSmallChangesRedrawOnlyTheirRegionAndMatchAFullRedraw() throws {
         try onMain {
-            let h = try Harness(width: 320, height: 200)
-            let renderer = h.host.window.renderer
+            let pair = try Pair(width: 320, height: 200)
+            let renderer = pair.h.host.window.renderer
             XCTAssertTrue(renderer.redrawsOnlyDamage, "on by default")
-            let thumbnail = try renderer.makeTexture(
-                width: 8, height: 8, pixels: PixelBuffer(width: 8, height: 8, color: .red), opaque: true)
             var scene = Scene()
             // (A line of text drawn twice is then drawn from one composed image: the frames
             // after the second are the same commands.)
-            h.frames(3) { scene.draw(into: &$0.drawList, font: $0.font, thumbnail: thumbnail) }
+            for _ in 0..<3 { _ = pair.draw(scene) }
             XCTAssertEqual(renderer.stats.redrawnArea, 0, "an unchanged frame draws nothing again")
-            XCTAssertFalse(renderer.stats.fullRedraw, "\(renderer.stats)")
+            XCTAssertFalse(renderer.stats.fullRedraw)
 
-            let window = 320 * 200
             scene.hovered = 3  // hover: one row's highlight goes, another's comes
-            var frame = Self.damagedAndWhole(h, scene, thumbnail: thumbnail)
+            var frame = pair.draw(scene)
             XCTAssertFalse(frame.stats.fullRedraw)
             XCTAssertGreaterThan(frame.stats.redrawnArea, 0)
-            XCTAssertLessThan(frame.stats.redrawnArea, window / 2)
+            XCTAssertLessThan(frame.stats.redrawnArea, 320 * 200 / 2)
             XCTAssertEqual(frame.damaged, frame.whole, "hover: the same pixels as a full redraw")
-            XCTAssertNotEqual(frame.damaged?.pixel(x: 15, y: 30 + 3 * 24 + 1), h.ui.theme.background)
+            XCTAssertNotEqual(frame.damaged.pixel(x: 15, y: 30 + 3 * 24 + 1), pair.h.ui.theme.background)
 
-            scene.caretShown = false  // a caret blink: one tile
-            frame = Self.damagedAndWhole(h, scene, thumbnail: thumbnail)
+            scene.caretShown = false  // a caret blink: its tiles
+            frame = pair.draw(scene)
             XCTAssertFalse(frame.stats.fullRedraw)
             XCTAssertLessThanOrEqual(frame.stats.redrawnArea, 2 * 32 * 32, "the caret's tiles")
             XCTAssertEqual(frame.damaged, frame.whole, "caret: the same pixels as a full redraw")
 
             // A thumbnail's pixels arrive: its texture changes, the draw list does not.
-            try renderer.updateTexture(thumbnail, x: 0, y: 0, pixels: PixelBuffer(width: 8, height: 8, color: .green))
-            frame = Self.damagedAndWhole(h, scene, thumbnail: thumbnail)
+            try pair.updateThumbnails(PixelBuffer(width: 8, height: 8, color: .green))
+            frame = pair.draw(scene)
             XCTAssertFalse(frame.stats.fullRedraw)
             XCTAssertLessThanOrEqual(frame.stats.redrawnArea, 3 * 3 * 32 * 32)
-            XCTAssertEqual(frame.damaged?.pixel(x: 280, y: 70), .green)
+            XCTAssertEqual(frame.damaged.pixel(x: 280, y: 70), .green)
             XCTAssertEqual(frame.damaged, frame.whole, "thumbnail: the same pixels as a full redraw")
         }
     }
 
-    func testAWholeWindowChangeIsDrawnWholeAndThenStraightToTheWindow() throws {
+    func testAWholeWindowChangeIsDrawnWholeAndSmallChangesAfterItOnlyTheirRegion() throws {
         try onMain {
-            let h = try Harness(width: 320, height: 200)
-            let renderer = h.host.window.renderer
-            let thumbnail = try renderer.makeTexture(width: 8, height: 8, pixels: PixelBuffer(width: 8, height: 8))
+            let pair = try Pair(width: 320, height: 200)
             var scene = Scene()
-            for step in 1...4 {  // a scroll: everything moves
-                scene.offset = Double(step)
-                let frame = Self.damagedAndWhole(h, scene, thumbnail: thumbnail)
+            for step in 1...40 {  // a scroll: everything moves, frame after frame
+                scene.offset = Double(step % 20)
+                let frame = pair.draw(scene)
                 XCTAssertTrue(frame.stats.fullRedraw)
                 XCTAssertEqual(frame.stats.redrawnArea, 320 * 200)
                 XCTAssertEqual(frame.damaged, frame.whole)
             }
-            // After frames drawn straight to the window, a small change draws whole once more
-            // (the kept frame is stale), and the one after it only its region.
-            scene.caretShown.toggle()
-            var frame = Self.damagedAndWhole(h, scene, thumbnail: thumbnail)
-            XCTAssertEqual(frame.damaged, frame.whole)
-            scene.caretShown.toggle()
-            frame = Self.damagedAndWhole(h, scene, thumbnail: thumbnail)
-            XCTAssertFalse(frame.stats.fullRedraw)
-            XCTAssertLessThanOrEqual(frame.stats.redrawnArea, 2 * 2 * 32 * 32, "the caret's tiles")
-            XCTAssertEqual(frame.damaged, frame.whole)
+            // Then the caret blinks, frame after frame: within sixteen frames (while the
+            // scroll's frames hashed two in sixteen), frames redraw only the caret's tiles.
+            var partial = 0
+            for _ in 0..<20 {
+                scene.caretShown.toggle()
+                let frame = pair.draw(scene)
+                XCTAssertEqual(frame.damaged, frame.whole)
+                if !frame.stats.fullRedraw {
+                    partial += 1
+                    XCTAssertLessThanOrEqual(frame.stats.redrawnArea, 2 * 2 * 32 * 32, "the caret's tiles")
+                }
+            }
+            XCTAssertGreaterThanOrEqual(partial, 20 - 16)
         }
+    }
+
+    func testWholeWindowFramesInARowHashTwoInSixteenAndAfterAPauseAlways() {
+        let quick: UInt64 = 16_000_000, pause: UInt64 = 200_000_000
+        XCTAssertTrue(Renderer.hashes(afterFullFrames: 0, gapNs: quick))
+        XCTAssertTrue(Renderer.hashes(afterFullFrames: 1, gapNs: quick))
+        let hashed = (2..<34).filter { Renderer.hashes(afterFullFrames: $0, gapNs: quick) }
+        XCTAssertEqual(hashed, [14, 15, 30, 31], "pairs: the second compares with the first")
+        XCTAssertTrue(Renderer.hashes(afterFullFrames: 7, gapNs: pause))
     }
 
     func testTurningItOffDrawsEveryFrameWhole() throws {
