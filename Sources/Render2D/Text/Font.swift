@@ -458,6 +458,10 @@ public final class Font {
     /// Hebrew…): such a line starts at the right of a left-to-right layout.
     public func readsRightToLeft(_ text: String) -> Bool { lookUp(text).run.rightToLeft }
 
+    /// How many glyphs `text` shapes to (a ligature or a cluster counts once), as drawn glyph
+    /// by glyph: for benchmarks' figures.
+    package func glyphCount(_ text: String) -> Int { lookUp(text).run.quads.count }
+
     // MARK: Drawing
 
     /// Draws one line of text with its top-left at `origin` (logical). Returns the logical advance.
