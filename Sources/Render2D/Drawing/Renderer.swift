@@ -245,8 +245,11 @@ public final class Renderer {
     private var fullFramesInARow = 0
     /// Frames in a row whose every pixel reached the window's back buffer (0 after it was lost).
     private var framesInWindow = 0
-    /// The last frame's damage in the window (nil: all of it), for a back buffer two frames old.
-    private var lastWindowDamage: [PixelRect]?
+    /// The damage of the last frames in the window, oldest first (nil: all of it), for a back
+    /// buffer up to `maxBackBufferAge` frames old (double and triple buffering).
+    private var windowDamageHistory: [[PixelRect]?] = []
+    /// The oldest back buffer redrawn from damage; an older one is drawn whole.
+    static let maxBackBufferAge = 4
     /// Frames presented: before the first, the back buffer holds nothing.
     private var presentedFrames = 0
     /// Whether the frame in progress hashes its triangles (see `hashes(afterFullFrames:gapNs:)`).
@@ -353,15 +356,15 @@ public final class Renderer {
         let (w, h) = outputSize
         fullFramesInARow = damage == .full ? fullFramesInARow + 1 : 0
         let age = redrawsOnlyDamage ? backBufferAge() : 0
-        if age == 1 || age == 2 {
+        if (1...Self.maxBackBufferAge).contains(age) {
             drawIntoWindow(damage, backBufferAge: age, width: w, height: h)
         } else {
             drawThroughKeptFrame(damage, width: w, height: h)
         }
     }
 
-    /// The back buffer holds the frame of `backBufferAge` frames ago: redraw this frame's damage
-    /// (and the last frame's, for an age of 2) straight into it.
+    /// The back buffer holds the frame of `backBufferAge` frames ago: redraw this frame's damage,
+    /// and that of the frames since the back buffer was drawn, straight into it.
     private func drawIntoWindow(_ damage: Damage, backBufferAge age: Int, width: Int, height: Int) {
         SDL_SetRenderTarget(handle, nil)
         frameIsInTarget = false
@@ -372,16 +375,31 @@ public final class Renderer {
         case .regions(let regions): thisFrame = regions
         case .full: thisFrame = nil
         }
-        var regions = thisFrame
-        if age == 2 { regions = lastWindowDamage.flatMap { last in thisFrame.map { $0 + last } } }
-        let historyHolds = framesInWindow >= age
-        lastWindowDamage = thisFrame
+        let regions =
+            framesInWindow >= age
+            ? Self.regionsToRedraw(thisFrame: thisFrame, history: windowDamageHistory, backBufferAge: age) : nil
+        windowDamageHistory.append(thisFrame)
+        if windowDamageHistory.count > Self.maxBackBufferAge { windowDamageHistory.removeFirst() }
         framesInWindow += 1
-        guard historyHolds, let regions else {
+        guard let regions else {
             drawWhole(width: width, height: height)
             return
         }
         for region in regions { redraw(region) }
+    }
+
+    /// What to redraw in a back buffer `backBufferAge` frames old: this frame's damage and that
+    /// of the frames after the one it holds (`history`, oldest first); nil to draw it whole
+    /// (some of them were drawn whole, or the history is too short).
+    nonisolated static func regionsToRedraw(
+        thisFrame: [PixelRect]?, history: [[PixelRect]?], backBufferAge age: Int
+    ) -> [PixelRect]? {
+        guard age >= 1, history.count >= age - 1 else { return nil }
+        var regions = thisFrame
+        for older in history.suffix(age - 1).reversed() {  // newest first
+            regions = older.flatMap { older in regions.map { $0 + older } }
+        }
+        return regions
     }
 
     /// No back buffer to trust: the frame is kept in a render target and copied to the window
@@ -389,7 +407,8 @@ public final class Renderer {
     private func drawThroughKeptFrame(_ damage: Damage, width: Int, height: Int) {
         // `present` copies the whole frame to the window: its back buffer then holds it too.
         framesInWindow += 1
-        lastWindowDamage = nil
+        windowDamageHistory.append(nil)
+        if windowDamageHistory.count > Self.maxBackBufferAge { windowDamageHistory.removeFirst() }
         if damage != .full, lastFrameIsCurrent, lastFrameSize == (width, height), let lastFrame {
             SDL_SetRenderTarget(handle, lastFrame)
             frameIsInTarget = true
@@ -415,7 +434,8 @@ public final class Renderer {
 
     /// How many frames ago the window's back buffer was drawn, when the driver says: 1 on SDL's
     /// offscreen driver (one pbuffer, kept between frames), `GLX_EXT_buffer_age`'s answer on
-    /// X11 (after the first present); 0 (unknown) otherwise.
+    /// X11 (after the first present; 2 or 3 where the driver flips double or triple buffers);
+    /// 0 (unknown) otherwise.
     private func backBufferAge() -> Int {
         guard name == "opengl" else { return 0 }
         // The first frame too: it is drawn whole either way, and a render target would only

@@ -104,3 +104,28 @@ final class DamageTrackerTests: XCTestCase {
         XCTAssertEqual(damage(bad, bad), .none, "hashed without trapping, and the same both times")
     }
 }
+
+/// What a back buffer of a given age needs redrawn: the damage of every frame since it was drawn.
+final class BackBufferAgeTests: XCTestCase {
+    private let caret = PixelRect(x: 0, y: 0, width: 32, height: 32)
+    private let hover = PixelRect(x: 64, y: 0, width: 64, height: 32)
+    private let thumbnail = PixelRect(x: 0, y: 96, width: 32, height: 64)
+
+    func testEachAgeAddsTheDamageOfTheFramesSinceTheBufferWasDrawn() {
+        let history: [[PixelRect]?] = [[thumbnail], [hover]]  // oldest first
+        XCTAssertEqual(Renderer.regionsToRedraw(thisFrame: [caret], history: history, backBufferAge: 1), [caret])
+        XCTAssertEqual(
+            Renderer.regionsToRedraw(thisFrame: [caret], history: history, backBufferAge: 2), [caret, hover])
+        XCTAssertEqual(
+            Renderer.regionsToRedraw(thisFrame: [caret], history: history, backBufferAge: 3),
+            [caret, hover, thumbnail])
+        XCTAssertEqual(Renderer.regionsToRedraw(thisFrame: [], history: history, backBufferAge: 2), [hover])
+    }
+
+    func testAWholeFrameInBetweenOrTooShortAHistoryMeansWhole() {
+        XCTAssertNil(Renderer.regionsToRedraw(thisFrame: [caret], history: [nil, [hover]], backBufferAge: 3))
+        XCTAssertNil(Renderer.regionsToRedraw(thisFrame: nil, history: [[hover]], backBufferAge: 1))
+        XCTAssertNil(Renderer.regionsToRedraw(thisFrame: [caret], history: [[hover]], backBufferAge: 3))
+        XCTAssertNil(Renderer.regionsToRedraw(thisFrame: [caret], history: [], backBufferAge: 0))
+    }
+}
