@@ -43,15 +43,16 @@ let package = Package(
             sources: ["AssetLocator.swift"],
             resources: [.copy("Fonts")]
         ),
-        // One question to the GL driver, in C: how old the window's back buffer is
-        // (GLX_EXT_buffer_age), so a frame redraws only its damage straight into it. Apart from
-        // CSDL2 because SDL_syswm.h brings X11's names (`Window`, `Font`) with it.
-        .target(name: "CBufferAge", dependencies: ["CSDL2"]),
+        // What the GL driver says about presenting a window, in C: how old its back buffer is
+        // (GLX_EXT_buffer_age), and copying only regions of it to the window
+        // (GLX_MESA_copy_sub_buffer), so a frame redraws and presents only its damage. Apart
+        // from CSDL2 because SDL_syswm.h brings X11's names (`Window`, `Font`) with it.
+        .target(name: "CGLPresent", dependencies: ["CSDL2"]),
         // Painting and text: the draw list, SDL's renderer and windows, fonts, shaping, the
         // glyph atlas, geometry, and the threads, locks, logs and file checks everything shares.
         .target(
             name: "Render2D",
-            dependencies: ["CSDL2", "CBufferAge", "TesseraAssets"]
+            dependencies: ["CSDL2", "CGLPresent", "TesseraAssets"]
         ),
         // Images from files: decoders (JPEG, PNG, GIF, TIFF and the rest through SDL_image),
         // EXIF, embedded thumbnails, the freedesktop thumbnail cache, and the lazy pipeline

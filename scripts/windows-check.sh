@@ -10,8 +10,6 @@ source scripts/lib/scratch-desktop.sh
 "$demo" --size 1280x800 --page photos --light > "$scratch/demo.log" 2>&1 &
 demo_pid=$!
 
-fail() { echo "FAILED: $*" >&2; echo "--- the demo's log:" >&2; cat "$scratch/demo.log" >&2; exit 1; }
-ok() { echo "ok - $*"; }
 windows() { xdotool search --onlyvisible --name '^Tessera' 2>/dev/null || true; }
 # Waits (up to 60 s) until `windows` lists $1 windows.
 wait_for() {

@@ -16,3 +16,8 @@ for _ in $(seq 600); do [ -s "$scratch/display" ] && break; sleep 0.1; done
 export DISPLAY=:$(head -1 "$scratch/display") HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data XDG_CACHE_HOME=$scratch/cache
 # And until a client can talk to it (xdotool opens the display like the demo will).
 for _ in $(seq 300); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+
+# The checks' verdicts: `ok` notes a step that passed; `fail` says why one did not, shows the
+# demo's log ($scratch/demo.log, where the checks send it) and ends the check.
+ok() { echo "ok - $*"; }
+fail() { echo "FAILED: $*" >&2; echo "--- the demo's log:" >&2; cat "$scratch/demo.log" >&2 || true; exit 1; }

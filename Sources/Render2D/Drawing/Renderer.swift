@@ -1,5 +1,5 @@
 import CSDL2
-import CBufferAge
+import CGLPresent
 
 /// Tightly packed 8-bit RGBA pixels (R, G, B, A byte order), the currency between decode
 /// workers and the renderer. `Sendable`: safe to hand from a worker to the main thread.
@@ -225,7 +225,9 @@ public final class Renderer {
     /// 32-pixel tiles (`DamageTracker`); only the tiles whose hashes differ are cleared and
     /// drawn again, under a scissor, from the triangles that touch them, and the target is
     /// then copied to the window; where the window's back buffer keeps the last frame (SDL's
-    /// offscreen driver, `GLX_EXT_buffer_age`), straight into it. A frame that changes most of
+    /// offscreen driver, `GLX_EXT_buffer_age`), straight into it. With a software GL on X11
+    /// (llvmpipe) the frame is presented by copying only its damaged regions to the window
+    /// (`GLX_MESA_copy_sub_buffer`) instead of a swap, which copies the whole image. A frame that changes most of
     /// the window (a scroll, a resize) is drawn whole; while such frames come one after another,
     /// only two in sixteen are hashed, so they cost what they did without damage tracking.
     ///
@@ -250,6 +252,12 @@ public final class Renderer {
     private var windowDamageHistory: [[PixelRect]?] = []
     /// The oldest back buffer redrawn from damage; an older one is drawn whole.
     static let maxBackBufferAge = 4
+    /// Whether frames are presented by copying their damaged regions to the window
+    /// (`GLX_MESA_copy_sub_buffer` with a software GL on X11) rather than by a swap; nil until
+    /// asked, after the first present.
+    private var presentsRegions: Bool?
+    /// The regions the frame drew into the window, to present (nil: all of it).
+    private var regionsToPresent: [PixelRect]?
     /// Frames presented: before the first, the back buffer holds nothing.
     private var presentedFrames = 0
     /// Whether the frame in progress hashes its triangles (see `hashes(afterFullFrames:gapNs:)`).
@@ -353,6 +361,7 @@ public final class Renderer {
         frameIsPending = false
         defer { pendingLists.removeAll(keepingCapacity: true) }
         let damage = hashesFrame ? damageTracker.endFrame() : .full
+        regionsToPresent = nil  // all of it, unless only regions are drawn into the window
         let (w, h) = outputSize
         fullFramesInARow = damage == .full ? fullFramesInARow + 1 : 0
         let age = redrawsOnlyDamage ? backBufferAge() : 0
@@ -386,6 +395,7 @@ public final class Renderer {
             return
         }
         for region in regions { redraw(region) }
+        regionsToPresent = regions
     }
 
     /// What to redraw in a back buffer `backBufferAge` frames old: this frame's damage and that
@@ -441,6 +451,8 @@ public final class Renderer {
         // The first frame too: it is drawn whole either way, and a render target would only
         // cost its creation and one more shader for llvmpipe to compile (7 ms of a 79 ms start).
         if SDLContext.videoDriver == "offscreen" { return 1 }
+        // Presenting by copying regions leaves the back buffer as it is: it holds the last frame.
+        if presentsRegions == true { return 1 }
         guard presentedFrames > 0, let window = SDL_RenderGetWindow(handle) else { return 0 }
         return Int(tessera_glx_back_buffer_age(window))
     }
@@ -605,8 +617,22 @@ public final class Renderer {
             SDL_RenderCopy(handle, lastFrame, nil, nil)
             frameIsInTarget = false
         }
-        SDL_RenderPresent(handle)
+        if presentsRegions == true, let window = SDL_RenderGetWindow(handle) {
+            presentRegions(of: window)
+        } else {
+            SDL_RenderPresent(handle)
+        }
         presentedFrames += 1
+        if presentsRegions == nil, redrawsOnlyDamage, name == "opengl", SDLContext.videoDriver == "x11",
+            let window = SDL_RenderGetWindow(handle)
+        {
+            // Asked once, after a present (the context is then current): a software GL on X11.
+            presentsRegions = tessera_glx_can_copy_sub_buffer(window) != 0
+            if presentsRegions == true {
+                framesInWindow = 0  // the swap left the back buffer undefined
+                Log.info("software GL on X11: frames present only their damaged regions (GLX_MESA_copy_sub_buffer)")
+            }
+        }
         if waitsForGPUAfterPresent {
             // Swapping an offscreen (pbuffer) surface does not retire the frame, and Mesa's
             // threaded llvmpipe then keeps every frame's scene: RSS grew 0.5 → 2.5 GB over
@@ -614,6 +640,19 @@ public final class Renderer {
             var pixel: UInt32 = 0
             var rect = SDL_Rect(x: 0, y: 0, w: 1, h: 1)
             SDL_RenderReadPixels(handle, &rect, tessera_pixelformat_rgba32(), &pixel, 4)
+        }
+    }
+
+    /// Copies the regions drawn this frame (the whole window after a whole frame) from the back
+    /// buffer to the window, instead of a swap, which would copy all of it.
+    private func presentRegions(of window: OpaquePointer) {
+        SDL_RenderFlush(handle)
+        let (w, h) = outputSize
+        for region in regionsToPresent ?? [PixelRect(x: 0, y: 0, width: w, height: h)] {
+            // GL counts rows from the bottom.
+            tessera_glx_copy_sub_buffer(
+                window, Int32(region.x), Int32(h - region.y - region.height), Int32(region.width),
+                Int32(region.height))
         }
     }
 

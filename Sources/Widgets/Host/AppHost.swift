@@ -444,6 +444,12 @@ public final class AppHost {
                 target.frameDue = true
                 continue
             }
+            // A window the display uncovered draws its next frame whole, now (presenting only
+            // what changed would leave the rest of it as the display left it).
+            if type == SDL_WINDOWEVENT && SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_EXPOSED {
+                target.window.renderer.invalidateLastFrame()
+                target.frameDue = true
+            }
             // A window given keyboard focus draws a frame: a screen reader is then shown its tree.
             if type == SDL_WINDOWEVENT && SDL_WindowEventID(UInt32(event.window.event)) == SDL_WINDOWEVENT_FOCUS_GAINED
             {
