@@ -348,7 +348,7 @@ public final class Renderer {
     public func draw(_ list: DrawList) {
         syncAtlas()
         if !frameIsPending { beginFrame(clearColor: clearColor) }
-        guard !list.commands.isEmpty else { return }
+        guard list.indexCount > 0 else { return }  // no command (without building the list of them)
         if hashesFrame {
             damageTracker.add(list) { [textureGenerations] texture in textureGenerations[texture.id] ?? 0 }
         }
@@ -582,10 +582,15 @@ public final class Renderer {
         let rx1 = Float(region.x + region.width + 1), ry1 = Float(region.y + region.height + 1)
         regionIndices.removeAll(keepingCapacity: true)
         var i = command.indexStart
-        let end = command.indexStart + command.indexCount
+        let end = min(command.indexStart + command.indexCount, indices.count)
+        let count = vertices.count
         while i + 2 < end {
-            let a = vertices[Int(indices[i])].position, b = vertices[Int(indices[i + 1])].position
-            let c = vertices[Int(indices[i + 2])].position
+            let ia = Int(indices[i]), ib = Int(indices[i + 1]), ic = Int(indices[i + 2])
+            guard ia >= 0, ib >= 0, ic >= 0, ia < count, ib < count, ic < count else {
+                i += 3
+                continue  // SDL would refuse it too
+            }
+            let a = vertices[ia].position, b = vertices[ib].position, c = vertices[ic].position
             // NaN corners fail these tests and keep the triangle, as a full redraw would draw it.
             let outside =
                 (a.x < rx0 && b.x < rx0 && c.x < rx0) || (a.x > rx1 && b.x > rx1 && c.x > rx1)

@@ -12,6 +12,9 @@ import DemoSupport
 /// cell, and when every visible cell was sharp. Times are CLOCK_MONOTONIC nanoseconds, the
 /// clock `bench startup` reads before it starts the process.
 struct StartupReport {
+    // These two are written once each on the main thread (in `GalleryCommand.main` and
+    // `Run.runApp`, before the frame loop) and read on it afterwards (in the frame loop's
+    // `json`): no other thread touches them.
     /// When `GalleryCommand.main` began: the time before it is the loader's and the runtime's.
     nonisolated(unsafe) static var mainNs: UInt64?
     /// When the window and its renderer were made (SDL, the GL context, the fonts).
