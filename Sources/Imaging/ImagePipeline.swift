@@ -84,12 +84,14 @@ public struct ImageTimeline: Sendable {
 /// Lazy thumbnails for grids and lists: cells ask for their image every frame and draw what
 /// is ready; the pipeline decodes on `ThumbnailLoader` workers by priority, uploads finished
 /// decodes on the main thread under a per-frame time budget, keeps textures in a
-/// `TextureCache` under a byte budget, and counts everything for the profiler.
+/// `TextureCache` under a byte budget, and counts everything for the profiler. A visible
+/// cell whose decode has finished takes it on sight, whatever the budget: it draws it in the
+/// frame it is built in, not the one after.
 ///
 /// Thumbnails come in two tiers. A JPEG's embedded EXIF thumbnail (`EmbeddedThumbnail`) is
 /// asked for ahead of its sharp decode (a visible cell's ahead of every sharp decode) and
 /// drawn as soon as it is there, upright and cropped
-/// like the photo; the sharp thumbnail replaces it in the frame after it is uploaded, with no
+/// like the photo; the sharp thumbnail replaces it as soon as it is decoded, with no
 /// placeholder in between. While `defersSharpTier` is set (a grid flung or scrubbed fast),
 /// cells that can show an embedded thumbnail ask for nothing else.
 ///
@@ -131,6 +133,12 @@ public final class ImagePipeline {
         highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
     /// Cells whose thumbnail was ready the moment they first became visible.
     public private(set) var prefetchedInTime = 0
+    /// Cells that first became visible without their sharp thumbnail but with their embedded
+    /// one, drawn in that first frame.
+    public private(set) var embeddedOnFirstSight = 0
+    /// Cells that first became visible with neither (a placeholder): their embedded thumbnail,
+    /// if the file has one, was not read yet.
+    public private(set) var placeholderOnFirstSight = 0
     /// Decodes finished since the start.
     public private(set) var decodedTotal = 0
     /// Embedded thumbnails decoded since the start (not counted in `decodedTotal`).
@@ -196,6 +204,7 @@ public final class ImagePipeline {
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
         let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
         counters.visibleCells += 1
+        takeOnSight(key)
         if let entry = cache.lookup(key, frame: frame) {
             if var timeline = pending.removeValue(forKey: key) {
                 finish(&timeline, drawnAt: MonotonicClock.nanoseconds())
@@ -206,9 +215,10 @@ public final class ImagePipeline {
         }
         if let failure = failures[key] { return .failed(failure) }
         let now = MonotonicClock.nanoseconds()
+        let firstSight = (pending[key]?.firstVisibleNs ?? 0) == 0
         if pending[key] == nil {
             pending[key] = ImageTimeline(path: path, requestedNs: now, firstVisibleNs: now)
-        } else if pending[key]!.firstVisibleNs == 0 {
+        } else if firstSight {
             pending[key]!.firstVisibleNs = now
         }
         if let entry = cache.lookupAnySize(path, frame: frame) {
@@ -216,14 +226,20 @@ public final class ImagePipeline {
             if !defersSharpTier { want(key, priority) }
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
-        let embedded = embeddedKey(for: key)
+        var embedded = embeddedKey(for: key)
+        if let candidate = embedded {
+            takeOnSight(candidate)
+            if withoutEmbedded.contains(key.path) { embedded = nil }  // the file turned out to have none
+        }
         if let embedded, let entry = cache.lookup(embedded, frame: frame) {
             counters.embeddedCells += 1
-            if pending[key]!.embeddedDrawnNs == 0 { pending[key]!.embeddedDrawnNs = now }
+            if firstSight { embeddedOnFirstSight += 1 }
+            if pending[key]!.embeddedDrawnNs == 0 { pending[key]!.embeddedDrawnNs = MonotonicClock.nanoseconds() }
             if !defersSharpTier { want(key, priority) }
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
         counters.placeholderCells += 1
+        if firstSight { placeholderOnFirstSight += 1 }
         if let embedded { want(embedded, Self.embeddedPriority(priority)) }
         if embedded == nil || !defersSharpTier { want(key, priority) }
         return .loading
@@ -246,6 +262,29 @@ public final class ImagePipeline {
         want(key, priority)
         return .loading
     }
+
+    /// Uploads `key`'s decode if it finished after this frame's uploads began (or was left
+    /// over by their budget): a visible cell draws a thumbnail in the frame it can, whatever the
+    /// budget (a screen holds few cells, and an embedded thumbnail is small).
+    private func takeOnSight(_ key: ThumbnailKey) {
+        guard !cache.contains(key), let result = loader.takeFinished(key) else { return }
+        let start = MonotonicClock.nanoseconds()
+        if let timesUpload {
+            timesUpload { accept(result, forVisibleCell: true) }
+        } else {
+            accept(result, forVisibleCell: true)
+        }
+        counters.uploadNs += MonotonicClock.nanoseconds() - start
+    }
+
+    /// Runs each upload a visible cell takes on sight, in the middle of the frame's build, so
+    /// a profiler can time it (`AppHost` opens its uploads scope around it, as around the
+    /// uploads at the end of the frame).
+    ///
+    /// ```swift
+    /// images.timesUpload = { upload in profiler.beginScope("uploads", "images"); upload(); profiler.endScope() }
+    /// ```
+    public var timesUpload: ((_ upload: () -> Void) -> Void)?
 
     /// Asks for a thumbnail that is not on screen yet (the prefetch window).
     public func prefetch(_ path: String, spec: ThumbnailSpec, priority: Double) {
@@ -283,11 +322,13 @@ public final class ImagePipeline {
         }
         let start = MonotonicClock.nanoseconds()
         let budgetNs = UInt64(max(0, uploadBudgetMs) * 1e6)
-        while counters.uploads == 0 || MonotonicClock.nanoseconds() - start < budgetNs {
+        let takenOnSight = counters.uploads
+        while counters.uploads == takenOnSight || MonotonicClock.nanoseconds() - start < budgetNs {
             guard let result = loader.takeFinished(limit: 1).first else { break }
             accept(result)
         }
-        counters.uploadNs = MonotonicClock.nanoseconds() - start
+        uploadedForNextFrame = counters.uploads > takenOnSight
+        counters.uploadNs += MonotonicClock.nanoseconds() - start
         uploadsTotal += counters.uploads
         uploadNsTotal += counters.uploads > 0 ? counters.uploadNs : 0
         counters.evictions = cache.evict(frame: frame)
@@ -302,8 +343,9 @@ public final class ImagePipeline {
         return counters
     }
 
-    private func accept(_ result: ThumbnailResult) {
-        if result.key.tier == .embedded { return acceptEmbedded(result) }
+    /// Uploads a finished decode if a cell still wants it (`forVisibleCell`: one does now).
+    private func accept(_ result: ThumbnailResult, forVisibleCell: Bool = false) {
+        if result.key.tier == .embedded { return acceptEmbedded(result, forVisibleCell: forVisibleCell) }
         var embedded = result.key
         embedded.tier = .embedded
         cache.remove(embedded)  // the sharp one replaces it
@@ -321,7 +363,8 @@ public final class ImagePipeline {
             keep(timeline)
         case .success(let thumb):
             decodedTotal += 1
-            guard wanted[result.key] != nil else {  // scrolled far away meanwhile: not worth a texture
+            // Scrolled far away meanwhile: not worth a texture.
+            guard forVisibleCell || wanted[result.key] != nil else {
                 droppedTotal += 1
                 return
             }
@@ -348,7 +391,7 @@ public final class ImagePipeline {
 
     /// An embedded thumbnail: uploaded when its sharp one is not there yet; when there is none
     /// (or it is damaged), the image is remembered as having none and only the sharp tier is asked for.
-    private func acceptEmbedded(_ result: ThumbnailResult) {
+    private func acceptEmbedded(_ result: ThumbnailResult, forVisibleCell: Bool) {
         var sharp = result.key
         sharp.tier = .sharp
         guard case .success(let thumb) = result.outcome else {
@@ -357,7 +400,9 @@ public final class ImagePipeline {
             return
         }
         embeddedTotal += 1
-        guard wanted[result.key] != nil || wanted[sharp] != nil, !cache.contains(sharp) else { return }
+        guard forVisibleCell || wanted[result.key] != nil || wanted[sharp] != nil, !cache.contains(sharp) else {
+            return
+        }
         let pixels = thumb.pixels
         guard
             let texture = try? renderer.makeTexture(
@@ -392,9 +437,11 @@ public final class ImagePipeline {
         recentNext = (recentNext + 1) % 1024
     }
 
-    /// Whether the next frame has something to show without any input: textures uploaded in
-    /// this frame (cells draw them next frame), or finished decodes left over by the upload budget.
-    public var needsFrame: Bool { counters.uploads > 0 || loader.hasFinished }
+    /// Whether the next frame has something to show without any input: textures uploaded at
+    /// the end of this frame (cells draw them next frame), or finished decodes left over by the
+    /// upload budget.
+    public var needsFrame: Bool { uploadedForNextFrame || loader.hasFinished }
+    private var uploadedForNextFrame = false
 
     /// Forgets the kept timelines (a new recording starts empty).
     public func clearTimelines() { timelines.removeAll() }

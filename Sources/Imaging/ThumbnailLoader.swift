@@ -197,6 +197,18 @@ public final class ThumbnailLoader: @unchecked Sendable {
         return taken
     }
 
+    /// The finished result for `key`, taken (nil when it has not finished, or was taken).
+    ///
+    /// ```swift
+    /// if let result = loader.takeFinished(key) { upload(result) }  // a cell wants it now
+    /// ```
+    public func takeFinished(_ key: ThumbnailKey) -> ThumbnailResult? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let index = finished.firstIndex(where: { $0.key == key }) else { return nil }
+        return finished.remove(at: index)
+    }
+
     /// Whether finished results wait to be taken.
     public var hasFinished: Bool {
         condition.lock()

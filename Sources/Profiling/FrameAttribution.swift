@@ -106,7 +106,9 @@ extension FrameRecord {
     public func cause() -> FrameCause {
         func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
         func text(_ v: Double) -> String { String(FrameTimeSummary.format(v).dropLast()) }  // two decimals
-        let uploadNs = scopes.first { $0.isUploads }?.durationNs ?? lazy.uploadNs
+        // The uploads at the end of the frame and those cells took on sight while it was built.
+        let uploadScopes = scopes.filter(\.isUploads)
+        let uploadNs = uploadScopes.isEmpty ? lazy.uploadNs : uploadScopes.reduce(0) { $0 + $1.durationNs }
         let outermost = scopes.filter { $0.depth == 0 }.reduce(UInt64(0)) { $0 + $1.durationNs }
         let outsideNs =
             phaseNs[FramePhase.build.rawValue] > outermost ? phaseNs[FramePhase.build.rawValue] - outermost : 0

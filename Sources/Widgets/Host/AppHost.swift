@@ -561,7 +561,15 @@ public final class AppHost {
             events: events, size: Size(logical.width, logical.height - hudHeight),
             scale: window.backingScale * w.userScale, time: frameTime)
         if ui.input.quitRequested { quitRequested = true }
-        ui.images?.beginFrame()
+        if let images = ui.images {
+            images.beginFrame()
+            // Uploads a cell takes on sight are timed like the ones at the end of the frame.
+            images.timesUpload = { [unowned profiler] upload in
+                profiler.beginScope(FrameRecord.uploadKind, "images")
+                upload()
+                profiler.endScope()
+            }
+        }
         if let content = w.content { content(ui) } else { build(ui) }
         // F12 shows the HUD, unless the app took the key (a menu command of its own).
         if ui.shortcutPressed(KeyboardShortcut(.f12, modifiers: [])) { w.showsHUD.toggle() }

@@ -56,7 +56,7 @@ final class FrameScheduleTests: XCTestCase {
         }
     }
 
-    func testAThumbnailFinishedOnAWorkerWakesTheLoopAndTheNextFrameDrawsIt() throws {
+    func testAThumbnailFinishedOnAWorkerWakesTheLoopAndThatFrameDrawsIt() throws {
         try onMain {
             let h = try Harness()
             let open = Locked(false)
@@ -82,9 +82,7 @@ final class FrameScheduleTests: XCTestCase {
             open.withLock { $0 = true }
             XCTAssertTrue(h.host.runOnce(timeout: 5, build), "the worker's wake-up starts a frame")
             XCTAssertEqual(h.host.profiler.lastFrame?.lazy.uploads, 1, "that frame uploads the thumbnail")
-            h.wait(1.0 / 60)
-            XCTAssertTrue(h.host.runOnce(timeout: 0, build), "and asks for the next, which draws it")
-            XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0)
+            XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, 0, "and draws it")
             XCTAssertEqual(h.pixels.pixel(x: 60, y: 60), Color(r: 255, g: 0, b: 0, a: 255))
             h.wait(1)
             XCTAssertFalse(h.host.runOnce(timeout: 0, build), "then nothing")

@@ -300,16 +300,18 @@ struct Bench: ParsableCommand {
 }
 
 extension ImagePipeline {
-    /// `"thumb_latency_ms":{"waited":N,"p50":…,"p95":…,"p99":…},"prefetched_in_time":M`: the
-    /// latency percentiles over the cells that drew a placeholder first (null when none waited),
-    /// and how many cells had their thumbnail the moment they came into view.
+    /// `"thumb_latency_ms":{"waited":N,"p50":…,"p95":…,"p99":…},"prefetched_in_time":M,…`: the
+    /// latency percentiles over the cells not sharp when they came into view (null when none
+    /// waited), how many cells had their sharp thumbnail the moment they came into view, and
+    /// how many of the others showed their embedded one then, or a placeholder.
     var latencyJSON: String {
         let waited = latency.totalCount
         func ms(_ p: Double) -> String {
             waited == 0 ? "null" : FrameTimeSummary.format(Double(latency.valueAtPercentile(p)) / 1000)
         }
         return "\"thumb_latency_ms\":{\"waited\":\(waited),\"p50\":\(ms(50)),\"p95\":\(ms(95)),\"p99\":\(ms(99))}"
-            + ",\"prefetched_in_time\":\(prefetchedInTime)"
+            + ",\"prefetched_in_time\":\(prefetchedInTime),\"embedded_on_first_sight\":\(embeddedOnFirstSight)"
+            + ",\"placeholder_on_first_sight\":\(placeholderOnFirstSight)"
     }
 }
 

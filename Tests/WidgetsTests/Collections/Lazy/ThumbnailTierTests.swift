@@ -109,6 +109,64 @@ final class ThumbnailTierTests: XCTestCase {
         }
     }
 
+    func testAVisibleCellDrawsADecodeThatFinishedBeforeItWasBuiltInThatFrameWhateverTheUploadBudget() throws {
+        try onMain {
+            let dir = try ScratchFolder("tiers-on-sight")
+            let paths = try Self.cameraPhotos(12, in: dir)
+            let h = try Harness(width: 800, height: 600)
+            let gate = Locked(false)  // the sharp decodes wait here
+            let images = ImagePipeline(renderer: h.host.window.renderer, workers: 2) { key in
+                while !gate.withLock({ $0 }) { usleep(500) }
+                return ThumbnailLoader.decodeFile(key)
+            }
+            defer {
+                gate.withLock { $0 = true }
+                images.shutdown()
+            }
+            images.keepsTimelines = true
+            images.uploadBudgetMs = 0  // the end of a frame uploads one decode
+            h.ui.images = images
+            let build = GalleryWidgetTests.gridBuild(paths) { _ in }
+            h.frame(build)
+            let visible = try XCTUnwrap(h.host.profiler.lastFrame?.lazy.visibleCells)
+            XCTAssertGreaterThan(visible, 6)
+            XCTAssertEqual(h.host.profiler.lastFrame?.lazy.placeholderCells, visible, "nothing decoded yet")
+            XCTAssertEqual(images.placeholderOnFirstSight, visible)
+
+            // Every visible cell's embedded thumbnail is read, with no frame drawn meanwhile.
+            let deadline = MonotonicClock.seconds() + 60
+            while images.loader.snapshot.finished < visible && MonotonicClock.seconds() < deadline { usleep(1_000) }
+            h.frame(build)
+            var lazy = try XCTUnwrap(h.host.profiler.lastFrame?.lazy)
+            XCTAssertEqual(
+                lazy.placeholderCells, 0, "each cell drew its embedded thumbnail in the first frame it could")
+            XCTAssertEqual(lazy.embeddedCells, visible)
+            XCTAssertEqual(images.embeddedOnFirstSight, 0, "they were seen before")
+            XCTAssertEqual(images.placeholderOnFirstSight, visible, "once each")
+            XCTAssertTrue(Self.isRed(h.pixels.pixel(x: 60, y: 60)), "red: \(h.pixels.pixel(x: 60, y: 60))")
+
+            // The sharp ones likewise: decoded between two frames, drawn in the second.
+            let before = images.loader.snapshot.finished
+            gate.withLock { $0 = true }
+            while images.loader.snapshot.finished < before + visible && MonotonicClock.seconds() < deadline {
+                usleep(1_000)
+            }
+            let frameStart = MonotonicClock.nanoseconds()
+            h.frame(build)
+            let frameEnd = MonotonicClock.nanoseconds()
+            lazy = try XCTUnwrap(h.host.profiler.lastFrame?.lazy)
+            XCTAssertEqual(lazy.cellsAwaitingSharpThumbnail, 0, "every cell is sharp in that frame")
+            let after = h.pixels.pixel(x: 60, y: 60)
+            XCTAssertTrue(after.b > 180 && after.r < 80, "blue: \(after)")
+            let drawn = images.timelines.filter { $0.firstDrawnNs > 0 }
+            XCTAssertEqual(drawn.count, visible)
+            for t in drawn {
+                XCTAssertTrue((frameStart...frameEnd).contains(t.uploadedNs), "uploaded in that frame: \(t.path)")
+                XCTAssertLessThanOrEqual(t.uploadedNs, t.firstDrawnNs)
+            }
+        }
+    }
+
     func testAFlingAsksOnlyForEmbeddedThumbnailsAndTheSharpOnesWhereItSettles() throws {
         try onMain {
             let dir = try ScratchFolder("tiers-fling")
