@@ -92,8 +92,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            // gexiv2 (through CSDL2's header): the browser's XMP sidecars, rotation and EXIF info.
-            linkerSettings: [.linkedLibrary("gexiv2")]
+            // gexiv2 (through CSDL2's header, loaded on first use): the browser's XMP sidecars,
+            // rotation and EXIF info.
         ),
         .executableTarget(
             name: "GalleryDemo",

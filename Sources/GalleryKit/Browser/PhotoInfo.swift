@@ -34,17 +34,17 @@ struct PhotoInfo: Equatable, Sendable {
         var st = stat()
         let regular = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
         close(fd)
-        guard regular, let metadata = gexiv2_metadata_new() else { return nil }
+        guard regular, let metadata = tessera_gexiv2_metadata_new() else { return nil }
         defer { g_object_unref(metadata) }
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_open_path(metadata, file, &error) != 0 else {
+        guard tessera_gexiv2_metadata_open_path(metadata, file, &error) != 0 else {
             g_clear_error(&error)
             return nil
         }
         var lines: [(String, String)] = []
         for (what, keys) in tags {
             let values = keys.compactMap { key -> String? in
-                guard let raw = gexiv2_metadata_try_get_tag_interpreted_string(metadata, key, &error) else {
+                guard let raw = tessera_gexiv2_metadata_try_get_tag_interpreted_string(metadata, key, &error) else {
                     g_clear_error(&error)
                     return nil
                 }

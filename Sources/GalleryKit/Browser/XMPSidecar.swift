@@ -161,13 +161,14 @@ enum XMPSidecar {
             var error: UnsafeMutablePointer<GError>?
             if let orientation {
                 guard
-                    gexiv2_metadata_try_set_tag_string(metadata, "Xmp.tiff.Orientation", String(orientation), &error)
+                    tessera_gexiv2_metadata_try_set_tag_string(
+                        metadata, "Xmp.tiff.Orientation", String(orientation), &error)
                         != 0
                 else {
                     throw Failure(description: "cannot set the orientation in \(path): \(message(error))")
                 }
             } else {
-                _ = gexiv2_metadata_try_clear_tag(metadata, "Xmp.tiff.Orientation", &error)
+                _ = tessera_gexiv2_metadata_try_clear_tag(metadata, "Xmp.tiff.Orientation", &error)
                 g_clear_error(&error)
             }
         }
@@ -190,7 +191,8 @@ enum XMPSidecar {
         try change(metadata, path)
         var error: UnsafeMutablePointer<GError>?
         guard
-            let packet = gexiv2_metadata_try_generate_xmp_packet(metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error)
+            let packet = tessera_gexiv2_metadata_try_generate_xmp_packet(
+                metadata, GExiv2XmpFormatFlags(rawValue: 0), 0, &error)
         else {
             throw Failure(description: "cannot write \(path): \(message(error))")
         }
@@ -224,7 +226,7 @@ enum XMPSidecar {
         """.utf8)
 
     /// exiv2 is set up once, before any thread uses it (its XMP toolkit is not thread-safe to start).
-    private static let initialized: Bool = gexiv2_initialize() != 0
+    private static let initialized: Bool = tessera_gexiv2_initialize() != 0
 
     static func exists(_ path: String) -> Bool { FileName.withCString(path) { access($0, F_OK) } == 0 }
 
@@ -237,13 +239,16 @@ enum XMPSidecar {
     }
 
     private static func open(bytes: [UInt8], name: String) throws(Failure) -> Metadata {
-        guard initialized, let metadata = gexiv2_metadata_new() else {
-            throw Failure(description: "exiv2 could not start")
+        guard initialized, let metadata = tessera_gexiv2_metadata_new() else {
+            throw Failure(
+                description: tessera_gexiv2_available() == 0
+                    ? "libgexiv2.so.2 could not be loaded (Debian: apt-get install libgexiv2-2)"
+                    : "exiv2 could not start")
         }
         var error: UnsafeMutablePointer<GError>?
         let opened =
             bytes.withUnsafeBufferPointer {
-                gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error)
+                tessera_gexiv2_metadata_open_buf(metadata, $0.baseAddress, glong($0.count), &error)
             } != 0
         guard opened else {
             g_object_unref(metadata)
@@ -274,11 +279,11 @@ enum XMPSidecar {
         func put(_ tag: String, _ value: String?) throws(Failure) {
             var error: UnsafeMutablePointer<GError>?
             if let value {
-                guard gexiv2_metadata_try_set_tag_string(metadata, tag, value, &error) != 0 else {
+                guard tessera_gexiv2_metadata_try_set_tag_string(metadata, tag, value, &error) != 0 else {
                     throw Failure(description: "cannot set \(tag) in \(path): \(message(error))")
                 }
             } else {
-                _ = gexiv2_metadata_try_clear_tag(metadata, tag, &error)
+                _ = tessera_gexiv2_metadata_try_clear_tag(metadata, tag, &error)
                 g_clear_error(&error)
             }
         }
@@ -286,21 +291,21 @@ enum XMPSidecar {
         try put("Xmp.xmp.Label", xmp.label?.rawValue)
         try put("Xmp.digiKam.PickLabel", xmp.flag.map { $0 == .picked ? "3" : "1" })
         var error: UnsafeMutablePointer<GError>?
-        _ = gexiv2_metadata_try_clear_tag(metadata, "Xmp.dc.subject", &error)
+        _ = tessera_gexiv2_metadata_try_clear_tag(metadata, "Xmp.dc.subject", &error)
         g_clear_error(&error)
         guard !xmp.tags.isEmpty else { return }
         let copies = xmp.tags.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var list: [UnsafePointer<gchar>?] = copies.map { UnsafePointer($0) } + [nil]
-        guard gexiv2_metadata_try_set_tag_multiple(metadata, "Xmp.dc.subject", &list, &error) != 0 else {
+        guard tessera_gexiv2_metadata_try_set_tag_multiple(metadata, "Xmp.dc.subject", &list, &error) != 0 else {
             throw Failure(description: "cannot set the tags in \(path): \(message(error))")
         }
     }
 
     private static func string(_ metadata: Metadata, _ tag: String) -> String? {
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0,
-            let value = gexiv2_metadata_try_get_tag_string(metadata, tag, &error)
+        guard tessera_gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0,
+            let value = tessera_gexiv2_metadata_try_get_tag_string(metadata, tag, &error)
         else {
             g_clear_error(&error)
             return nil
@@ -311,8 +316,8 @@ enum XMPSidecar {
 
     private static func strings(_ metadata: Metadata, _ tag: String) -> [String] {
         var error: UnsafeMutablePointer<GError>?
-        guard gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0,
-            let values = gexiv2_metadata_try_get_tag_multiple(metadata, tag, &error)
+        guard tessera_gexiv2_metadata_try_has_tag(metadata, tag, &error) != 0,
+            let values = tessera_gexiv2_metadata_try_get_tag_multiple(metadata, tag, &error)
         else {
             g_clear_error(&error)
             return []
