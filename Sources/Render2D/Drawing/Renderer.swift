@@ -306,9 +306,12 @@ public final class Renderer {
 
     /// Forgets the kept frame, so the next frame is drawn whole: call it when the GPU lost
     /// the render targets' contents (`SDL_RENDER_TARGETS_RESET`, `SDL_RENDER_DEVICE_RESET`).
+    /// The frames after it hash again: a frame drawn whole on request is no sign that the
+    /// window keeps changing whole.
     public func invalidateLastFrame() {
         lastFrameIsCurrent = false
         framesInWindow = 0
+        fullFramesInARow = 0
         damageTracker.invalidate()
     }
 

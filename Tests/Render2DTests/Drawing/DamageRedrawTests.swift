@@ -130,6 +130,34 @@ final class DamageRedrawTests: XCTestCase {
         }
     }
 
+    func testAFrameDrawnWholeOnRequestDoesNotKeepTheFramesAfterItWhole() throws {
+        try onMain {
+            // After a scroll, every other frame is drawn whole because the GPU lost it
+            // (`invalidateLastFrame`), the others blink the caret. Whatever the scroll's length,
+            // the caret's frames redraw only its tiles: a forced whole frame is no sign that the
+            // window keeps changing whole.
+            for scrollFrames in [40, 41] {
+                let pair = try Pair(width: 320, height: 200)
+                let renderer = pair.h.host.window.renderer
+                var scene = Scene()
+                for step in 1...scrollFrames {
+                    scene.offset = Double(step % 20)
+                    _ = pair.draw(scene)
+                }
+                var partial = 0
+                for _ in 0..<20 {
+                    renderer.invalidateLastFrame()
+                    XCTAssertTrue(pair.draw(scene).stats.fullRedraw)
+                    scene.caretShown.toggle()
+                    let frame = pair.draw(scene)
+                    XCTAssertEqual(frame.damaged, frame.whole)
+                    if !frame.stats.fullRedraw { partial += 1 }
+                }
+                XCTAssertGreaterThanOrEqual(partial, 18, "after \(scrollFrames) scroll frames")
+            }
+        }
+    }
+
     func testWholeWindowFramesInARowHashTwoInSixteenAndAfterAPauseAlways() {
         let quick: UInt64 = 16_000_000, pause: UInt64 = 200_000_000
         XCTAssertTrue(Renderer.hashes(afterFullFrames: 0, gapNs: quick))
