@@ -118,6 +118,9 @@ extension UI {
         return r
     }
 
+    /// Material Icons' stars, for the hero cell's rating.
+    static let filledStar = Icon(named: "star"), outlinedStar = Icon(named: "star_border")
+
     /// A rating as a screen reader reads it (made once, not per cell per frame).
     static let starsValues = ["0 stars", "1 star", "2 stars", "3 stars", "4 stars", "5 stars"]
 
@@ -162,8 +165,12 @@ extension UI {
             title, in: Rect(x: banner.x + 8, y: banner.y + 2, width: banner.width - 16, height: bannerHeight / 2),
             color: .white, into: &drawList)
         let star = min(12, bannerHeight / 2 - 2)
+        // Material's stars when the icon font is there: two triangles each through the glyph
+        // atlas, where the built-in shapes are tessellated for every star of every cell.
+        let hasIconFont = fonts.icons != nil
         for k in 0..<5 {
-            let icon: Icon = k < rating ? .starFill : .star
+            let icon: Icon =
+                k < rating ? (hasIconFont ? Self.filledStar : .starFill) : (hasIconFont ? Self.outlinedStar : .star)
             drawIcon(
                 icon,
                 in: Rect(

@@ -203,6 +203,39 @@ final class GalleryWidgetTests: XCTestCase {
         }
     }
 
+    func testAHeroCellsStarsAreTwoTrianglesEachAndDrawnInTheirColors() throws {
+        try onMain {
+            let h = try Harness(width: 300, height: 300)
+            XCTAssertNotNil(h.ui.fonts.icons, "the icon font (scripts/install-deps.sh installs it)")
+            var triangles = 0
+            h.frame { ui in
+                ui.drawList.addRect(Rect(x: 0, y: 0, width: 300, height: 300), color: .black)
+                let before = ui.drawList.indexCount
+                ui.heroImage(
+                    "/no/such/photo.jpg", in: Rect(x: 20, y: 20, width: 200, height: 200), title: "", rating: 3)
+                triangles = (ui.drawList.indexCount - before) / 3
+            }
+            // The error tile (about 170), the banner and five stars of two each; the built-in
+            // shapes, tessellated, took 42 each (386 in all).
+            XCTAssertLessThan(triangles, 220, "\(triangles) triangles")
+            // The third star is filled in the rating's yellow; the fourth is a white outline.
+            let pixels = h.pixels
+            func yellow(star k: Int) -> Int {
+                let box = Rect(x: 20 + 8 + Double(k) * 14, y: 220 - 40 + 21, width: 12, height: 12)
+                var n = 0
+                for y in Int(box.y)..<Int(box.maxY) {
+                    for x in Int(box.x)..<Int(box.maxX) {
+                        let c = pixels.pixel(x: x, y: y)
+                        if c.r > 200 && c.g > 150 && c.b < 90 { n += 1 }
+                    }
+                }
+                return n
+            }
+            XCTAssertGreaterThan(yellow(star: 2), 15, "a filled yellow star")
+            XCTAssertEqual(yellow(star: 3), 0, "an outline")
+        }
+    }
+
     func testBrokenFilesShowErrorTilesAndTheRestLoads() throws {
         try onMain {
             let dir = try ScratchFolder("grid-broken")
