@@ -38,7 +38,7 @@ run table-bench bench table --frames 20
 run text-bench bench text --frames 20
 run outline-bench bench outline --frames 20
 # The gallery's photos are made beforehand, at full speed: not the function list's business.
-"$work/GalleryDemo" generate-samples "$work/photos" --count 300 --camera >/dev/null
+"$work/GalleryDemo" generate-samples "$work/photos" --count 300 --camera >/dev/null 2>"$work/photos.log"
 run gallery-bench bench gallery --frames 60 --images "$work/photos"
 python3 - "$work"/*.out >"$work/hot-functions.order" <<'EOF'
 import re, sys
