@@ -41,4 +41,19 @@ final class StartupReportTests: XCTestCase {
         XCTAssertEqual((json["sharp_ns"] as? NSNumber)?.uint64Value, 300_000_000)
         XCTAssertEqual((json["first_frame_present_ms"] as? NSNumber)?.doubleValue, 1)
     }
+
+    func testBenchStartupKillsAProgramThatDoesNotReportInTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("startup-timeout-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hung = folder.appendingPathComponent("hung.sh")
+        try "#!/bin/sh\nexec sleep 600\n".write(to: hung, atomically: true, encoding: .utf8)
+        chmod(hung.path, 0o755)
+        XCTAssertThrowsError(
+            try StartupBench.start(
+                [hung.path], home: folder.appendingPathComponent("home"), offscreen: true, timeout: 0.5)
+        ) { error in
+            XCTAssertTrue("\(error)".contains("had not reported after"), "\(error)")
+        }
+    }
 }

@@ -101,9 +101,16 @@ enum StartupBench {
         let description: String
     }
 
+    /// How long a program may take to report before it is killed: ours quits after 30 s at
+    /// most, the peers after their first frame.
+    static let timeoutSeconds = 60.0
+
     /// Starts `command` with the cache and config folders under `home` (kept from round to
-    /// round) and returns its figures in ms from the moment before it was started.
-    private static func start(_ command: [String], home: URL, offscreen: Bool) throws -> [String: Double] {
+    /// round) and returns its figures in ms from the moment before it was started; a program
+    /// still running after `timeout` seconds is killed, and that is the error.
+    static func start(
+        _ command: [String], home: URL, offscreen: Bool, timeout: Double = timeoutSeconds
+    ) throws -> [String: Double] {
         guard FileManager.default.isExecutableFile(atPath: command[0]) else {
             throw Failure(description: "\(command[0]) is missing: run scripts/build-startup-peers.sh")
         }
@@ -122,8 +129,23 @@ enum StartupBench {
         process.standardError = FileHandle.nullDevice
         let started = MonotonicClock.nanoseconds()
         try process.run()
+        // Killed only while not yet reaped, so the pid is still the child's (a zombie at worst).
+        let watch = Locked((reaping: false, killed: false))
+        let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in
+            watch.withLock {
+                guard !$0.reaping else { return }
+                kill(pid, SIGKILL)
+                $0.killed = true
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout), execute: watchdog)
         let data = output.fileHandleForReading.readDataToEndOfFile()
+        watch.withLock { $0.reaping = true }
+        watchdog.cancel()
         process.waitUntilExit()
+        if watch.withLock({ $0.killed }) {
+            throw Failure(description: "\(command[0]) had not reported after \(Int(timeout)) s: killed")
+        }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
             throw Failure(description: "\(command[0]) printed no report (exit status \(process.terminationStatus))")
