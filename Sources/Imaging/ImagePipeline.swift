@@ -204,8 +204,7 @@ public final class ImagePipeline {
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
         let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
         counters.visibleCells += 1
-        takeOnSight(key)
-        if let entry = cache.lookup(key, frame: frame) {
+        if let entry = cache.lookup(key, frame: frame) ?? takeOnSight(key) {
             if var timeline = pending.removeValue(forKey: key) {
                 finish(&timeline, drawnAt: MonotonicClock.nanoseconds())
             } else if !entry.wasDrawn {
@@ -227,11 +226,12 @@ public final class ImagePipeline {
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
         var embedded = embeddedKey(for: key)
+        var embeddedEntry: TextureCache.Entry?
         if let candidate = embedded {
-            takeOnSight(candidate)
-            if withoutEmbedded.contains(key.path) { embedded = nil }  // the file turned out to have none
+            embeddedEntry = cache.lookup(candidate, frame: frame) ?? takeOnSight(candidate)
+            if embeddedEntry == nil && withoutEmbedded.contains(key.path) { embedded = nil }  // its read found none
         }
-        if let embedded, let entry = cache.lookup(embedded, frame: frame) {
+        if let entry = embeddedEntry {
             counters.embeddedCells += 1
             if firstSight { embeddedOnFirstSight += 1 }
             if pending[key]!.embeddedDrawnNs == 0 { pending[key]!.embeddedDrawnNs = MonotonicClock.nanoseconds() }
@@ -266,8 +266,10 @@ public final class ImagePipeline {
     /// Uploads `key`'s decode if it finished after this frame's uploads began (or was left
     /// over by their budget): a visible cell draws a thumbnail in the frame it can, whatever the
     /// budget (a screen holds few cells, and an embedded thumbnail is small).
-    private func takeOnSight(_ key: ThumbnailKey) {
-        guard !cache.contains(key), let result = loader.takeFinished(key) else { return }
+    /// Returns its cache entry then (marked drawn in this frame), nil when there is none.
+    @discardableResult
+    private func takeOnSight(_ key: ThumbnailKey) -> TextureCache.Entry? {
+        guard let result = loader.takeFinished(key) else { return nil }
         let start = MonotonicClock.nanoseconds()
         if let timesUpload {
             timesUpload { accept(result, forVisibleCell: true) }
@@ -275,6 +277,7 @@ public final class ImagePipeline {
             accept(result, forVisibleCell: true)
         }
         counters.uploadNs += MonotonicClock.nanoseconds() - start
+        return cache.lookup(key, frame: frame)
     }
 
     /// Runs each upload a visible cell takes on sight, in the middle of the frame's build, so

@@ -563,12 +563,7 @@ public final class AppHost {
         if ui.input.quitRequested { quitRequested = true }
         if let images = ui.images {
             images.beginFrame()
-            // Uploads a cell takes on sight are timed like the ones at the end of the frame.
-            images.timesUpload = { [unowned profiler] upload in
-                profiler.beginScope(FrameRecord.uploadKind, "images")
-                upload()
-                profiler.endScope()
-            }
+            images.timesUpload = w.timesUpload  // this window's profiler (a pipeline may serve several)
         }
         if let content = w.content { content(ui) } else { build(ui) }
         // F12 shows the HUD, unless the app took the key (a menu command of its own).

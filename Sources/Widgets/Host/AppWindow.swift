@@ -55,6 +55,13 @@ public final class AppWindow {
     var textInputActive = false
     /// The scale given in the options (nil: the display's).
     let explicitScale: Double?
+    /// Times the uploads its cells take on sight in its profiler's uploads scope, as the ones
+    /// at the end of the frame (`ImagePipeline.timesUpload`); made once, handed over each frame.
+    lazy var timesUpload: (_ upload: () -> Void) -> Void = { [unowned profiler] upload in
+        profiler.beginScope(FrameRecord.uploadKind, "images")
+        upload()
+        profiler.endScope()
+    }
 
     /// The texture of the screenshot the inspector shows, and whose it is.
     private var screenshotTexture: (frame: Int, texture: TextureHandle)?
