@@ -307,11 +307,7 @@ public struct DrawList {
     public mutating func addCircle(center: Point, radius: Double, color: Color) {
         guard color.a > 0, radius > 0 else { return }
         path.removeAll(keepingCapacity: true)
-        let n = segmentCount(radius: radius) * 4
-        for i in 0..<n {
-            let t = Double(i) / Double(n) * 2 * Double.pi
-            path.append(SIMD2(Float((center.x + radius * cos(t)) * scale), Float((center.y + radius * sin(t)) * scale)))
-        }
+        appendCirclePath(center: center, radius: radius)
         fillPath(color: color)
     }
 
@@ -319,11 +315,7 @@ public struct DrawList {
     public mutating func addCircleBorder(center: Point, radius: Double, color: Color, thickness: Double = 1) {
         guard color.a > 0, radius > 0 else { return }
         path.removeAll(keepingCapacity: true)
-        let n = segmentCount(radius: radius) * 4
-        for i in 0..<n {
-            let t = Double(i) / Double(n) * 2 * Double.pi
-            path.append(SIMD2(Float((center.x + radius * cos(t)) * scale), Float((center.y + radius * sin(t)) * scale)))
-        }
+        appendCirclePath(center: center, radius: radius)
         strokePath(color: color, thickness: thickness, closed: true)
     }
 
@@ -342,18 +334,45 @@ public struct DrawList {
 
     private mutating func buildRoundedRectPath(_ rect: Rect, radius r: Double) {
         path.removeAll(keepingCapacity: true)
-        let n = segmentCount(radius: r)
-        let corners: [(Double, Double, Double)] = [
-            (rect.maxX - r, rect.minY + r, -Double.pi / 2),
-            (rect.maxX - r, rect.maxY - r, 0),
-            (rect.minX + r, rect.maxY - r, Double.pi / 2),
-            (rect.minX + r, rect.minY + r, Double.pi),
-        ]
-        for (cx, cy, start) in corners {
-            for i in 0...n {
-                let t = start + Double(i) / Double(n) * Double.pi / 2
-                path.append(SIMD2(Float((cx + r * cos(t)) * scale), Float((cy + r * sin(t)) * scale)))
+        let arc = Self.quarterCircles[segmentCount(radius: r)]
+        // The corners clockwise from the top right, each a quarter turn on from the last.
+        for corner in 0..<4 {
+            let cx = corner < 2 ? rect.maxX - r : rect.minX + r,
+                cy = corner == 0 || corner == 3 ? rect.minY + r : rect.maxY - r
+            for unit in arc {
+                let d = Self.turn(unit, quarters: corner + 3)
+                path.append(SIMD2(Float((cx + r * d.x) * scale), Float((cy + r * d.y) * scale)))
             }
+        }
+    }
+
+    /// A circle's points, `4 × segmentCount` of them clockwise from its rightmost.
+    private mutating func appendCirclePath(center: Point, radius: Double) {
+        let arc = Self.quarterCircles[segmentCount(radius: radius)]
+        for quarter in 0..<4 {
+            for unit in arc.dropLast() {
+                let d = Self.turn(unit, quarters: quarter)
+                path.append(SIMD2(Float((center.x + radius * d.x) * scale), Float((center.y + radius * d.y) * scale)))
+            }
+        }
+    }
+
+    /// For each segment count `n` a shape may use, the unit vectors at `i / n` of a quarter
+    /// turn (`i` in `0...n`): shapes turn these instead of calling `cos` and `sin` every frame.
+    private static let quarterCircles: [[SIMD2<Double>]] = (0...24).map { n in
+        (0...max(1, n)).map { i in
+            let t = Double(i) / Double(max(1, n)) * Double.pi / 2
+            return SIMD2(cos(t), sin(t))
+        }
+    }
+
+    /// `v` turned `quarters` quarter turns clockwise on screen (y grows down).
+    @inline(__always) private static func turn(_ v: SIMD2<Double>, quarters: Int) -> SIMD2<Double> {
+        switch quarters & 3 {
+        case 0: v
+        case 1: SIMD2(-v.y, v.x)
+        case 2: -v
+        default: SIMD2(v.y, -v.x)
         }
     }
 
