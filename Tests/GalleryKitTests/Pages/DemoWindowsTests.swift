@@ -2,6 +2,7 @@ import XCTest
 import TesseraTesting
 import TestSupport
 import Widgets
+import Imaging
 @testable import GalleryKit
 import DemoSupport
 
@@ -261,6 +262,33 @@ final class DemoWindowsTests: XCTestCase {
             XCTAssertTrue(json.contains("\"settled\":true"), json)
             XCTAssertTrue(json.contains("\"windows\":2,\"frames_per_window\":[0,0]"), json)
             XCTAssertTrue(json.contains("\"frames_while_idle\":0,"), json)
+        }
+    }
+
+    /// The idle and damage benches settle only once their condition holds as well as the
+    /// thumbnails: the browser's date scan moves photos between months and changes the
+    /// toolbar, so a frame measured while it runs is not a still one.
+    func testABenchSettlesOnlyOnceTheBrowserHasReadItsDates() throws {
+        try onMain {
+            let lib = try Self.library("settle", count: 4)
+            let host = try AppHost(
+                options: .init(title: "settle", width: 800, height: 600, vsync: false, offscreen: true, scale: 1))
+            let images = ImagePipeline(renderer: host.window.renderer)
+            defer { images.shutdown() }
+            host.ui.images = images
+            DemoApp.prepare(host, pipeline: nil)
+            host.schedule = .onDemand
+            let app = DemoApp(page: .photos, darkTheme: false, library: lib.path)
+            let build: (UI) -> Void = { ui in app.build(ui, host: host) }
+            var checks = 0
+            XCTAssertTrue(
+                IdleBench.settle(host, build: build) {
+                    checks += 1
+                    return checks >= 5
+                })
+            XCTAssertEqual(checks, 5, "frames ran until the condition held, not only until the thumbnails were sharp")
+            XCTAssertTrue(IdleBench.settle(host, app: app, build: build))
+            XCTAssertNil(app.browser.factsProgress, "the dates were read")
         }
     }
 

@@ -26,7 +26,7 @@ enum DamageBench {
         defer { images.shutdown() }
         let app = DemoApp(page: .photos, darkTheme: false, library: folder)
         let build: (UI) -> Void = { ui in app.build(ui, host: host) }
-        let settled = IdleBench.settle(host, build: build)
+        let settled = IdleBench.settle(host, app: app, build: build)
         var now = host.clock()  // from here the caret's clock moves only when the bench says
         host.clock = { now }
         let renderer = host.window.renderer
