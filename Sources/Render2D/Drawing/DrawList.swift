@@ -328,8 +328,10 @@ public struct DrawList {
         fillPath(color: color)
     }
 
+    /// Segments a quarter circle of `radius` takes: 2 to 24 (2 for a radius that is not a number).
     private func segmentCount(radius: Double) -> Int {
-        max(2, min(24, Int((radius * scale / 2).rounded(.up))))
+        let segments = (radius * scale / 2).rounded(.up)
+        return segments >= 24 ? 24 : segments >= 2 ? Int(segments) : 2  // false for NaN
     }
 
     private mutating func buildRoundedRectPath(_ rect: Rect, radius r: Double) {

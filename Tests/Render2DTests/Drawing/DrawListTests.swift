@@ -106,6 +106,18 @@ final class DrawListTests: XCTestCase {
         XCTAssertEqual(signs.count, 1, "every turn of the core polygon goes the same way")
     }
 
+    /// A radius that is not a number draws a shape of the fewest segments instead of trapping;
+    /// a huge one, of the most.
+    func testRoundedShapesTakeAnyRadius() {
+        var list = DrawList(scale: 2)
+        let rect = Rect(x: 10, y: 10, width: 40, height: 20)
+        list.addRoundedRect(rect, radius: .nan, color: .white)
+        list.addRectBorder(rect, radius: .nan, color: .white)
+        list.addCircle(center: Point(30, 30), radius: 1e300, color: .white)
+        list.addCircleBorder(center: Point(30, 30), radius: .infinity, color: .white)
+        XCTAssertGreaterThan(list.indexCount, 0)
+    }
+
     func testAntiAliasedFillHasTransparentFringe() {
         var l = list()
         l.addCircle(center: Point(50, 50), radius: 20, color: .red)
