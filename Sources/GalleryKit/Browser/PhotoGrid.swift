@@ -299,12 +299,16 @@ final class PhotoGrid {
         guard let sections, sections.indices.contains(s) else { return }
         // Opaque: the photos scroll under the pinned header.
         ui.drawList.addRect(rect, color: ui.theme.background.opacity(0.94))
-        ui.font(size: ui.theme.fontSize + 3, weight: .bold).draw(
-            sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text,
-            into: &ui.drawList)
+        let titleFont = ui.font(size: ui.theme.fontSize + 3, weight: .bold)
+        titleFont.draw(sections[s].title, at: Point(rect.x + 4, rect.y + 9), color: ui.theme.text, into: &ui.drawList)
         let count = sections[s].count == 1 ? "1 photo" : "\(sections[s].count) photos"
         ui.accessibilityElement(ui.id("month"), role: .heading, name: sections[s].title + ", " + count, frame: rect)
-        ui.font(size: ui.theme.fontSize - 1).draw(
+        // The count, right-aligned, only where it clears the title by a gap (a narrow column
+        // keeps the month; the heading's accessible name still says how many).
+        let countFont = ui.font(size: ui.theme.fontSize - 1)
+        let titleEnd = rect.x + 4 + titleFont.measure(sections[s].title)
+        guard titleEnd + 12 + countFont.measure(count) <= rect.maxX - 12 else { return }
+        countFont.draw(
             count, in: Rect(x: rect.x, y: rect.y + 12, width: rect.width - 12, height: 18),
             alignment: .trailing, color: ui.theme.secondaryText, into: &ui.drawList)
     }

@@ -78,6 +78,9 @@ final class NavigationPage {
                                 state.visibility = visibility
                             }
                         }
+                    }
+                    // Two rows, so the detail at its 320-px minimum shows every button.
+                    ui.hstack {
                         if ui.button(
                             style == .automatic
                                 ? "Style: automatic"

@@ -16,12 +16,14 @@ public enum NavigationSplitViewVisibility: String, Sendable, Codable, Equatable 
 /// keeps the detail full size and shows the leading columns over it; `.automatic` decides by
 /// the room there is.
 public enum NavigationSplitViewStyle: Sendable, Equatable {
-    /// Side by side while the detail keeps its minimum width. Narrower, a three-column view
-    /// whose content column still fits beside the detail slides the detail out of the way of
-    /// the sidebar (iPad's landscape); narrower still, or with two columns, the leading columns
+    /// Side by side while the detail keeps its minimum width, the content column and then the
+    /// sidebar narrowing toward their minimums first. Narrower, a three-column view whose
+    /// content column still fits beside the detail slides the detail out of the way of the
+    /// sidebar (iPad's landscape); narrower still, or with two columns, the leading columns
     /// cover the detail (portrait).
     case automatic
-    /// The detail shrinks to make room.
+    /// The detail shrinks to make room, down to its minimum width; then the content column and
+    /// the sidebar narrow toward theirs; only then do the leading columns cover the detail.
     case balanced
     /// The detail keeps its size; the leading columns cover it.
     case prominentDetail
@@ -145,16 +147,21 @@ package struct NavigationSplitLayout: Sendable, Equatable {
         case (.all, false), (.doubleColumn, false): leading = [(.sidebar, sidebarWidth.clamp(state.sidebarWidth))]
         case (.detailOnly, _): leading = []
         }
-        let leadingWidth = leading.reduce(0) { $0 + $1.1 }
-        let fits = leadingWidth + detailMinWidth <= rect.width
+        let minimum = { (column: NavigationSplitColumn) in
+            column == .sidebar ? sidebarWidth.min : contentWidth!.min
+        }
+        // Too narrow for the columns' widths, they give way before anything covers the detail:
+        // the content column first, then the sidebar, each down to its minimum.
+        let fitted = shrunk(leading, toFit: rect.width - detailMinWidth, minimum: minimum)
         let mode: Mode
-        let contentFits = threeColumns && contentWidth!.clamp(state.contentWidth) + detailMinWidth <= rect.width
+        let contentFits = threeColumns && contentWidth!.min + detailMinWidth <= rect.width
         switch style {
         case _ where leading.isEmpty: mode = .tiled
-        case .balanced: mode = fits ? .tiled : narrowBehavior == .displace ? .displace : .overlay
-        case .automatic: mode = fits ? .tiled : contentFits && leading.count == 2 ? .displace : .overlay
+        case .balanced: mode = fitted != nil ? .tiled : narrowBehavior == .displace ? .displace : .overlay
+        case .automatic: mode = fitted != nil ? .tiled : contentFits && leading.count == 2 ? .displace : .overlay
         case .prominentDetail: mode = .overlay
         }
+        if mode == .tiled, let fitted { leading = fitted }
         var result = NavigationSplitLayout(mode: mode, sidebar: nil, content: nil, detail: nil)
         var x = rect.minX
         for (column, width) in leading {
@@ -169,6 +176,22 @@ package struct NavigationSplitLayout: Sendable, Equatable {
         case .overlay, .compact: result.detail = rect
         }
         return result
+    }
+
+    /// `columns` narrowed, the last first and each to its `minimum`, until their widths add up
+    /// to at most `available`; nil when even their minimums do not fit.
+    private static func shrunk(
+        _ columns: [(NavigationSplitColumn, Double)], toFit available: Double,
+        minimum: (NavigationSplitColumn) -> Double
+    ) -> [(NavigationSplitColumn, Double)]? {
+        var excess = columns.reduce(0) { $0 + $1.1 } - available
+        var result = columns
+        for index in result.indices.reversed() where excess > 0 {
+            let give = min(excess, max(0, result[index].1 - minimum(result[index].0)))
+            result[index].1 -= give
+            excess -= give
+        }
+        return excess > 0 ? nil : result
     }
 }
 

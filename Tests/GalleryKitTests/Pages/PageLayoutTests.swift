@@ -40,4 +40,41 @@ final class PageLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// The demo opens at 1000×700: its browser's three columns (230 + 660 + 260 wide at their
+    /// ideal) must sit side by side there, the photo grid narrowed, not laid over a dimmed
+    /// inspector; so must they at 800×600.
+    func testTheBrowserTilesItsColumnsInTheDefaultAndASmallWindow() throws {
+        try onMain {
+            let lib = try DemoWindowsTests.library("browser-columns", count: 6)
+            // Two months (December 2019 and the first photos' month), so the date rail narrows the grid.
+            for i in 0..<2 {
+                var times = [timeval(tv_sec: 1_577_000_000, tv_usec: 0), timeval(tv_sec: 1_577_000_000, tv_usec: 0)]
+                XCTAssertEqual(utimes(lib.file("browser-columns-\(getpid())-\(i).jpg"), &times), 0)
+            }
+            for (width, height) in [(1000, 700), (800, 600)] {
+                let session = try DemoSession(library: lib.path, width: width, height: height)
+                let widths = Dictionary(
+                    session.h.ui.columnReports.map { ($0.name, $0.width) }, uniquingKeysWith: { a, _ in a })
+                let columns = ["browser.sidebar", "browser.content", "browser.detail"].compactMap { widths[$0] }
+                XCTAssertEqual(columns.count, 3, "\(widths)")
+                XCTAssertEqual(
+                    columns.reduce(0, +), Double(width), accuracy: 0.5, "side by side at \(width): \(widths)")
+                XCTAssertGreaterThanOrEqual(widths["browser.detail"] ?? 0, 260, "the inspector keeps its minimum")
+                XCTAssertEqual(session.browser.nav.visibility, .all)
+                // A month's header: its photo count never runs into its title.
+                let (h, browser, build) = (session.h, session.browser, session.build)
+                XCTAssertTrue(h.frames(until: { browser.grid.sections?.isEmpty == false }, build))
+                XCTAssertTrue(h.frames(until: { browser.grid.sections?.count == 2 }, build))
+                let section = try XCTUnwrap(browser.grid.sections?.first)
+                let title = try XCTUnwrap(h.rect(ofText: section.title), "the month's title")
+                let count = section.count == 1 ? "1 photo" : "\(section.count) photos"
+                if let drawn = h.rect(ofText: count) {
+                    XCTAssertGreaterThanOrEqual(drawn.minX, title.maxX + 8, "at \(width): \(title) against \(drawn)")
+                } else {
+                    XCTAssertEqual(width, 800, "only a narrow column leaves the count out")
+                }
+            }
+        }
+    }
 }

@@ -141,11 +141,11 @@ final class NavigationLayoutTests: XCTestCase {
 
     private func resolve(
         _ state: NavigationSplitState, width: Double = 1200, style: NavigationSplitViewStyle = .balanced,
-        threeColumns: Bool = true
+        threeColumns: Bool = true, detailMinWidth: Double = 320
     ) -> NavigationSplitLayout {
         NavigationSplitLayout.resolve(
             Rect(x: 0, y: 0, width: width, height: 700), state: state, style: style, sidebarWidth: sidebar,
-            contentWidth: threeColumns ? content : nil, detailMinWidth: 320, compactWidth: 520)
+            contentWidth: threeColumns ? content : nil, detailMinWidth: detailMinWidth, compactWidth: 520)
     }
 
     func testTiledOverlayAndCompactModes() {
@@ -155,19 +155,21 @@ final class NavigationLayoutTests: XCTestCase {
         XCTAssertEqual(wide.content?.minX, 240)
         XCTAssertEqual(wide.detail, Rect(x: 540, y: 0, width: 660, height: 700))
 
-        let narrow = resolve(NavigationSplitState(), width: 800)
-        XCTAssertEqual(narrow.mode, .overlay, "240 + 300 + 320 > 800: the columns go over the detail")
-        XCTAssertEqual(narrow.detail?.width, 800)
+        let narrow = resolve(NavigationSplitState(), width: 650)
+        XCTAssertEqual(narrow.mode, .overlay, "even 180 + 200 + 320 > 650: the columns go over the detail")
+        XCTAssertEqual(narrow.detail?.width, 650)
+        XCTAssertEqual(narrow.sidebar?.width, 240, "over the detail, the columns keep their own widths")
+        XCTAssertEqual(narrow.content?.width, 300)
 
         XCTAssertEqual(resolve(NavigationSplitState(), style: .prominentDetail).mode, .overlay)
 
         let displaced = NavigationSplitLayout.resolve(
-            Rect(x: 0, y: 0, width: 800, height: 700), state: NavigationSplitState(),
+            Rect(x: 0, y: 0, width: 650, height: 700), state: NavigationSplitState(),
             style: .balanced, sidebarWidth: sidebar, contentWidth: content,
             detailMinWidth: 320, compactWidth: 520, narrowBehavior: .displace)
         XCTAssertEqual(displaced.mode, .displace)
         XCTAssertEqual(
-            displaced.detail, Rect(x: 540, y: 0, width: 800, height: 700),
+            displaced.detail, Rect(x: 540, y: 0, width: 650, height: 700),
             "pushed aside at full width, partly off screen")
 
         var compactState = NavigationSplitState()
@@ -184,19 +186,50 @@ final class NavigationLayoutTests: XCTestCase {
 
     func testTheAutomaticStyleTilesThenSlidesTheDetailAsideThenCoversIt() {
         XCTAssertEqual(resolve(NavigationSplitState(), style: .automatic).mode, .tiled, "240 + 300 + 320 fit in 1200")
-        // 800: the content column and the detail fit, the sidebar too is one column too many.
-        let landscape = resolve(NavigationSplitState(), width: 800, style: .automatic)
+        // 650: the content column (at its minimum) and the detail fit, the sidebar too is one
+        // column too many even at the minimums.
+        let landscape = resolve(NavigationSplitState(), width: 650, style: .automatic)
         XCTAssertEqual(landscape.mode, .displace, "the detail slides out of the sidebar's way")
-        XCTAssertEqual(landscape.detail, Rect(x: 540, y: 0, width: 800, height: 700))
+        XCTAssertEqual(landscape.detail, Rect(x: 540, y: 0, width: 650, height: 700))
         // Showing only content and detail, they sit side by side again.
         XCTAssertEqual(
-            resolve(NavigationSplitState(visibility: .doubleColumn), width: 800, style: .automatic).mode, .tiled)
-        // 580: not even the content column fits beside the detail's minimum: the columns cover it.
-        XCTAssertEqual(resolve(NavigationSplitState(), width: 580, style: .automatic).mode, .overlay)
+            resolve(NavigationSplitState(visibility: .doubleColumn), width: 650, style: .automatic).mode, .tiled)
+        // A detail of at least 450: not even the content column fits beside it: the columns cover it.
         XCTAssertEqual(
-            resolve(NavigationSplitState(), width: 540, style: .automatic, threeColumns: false).mode, .overlay,
-            "two columns that do not fit: the sidebar over the detail")
+            resolve(NavigationSplitState(), width: 640, style: .automatic, detailMinWidth: 450).mode, .overlay)
+        XCTAssertEqual(
+            resolve(NavigationSplitState(), width: 600, style: .automatic, threeColumns: false, detailMinWidth: 450)
+                .mode, .overlay, "two columns that do not fit: the sidebar over the detail")
         XCTAssertEqual(resolve(NavigationSplitState(), width: 400, style: .automatic).mode, .compact)
+    }
+
+    func testColumnsNarrowTowardTheirMinimumsBeforeCoveringTheDetail() {
+        // 1000: 240 + 300 + 320 = 860 fits, the detail takes the rest.
+        XCTAssertEqual(resolve(NavigationSplitState(), width: 1000).detail?.width, 460)
+        // 800: 60 too many: the content column gives them up first.
+        let content = resolve(NavigationSplitState(), width: 800)
+        XCTAssertEqual(content.mode, .tiled)
+        XCTAssertEqual(content.sidebar?.width, 240)
+        XCTAssertEqual(content.content, Rect(x: 240, y: 0, width: 240, height: 700))
+        XCTAssertEqual(content.detail, Rect(x: 480, y: 0, width: 320, height: 700))
+        // 720: the content column at its minimum (200), the sidebar gives the remaining 40.
+        let both = resolve(NavigationSplitState(), width: 720, style: .automatic)
+        XCTAssertEqual(both.mode, .tiled)
+        XCTAssertEqual(both.sidebar?.width, 200)
+        XCTAssertEqual(both.content?.width, 200)
+        XCTAssertEqual(both.detail, Rect(x: 400, y: 0, width: 320, height: 700))
+        // Two columns: the sidebar narrows alone.
+        let two = resolve(NavigationSplitState(), width: 540, threeColumns: false)
+        XCTAssertEqual(two.mode, .tiled)
+        XCTAssertEqual(two.sidebar?.width, 220)
+        XCTAssertEqual(two.detail?.width, 320)
+        // The prominent detail never shares its width.
+        XCTAssertEqual(resolve(NavigationSplitState(), width: 800, style: .prominentDetail).mode, .overlay)
+        // A width the user dragged narrows the same way, and comes back when there is room.
+        var dragged = NavigationSplitState()
+        dragged.contentWidth = 450
+        XCTAssertEqual(resolve(dragged, width: 800).content?.width, 240)
+        XCTAssertEqual(resolve(dragged).content?.width, 450)
     }
 
     func testVisibilityAndWidthsAndTransitions() {

@@ -424,7 +424,7 @@ final class SplitWidgetTests: XCTestCase {
 
     func testNarrowWindowsOverlayOrDisplaceTheDetail() throws {
         try onMain {
-            let h = try Harness(width: 700, height: 500)
+            let h = try Harness(width: 640, height: 500)
             let state = Model(NavigationSplitState())
             var behavior = NavigationSplitNarrowBehavior.overlay
             var detail = Rect.zero
@@ -438,20 +438,21 @@ final class SplitWidgetTests: XCTestCase {
                     ui.drawList.addRect(ui.availableRect, color: .red)
                 }
             }
+            // 640 < 180 + 200 + 320: not even the columns' minimums fit beside the detail.
             h.frames(2, build)
             XCTAssertEqual(detail.minX, 0, "overlay: the detail keeps the whole width under the columns")
-            XCTAssertNotEqual(h.pixels.pixel(x: 650, y: 300), .red, "dimmed by the scrim")
+            XCTAssertNotEqual(h.pixels.pixel(x: 600, y: 300), .red, "dimmed by the scrim")
             behavior = .displace
             h.frames(2, build)
             XCTAssertEqual(detail.minX, 540, "displace: pushed aside by the 240 + 300 px columns")
-            XCTAssertEqual(detail.width, 700, "at full width, partly off screen")
-            let dimmed = h.pixels.pixel(x: 650, y: 300)
+            XCTAssertEqual(detail.width, 640, "at full width, partly off screen")
+            let dimmed = h.pixels.pixel(x: 600, y: 300)
             XCTAssertTrue(
                 dimmed.r > 150 && dimmed.g < 80 && dimmed != .red, "the displaced detail shows, dimmed (tap to dismiss)"
             )
             h.shot("displace", build)
             // A tap on the dimmed detail hides the columns.
-            h.click(at: Point(650, 300), build)
+            h.click(at: Point(600, 300), build)
             XCTAssertEqual(state.value.visibility, .detailOnly)
             h.frames(2, build)
             XCTAssertTrue(
