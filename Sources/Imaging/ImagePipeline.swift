@@ -128,7 +128,8 @@ public final class ImagePipeline {
     private var recentNext = 0
     /// Cell first visible → thumbnail first drawn, microseconds, over the cells that waited
     /// (drew a placeholder first). Thumbnails ready when their cell came into view are counted
-    /// in `prefetchedInTime` instead.
+    /// in `prefetchedInTime` instead. A cell that left the view before its sharp thumbnail came
+    /// counts the time it was in view (it waited at least that long; `leftBeforeSharp`).
     public private(set) var latency = Histogram<UInt64>(
         highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
     /// Cells whose thumbnail was ready the moment they first became visible.
@@ -139,6 +140,10 @@ public final class ImagePipeline {
     /// Cells that first became visible with neither (a placeholder): their embedded thumbnail,
     /// if the file has one, was not read yet.
     public private(set) var placeholderOnFirstSight = 0
+    /// Cells that left the view before their sharp thumbnail was drawn.
+    public private(set) var leftBeforeSharp = 0
+    /// The cells waiting for their sharp thumbnail in the last frame, and in this one.
+    private var waitingVisible: Set<ThumbnailKey> = [], waitingNow: Set<ThumbnailKey> = []
     /// Decodes finished since the start.
     public private(set) var decodedTotal = 0
     /// Embedded thumbnails decoded since the start (not counted in `decodedTotal`).
@@ -174,6 +179,19 @@ public final class ImagePipeline {
     /// visible cells' sharp ones.
     private static func embeddedPriority(_ priority: Double) -> Double { priority < 1 ? priority - 1 : priority - 1e-6 }
 
+    /// A visible cell's priority (below 1) once it has waited: divided by one more than the
+    /// frames (at 60 Hz) it has been visible, so the cells that came into view first are
+    /// decoded first, nearest the centre first among those that came together, and a row
+    /// scrolling in waits behind the screen already showing placeholders.
+    nonisolated static func waitingPriority(
+        _ priority: Double, visibleSince: UInt64, now: UInt64 = MonotonicClock.nanoseconds()
+    )
+        -> Double
+    {
+        guard priority >= 0, priority < 1, visibleSince > 0, now > visibleSince else { return priority }
+        return priority / (1 + Double(now - visibleSince) / 16_666_667)
+    }
+
     /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: `WorkerPools.decodeThreads`).
     public init(
         renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
@@ -203,6 +221,7 @@ public final class ImagePipeline {
     /// the embedded one, else a placeholder; asks for what is missing (at `priority`, lower first).
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
         let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
+        let priority = Self.waitingPriority(priority, visibleSince: pending[key]?.firstVisibleNs ?? 0)
         counters.visibleCells += 1
         if let entry = cache.lookup(key, frame: frame) ?? takeOnSight(key) {
             if var timeline = pending.removeValue(forKey: key) {
@@ -213,6 +232,7 @@ public final class ImagePipeline {
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
         if let failure = failures[key] { return .failed(failure) }
+        waitingNow.insert(key)
         let now = MonotonicClock.nanoseconds()
         let firstSight = (pending[key]?.firstVisibleNs ?? 0) == 0
         if pending[key] == nil {
@@ -319,6 +339,7 @@ public final class ImagePipeline {
     @discardableResult
     public func endFrame() -> LazyPathCounters {
         loader.request(wanted.map { ($0.key, $0.value) })
+        countCellsThatLeftWaiting()
         // Pending timelines of images that left the window without being drawn are forgotten.
         if pending.count > wanted.count * 2 + 64 {
             pending = pending.filter { wanted[$0.key] != nil }
@@ -418,6 +439,20 @@ public final class ImagePipeline {
         if pending[sharp] == nil { pending[sharp] = ImageTimeline(path: sharp.path, requestedNs: result.requestedNs) }
         pending[sharp]!.embeddedDecodedNs = result.decodedNs
         pending[sharp]!.embeddedUploadedNs = MonotonicClock.nanoseconds()
+    }
+
+    /// Cells that waited in the last frame and are gone from this one without their sharp
+    /// thumbnail: each counts the time it was in view as its latency (a lower bound).
+    private func countCellsThatLeftWaiting() {
+        let now = MonotonicClock.nanoseconds()
+        for key in waitingVisible where !waitingNow.contains(key) {
+            guard let since = pending[key]?.firstVisibleNs, since > 0, now > since else { continue }
+            _ = latency.record(max(1, (now - since) / 1000))
+            leftBeforeSharp += 1
+            pending[key]!.firstVisibleNs = 0  // back in view, it is a new sighting
+        }
+        swap(&waitingVisible, &waitingNow)
+        waitingNow.removeAll(keepingCapacity: true)
     }
 
     private func finish(_ timeline: inout ImageTimeline, drawnAt now: UInt64) {

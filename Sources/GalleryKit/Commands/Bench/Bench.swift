@@ -311,7 +311,7 @@ extension ImagePipeline {
         }
         return "\"thumb_latency_ms\":{\"waited\":\(waited),\"p50\":\(ms(50)),\"p95\":\(ms(95)),\"p99\":\(ms(99))}"
             + ",\"prefetched_in_time\":\(prefetchedInTime),\"embedded_on_first_sight\":\(embeddedOnFirstSight)"
-            + ",\"placeholder_on_first_sight\":\(placeholderOnFirstSight)"
+            + ",\"placeholder_on_first_sight\":\(placeholderOnFirstSight),\"left_before_sharp\":\(leftBeforeSharp)"
     }
 }
 
