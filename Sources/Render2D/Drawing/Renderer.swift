@@ -82,6 +82,8 @@ public final class Renderer {
     public let atlas: GlyphAtlas
     /// GPU textures of the atlas pages, by page index.
     private var atlasTextures: [OpaquePointer] = []
+    /// The side of the atlas page textures made so far.
+    private var atlasTextureSide = GlyphAtlas.pageSize
 
     /// What the last frame cost the GPU side.
     public struct Stats: Sendable, Equatable {
@@ -317,9 +319,14 @@ public final class Renderer {
 
     /// Creates textures for new atlas pages and uploads what was added to them since last frame.
     private func syncAtlas() {
+        if atlasTextureSide != atlas.pageSide {  // the pages grew: textures of the new size
+            for texture in atlasTextures { SDL_DestroyTexture(texture) }
+            atlasTextures.removeAll()
+            atlasTextureSide = atlas.pageSide
+        }
         atlas.drainDirtyRects { page, dirty, pixels, pitch in
             while atlasTextures.count <= page {
-                let size = Int32(GlyphAtlas.pageSize)
+                let size = Int32(atlas.pageSide)
                 guard
                     let texture = SDL_CreateTexture(
                         handle, tessera_pixelformat_rgba32(),

@@ -30,20 +30,29 @@ struct AtlasGlyph {
 /// buffer to the GPU and live only there.
 @MainActor
 public final class GlyphAtlas {
-    /// The side of each page, in pixels.
+    /// The side of each page, in pixels, until composed lines need more room.
     public nonisolated static let pageSize = 1024
+    /// The side pages grow to (once) when a screen's lines do not fit in page 0's line space.
+    public nonisolated static let grownPageSize = 2048
+    /// The side of each page now: `pageSize`, or `grownPageSize` once lines needed the room.
+    public private(set) var pageSide = GlyphAtlas.pageSize
     /// Handles with this bit set name atlas pages (the low bits are the page index).
     nonisolated static let pageHandleBit: UInt32 = 0x8000_0000
 
-    /// Rows of page 0, at its bottom, kept for composed lines.
-    static let lineRegionHeight = 512
+    /// Rows of page 0, at its bottom, kept for composed lines: half a page to start with; on
+    /// a grown page all but the top 512 rows (3 MP, room for most of a screen crowded with
+    /// labels). Composed lines live only on the GPU.
+    var lineRegionHeight: Int { pageSide == Self.pageSize ? 512 : pageSide - 512 }
+    /// Consecutive frames in which a line found no room in the line space, after which the
+    /// pages grow (fewer: a passing burst of new text, such as a fast scroll, does not).
+    static let framesShortOfLineRoomToGrow = 30
     /// Pixels of composed lines written per frame at most (the rest are drawn glyph by glyph
     /// and composed in a later frame).
     static let linePixelsPerFrame = 32 * 1024
 
     struct Page {
         var texture: TextureHandle
-        let pixels = PagePixels(count: GlyphAtlas.pageSize * GlyphAtlas.pageSize * 4)
+        let pixels: PagePixels
         var shelfX = 0, shelfY = 0, shelfHeight = 0
         /// The rectangles written since the last upload.
         var dirty: [DirtyRect] = []
@@ -68,6 +77,7 @@ public final class GlyphAtlas {
     public private(set) var glyphCount = 0
     /// Pages kept at most: past it, `evictIfFull` clears the atlas (fonts rasterize again what
     /// they draw next), so text in many sizes and scripts cannot grow memory without end.
+    /// Counted in pages of `pageSize`: a grown page counts as four.
     public var maxPages = 8
     /// Bumped when the atlas is cleared: glyphs placed before are gone. Read once per text run
     /// (main actor only, never during a write: no dynamic exclusivity check).
@@ -83,7 +93,9 @@ public final class GlyphAtlas {
     // Read for every line drawn; main actor only, never read during a write (no dynamic
     // exclusivity check).
     @exclusivity(unchecked) private var linePixelsLeft = GlyphAtlas.linePixelsPerFrame
-    @exclusivity(unchecked) private var lineShelves = GlyphAtlas.emptyLineShelves(firstEpoch: 0)
+    @exclusivity(unchecked) private var lineShelves = LineShelves(left: 0, top: 512, width: 1024, height: 512)
+    /// Whether a line found no room in this frame, and in how many frames in a row it did.
+    private var shortOfLineRoom = false, framesShortOfLineRoom = 0
     /// Lines composed since the last upload, one after another (at most a frame's
     /// `linePixelsPerFrame`), and where each goes in page 0 and starts in the buffer.
     @exclusivity(unchecked) private var lineStaging = [UInt8](repeating: 0, count: GlyphAtlas.linePixelsPerFrame * 4)
@@ -94,10 +106,10 @@ public final class GlyphAtlas {
         addWhitePage()
     }
 
-    private static func emptyLineShelves(firstEpoch: UInt32) -> LineShelves {
+    private func emptyLineShelves(firstEpoch: UInt32) -> LineShelves {
         LineShelves(
-            left: 0, top: pageSize - lineRegionHeight, width: pageSize, height: lineRegionHeight, firstEpoch: firstEpoch
-        )
+            left: 0, top: pageSide - lineRegionHeight, width: pageSide, height: lineRegionHeight,
+            firstEpoch: firstEpoch)
     }
 
     /// Starts a frame (before anything of it is drawn): clears the atlas when it holds more
@@ -109,17 +121,29 @@ public final class GlyphAtlas {
     public func beginFrame() {
         frame += 1
         linePixelsLeft = Self.linePixelsPerFrame
+        framesShortOfLineRoom = shortOfLineRoom ? framesShortOfLineRoom + 1 : 0
+        shortOfLineRoom = false
+        if framesShortOfLineRoom >= Self.framesShortOfLineRoomToGrow && pageSide < Self.grownPageSize {
+            pageSide = Self.grownPageSize
+            clear()
+        }
         evictIfFull()
     }
 
     /// Clears every page when there are more than `maxPages`. Call between frames (at a
     /// frame's start, before anything is drawn): the pages' GPU textures are reused.
     public func evictIfFull() {
-        guard pages.count > max(1, maxPages) else { return }
+        let pageArea = Self.pageSize * Self.pageSize, grownArea = pageSide * pageSide
+        guard pages.count > max(1, maxPages * pageArea / grownArea) else { return }
+        clear()
+    }
+
+    /// Empties every page (fonts rasterize again what they draw next).
+    private func clear() {
         pages.removeAll()
         stagedLines.removeAll()
         generation += 1
-        lineShelves = Self.emptyLineShelves(firstEpoch: lineShelves.nextFirstEpoch)
+        lineShelves = emptyLineShelves(firstEpoch: lineShelves.nextFirstEpoch)
         addWhitePage()
     }
 
@@ -129,18 +153,18 @@ public final class GlyphAtlas {
         // 4×4 white block at (1,1); sample its centre so linear filtering never bleeds.
         let (_, x, y) = allocate(width: 4, height: 4)!
         for row in y..<(y + 4) {
-            (pages[0].pixels.bytes + (row * Self.pageSize + x) * 4).initializeMemory(
+            (pages[0].pixels.bytes + (row * pageSide + x) * 4).initializeMemory(
                 as: UInt8.self, repeating: 255, count: 4 * 4)
         }
         markDirty(page: 0, y: y, height: 4)
-        let size = Float(Self.pageSize)
+        let size = Float(pageSide)
         whiteUV = SIMD2(Float(x + 2) / size, Float(y + 2) / size)
     }
 
     private func addPage() {
-        let size = Self.pageSize
+        let size = pageSide
         let texture = TextureHandle(id: Self.pageHandleBit | UInt32(pages.count))
-        pages.append(Page(texture: texture))
+        pages.append(Page(texture: texture, pixels: PagePixels(count: size * size * 4)))
         // A fully transparent page to start with: upload once so no stale GPU memory shows.
         markDirty(page: pages.count - 1, y: 0, height: size)
     }
@@ -148,7 +172,7 @@ public final class GlyphAtlas {
     /// Finds room for a `width`×`height` bitmap (plus 1 pixel of padding), adding a page if
     /// needed; nil when the bitmap is larger than a page.
     func allocate(width: Int, height: Int) -> (page: Int, x: Int, y: Int)? {
-        let size = Self.pageSize
+        let size = pageSide
         let w = width + 1, h = height + 1
         guard w < size, h < size else { return nil }
         var p = pages.count - 1
@@ -157,7 +181,7 @@ public final class GlyphAtlas {
             pages[p].shelfX = 0
             pages[p].shelfHeight = 0
         }
-        if pages[p].shelfY + h > (p == 0 ? size - Self.lineRegionHeight : size) {
+        if pages[p].shelfY + h > (p == 0 ? size - lineRegionHeight : size) {
             addPage()
             p = pages.count - 1
         }
@@ -169,7 +193,8 @@ public final class GlyphAtlas {
 
     /// Notes a block written: a neighbour to the right of the last block on the same rows
     /// (the next glyph or line on a shelf) widens it; too many blocks become their bounds.
-    private func markDirty(page: Int, x: Int = 0, y: Int, width: Int = GlyphAtlas.pageSize, height: Int) {
+    private func markDirty(page: Int, x: Int = 0, y: Int, width: Int? = nil, height: Int) {
+        let width = width ?? pageSide
         let block = DirtyRect(x: x, y: y, width: width, height: height)
         if var last = pages[page].dirty.last, last.y == y, x >= last.x + last.width, x <= last.x + last.width + 1 {
             last.width = x + width - last.x
@@ -198,7 +223,7 @@ public final class GlyphAtlas {
         guard let (p, x, y) = allocate(width: width, height: height) else {
             throw AtlasFull(width: width, height: height)
         }
-        let size = Self.pageSize
+        let size = pageSide
         let page = pages[p].pixels.bytes
         rgba.withUnsafeBufferPointer { src in
             for row in 0..<height {
@@ -217,7 +242,7 @@ public final class GlyphAtlas {
     /// composed this frame from the staging buffer they were composed in.
     func drainDirtyRects(_ upload: (_ page: Int, _ block: DirtyRect, _ pixels: UnsafeRawPointer, _ pitch: Int) -> Void)
     {
-        let size = Self.pageSize
+        let size = pageSide
         for p in pages.indices where !pages[p].dirty.isEmpty {
             for block in pages[p].dirty {
                 upload(p, block, pages[p].pixels.bytes + (block.y * size + block.x) * 4, size * 4)
@@ -249,12 +274,15 @@ public final class GlyphAtlas {
         // were composed in frames that were not drawn.)
         var offset = 0
         if let last = stagedLines.last { offset = last.offset + last.block.width * last.block.height * 4 }
-        guard width > 0, height > 0, width * height <= linePixelsLeft, offset + width * height * 4 <= lineStaging.count,
-            let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame)
+        guard width > 0, height > 0, width * height <= linePixelsLeft, offset + width * height * 4 <= lineStaging.count
         else { return nil }
+        guard let (shelf, epoch, x, y) = lineShelves.place(width: width, height: height, frame: frame) else {
+            shortOfLineRoom = true
+            return nil
+        }
         linePixelsLeft -= width * height
-        let size = Self.pageSize
-        composePixels(of: run, pages: pages, into: &lineStaging, at: offset, width: width, height: height)
+        let size = pageSide
+        composePixels(of: run, pages: pages, side: size, into: &lineStaging, at: offset, width: width, height: height)
         stagedLines.append((DirtyRect(x: x, y: y, width: width, height: height), offset))
         linesComposed += 1
         let s = Float(size)
@@ -267,7 +295,7 @@ public final class GlyphAtlas {
 /// An atlas page's pixels, in memory of its own that the system zeroes as it is first
 /// written: the rows of a page no glyph has reached take no memory (a page is 4 MB).
 final class PagePixels {
-    /// The page's RGBA bytes, `pageSize * 4` a row.
+    /// The page's RGBA bytes, `pageSide * 4` a row.
     let bytes: UnsafeMutableRawPointer
     private let count: Int
 
@@ -292,10 +320,9 @@ final class PagePixels {
 /// Composes `run`'s glyphs from `pages` into `staging` at `offset`: a `width` × `height`
 /// block, white and transparent where no glyph covers it.
 private func composePixels(
-    of run: GlyphRun, pages: [GlyphAtlas.Page], into staging: inout [UInt8], at offset: Int,
+    of run: GlyphRun, pages: [GlyphAtlas.Page], side size: Int, into staging: inout [UInt8], at offset: Int,
     width: Int, height: Int
 ) {
-    let size = GlyphAtlas.pageSize
     staging.withUnsafeMutableBytes { staging in
         let line = UnsafeMutableRawBufferPointer(rebasing: staging[offset..<(offset + width * height * 4)])
         // white, transparent

@@ -42,42 +42,49 @@ struct LineShelves {
     /// Shelf heights come in steps of 4 pixels, so lines of nearby heights share shelves.
     static func shelfHeight(for height: Int) -> Int { (height + 1 + 3) / 4 * 4 }
 
+    /// Frames a shelf goes undrawn before its lines count as gone: a new line takes such a
+    /// shelf before the space grows, so the space holds about what a screen shows (all of
+    /// it for a screen of text that stays, only what scrolled by lately for one that moves).
+    static let idleFrames = 8
+
     /// Room for a `width`×`height` line drawn in `frame`: on a shelf of its height with space
-    /// left, else a new shelf, else the least recently drawn shelf not drawn in `frame` or the
-    /// frame before that is tall enough (and at most twice as tall). Nil when none fits, and
-    /// for the rest of the frame once one did not.
+    /// left, else the least recently drawn shelf idle for `idleFrames` that is tall enough
+    /// (and at most twice as tall), else a new shelf, else the least recently drawn such shelf
+    /// not drawn in `frame` or the frame before. Nil when none fits, and for the rest of the
+    /// frame once one did not.
     mutating func place(width: Int, height: Int, frame: Int) -> (shelf: Int, epoch: UInt32, x: Int, y: Int)? {
         let w = width + 1, h = Self.shelfHeight(for: height)
         guard w <= self.width, h <= self.height, fullInFrame != frame else { return nil }
-        var chosen: Int?
-        for (i, shelf) in shelves.enumerated() where shelf.height == h && shelf.x + w <= self.width {
-            chosen = i
-            break
-        }
+        var chosen = shelves.firstIndex { $0.height == h && $0.x + w <= self.width }
+        if chosen == nil { chosen = leastRecentlyDrawn(height: h, drawnBefore: frame - Self.idleFrames) }
         if chosen == nil, nextY + h <= top + self.height {
             shelves.append(Shelf(y: nextY, height: h, epoch: firstEpoch))
             nextY += h
             chosen = shelves.count - 1
         }
-        if chosen == nil {
-            var oldest: Int?
-            for (i, shelf) in shelves.enumerated()
-            where shelf.height >= h && shelf.height <= 2 * h && shelf.lastFrame < frame - 1 {
-                if oldest.map({ shelf.lastFrame < shelves[$0].lastFrame }) ?? true { oldest = i }
-            }
-            guard let oldest else {
-                fullInFrame = frame
-                return nil
-            }
-            shelves[oldest].x = 0
-            shelves[oldest].epoch &+= 1
-            chosen = oldest
+        if chosen == nil { chosen = leastRecentlyDrawn(height: h, drawnBefore: frame - 1) }
+        guard let i = chosen else {
+            fullInFrame = frame
+            return nil
         }
-        let i = chosen!
         let x = shelves[i].x
         shelves[i].x += w
         shelves[i].lastFrame = frame
         return (i, shelves[i].epoch, left + x, shelves[i].y)
+    }
+
+    /// The least recently drawn shelf last drawn before `frame` that holds lines `height` tall
+    /// (and is at most twice as tall), emptied for new lines; nil when there is none.
+    private mutating func leastRecentlyDrawn(height: Int, drawnBefore frame: Int) -> Int? {
+        var oldest: Int?
+        for (i, shelf) in shelves.enumerated()
+        where shelf.height >= height && shelf.height <= 2 * height && shelf.lastFrame < frame {
+            if oldest.map({ shelf.lastFrame < shelves[$0].lastFrame }) ?? true { oldest = i }
+        }
+        guard let oldest else { return nil }
+        shelves[oldest].x = 0
+        shelves[oldest].epoch &+= 1
+        return oldest
     }
 
     /// Whether the line placed as `placement` is still there; if so, marks its shelf drawn

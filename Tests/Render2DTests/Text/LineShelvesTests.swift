@@ -70,4 +70,22 @@ final class LineShelvesTests: XCTestCase {
         XCTAssertFalse(emptied.touch(placement(old), frame: 2))
         XCTAssertTrue(emptied.touch(placement(new), frame: 2))
     }
+
+    func testAShelfIdleForEightFramesIsTakenBeforeTheSpaceGrows() throws {
+        var shelves = LineShelves(left: 0, top: 0, width: 200, height: 400)
+        let gone = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 1))
+        let shown = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 1))
+        for frame in 2...10 { XCTAssertTrue(shelves.touch(placement(shown), frame: frame)) }
+        // Frame 10: the first shelf has not been drawn for nine frames; the next line takes it
+        // rather than a new shelf below the others.
+        let next = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 10))
+        XCTAssertEqual(next.shelf, gone.shelf)
+        XCTAssertEqual(next.y, gone.y)
+        XCTAssertFalse(shelves.touch(placement(gone), frame: 10))
+        // A shelf idle for fewer frames stays: the space grows instead.
+        let recent = try XCTUnwrap(shelves.place(width: 150, height: 16, frame: 14))
+        XCTAssertNotEqual(recent.shelf, next.shelf)
+        XCTAssertNotEqual(recent.shelf, shown.shelf)
+        XCTAssertGreaterThan(recent.y, shown.y)
+    }
 }

@@ -132,6 +132,45 @@ final class ComposedLineTests: XCTestCase {
         }
     }
 
+    /// 400 labels that stay on screen: twice the lines page 0's line space holds. After 30
+    /// frames short of room the pages grow once, every label is composed, and the pixels are
+    /// those of drawing glyph by glyph; a screen whose lines fit never grows.
+    func testPagesGrowOnceForAScreenOfLinesThatDoesNotFitAndDrawTheSamePixels() throws {
+        try onMain {
+            let labels = (0..<400).map { "Label \($0) of the screen" }
+            let crowded: (UI) -> Void = { ui in
+                for (i, label) in labels.enumerated() {
+                    ui.font.draw(
+                        label, at: Point(Double(i % 8) * 80, Double(i / 8) * 4.5), color: ui.theme.text,
+                        into: &ui.drawList)
+                }
+            }
+            let (reference, _) = try Self.render(composing: false, frames: 2, crowded)
+            let h = try Harness(width: 640, height: 240)
+            let atlas = h.ui.fonts.atlas
+            h.frames(20, crowded)
+            XCTAssertEqual(atlas.pageSide, GlyphAtlas.pageSize, "not yet: 20 frames short of room")
+            h.frames(60, crowded)
+            XCTAssertEqual(atlas.pageSide, GlyphAtlas.grownPageSize)
+            XCTAssertEqual(atlas.generation, 1, "cleared once as it grew")
+            XCTAssertGreaterThanOrEqual(atlas.linesComposed, labels.count, "every label composed on the grown page")
+            XCTAssertEqual(Self.difference(h.pixels, reference).pixels, 0)
+            // A grown page counts as four of `maxPages`: with 4, a second grown page is one too many.
+            atlas.maxPages = 4
+            let big = h.ui.fonts.font(size: 300)
+            for scalar in 0x41...0x5A {
+                var list = DrawList()
+                big.draw(String(UnicodeScalar(UInt32(scalar))!), at: Point(0, 0), color: .black, into: &list)
+            }
+            XCTAssertEqual(atlas.pageCount, 2)
+            h.frame(crowded)
+            XCTAssertEqual(atlas.generation, 2, "cleared: two grown pages are eight small ones")
+
+            let (_, small) = try Self.render(composing: true, frames: 80, Self.scene)
+            XCTAssertEqual(small.ui.fonts.atlas.pageSide, GlyphAtlas.pageSize, "its lines fit: no growth")
+        }
+    }
+
     func testComposingIsBudgetedPerFrameAndTheRestDrawsGlyphByGlyph() throws {
         try onMain {
             // 60 lines of about 250×18 px: more than one frame's budget of composed pixels.
