@@ -40,14 +40,18 @@ final class TextBench: BenchScene {
             }
         }
         // Label k = words k, k+1, ... cut to 20 characters; label i at frame f is texts[i + f].
+        // (Each word's characters are counted once, not the growing label's for every word.)
+        let lengths = words.map(\.count)
+        texts.reserveCapacity(words.count)
         for k in 0..<words.count {
-            var s = ""
-            var j = k
-            while s.count < 20 {
-                s += (s.isEmpty ? "" : " ") + words[j % words.count]
+            var s = words[k]
+            var length = lengths[k], j = k + 1
+            while length < 20 {
+                s += " " + words[j % words.count]
+                length += 1 + lengths[j % words.count]
                 j += 1
             }
-            texts.append(String(s.prefix(20)))
+            texts.append(length == 20 ? s : String(s.prefix(20)))
         }
     }
 
