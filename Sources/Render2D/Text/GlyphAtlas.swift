@@ -93,7 +93,8 @@ public final class GlyphAtlas {
     // Read for every line drawn; main actor only, never read during a write (no dynamic
     // exclusivity check).
     @exclusivity(unchecked) private var linePixelsLeft = GlyphAtlas.linePixelsPerFrame
-    @exclusivity(unchecked) private var lineShelves = LineShelves(left: 0, top: 512, width: 1024, height: 512)
+    @exclusivity(unchecked) private var lineShelves = LineShelves(
+        left: 0, top: GlyphAtlas.pageSize / 2, width: GlyphAtlas.pageSize, height: GlyphAtlas.pageSize / 2)
     /// Whether a line found no room in this frame, and in how many frames in a row it did.
     private var shortOfLineRoom = false, framesShortOfLineRoom = 0
     /// Lines composed since the last upload, one after another (at most a frame's
@@ -133,8 +134,8 @@ public final class GlyphAtlas {
     /// Clears every page when there are more than `maxPages`. Call between frames (at a
     /// frame's start, before anything is drawn): the pages' GPU textures are reused.
     public func evictIfFull() {
-        let pageArea = Self.pageSize * Self.pageSize, grownArea = pageSide * pageSide
-        guard pages.count > max(1, maxPages * pageArea / grownArea) else { return }
+        let smallPagesInOne = (pageSide / Self.pageSize) * (pageSide / Self.pageSize)
+        guard pages.count > max(1, maxPages / smallPagesInOne) else { return }
         clear()
     }
 
@@ -293,7 +294,7 @@ public final class GlyphAtlas {
 }
 
 /// An atlas page's pixels, in memory of its own that the system zeroes as it is first
-/// written: the rows of a page no glyph has reached take no memory (a page is 4 MB).
+/// written: the rows of a page no glyph has reached take no memory (a page is 4 MB, 16 MB grown).
 final class PagePixels {
     /// The page's RGBA bytes, `pageSide * 4` a row.
     let bytes: UnsafeMutableRawPointer

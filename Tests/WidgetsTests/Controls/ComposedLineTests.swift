@@ -155,6 +155,9 @@ final class ComposedLineTests: XCTestCase {
             XCTAssertEqual(atlas.generation, 1, "cleared once as it grew")
             XCTAssertGreaterThanOrEqual(atlas.linesComposed, labels.count, "every label composed on the grown page")
             XCTAssertEqual(Self.difference(h.pixels, reference).pixels, 0)
+            atlas.maxPages = .max  // any setting: no overflow counting it in small pages
+            atlas.evictIfFull()
+            XCTAssertEqual(atlas.generation, 1)
             // A grown page counts as four of `maxPages`: with 4, a second grown page is one too many.
             atlas.maxPages = 4
             let big = h.ui.fonts.font(size: 300)
