@@ -96,9 +96,21 @@ if frame.getRole() != pyatspi.ROLE_FRAME or frame.name != TITLE:
     fail(f"the app's child is a {frame.getRoleName()} named '{frame.name}', not the frame '{TITLE}'")
 ok("its frame is named after the window")
 
+def names_of(root, role):
+    """The names of the nodes with `role`, skipping a node that left the tree while we walked it."""
+    names = set()
+    for node in nodes(root):
+        try:
+            if node.getRole() == role:
+                names.add(node.name)
+        except Exception:  # the frame that built it has gone: the next frame's tree is asked next
+            continue
+    return names
+
+
 # The first frames may still be on their way to the bridge on a busy machine: wait for them.
-wait_for(lambda: all(p in {b.name for b in nodes(frame) if b.getRole() == pyatspi.ROLE_PUSH_BUTTON} for p in PAGES))
-buttons = {b.name for b in nodes(frame) if b.getRole() == pyatspi.ROLE_PUSH_BUTTON}
+wait_for(lambda: all(p in names_of(frame, pyatspi.ROLE_PUSH_BUTTON) for p in PAGES))
+buttons = names_of(frame, pyatspi.ROLE_PUSH_BUTTON)
 missing = [p for p in PAGES if p not in buttons]
 if missing:
     fail(f"no push buttons for the pages {missing}; buttons: {sorted(buttons)}")
