@@ -138,7 +138,9 @@ let package = Package(
         ),
         .testTarget(
             name: "Render2DTests",
-            dependencies: ["Render2D", "Imaging", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2"]),
+            dependencies: [
+                "Render2D", "TesseraAssets", "Imaging", "DemoSupport", "TesseraTesting", "TestSupport", "CSDL2",
+            ]),
         // Findings/: inputs the fuzzers found (scripts/fuzz.sh), replayed by FuzzFindingTests;
         // Fixtures/: small images made with Pillow.
         .testTarget(

@@ -107,19 +107,21 @@ extension FrameRecord {
 
 /// Input-to-present latency, one histogram of microseconds per `InputKind`.
 struct InputLatencyHistograms {
-    private var histograms = InputKind.allCases.map { _ in
-        Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-    }
+    /// One a kind of input, made when its first latency comes (most windows never see some kinds).
+    private var histograms = [Histogram<UInt64>?](repeating: nil, count: InputKind.allCases.count)
 
     mutating func record(_ frame: FrameRecord) {
         for (kind, ns) in frame.inputLatencies {
-            _ = histograms[kind.rawValue].record(min(max(1, ns / 1000), 60_000_000))
+            if histograms[kind.rawValue] == nil {
+                histograms[kind.rawValue] = Histogram(
+                    highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+            }
+            _ = histograms[kind.rawValue]?.record(min(max(1, ns / 1000), 60_000_000))
         }
     }
 
     func summary(_ kind: InputKind) -> FrameTimeSummary? {
-        let h = histograms[kind.rawValue]
-        guard h.totalCount > 0 else { return nil }
+        guard let h = histograms[kind.rawValue], h.totalCount > 0 else { return nil }
         func ms(_ us: UInt64) -> Double { Double(us) / 1000 }
         return FrameTimeSummary(
             p50: ms(h.valueAtPercentile(50)), p95: ms(h.valueAtPercentile(95)),
