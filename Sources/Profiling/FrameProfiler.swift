@@ -138,8 +138,11 @@ public final class FrameProfiler {
     private var recent: [FrameRecord]
     private var recentNext = 0
     // Made on first use: with the input latencies', zeroing them took 0.6 ms of every window's start.
-    private lazy var work = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-    private lazy var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    private lazy var work = Self.microsecondsHistogram()
+    private lazy var total = Self.microsecondsHistogram()
+    private static func microsecondsHistogram() -> Histogram<UInt64> {
+        Histogram(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    }
     private var current = FrameRecord()
     private var latency = InputLatencyHistograms()
     private var phaseStart: UInt64 = 0
