@@ -574,7 +574,10 @@ public final class TableSorter<Row: Sendable> {
     public let name: String
 
     /// A sorter naming its sorts `name` in the profiler.
-    public init(name: String = "rows") { self.name = name }
+    public init(name: String = "rows") {
+        self.name = name
+        BackgroundRelease.start()  // before any sort thread: see `BackgroundRelease`
+    }
 
     /// The rows in the most recent finished sort order, starting a background sort when
     /// `order` or `version` changed.
@@ -650,6 +653,8 @@ public final class TableSorter<Row: Sendable> {
     }
 
     private func finish(permutation: [Int32]?, version: Int) {
+        // The old order is freed off the frame thread: at 10M rows it is 40 MB (2–3 ms to free).
+        BackgroundRelease.release(self.permutation.take())
         self.permutation = permutation
         permutationVersion = version
         isSorting = false
