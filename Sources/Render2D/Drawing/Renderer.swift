@@ -100,6 +100,9 @@ public final class Renderer {
         /// Pixels drawn again: the whole window when the frame was drawn whole, the damaged
         /// regions' area when only they were (see `redrawsOnlyDamage`), 0 when nothing changed.
         public var redrawnArea = 0
+        /// Shapes that redrawing damaged regions left out or cut, because a later opaque
+        /// rectangle hides them (`RegionPlan`); the region's clear counts as one.
+        public var hiddenShapes = 0
         /// Whether the frame was drawn whole.
         public var fullRedraw = false
         /// Zero counts.
@@ -225,7 +228,8 @@ public final class Renderer {
     ///
     /// The last frame is kept in a render target. Each frame's triangles are hashed into
     /// 32-pixel tiles (`DamageTracker`); only the tiles whose hashes differ are cleared and
-    /// drawn again, under a scissor, from the triangles that touch them, and the target is
+    /// drawn again, under a scissor, from the triangles that touch them less what a later
+    /// opaque rectangle hides (`RegionPlan`), and the target is
     /// then copied to the window; where the window's back buffer keeps the last frame (SDL's
     /// offscreen driver, `GLX_EXT_buffer_age`), straight into it. With a software GL on X11
     /// (llvmpipe) the frame is presented by copying only its damaged regions to the window
@@ -274,8 +278,8 @@ public final class Renderer {
     private var frameIsInTarget = false
     /// Content generations of textures replaced in place (`updateTexture`).
     private var textureGenerations: [UInt32: UInt64] = [:]
-    /// Scratch for the indices of the triangles that touch a damaged region.
-    private var regionIndices: [Int32] = []
+    /// What redrawing a damaged region draws (reused from region to region).
+    private var regionPlan = RegionPlan()
 
     /// Starts a frame cleared to `clearColor` and resets the per-frame counters.
     public func beginFrame(clearColor: Color) {
@@ -447,7 +451,7 @@ public final class Renderer {
         SDL_RenderSetClipRect(handle, nil)
         SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
         SDL_RenderClear(handle)
-        for list in pendingLists { submit(list, within: nil) }
+        for list in pendingLists { submit(list) }
         stats.redrawnArea = width * height
         stats.fullRedraw = true
     }
@@ -489,20 +493,57 @@ public final class Renderer {
     }
 
     /// Clears `region` of the kept frame and draws into it, under its scissor, the triangles
-    /// of every pending list that touch it.
+    /// of every pending list that touch it, less what later opaque rectangles hide (`RegionPlan`).
     private func redraw(_ region: PixelRect) {
+        regionPlan.make(
+            for: region, lists: pendingLists, drawable: { $0 == .flat || sdlTexture($0) != nil },
+            opaqueTexture: { $0 == .flat || opaqueTextures.contains($0.id) })
         var rect = SDL_Rect(x: Int32(region.x), y: Int32(region.y), w: Int32(region.width), h: Int32(region.height))
         SDL_RenderSetClipRect(handle, &rect)
-        SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_NONE)
-        SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
-        SDL_RenderFillRect(handle, &rect)
-        for list in pendingLists { submit(list, within: region) }
+        var currentClip = rect
+        if !regionPlan.clearPieces.isEmpty {
+            SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_NONE)
+            SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
+            regionPlan.clearPieces.withUnsafeBufferPointer {
+                _ = SDL_RenderFillRectsF(handle, $0.baseAddress, Int32($0.count))
+            }
+        }
+        regionPlan.vertices.withUnsafeBufferPointer { vertices in
+            for draw in regionPlan.draws {
+                let command = pendingLists[draw.list].commands[draw.command]
+                let flat = command.texture == .flat, texture = flat ? nil : sdlTexture(command.texture)
+                if !Self.same(currentClip, draw.clip) {
+                    currentClip = draw.clip
+                    SDL_RenderSetClipRect(handle, &currentClip)
+                }
+                setBlendMode(texture: texture, of: command, opaque: draw.blendsNone)
+                SDL_RenderGeometry(
+                    handle, texture, vertices.baseAddress! + draw.vertexStart, Int32(draw.vertexCount), nil, 0)
+                stats.drawCalls += 1
+                stats.triangles += draw.vertexCount / 3
+            }
+        }
+        SDL_RenderSetClipRect(handle, nil)
         stats.redrawnArea += region.area
+        stats.hiddenShapes += regionPlan.hiddenShapes
+        stats.vertices += regionPlan.vertices.count
     }
 
-    /// Submits a draw list: one `SDL_RenderGeometry` call per command, or, `within` a damaged
-    /// region, per command that has triangles touching it (and only those).
-    private func submit(_ list: DrawList, within region: PixelRect?) {
+    /// Sets how `command` blends: not at all when it is opaque (`opaque`) and its texture is
+    /// flat or of opaque pixels. SDL records the mode with each queued draw, so it may change
+    /// between draws.
+    private func setBlendMode(texture: OpaquePointer?, of command: DrawCommand, opaque: Bool) {
+        if let texture, opaqueTextures.contains(command.texture.id) {
+            SDL_SetTextureBlendMode(texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+            if opaque { stats.opaqueDraws += 1 }
+        } else if command.texture == .flat {
+            SDL_SetRenderDrawBlendMode(handle, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
+            stats.flatDraws += 1
+        }
+    }
+
+    /// Submits a draw list whole: one `SDL_RenderGeometry` call per command.
+    private func submit(_ list: DrawList) {
         let commands = list.commands
         guard !commands.isEmpty else { return }
         var currentScissor: SDL_Rect?? = .none  // none: not set yet in this list
@@ -511,20 +552,7 @@ public final class Renderer {
                 for command in commands where command.indexCount > 0 {
                     let flat = command.texture == .flat, texture = flat ? nil : sdlTexture(command.texture)
                     guard flat || texture != nil else { continue }
-                    var scissor = command.scissor.map {
-                        SDL_Rect(
-                            x: Int32(clamping: Int($0.x.clampedForPixels)),
-                            y: Int32(clamping: Int($0.y.clampedForPixels)),
-                            w: Int32(clamping: max(0, Int($0.width.clampedForPixels))),
-                            h: Int32(clamping: max(0, Int($0.height.clampedForPixels))))
-                    }
-                    var drawnCount = command.indexCount
-                    if let region {
-                        guard let clipped = Self.intersect(scissor, region) else { continue }
-                        scissor = clipped
-                        drawnCount = trianglesTouching(region, of: command, vertices: vertices, indices: indices)
-                        guard drawnCount > 0 else { continue }
-                    }
+                    let scissor = command.scissor.map(RegionPlan.pixelRect)
                     if currentScissor.map({ Self.same($0, scissor) }) != true {
                         if var rect = scissor {
                             SDL_RenderSetClipRect(handle, &rect)
@@ -533,30 +561,15 @@ public final class Renderer {
                         }
                         currentScissor = .some(scissor)
                     }
-                    if let texture, opaqueTextures.contains(command.texture.id) {
-                        // SDL records the blend mode with each queued draw, so it may change between draws.
-                        let opaque = Self.isOpaque(command, vertices: vertices, indices: indices)
-                        SDL_SetTextureBlendMode(texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
-                        if opaque { stats.opaqueDraws += 1 }
-                    } else if flat {
-                        let opaque = Self.isOpaque(command, vertices: vertices, indices: indices)
-                        SDL_SetRenderDrawBlendMode(handle, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
-                        stats.flatDraws += 1
+                    if flat || opaqueTextures.contains(command.texture.id) {
+                        let opaque = RegionPlan.isOpaque(command, vertices: vertices, indices: indices)
+                        setBlendMode(texture: texture, of: command, opaque: opaque)
                     }
-                    // SDL copies the indices into its batch here, so the scratch may be reused.
-                    if region == nil {
-                        SDL_RenderGeometry(
-                            handle, texture, vertices.baseAddress, Int32(vertices.count),
-                            indices.baseAddress! + command.indexStart, Int32(drawnCount))
-                    } else {
-                        regionIndices.withUnsafeBufferPointer {
-                            _ = SDL_RenderGeometry(
-                                handle, texture, vertices.baseAddress, Int32(vertices.count), $0.baseAddress,
-                                Int32(drawnCount))
-                        }
-                    }
+                    SDL_RenderGeometry(
+                        handle, texture, vertices.baseAddress, Int32(vertices.count),
+                        indices.baseAddress! + command.indexStart, Int32(command.indexCount))
                     stats.drawCalls += 1
-                    stats.triangles += drawnCount / 3
+                    stats.triangles += command.indexCount / 3
                 }
             }
         }
@@ -567,60 +580,6 @@ public final class Renderer {
     private static func same(_ a: SDL_Rect?, _ b: SDL_Rect?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
         return a.x == b.x && a.y == b.y && a.w == b.w && a.h == b.h
-    }
-
-    /// `scissor` (none: the whole target) cut to `region`; nil when they do not meet.
-    private static func intersect(_ scissor: SDL_Rect?, _ region: PixelRect) -> SDL_Rect? {
-        var x0 = region.x, y0 = region.y, x1 = region.x + region.width, y1 = region.y + region.height
-        if let s = scissor {
-            x0 = max(x0, Int(s.x))
-            y0 = max(y0, Int(s.y))
-            x1 = min(x1, Int(s.x) + Int(s.w))
-            y1 = min(y1, Int(s.y) + Int(s.h))
-        }
-        guard x0 < x1, y0 < y1 else { return nil }
-        return SDL_Rect(x: Int32(x0), y: Int32(y0), w: Int32(x1 - x0), h: Int32(y1 - y0))
-    }
-
-    /// Fills `regionIndices` with the triangles of `command` whose bounds touch `region`;
-    /// returns how many indices that is.
-    private func trianglesTouching(
-        _ region: PixelRect, of command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>,
-        indices: UnsafeBufferPointer<Int32>
-    ) -> Int {
-        let rx0 = Float(region.x - 1), ry0 = Float(region.y - 1)
-        let rx1 = Float(region.x + region.width + 1), ry1 = Float(region.y + region.height + 1)
-        regionIndices.removeAll(keepingCapacity: true)
-        var i = command.indexStart
-        let end = min(command.indexStart + command.indexCount, indices.count)
-        let count = vertices.count
-        while i + 2 < end {
-            let ia = Int(indices[i]), ib = Int(indices[i + 1]), ic = Int(indices[i + 2])
-            guard ia >= 0, ib >= 0, ic >= 0, ia < count, ib < count, ic < count else {
-                i += 3
-                continue  // SDL would refuse it too
-            }
-            let a = vertices[ia].position, b = vertices[ib].position, c = vertices[ic].position
-            // NaN corners fail these tests and keep the triangle, as a full redraw would draw it.
-            let outside =
-                (a.x < rx0 && b.x < rx0 && c.x < rx0) || (a.x > rx1 && b.x > rx1 && c.x > rx1)
-                || (a.y < ry0 && b.y < ry0 && c.y < ry0) || (a.y > ry1 && b.y > ry1 && c.y > ry1)
-            if !outside { regionIndices.append(contentsOf: indices[i..<i + 3]) }
-            i += 3
-        }
-        return regionIndices.count
-    }
-
-    /// Whether every vertex `command` draws is at full opacity.
-    private static func isOpaque(
-        _ command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>,
-        indices: UnsafeBufferPointer<Int32>
-    ) -> Bool {
-        for i in command.indexStart..<command.indexStart + command.indexCount
-        where vertices[Int(indices[i])].color.a != 255 {
-            return false
-        }
-        return true
     }
 
     /// Shows the frame.

@@ -103,6 +103,42 @@ final class DamageRedrawTests: XCTestCase {
         }
     }
 
+    func testWhatAnOpaquePhotoHidesIsLeftOutAndThePixelsStayThoseOfAFullRedraw() throws {
+        try onMain {
+            // A panel, text and a translucent label under and over a photo at fractional
+            // coordinates, as in a grid cell. First the photo's pixels arrive, then the panel
+            // changes color around the photo: a pixel the cut panel missed would keep its old color.
+            let pair = try Pair(width: 320, height: 200)
+            let draw: (inout DrawList, Font, TextureHandle, Color) -> Void = { list, font, photo, panel in
+                list.addRect(Rect(x: 20, y: 20, width: 200, height: 130), color: panel)
+                font.draw("Hidden", at: Point(60, 70), color: .black, into: &list)
+                list.addImage(photo, in: Rect(x: 40.33, y: 30.5, width: 150.87, height: 101.25))
+                list.addRect(Rect(x: 40, y: 110, width: 151, height: 22), color: Color(r: 0, g: 0, b: 0, a: 115))
+                font.draw("IMG_0042.JPG", at: Point(46, 113), color: .white, into: &list)
+            }
+            let renderer = pair.h.host.window.renderer
+            @MainActor func frame(_ panel: Color, warmingUp: Bool = false) {
+                pair.h.frame { draw(&$0.drawList, $0.font, pair.thumbnail, panel) }
+                pair.reference.frame { draw(&$0.drawList, $0.font, pair.referenceThumbnail, panel) }
+                XCTAssertTrue(warmingUp || !renderer.stats.fullRedraw)
+                XCTAssertEqual(pair.h.pixels, pair.reference.pixels, "the same pixels as a full redraw")
+            }
+            let gray = Color(r: 240, g: 240, b: 235)
+            for _ in 0..<3 { frame(gray, warmingUp: true) }
+            for color in [Color.green, Color(r: 30, g: 60, b: 200)] {
+                try pair.updateThumbnails(PixelBuffer(width: 8, height: 8, color: color))
+                frame(gray)
+                XCTAssertGreaterThanOrEqual(renderer.stats.hiddenShapes, 3, "the clear, the panel and the hidden text")
+                XCTAssertEqual(pair.h.pixels.pixel(x: 100, y: 60), color)
+            }
+            for panel in [Color(r: 250, g: 200, b: 120), gray] {
+                frame(panel)
+                XCTAssertGreaterThanOrEqual(renderer.stats.hiddenShapes, 2, "the panel and the hidden text")
+                XCTAssertEqual(pair.h.pixels.pixel(x: 191, y: 60), panel, "just right of the photo")
+            }
+        }
+    }
+
     func testAWholeWindowChangeIsDrawnWholeAndSmallChangesAfterItOnlyTheirRegion() throws {
         try onMain {
             let pair = try Pair(width: 320, height: 200)

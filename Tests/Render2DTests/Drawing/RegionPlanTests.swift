@@ -1,0 +1,113 @@
+import XCTest
+import CSDL2
+@testable import Render2D
+
+/// `RegionPlan` without a window: what a damaged region's redraw leaves out or cuts, and
+/// that what it draws covers the same pixels.
+final class RegionPlanTests: XCTestCase {
+    private let photo = TextureHandle(id: 7)  // an opaque texture
+    private let translucent = TextureHandle(id: 8)
+    private let region = PixelRect(x: 0, y: 0, width: 96, height: 64)
+
+    private func plan(_ draw: (inout DrawList) -> Void) -> (RegionPlan, DrawList) {
+        var list = DrawList(scale: 1)
+        draw(&list)
+        var plan = RegionPlan()
+        plan.make(
+            for: region, lists: [list], drawable: { _ in true },
+            opaqueTexture: { $0 == .flat || $0 == self.photo })
+        return (plan, list)
+    }
+
+    /// The pixel centers of `region` that the plan's triangles of `draw` cover.
+    private func covered(by plan: RegionPlan, _ draw: RegionPlan.Draw) -> Set<Int> {
+        var pixels = Set<Int>()
+        for t in stride(from: draw.vertexStart, to: draw.vertexStart + draw.vertexCount, by: 3) {
+            let p = (0..<3).map { plan.vertices[t + $0].position }
+            for y in 0..<region.height {
+                for x in 0..<region.width where Self.inside(Float(x) + 0.5, Float(y) + 0.5, p[0], p[1], p[2]) {
+                    pixels.insert(y * region.width + x)
+                }
+            }
+        }
+        return pixels
+    }
+
+    /// Whether (x, y) is inside the triangle, edges included (the centers tested here never lie on one).
+    private static func inside(_ x: Float, _ y: Float, _ a: SDL_FPoint, _ b: SDL_FPoint, _ c: SDL_FPoint) -> Bool {
+        func side(_ p: SDL_FPoint, _ q: SDL_FPoint) -> Float { (q.x - p.x) * (y - p.y) - (q.y - p.y) * (x - p.x) }
+        let d1 = side(a, b), d2 = side(b, c), d3 = side(c, a)
+        return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0))
+    }
+
+    func testAPanelUnderAPhotoIsCutAroundItAndTheClearIsLeftOut() {
+        let (plan, _) = plan { list in
+            list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)  // flat, covers the region
+            list.addImage(photo, in: Rect(x: 20.25, y: 10.25, width: 40.5, height: 30.5))
+        }
+        XCTAssertEqual(plan.clearPieces.count, 0, "the panel covers the whole region")
+        XCTAssertEqual(plan.draws.count, 2)
+        let panel = covered(by: plan, plan.draws[0]), image = covered(by: plan, plan.draws[1])
+        XCTAssertTrue(panel.isDisjoint(with: image), "the panel is not drawn under the photo")
+        XCTAssertEqual(panel.union(image).count, region.area, "between them, every pixel")
+        XCTAssertEqual(plan.draws[0].vertexCount, 4 * 6, "four pieces around the photo")
+        XCTAssertEqual(plan.hiddenShapes, 2, "the clear and the panel")
+    }
+
+    func testAGlyphUnderALaterPhotoIsLeftOutAndOneOverItIsKept() {
+        let (plan, _) = plan { list in
+            list.addImage(TextureHandle(id: 9), in: Rect(x: 30, y: 20, width: 8, height: 8))  // under
+            list.addImage(photo, in: Rect(x: 20.25, y: 10.25, width: 40.5, height: 30.5))
+            list.addImage(TextureHandle(id: 9), in: Rect(x: 32, y: 22, width: 8, height: 8))  // over
+        }
+        XCTAssertEqual(plan.draws.map { $0.vertexCount }, [6, 6], "the photo and the glyph over it")
+        XCTAssertEqual(plan.hiddenShapes, 2, "the glyph under the photo, and part of the clear")
+        XCTAssertFalse(plan.clearPieces.isEmpty)
+    }
+
+    func testTranslucentShapesHideNothing() {
+        let (plan, _) = plan { list in
+            list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)
+            list.addImage(translucent, in: Rect(x: 20, y: 10, width: 40, height: 30))
+            list.addImage(
+                photo, in: Rect(x: 20, y: 10, width: 40, height: 30), tint: Color(r: 255, g: 255, b: 255, a: 200))
+        }
+        XCTAssertEqual(plan.draws.map { $0.vertexCount }, [6, 6, 6], "all drawn, none cut")
+        XCTAssertEqual(plan.hiddenShapes, 1, "only the clear, under the opaque panel")
+    }
+
+    func testShapesPastTheCoordinateLimitAreDrawnAsTheyAreAndHideNothing() {
+        let huge = Double(RegionPlan.coordinateLimit) * 2
+        let (plan, _) = plan { list in
+            list.addImage(TextureHandle(id: 9), in: Rect(x: 30, y: 20, width: 8, height: 8))
+            list.addImage(photo, in: Rect(x: -huge, y: -huge, width: 2 * huge, height: 2 * huge))
+        }
+        XCTAssertEqual(plan.draws.map { $0.vertexCount }, [6, 6])
+        XCTAssertEqual(plan.hiddenShapes, 0)
+        XCTAssertEqual(plan.clearPieces.count, 1)
+    }
+
+    func testSubtractingLeavesExactlyThePixelCentersOutsideTheHole() {
+        var random = SystemRandomNumberGenerator()
+        func edge() -> Float { Float(Int.random(in: 0...64, using: &random)) / 4 }  // quarter pixels
+        for _ in 0..<500 {
+            let a = [edge(), edge(), edge(), edge()], b = [edge(), edge(), edge(), edge()]
+            let box = RegionPlan.Box(x0: min(a[0], a[1]), y0: min(a[2], a[3]), x1: max(a[0], a[1]), y1: max(a[2], a[3]))
+            let hole = RegionPlan.Box(
+                x0: min(b[0], b[1]), y0: min(b[2], b[3]), x1: max(b[0], b[1]), y1: max(b[2], b[3]))
+            var pieces: [RegionPlan.Box] = []
+            RegionPlan.subtract(hole, from: box, into: &pieces)
+            func holds(_ r: RegionPlan.Box, _ x: Float, _ y: Float) -> Bool {
+                r.x0 <= x && x < r.x1 && r.y0 <= y && y < r.y1
+            }
+            for y in 0..<17 {
+                for x in 0..<17 {
+                    let cx = Float(x) + 0.5, cy = Float(y) + 0.5
+                    let expected = holds(box, cx, cy) && !holds(hole, cx, cy)
+                    let count = pieces.filter { holds($0, cx, cy) }.count
+                    XCTAssertEqual(count, expected ? 1 : 0, "\(box) less \(hole) at \(x), \(y): \(pieces)")
+                }
+            }
+        }
+    }
+}
