@@ -84,7 +84,7 @@ final class DemoApp {
         var isDark = darkTheme ?? (appearance?.colorScheme == .dark)
         ui.theme = isDark ? .dark : .light
         if let appearance { ui.reducesMotion = appearance.reducesMotion }
-        let title = "Tessera — " + (browser.libraryRoot as NSString).lastPathComponent
+        let title = "Tessera — " + FileName.last(of: browser.libraryRoot)
         if title != windowTitle {
             windowTitle = title
             host.currentWindow.window.setTitle(title)
@@ -144,7 +144,7 @@ final class DemoApp {
                 }
                 let recent = browser.recentLibraries(ui)
                 if !recent.isEmpty { ui.divider() }
-                for folder in recent where ui.menuItem((folder as NSString).lastPathComponent) {
+                for folder in recent where ui.menuItem(FileName.last(of: folder)) {
                     openLibrary(folder, ui)
                 }
                 ui.divider()

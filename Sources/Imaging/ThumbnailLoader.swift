@@ -51,7 +51,10 @@ public struct FileVersion: Hashable, Sendable {
 /// One thumbnail to make: a version of a file at a size, from one tier.
 public struct ThumbnailKey: Hashable, Sendable {
     /// The image file.
-    public var path: String
+    public var path: String { didSet { pathHash = path.hashValue } }
+    /// `path`'s hash, worked out once: a frame looks each visible cell's key up several times,
+    /// and hashing the path each time was most of what that cost.
+    private var pathHash: Int
     /// The size to make.
     public var spec: ThumbnailSpec
     /// Where it comes from.
@@ -62,9 +65,23 @@ public struct ThumbnailKey: Hashable, Sendable {
     /// The thumbnail of `path` (at `version`) at `spec`, from `tier`.
     public init(path: String, spec: ThumbnailSpec, tier: ThumbnailTier = .sharp, version: FileVersion = .unknown) {
         self.path = path
+        pathHash = path.hashValue
         self.spec = spec
         self.tier = tier
         self.version = version
+    }
+
+    /// Whether two keys name the same thumbnail: the same path, spec, tier and version.
+    public static func == (a: ThumbnailKey, b: ThumbnailKey) -> Bool {
+        a.pathHash == b.pathHash && a.path == b.path && a.spec == b.spec && a.tier == b.tier && a.version == b.version
+    }
+
+    /// Mixes the key into `hasher` (the path through its hash, worked out once).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pathHash)
+        hasher.combine(spec)
+        hasher.combine(tier)
+        hasher.combine(version)
     }
 }
 

@@ -41,6 +41,21 @@ final class BoundedMemoryTests: XCTestCase {
             XCTAssertLessThanOrEqual(library.openFonts, 8)
             XCTAssertTrue(library.font(size: 15) === body, "the body face stays open")
             XCTAssertGreaterThan(library.font(size: 30).measure("Hello"), library.font(size: 15).measure("Hello"))
+            for size in [10, 40, 10, 41, 12, 10, 40] {
+                XCTAssertEqual(library.font(size: Double(size)).pixelSize, size)
+            }
+        }
+    }
+
+    func testAClosedFaceIsNotKeptOpenByTheLookUpOfRecentFaces() {
+        onMain {
+            let library = try! FontLibrary(atlas: GlyphAtlas())
+            library.maxOpenFonts = 2  // the body face and one more
+            weak let first = library.font(size: 20)
+            XCTAssertTrue(library.font(size: 20) === first, "asked again: one of the faces asked for last")
+            _ = library.font(size: 21)  // closes the 20 px face
+            XCTAssertNil(first, "closed, not kept by the faces asked for last")
+            XCTAssertEqual(library.font(size: 20).pixelSize, 20)
         }
     }
 }

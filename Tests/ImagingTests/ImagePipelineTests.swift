@@ -18,6 +18,17 @@ func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
 }
 
 final class ImageDecoderTests: XCTestCase {
+    func testAKeyIsEqualAndHashesAlikeByItsFieldsAfterItsPathChanges() {
+        let spec = ThumbnailSpec(side: 64)
+        var key = ThumbnailKey(path: "/photos/a.jpg", spec: spec)
+        let b = ThumbnailKey(path: "/photos/b.jpg", spec: spec)
+        XCTAssertNotEqual(key, b)
+        key.path = "/photos/b.jpg"
+        XCTAssertEqual(key, b)
+        XCTAssertEqual(key.hashValue, b.hashValue)
+        XCTAssertEqual(Set([key, b, ThumbnailKey(path: "/photos/b.jpg", spec: spec, tier: .embedded)]).count, 2)
+    }
+
     func testJPEGsDecodeAtEachDCTScaleWithTheRightSizeAndContent() throws {
         let dir = try ScratchFolder("jpeg")
         let source = SamplePhotos.render(width: 800, height: 600, seed: 3)

@@ -148,7 +148,7 @@ extension BrowserPage {
                 case .success:
                     return ([path] + sidecars.filter { if case .success = Trash.move($0) { true } else { false } }, nil)
                 case .failure(let why):
-                    return ([], "\((path as NSString).lastPathComponent): \(why)")
+                    return ([], "\(FileName.last(of: path)): \(why)")
                 }
             }
         ) { [weak self] job, results, cancelled in
@@ -237,7 +237,7 @@ extension BrowserPage {
             [weak self] job, results, _ in
             self?.fileJobs.removeAll { $0 === job }
             let problems = results.compactMap { path, problem in
-                problem.map { "\((path as NSString).lastPathComponent): \($0)" }
+                problem.map { "\(FileName.last(of: path)): \($0)" }
             }
             self?.rotated(
                 results.filter { $0.1 == nil }.map(\.0), clockwise: clockwise, problems: problems, undoable: undoable)
@@ -279,7 +279,7 @@ extension BrowserPage {
     /// then its entry in `sidecarFolder`'s sidecar follows, and (`undoable`) Ctrl+Z can take it
     /// back. What could not be renamed says why.
     private func startRename(_ path: String, to name: String, sidecarFolder: String, undoable: Bool) {
-        let oldName = (path as NSString).lastPathComponent
+        let oldName = FileName.last(of: path)
         let target = (path as NSString).deletingLastPathComponent + "/" + name
         let job = FileJob.start(
             undoable ? "Renaming" : "Renaming back", items: [path],
@@ -311,7 +311,7 @@ extension BrowserPage {
     /// since stays in the trash, and says so.
     private func undoTrash(_ batch: [Trash.Item]) {
         let failures = batch.compactMap { item in
-            Trash.restore(item).map { "\((item.original as NSString).lastPathComponent): \($0)" }
+            Trash.restore(item).map { "\(FileName.last(of: item.original)): \($0)" }
         }
         let restored = batch.count - failures.count
         lastAction =

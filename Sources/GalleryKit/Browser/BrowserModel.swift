@@ -61,7 +61,7 @@ struct FolderNode: Identifiable, Sendable {
         let walk = Walk(), identity = identity(path)
         if let identity { _ = walk.claim(identity, at: path) }
         return FolderNode(
-            path: path, name: (path as NSString).lastPathComponent, status: .readable,
+            path: path, name: FileName.last(of: path), status: .readable,
             lineage: identity.map { [$0] } ?? [],
             walk: walk)
     }

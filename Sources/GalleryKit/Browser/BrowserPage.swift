@@ -535,7 +535,7 @@ final class BrowserPage {
     /// it cannot be saved at all, if it cannot.
     private func saveSidecar(_ folder: String) -> String? {
         guard Self.isInside(folder, root) else {
-            return "not saved: \((folder as NSString).lastPathComponent) is a link out of the library"
+            return "not saved: \(FileName.last(of: folder)) is a link out of the library"
         }
         guard var book = sidecars[folder] else { return nil }
         guard !book.current.isReadOnly else { return "not saved: this folder's ratings file could not be read" }
@@ -640,7 +640,7 @@ final class BrowserPage {
             if isFolder.boolValue {
                 open(folder: path)
                 viewer.close()
-                lastAction = "Opened \((path as NSString).lastPathComponent)"
+                lastAction = "Opened \(FileName.last(of: path))"
                 return true
             }
             guard ImageFormat.extensions.contains((path as NSString).pathExtension.lowercased()) else { continue }
@@ -763,7 +763,7 @@ final class BrowserPage {
             viewer.build(ui)
             return
         }
-        let title = (folder as NSString).lastPathComponent
+        let title = FileName.last(of: folder)
         ui.navigationSplit(
             "browser", state: Binding(self, \.nav), sidebarWidth: .init(min: 170, ideal: 230, max: 360),
             contentWidth: .init(min: 300, ideal: 660, max: 1400), detailMinWidth: 260, title: title
@@ -793,7 +793,7 @@ final class BrowserPage {
                 ui.section("Recent Libraries") {
                     ui.forEach(
                         recent.map {
-                            LibraryEntry(id: .library($0), title: ($0 as NSString).lastPathComponent, icon: .folder)
+                            LibraryEntry(id: .library($0), title: FileName.last(of: $0), icon: .folder)
                         }
                     ) { entry in
                         ListRowContent(entry.title, icon: entry.icon)
@@ -849,14 +849,14 @@ final class BrowserPage {
         switch sidebarSelection {
         case .folder(let path)? where path != folder:
             if let problem = FolderNode.listingProblem(path) {
-                lastAction = "Cannot open \((path as NSString).lastPathComponent): \(problem)"
+                lastAction = "Cannot open \(FileName.last(of: path)): \(problem)"
             } else {
                 open(folder: path)
             }
         case .folder?, nil: break
         case .library(let path)?:
             if let problem = FolderNode.listingProblem(path) {
-                lastAction = "Cannot open \((path as NSString).lastPathComponent): \(problem)"
+                lastAction = "Cannot open \(FileName.last(of: path)): \(problem)"
                 sidebarSelection = before
             } else {
                 openLibrary(path, ui)
@@ -1048,7 +1048,7 @@ final class BrowserPage {
                 guard let first = picked.first else {
                     ui.text("No selection", font: ui.font(size: 17, weight: .bold))
                     ui.text(
-                        Self.photoCount(shown.count) + " in \((folder as NSString).lastPathComponent)",
+                        Self.photoCount(shown.count) + " in \(FileName.last(of: folder))",
                         color: ui.theme.secondaryText)
                     return
                 }

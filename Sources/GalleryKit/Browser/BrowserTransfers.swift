@@ -54,10 +54,10 @@ extension BrowserPage {
     /// silently over a file).
     func clashQuestion(_ ui: UI) {
         guard let pending = pendingTransfer else { return }
-        let folderName = (pending.folder as NSString).lastPathComponent
+        let folderName = FileName.last(of: pending.folder)
         let title =
             pending.clashes.count == 1
-            ? "“\((pending.clashes[0] as NSString).lastPathComponent)” is already in \(folderName)"
+            ? "“\(FileName.last(of: pending.clashes[0]))” is already in \(folderName)"
             : "\(pending.clashes.count) photos have names already in \(folderName)"
         let go = { (clash: PhotoTransfer.Clash) in
             { @MainActor in
@@ -82,7 +82,7 @@ extension BrowserPage {
     /// Moves (or copies) `paths` into `folder` off the main thread, with progress and Cancel.
     func startTransfer(_ paths: [String], to folder: String, copying: Bool, clash: PhotoTransfer.Clash) {
         let verb = copying ? "Copying" : "Moving"
-        let title = "\(verb) \(Self.photoCount(paths.count)) to \((folder as NSString).lastPathComponent)"
+        let title = "\(verb) \(Self.photoCount(paths.count)) to \(FileName.last(of: folder))"
         let job = FileJob.start(
             title, items: paths, each: { PhotoTransfer.transfer($0, into: folder, copying: copying, clash: clash) }
         ) {
@@ -106,14 +106,14 @@ extension BrowserPage {
                 if didReplace { replaced += 1 }
                 for problem in problems { Log.warn("sidecar: \(problem)") }
                 carrySidecarEntry(
-                    from: (path as NSString).deletingLastPathComponent, (path as NSString).lastPathComponent,
-                    to: folder, (target as NSString).lastPathComponent, keepingSource: copying)
+                    from: (path as NSString).deletingLastPathComponent, FileName.last(of: path),
+                    to: folder, FileName.last(of: target), keepingSource: copying)
             case .skipped: skipped += 1
-            case .failed(let why): failures.append("\((path as NSString).lastPathComponent): \(why)")
+            case .failed(let why): failures.append("\(FileName.last(of: path)): \(why)")
             }
         }
         if !moves.isEmpty { remember(.transfer(moves, copied: copying)) }
-        let folderName = (folder as NSString).lastPathComponent
+        let folderName = FileName.last(of: folder)
         lastAction =
             "\(copying ? "Copied" : "Moved") \(Self.photoCount(moves.count)) to \(folderName)"
             + (replaced > 0 ? " (\(replaced) replaced: the old ones are in the trash)" : "")
@@ -131,7 +131,7 @@ extension BrowserPage {
     func undoTransfer(_ moves: [PhotoTransfer.Move], copied: Bool) {
         var failures: [String] = []
         for move in moves.reversed() {
-            let name = (move.to as NSString).lastPathComponent
+            let name = FileName.last(of: move.to)
             if copied {
                 let sidecars = XMPSidecar.ownSidecars(of: move.to)
                 if case .failure(let why) = Trash.move(move.to) {
@@ -145,7 +145,7 @@ extension BrowserPage {
             case .placed:
                 carrySidecarEntry(
                     from: (move.to as NSString).deletingLastPathComponent, name,
-                    to: (move.from as NSString).deletingLastPathComponent, (move.from as NSString).lastPathComponent)
+                    to: (move.from as NSString).deletingLastPathComponent, FileName.last(of: move.from))
             case .skipped: failures.append("\(name): a file has its old name now")
             case .failed(let why): failures.append("\(name): \(why)")
             }

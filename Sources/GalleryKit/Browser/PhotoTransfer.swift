@@ -40,21 +40,21 @@ enum PhotoTransfer {
     /// are in is not a clash: it does nothing).
     static func clashes(_ paths: [String], into folder: String) -> [String] {
         paths.filter { path in
-            let target = folder + "/" + (path as NSString).lastPathComponent
+            let target = folder + "/" + FileName.last(of: path)
             return target != path && exists(target)
         }
     }
 
     /// Moves (or copies) the photo at `path` into `folder`, its own sidecars with it.
     static func transfer(_ path: String, into folder: String, copying: Bool, clash: Clash) -> Outcome {
-        let target = folder + "/" + (path as NSString).lastPathComponent
+        let target = folder + "/" + FileName.last(of: path)
         if target == path && !copying { return .skipped }  // already there
         return transfer(path, to: target, copying: copying, clash: target == path ? .keepBoth : clash)
     }
 
     /// Moves (or copies) the photo at `path` to `target` (a full path), its own sidecars with it.
     static func transfer(_ path: String, to target: String, copying: Bool, clash: Clash) -> Outcome {
-        let folder = (target as NSString).deletingLastPathComponent, name = (target as NSString).lastPathComponent
+        let folder = (target as NSString).deletingLastPathComponent, name = FileName.last(of: target)
         var target = target
         let sidecars = XMPSidecar.ownSidecars(of: path)  // before the photo leaves (they are found by its siblings)
         var replaced = false
@@ -115,7 +115,7 @@ enum PhotoTransfer {
         let folder = (target as NSString).deletingLastPathComponent
         let partial =
             folder
-            + "/.\((target as NSString).lastPathComponent).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            + "/.\(FileName.last(of: target)).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { _ = FileName.withCString(partial) { unlink($0) } }
         if let why = FileCopy.copy(path, to: partial) { return .failed(why) }
         if FileName.withCString(partial, { from in FileName.withCString(target) { link(from, $0) } }) != 0 {
@@ -132,7 +132,7 @@ enum PhotoTransfer {
         if !copying, FileName.withCString(path, { unlink($0) }) != 0 {
             let why = String(cString: strerror(errno))  // before anything else can change errno
             // Both copies are whole: the photo is not lost, only not removed from where it was.
-            Log.warn("moved \((path as NSString).lastPathComponent), but the original could not be removed: \(why)")
+            Log.warn("moved \(FileName.last(of: path)), but the original could not be removed: \(why)")
         }
         return .placed
     }
@@ -146,8 +146,8 @@ enum PhotoTransfer {
             guard let k = oldNames.firstIndex(of: sidecar), k < newNames.count else { continue }
             switch place(sidecar, at: newNames[k], copying: copying) {
             case .placed: break
-            case .taken: problems.append("\((sidecar as NSString).lastPathComponent): a sidecar of that name is there")
-            case .failed(let why): problems.append("\((sidecar as NSString).lastPathComponent): \(why)")
+            case .taken: problems.append("\(FileName.last(of: sidecar)): a sidecar of that name is there")
+            case .failed(let why): problems.append("\(FileName.last(of: sidecar)): \(why)")
             }
         }
         return problems

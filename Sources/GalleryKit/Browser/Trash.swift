@@ -54,7 +54,7 @@ enum Trash {
             let why = errno
             if why == EEXIST {
                 return Failure(
-                    description: "a file named \((item.original as NSString).lastPathComponent) is there now")
+                    description: "a file named \(FileName.last(of: item.original)) is there now")
             }
             // Across file systems, or where links are not allowed: a rename that does not replace.
             guard why == EXDEV || why == EPERM || why == EMLINK else {
@@ -62,7 +62,7 @@ enum Trash {
             }
             if FileManager.default.fileExists(atPath: item.original) {
                 return Failure(
-                    description: "a file named \((item.original as NSString).lastPathComponent) is there now")
+                    description: "a file named \(FileName.last(of: item.original)) is there now")
             }
             guard
                 FileName.withCString(item.trashed, { from in FileName.withCString(item.original) { rename(from, $0) } })
@@ -86,7 +86,7 @@ enum Trash {
         let wanted = Set(paths)
         /// The part of a name before its first dot: what GIO keeps of it in a clashing item's name.
         func stem(_ name: String) -> Substring { name.prefix { $0 != "." } }
-        let stems = Set(paths.map { stem(($0 as NSString).lastPathComponent) })
+        let stems = Set(paths.map { stem(FileName.last(of: $0)) })
         var folders: [String] = []
         for path in paths {
             for folder in trashFolders(for: path) where !folders.contains(folder) { folders.append(folder) }

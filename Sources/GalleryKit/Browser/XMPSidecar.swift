@@ -60,7 +60,7 @@ enum XMPSidecar {
         let names = candidates(for: photo)
         var own = names.prefix(1).filter(exists)
         if names.count == 2, exists(names[1]) {
-            let folder = (photo as NSString).deletingLastPathComponent, name = (photo as NSString).lastPathComponent
+            let folder = (photo as NSString).deletingLastPathComponent, name = FileName.last(of: photo)
             let stem = (name as NSString).deletingPathExtension + "."
             let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
                 .filter { $0.hasPrefix(stem) && $0 != name && !$0.hasSuffix(".xmp") }
@@ -76,8 +76,8 @@ enum XMPSidecar {
         var problems: [String] = []
         for sidecar in ownSidecars(of: old) {
             guard let k = oldNames.firstIndex(of: sidecar), k < newNames.count else { continue }
-            if let problem = FileRename.rename(sidecar, to: (newNames[k] as NSString).lastPathComponent) {
-                problems.append("\((sidecar as NSString).lastPathComponent): \(problem)")
+            if let problem = FileRename.rename(sidecar, to: FileName.last(of: newNames[k])) {
+                problems.append("\(FileName.last(of: sidecar)): \(problem)")
             }
         }
         return problems

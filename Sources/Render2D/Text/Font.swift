@@ -89,7 +89,7 @@ public final class FontLibrary {
     /// nil when Material Icons are not installed.
     public func iconFont(size: Double, scale: Double = 1) -> Font? {
         guard let icons else { return nil }
-        return font(size: size, weight: nil, path: icons.path, scale: scale)
+        return font(size: size, weight: nil, scale: scale) { icons.path }
     }
 
     /// Open faces kept at most; the least recently asked for goes first (the 15 px body face stays).
@@ -99,20 +99,31 @@ public final class FontLibrary {
     /// A font of `size` logical pixels for a display with `scale` physical pixels per logical one.
     /// Fonts are cached by size, weight and scale; ask again each frame rather than keeping one.
     public func font(size: Double, weight: FontWeight = .regular, scale: Double = 1) -> Font {
-        font(size: size, weight: weight, path: paths[weight] ?? paths[.regular]!, scale: scale)
+        font(size: size, weight: weight, scale: scale) { paths[weight] ?? paths[.regular]! }
     }
 
-    private func font(size: Double, weight: FontWeight?, path: String, scale: Double) -> Font {
+    /// The faces asked for last, newest first: a frame asks for a handful of them over and
+    /// over, and comparing keys costs less than hashing one.
+    private var recent: [(key: FontKey, font: Font)] = []
+
+    private func font(size: Double, weight: FontWeight?, scale: Double, path: () -> String) -> Font {
         let pixelSize = min(max(1, Int(((size * scale).isFinite ? size * scale : 15).rounded())), 1024)
         let key = FontKey(pixelSize: pixelSize, weight: weight, scale: scale.isFinite ? scale : 1)
         uses &+= 1
+        if let hit = recent.firstIndex(where: { $0.key == key }) {
+            let font = recent[hit].font
+            font.lastUse = uses
+            if hit > 0 { recent.swapAt(hit, hit - 1) }
+            return font
+        }
         if let font = cache[key] {
             font.lastUse = uses
+            remember(key, font)
             return font
         }
         do {
             let font = try Font(
-                path: path, fallback: fallback, pixelSize: pixelSize,
+                path: path(), fallback: fallback, pixelSize: pixelSize,
                 scale: scale, atlas: atlas)
             font.lastUse = uses
             if cache.count >= max(2, maxOpenFonts) { closeLeastRecentlyUsed() }
@@ -127,6 +138,13 @@ public final class FontLibrary {
         }
     }
 
+    /// Puts `font` among the `recent` ones, halfway down (it moves up as it is asked for
+    /// again), dropping the last one.
+    private func remember(_ key: FontKey, _ font: Font) {
+        if recent.count == 6 { recent.removeLast() }
+        recent.insert((key, font), at: recent.count / 2)
+    }
+
     /// Closes the least recently used face (never the body face).
     private func closeLeastRecentlyUsed() {
         let body = FontKey(pixelSize: 15, weight: .regular, scale: 1)
@@ -134,6 +152,7 @@ public final class FontLibrary {
             return
         }
         cache[oldest] = nil
+        recent.removeAll { $0.key == oldest }
     }
 
     /// Faces open now (tests, the soak).

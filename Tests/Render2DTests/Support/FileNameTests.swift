@@ -9,6 +9,17 @@ import XCTest
 /// Names that are not UTF-8 (Latin-1 from old zips, Samba shares, camera cards) are kept byte
 /// for byte: listed, opened, and shown with the replacement character.
 final class FileNameTests: XCTestCase {
+    func testTheLastComponentIsFoundationsWithoutItsCost() {
+        let paths = [
+            "/home/ana/Photos/IMG_0042.JPG", "/home/ana/Photos/", "/home/ana/Photos///", "/", "", "photo.jpg",
+            "relative/dir/", "/a", "a/", "Zoë 写真/café.jpg", "caf\u{10FFE9}/x\u{10FF80}y", " /  ", "/tmp//x",
+        ]
+        for path in paths {
+            XCTAssertEqual(FileName.last(of: path), (path as NSString).lastPathComponent, "\(path.debugDescription)")
+        }
+        XCTAssertEqual(FileName.last(of: "///"), "/", "the root, however written (Foundation on Linux says \"\")")
+    }
+
     func testAnyBytesComeBackExactly() {
         var generator = SplitMix64(seed: 7)
         for length in 0..<300 {
