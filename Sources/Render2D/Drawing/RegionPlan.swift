@@ -69,12 +69,14 @@ package struct RegionPlan {
     private var gathered: [Int32] = []
     private var parts: [Part] = []
     /// Opaque rectangles, by the position in `gathered` of the quad that draws them.
-    private var occluders: [(at: Int, box: Box)] = []
+    private(set) var occluders: [(at: Int, box: Box)] = []
     private var pieces: [Box] = []
     private var nextPieces: [Box] = []
 
     /// The most pieces a cut rectangle is split into; past it, the rest stays drawn.
     static let maxPieces = 16
+    /// The most opaque rectangles a region's shapes are tested against (the largest).
+    static let maxOccluders = 32
     /// Corners past this many pixels from the origin are left to the rasterizer's clipping.
     static let coordinateLimit: Float = 32_768
 
@@ -97,6 +99,7 @@ package struct RegionPlan {
         for (listIndex, list) in lists.enumerated() {
             gather(list, index: listIndex, region: region, drawable: drawable, opaqueTexture: opaqueTexture)
         }
+        keepLargestOccluders()
         let regionBox = Box(
             x0: Float(region.x), y0: Float(region.y), x1: Float(region.x + region.width),
             y1: Float(region.y + region.height))
@@ -199,6 +202,17 @@ package struct RegionPlan {
             draw.vertexCount = vertices.count - first
             draws.append(draw)
         }
+    }
+
+    /// Keeps the `maxOccluders` largest opaque rectangles (in drawing order): each shape is
+    /// tested against every one, so a region over a grid of a thousand flat cells would
+    /// otherwise cost a thousand tests a shape.
+    private mutating func keepLargestOccluders() {
+        guard occluders.count > Self.maxOccluders else { return }
+        func area(_ b: Box) -> Float { (b.x1 - b.x0) * (b.y1 - b.y0) }
+        occluders.sort { area($0.box) > area($1.box) }
+        occluders.removeLast(occluders.count - Self.maxOccluders)
+        occluders.sort { $0.at < $1.at }
     }
 
     /// Sets `pieces` to what of `box` the opaque rectangles drawn after position `at` leave

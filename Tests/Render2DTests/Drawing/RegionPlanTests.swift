@@ -87,6 +87,20 @@ final class RegionPlanTests: XCTestCase {
         XCTAssertEqual(plan.clearPieces.count, 1)
     }
 
+    func testAGridOfManyOpaqueCellsIsTestedAgainstItsLargestOnly() {
+        let (plan, _) = plan { list in
+            for i in 0..<40 {  // 40 flat cells of 4×4, then one photo over the middle of the region
+                list.addImage(photo, in: Rect(x: Double(i % 10) * 8, y: Double(i / 10) * 8, width: 4, height: 4))
+            }
+            list.addImage(photo, in: Rect(x: 20.25, y: 10.25, width: 40.5, height: 30.5))
+            list.addImage(TextureHandle(id: 9), in: Rect(x: 30, y: 20, width: 8, height: 8))  // over everything
+        }
+        XCTAssertEqual(plan.occluders.count, RegionPlan.maxOccluders)
+        XCTAssertEqual(plan.occluders.map(\.at), plan.occluders.map(\.at).sorted(), "in drawing order")
+        XCTAssertTrue(plan.occluders.contains { $0.box.x0 == 20.25 }, "the largest, the photo, is kept")
+        XCTAssertGreaterThanOrEqual(plan.hiddenShapes, 2, "cells under the photo, and the clear")
+    }
+
     func testSubtractingLeavesExactlyThePixelCentersOutsideTheHole() {
         var random = SystemRandomNumberGenerator()
         func edge() -> Float { Float(Int.random(in: 0...64, using: &random)) / 4 }  // quarter pixels
