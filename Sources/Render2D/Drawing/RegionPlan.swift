@@ -23,7 +23,7 @@ import CSDL2
 /// ```
 package struct RegionPlan {
     /// One command's part of the region: `vertexCount` vertices of `vertices`, three a triangle.
-    package struct Draw: Equatable {
+    package struct Draw {
         /// Where the command is: `lists[list].commands[command]`.
         package var list: Int, command: Int
         /// Whether it is drawn without blending (opaque texture or flat, every vertex opaque).
@@ -31,12 +31,6 @@ package struct RegionPlan {
         /// Its scissor, cut to the region.
         package var clip: SDL_Rect
         package var vertexStart: Int, vertexCount: Int
-
-        package static func == (a: Draw, b: Draw) -> Bool {
-            a.list == b.list && a.command == b.command && a.blendsNone == b.blendsNone && a.vertexStart == b.vertexStart
-                && a.vertexCount == b.vertexCount && a.clip.x == b.clip.x && a.clip.y == b.clip.y
-                && a.clip.w == b.clip.w && a.clip.h == b.clip.h
-        }
     }
 
     /// The parts of the region to clear first (what no later opaque rectangle covers).
@@ -278,27 +272,32 @@ package struct RegionPlan {
 
     /// The color of the quad at `t` when its four corners have the same one.
     private func color(at t: Int, vertices: UnsafeBufferPointer<SDL_Vertex>) -> SDL_Color? {
+        func same(_ a: SDL_Color, _ b: SDL_Color) -> Bool { a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a }
         let first = vertices[Int(gathered[t])].color
-        for k in [t + 1, t + 2, t + 5] {
-            let color = vertices[Int(gathered[k])].color
-            guard color.r == first.r, color.g == first.g, color.b == first.b, color.a == first.a else { return nil }
-        }
+        guard same(first, vertices[Int(gathered[t + 1])].color), same(first, vertices[Int(gathered[t + 2])].color),
+            same(first, vertices[Int(gathered[t + 5])].color)
+        else { return nil }
         return first
     }
 
     private mutating func appendRect(_ box: Box, like model: SDL_Vertex) {
-        var v = model
-        for (x, y) in [
-            (box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1), (box.x0, box.y0), (box.x1, box.y1), (box.x0, box.y1),
-        ] {
+        func corner(_ x: Float, _ y: Float) -> SDL_Vertex {
+            var v = model
             v.position = SDL_FPoint(x: x, y: y)
-            vertices.append(v)
+            return v
         }
+        let a = corner(box.x0, box.y0), c = corner(box.x1, box.y1)
+        vertices.append(a)
+        vertices.append(corner(box.x1, box.y0))
+        vertices.append(c)
+        vertices.append(a)
+        vertices.append(c)
+        vertices.append(corner(box.x0, box.y1))
     }
 
     /// `scissor` (none: the whole target) in whole pixels, as the renderer sets it, cut to
     /// `region`; nil when they do not meet.
-    package static func clip(_ scissor: Rect?, to region: PixelRect) -> SDL_Rect? {
+    private static func clip(_ scissor: Rect?, to region: PixelRect) -> SDL_Rect? {
         var x0 = region.x, y0 = region.y, x1 = region.x + region.width, y1 = region.y + region.height
         if let s = scissor.map(pixelRect) {
             x0 = max(x0, Int(s.x))
