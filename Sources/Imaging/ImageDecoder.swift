@@ -266,8 +266,8 @@ public enum ImageDecoder {
             break
         }
         let target = targetSize(width: max(1, width), height: max(1, height), spec: spec)
-        // Decoded RGBA, the resampler's float rows (target width × source height) and its output.
-        return 4 * width * height + 16 * target.width * height + 4 * target.width * target.height + coefficients
+        // Decoded RGBA, the resampler's two float rows and its output.
+        return 4 * width * height + 32 * target.width + 4 * target.width * target.height + coefficients
     }
 
     /// Decodes `bytes`, whose header said `info` and has been checked (`checkDecodable`), with
@@ -545,13 +545,15 @@ public enum ImageDecoder {
         let scale = jpegScale(width: Int(width), height: Int(height), spec: spec)
         try checkDecodedPixels(width: Int(width), height: Int(height), scale: scale)
         let w = (Int(width) + scale - 1) / scale, h = (Int(height) + scale - 1) / scale
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        let status = bytes.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        // TurboJPEG writes every pixel, or fails (a warning only once the image is complete).
+        var status: Int32 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { dst, count in
+            status = bytes.withUnsafeBufferPointer { src in
                 tjDecompress2(
                     handle, src.baseAddress, UInt(bytes.count), dst.baseAddress, Int32(w), Int32(w * 4), Int32(h),
                     Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT | TJFLAG_LIMITSCANS)
             }
+            count = w * h * 4
         }
         if status != 0 {
             let message = String(cString: tjGetErrorStr2(handle))
@@ -634,8 +636,10 @@ public enum ImageDecoder {
     /// Area-averaging downscale (each output pixel is the coverage-weighted mean of the input
     /// pixels under it), alpha-weighted so transparent pixels do not darken edges.
     ///
-    /// Two passes over premultiplied `SIMD4<Float>` pixels: across each input row into a
-    /// `width`-wide row, then down, adding whole rows (one tap's row at a time, in memory order).
+    /// Premultiplied `SIMD4<Float>` pixels, one output row at a time: each input row it covers
+    /// is averaged across into a `width`-wide row and added with its weight. An input row is
+    /// averaged once (one shared by two output rows is kept for the second), so the resampler
+    /// holds two rows, whatever the input's height.
     ///
     /// ```swift
     /// let small = ImageDecoder.resample(decoded, width: 256, height: 171)
@@ -646,52 +650,52 @@ public enum ImageDecoder {
             return PixelBuffer(width: max(0, dw), height: max(0, dh))
         }
         let xs = AreaSpans(from: sw, to: dw), ys = AreaSpans(from: sh, to: dh)
-        // Across: each input row into `dw` premultiplied pixels (alpha in the last lane).
-        var across = [SIMD4<Float>](repeating: .zero, count: dw * sh)
-        src.bytes.withUnsafeBufferPointer { s in
-            across.withUnsafeMutableBufferPointer { m in
-                for y in 0..<sh {
-                    let row = s.baseAddress! + y * sw * 4
-                    let outRow = m.baseAddress! + y * dw
-                    for x in 0..<dw {
-                        var sum = SIMD4<Float>.zero
-                        var p = row + xs.starts[x] * 4
-                        for w in xs.weights[xs.offsets[x]..<xs.offsets[x + 1]] {
-                            let alpha = Float(p[3]) * w
-                            sum += SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), 1) * alpha
-                            p += 4
-                        }
-                        outRow[x] = sum
-                    }
-                }
-            }
-        }
-        // Down: each output row is its input rows' weighted sum, then un-premultiplied.
-        var out = [UInt8](repeating: 0, count: dw * dh * 4)
+        let opaque = src.isOpaque
+        var across = [SIMD4<Float>](repeating: .zero, count: dw)
         var sums = [SIMD4<Float>](repeating: .zero, count: dw)
-        across.withUnsafeBufferPointer { m in
-            out.withUnsafeMutableBufferPointer { d in
-                sums.withUnsafeMutableBufferPointer { sum in
-                    for y in 0..<dh {
-                        sum.update(repeating: .zero)
-                        var row = m.baseAddress! + ys.starts[y] * dw
-                        for w in ys.weights[ys.offsets[y]..<ys.offsets[y + 1]] {
-                            for x in 0..<dw { sum[x] += row[x] * w }
-                            row += dw
-                        }
-                        let o = d.baseAddress! + y * dw * 4
-                        for x in 0..<dw {
-                            let v = sum[x], inv: Float = v.w > 0 ? 1 / v.w : 0
-                            o[x * 4] = UInt8(min(255, v.x * inv + 0.5))
-                            o[x * 4 + 1] = UInt8(min(255, v.y * inv + 0.5))
-                            o[x * 4 + 2] = UInt8(min(255, v.z * inv + 0.5))
-                            o[x * 4 + 3] = UInt8(min(255, v.w + 0.5))
+        let out = [UInt8](unsafeUninitializedCapacity: dw * dh * 4) { d, count in
+            src.bytes.withUnsafeBufferPointer { s in
+                across.withUnsafeMutableBufferPointer { row in
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        var averaged = -1  // the input row `row` holds
+                        for y in 0..<dh {
+                            var i = ys.starts[y]
+                            for (tap, w) in ys.weights[ys.offsets[y]..<ys.offsets[y + 1]].enumerated() {
+                                if i != averaged {
+                                    xs.average(row: s.baseAddress! + i * sw * 4, into: row, opaque: opaque)
+                                    averaged = i
+                                }
+                                if tap == 0 {
+                                    for x in 0..<dw { sum[x] = row[x] * w }
+                                } else {
+                                    for x in 0..<dw { sum[x] += row[x] * w }
+                                }
+                                i += 1
+                            }
+                            let o = d.baseAddress! + y * dw * 4
+                            for x in 0..<dw {
+                                let v = sum[x]
+                                // Opaque rows hold plain colours (alpha 255 throughout); others, premultiplied ones.
+                                var c = opaque ? v : v * (v.w > 0 ? 1 / v.w : 0)
+                                c.w = v.w
+                                UnsafeMutableRawPointer(o + x &* 4).storeBytes(of: Self.bytes(c), as: SIMD4<UInt8>.self)
+                            }
                         }
                     }
                 }
             }
+            count = dw * dh * 4
         }
         return PixelBuffer(width: dw, height: dh, bytes: out)
+    }
+
+    /// Channels of 0 to 255 (and a rounding error over) to bytes, rounded to the nearest.
+    /// Adding 1.5 × 2²³ leaves a float whose low mantissa bits are the rounded integer: no
+    /// conversion a lane, no range check a lane.
+    @inline(__always)
+    static func bytes(_ channels: SIMD4<Float>) -> SIMD4<UInt8> {
+        let shifted = channels.replacing(with: 255, where: channels .> 255) + 12_582_912
+        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self))
     }
 
     /// Applies EXIF orientation `o` (2-8 flip and/or rotate; 1 and unknown values leave it).
@@ -748,6 +752,48 @@ struct AreaSpans {
                 weights.append(Float((min(b, Double(i + 1)) - max(a, Double(i))) / ratio))
             }
             offsets.append(weights.count)
+        }
+    }
+
+    /// Averages the RGBA pixels of `row` (as wide as `from`) into `out` (as wide as `to`),
+    /// premultiplied, alpha in the last lane; `opaque` (every alpha 255) skips the weighting by
+    /// alpha, which then leaves each colour as it is.
+    func average(row: UnsafePointer<UInt8>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>, opaque: Bool) {
+        let pixels = UnsafeRawPointer(row)
+        func pixel(_ at: Int) -> SIMD4<Float> {
+            SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt8>.self))
+        }
+        starts.withUnsafeBufferPointer { starts in
+            offsets.withUnsafeBufferPointer { offsets in
+                weights.withUnsafeBufferPointer { weights in
+                    var k = 0
+                    // Two loops, so that the opaque one has no branch and no alpha a tap.
+                    if opaque {
+                        for x in 0..<out.count {
+                            let end = offsets[x &+ 1]
+                            var at = starts[x] &* 4, sum = SIMD4<Float>.zero
+                            while k < end {
+                                sum += pixel(at) * weights[k]
+                                at &+= 4
+                                k &+= 1
+                            }
+                            out[x] = sum
+                        }
+                    } else {
+                        for x in 0..<out.count {
+                            let end = offsets[x &+ 1]
+                            var at = starts[x] &* 4, sum = SIMD4<Float>.zero
+                            while k < end {
+                                let p = pixel(at)
+                                sum += SIMD4(p.x, p.y, p.z, 1) * (p.w * weights[k])
+                                at &+= 4
+                                k &+= 1
+                            }
+                            out[x] = sum
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -57,4 +57,23 @@ final class ResampleTests: XCTestCase {
     func testOpaqueImagesAreTheAreaAverage() { assertMatchesReference(opaque: true) }
 
     func testTranslucentImagesAreTheAlphaWeightedAreaAverage() { assertMatchesReference(opaque: false) }
+
+    /// A uniform image stays that colour exactly, 0 and 255 included (the rounding to bytes has
+    /// no range check a lane), whether the opaque or the alpha-weighted path averages it.
+    func testUniformColoursComeOutExactly() {
+        for colour in [
+            Color(r: 0, g: 128, b: 255, a: 255), Color(r: 255, g: 3, b: 0, a: 77), Color(r: 9, g: 9, b: 9, a: 0),
+        ] {
+            let bytes = [UInt8]((0..<(97 * 61)).flatMap { _ in [colour.r, colour.g, colour.b, colour.a] })
+            let out = ImageDecoder.resample(PixelBuffer(width: 97, height: 61, bytes: bytes), width: 40, height: 25)
+            for y in 0..<25 {
+                for x in 0..<40 {
+                    let got = out.pixel(x: x, y: y)
+                    // A fully transparent pixel has no colour to keep, only its alpha.
+                    XCTAssertEqual(colour.a == 0 ? Color(r: 0, g: 0, b: 0, a: 0) : colour, got, "at \(x), \(y)")
+                    if got != colour && colour.a != 0 { return }
+                }
+            }
+        }
+    }
 }
