@@ -34,6 +34,7 @@ let package = Package(
             providers: [
                 .apt([
                     "libsdl2-dev", "libsdl2-image-dev", "libturbojpeg0-dev", "libjpeg62-turbo-dev", "zlib1g-dev",
+                    "libpng-dev",
                     "libglib2.0-dev", "libfontconfig-dev", "libfreetype-dev", "libharfbuzz-dev", "libfribidi-dev",
                 ])
             ]

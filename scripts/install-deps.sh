@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tessera needs (SDL2, SDL2_image, TurboJPEG, zlib,
+# Installs the Debian packages Tessera needs (SDL2, SDL2_image, TurboJPEG, zlib, libpng,
 # GLib, FreeType, HarfBuzz, FriBidi, fontconfig, SQLite, Xvfb, DejaVu fonts; Noto fonts for the demo's scripts; Material Icons for `Icon(named:)`; for the tests, a session bus daemon and python3-gi, which runs a stand-in file chooser portal; for the accessibility tests, at-spi2-core's bus and registry, dbus-launch, pyatspi and xdotool; xwd (x11-apps) for the damage check; gexiv2 for the browser's XMP sidecars, and exiv2, the independent reader its tests check them with) when any is missing. Non-interactive; uses sudo if not root.
 set -euo pipefail
-packages=(libsdl2-dev libsdl2-image-dev libturbojpeg0-dev libjpeg62-turbo-dev zlib1g-dev libglib2.0-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libsqlite3-dev
+packages=(libsdl2-dev libsdl2-image-dev libturbojpeg0-dev libjpeg62-turbo-dev zlib1g-dev libpng-dev libglib2.0-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libsqlite3-dev
           xvfb xauth fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
           fonts-material-design-icons-iconfont
           dbus-daemon python3-gi

@@ -17,6 +17,7 @@
 #include <hb-ot.h>
 #include <fribidi/fribidi.h>
 #include <zlib.h>
+#include <png.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
@@ -171,6 +172,11 @@ static void tessera_jpeg_error_exit(j_common_ptr info) {
     longjmp(error->jump, 1);
 }
 static void tessera_jpeg_no_output(j_common_ptr info, int level) { (void)info; (void)level; }
+struct tessera_jpeg_warnings {
+    struct tessera_jpeg_error base;
+    char last[JMSG_LENGTH_MAX];
+    int count;
+};
 /// Stops a progressive JPEG past 500 scans, as TurboJPEG's TJFLAG_LIMITSCANS does.
 static void tessera_jpeg_limit_scans(j_common_ptr info) {
     if (info->is_decompressor && ((j_decompress_ptr)info)->input_scan_number > 500) {
@@ -178,6 +184,74 @@ static void tessera_jpeg_limit_scans(j_common_ptr info) {
         snprintf(error->message, sizeof error->message, "more than 500 scans");
         longjmp(error->jump, 1);
     }
+}
+/// Reads the header of the JPEG in `data` and asks for RGBA at 1/`scale`, with the fast
+/// integer DCT and the scan limit; errors longjmp to the caller's `setjmp`.
+static void tessera_jpeg_open(j_decompress_ptr info, struct jpeg_progress_mgr *progress, const unsigned char *data,
+                              unsigned long size, int scale) {
+    jpeg_create_decompress(info);
+    progress->progress_monitor = tessera_jpeg_limit_scans;
+    info->progress = progress;
+    jpeg_mem_src(info, data, size);
+    jpeg_read_header(info, TRUE);
+    info->scale_num = 1;
+    info->scale_denom = (unsigned int)scale;
+    info->out_color_space = JCS_EXT_RGBA;
+    info->dct_method = JDCT_IFAST;
+}
+/// Keeps the last warning's text (as TurboJPEG reports it), for `tessera_jpeg_rows`.
+static void tessera_jpeg_keep_warning(j_common_ptr info, int level) {
+    if (level < 0) {
+        struct tessera_jpeg_warnings *warnings = (struct tessera_jpeg_warnings *)info->err;
+        (*info->err->format_message)(info, warnings->last);
+        warnings->count += 1;
+    }
+}
+/// Decodes the JPEG in `data` scaled by 1/`scale` (1, 2, 4 or 8), whose scaled size must be
+/// `width`×`height`, as RGBA: calls `row(context, pixels)` for each row, top to bottom
+/// (`width`×4 bytes, valid during the call). Returns 0, with the number of warnings (damaged
+/// or missing data the decoder filled in) in `warnings` and the last one's text in `message`;
+/// or -1 with the reason in `message`.
+static inline int tessera_jpeg_rows(const unsigned char *data, unsigned long size, int scale, int width, int height,
+                                    void *context, void (*row)(void *context, const unsigned char *pixels),
+                                    int *warnings, char message[JMSG_LENGTH_MAX]) {
+    struct jpeg_decompress_struct info;
+    struct tessera_jpeg_warnings error;
+    struct jpeg_progress_mgr progress;
+    unsigned char *volatile pixels = NULL;
+    info.err = jpeg_std_error(&error.base.manager);
+    error.base.manager.error_exit = tessera_jpeg_error_exit;
+    error.base.manager.emit_message = tessera_jpeg_keep_warning;
+    error.base.message[0] = 0;
+    error.last[0] = 0;
+    error.count = 0;
+    if (setjmp(error.base.jump)) {
+        memcpy(message, error.base.message, JMSG_LENGTH_MAX);
+        free(pixels);
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    tessera_jpeg_open(&info, &progress, data, size, scale);
+    jpeg_calc_output_dimensions(&info);
+    if (info.output_width != (JDIMENSION)width || info.output_height != (JDIMENSION)height) {
+        snprintf(error.base.message, sizeof error.base.message, "the header's size changed");
+        longjmp(error.base.jump, 1);
+    }
+    jpeg_start_decompress(&info);
+    pixels = (unsigned char *)malloc((size_t)width * 4);
+    if (!pixels) { snprintf(error.base.message, sizeof error.base.message, "out of memory"); longjmp(error.base.jump, 1); }
+    for (int y = 0; y < height; y++) {
+        JSAMPROW rows[1] = { pixels };
+        if (jpeg_read_scanlines(&info, rows, 1) != 1) { snprintf(error.base.message, sizeof error.base.message, "premature end of data"); longjmp(error.base.jump, 1); }
+        row(context, pixels);
+    }
+    free(pixels);
+    pixels = NULL;
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    *warnings = error.count;
+    memcpy(message, error.last, JMSG_LENGTH_MAX);
+    return 0;
 }
 /// Decodes the `width`×`height` region at (`x`, `y`) of the JPEG in `data`, in pixels of the
 /// image scaled by 1/`scale` (1, 2, 4 or 8), into `out` as RGBA (`width`×`height`×4 bytes).
@@ -198,15 +272,7 @@ static inline int tessera_jpeg_decode_region(const unsigned char *data, unsigned
         jpeg_destroy_decompress(&info);
         return -1;
     }
-    jpeg_create_decompress(&info);
-    progress.progress_monitor = tessera_jpeg_limit_scans;
-    info.progress = &progress;
-    jpeg_mem_src(&info, data, size);
-    jpeg_read_header(&info, TRUE);
-    info.scale_num = 1;
-    info.scale_denom = (unsigned int)scale;
-    info.out_color_space = JCS_EXT_RGBA;
-    info.dct_method = JDCT_IFAST;
+    tessera_jpeg_open(&info, &progress, data, size, scale);
     jpeg_start_decompress(&info);
     if (x < 0 || y < 0 || width <= 0 || height <= 0 || (JDIMENSION)(x + width) > info.output_width ||
         (JDIMENSION)(y + height) > info.output_height) {
@@ -227,6 +293,73 @@ static inline int tessera_jpeg_decode_region(const unsigned char *data, unsigned
     row = NULL;
     jpeg_abort_decompress(&info);
     jpeg_destroy_decompress(&info);
+    return 0;
+}
+
+// PNG through libpng, one row at a time: a thumbnail of a large PNG is resampled as its rows
+// arrive, without the whole image in memory (SDL2_image decodes it whole, then converts it).
+struct tessera_png_source { const unsigned char *data; size_t size, at; };
+struct tessera_png_error { jmp_buf jump; char message[200]; };
+static void tessera_png_read(png_structp png, png_bytep out, size_t count) {
+    struct tessera_png_source *source = (struct tessera_png_source *)png_get_io_ptr(png);
+    if (count > source->size - source->at) png_error(png, "premature end of data");
+    memcpy(out, source->data + source->at, count);
+    source->at += count;
+}
+static void tessera_png_error_exit(png_structp png, png_const_charp message) {
+    struct tessera_png_error *error = (struct tessera_png_error *)png_get_error_ptr(png);
+    snprintf(error->message, sizeof error->message, "%s", message);
+    longjmp(error->jump, 1);
+}
+static void tessera_png_no_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+/// Decodes the PNG in `data`, whose header must say `width`×`height`, as 8-bit RGBA: calls
+/// `row(context, pixels)` for each row, top to bottom (`width`×4 bytes, valid during the call).
+/// Returns 0; 1 when the PNG is interlaced (its rows come whole only at the end: decode it
+/// another way); or -1 with the reason in `message`.
+static inline int tessera_png_rows(const unsigned char *data, size_t size, int width, int height, void *context,
+                                   void (*row)(void *context, const unsigned char *pixels), char message[200]) {
+    struct tessera_png_source source = { data, size, 0 };
+    struct tessera_png_error error;
+    error.message[0] = 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &error, tessera_png_error_exit, tessera_png_no_warning);
+    if (!png) { snprintf(message, 200, "out of memory"); return -1; }
+    png_infop info = png_create_info_struct(png);
+    unsigned char *volatile pixels = NULL;
+    if (!info || setjmp(error.jump)) {
+        snprintf(message, 200, "%s", info ? error.message : "out of memory");
+        free(pixels);
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        return -1;
+    }
+    png_set_read_fn(png, &source, tessera_png_read);
+    png_set_user_limits(png, (png_uint_32)width, (png_uint_32)height);
+    png_read_info(png, info);
+    if (png_get_image_width(png, info) != (png_uint_32)width || png_get_image_height(png, info) != (png_uint_32)height) {
+        png_error(png, "the header's size changed");
+    }
+    if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return 1;
+    }
+    int type = png_get_color_type(png, info);
+    png_set_strip_16(png);
+    png_set_packing(png);
+    if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if (type == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(png, info) < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    else if (!(type & PNG_COLOR_MASK_ALPHA)) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "not 8-bit RGBA after conversion");
+    pixels = (unsigned char *)malloc((size_t)width * 4);
+    if (!pixels) png_error(png, "out of memory");
+    for (int y = 0; y < height; y++) {
+        png_read_row(png, pixels, NULL);
+        row(context, pixels);
+    }
+    free(pixels);
+    pixels = NULL;
+    png_destroy_read_struct(&png, &info, NULL);
     return 0;
 }
 

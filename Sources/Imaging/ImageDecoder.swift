@@ -6,7 +6,7 @@ import CSDL2
 
 /// Image file formats the decoder reads (recognized by content, not by name).
 public enum ImageFormat: String, Sendable, CaseIterable {
-    /// JPEG (JFIF or EXIF), decoded by TurboJPEG.
+    /// JPEG (JFIF or EXIF), decoded by libjpeg-turbo.
     case jpeg
     /// PNG.
     case png
@@ -127,9 +127,10 @@ public struct DecodedThumbnail: Sendable {
     }
 }
 
-/// Thumbnail decoding, safe to run on any thread: JPEG through TurboJPEG with DCT scaling to
-/// the smallest size that still covers the target, then an area-averaging downscale and the
-/// EXIF orientation; PNG, GIF (first frame), BMP, TGA and WebP through SDL2_image. Headers
+/// Thumbnail decoding, safe to run on any thread: JPEG through libjpeg-turbo with DCT scaling
+/// to the smallest size that still covers the target, each row into an area-averaging
+/// downscale as it is decoded, then the EXIF orientation; PNG row by row through libpng the
+/// same way (whole when interlaced); GIF (first frame), BMP, TGA and WebP through SDL2_image. Headers
 /// are checked before decoding: what a decode would allocate is known before anything is, and
 /// decodes over `maxPixels` (counted after DCT scaling: a 200-megapixel JPEG's thumbnail decodes
 /// 3 megapixels) are refused. The file and the decode count against the memory every worker
@@ -248,17 +249,21 @@ public enum ImageDecoder {
     }
 
     /// The memory a decode of `info` (read from `bytes`) to `spec` holds at its peak, besides
-    /// the file's bytes: the pixels decoded (at DCT scale; a GIF's first frame at its own
-    /// size), the resampler's buffers, and a progressive JPEG's coefficients. `checkDecodable`
-    /// bounds each term.
+    /// the file's bytes: the pixels decoded (a row at a time for a JPEG at its DCT scale and a
+    /// PNG that is not interlaced; whole for the others, a GIF's first frame at its own size),
+    /// the resampler's buffers, and a progressive JPEG's coefficients. `checkDecodable` bounds
+    /// each term.
     static func decodeMemory(_ info: ImageInfo, _ bytes: [UInt8], spec: ThumbnailSpec) -> Int {
-        var width = info.width, height = info.height, coefficients = 0
+        var width = info.width, height = info.height, coefficients = 0, byRows = false
         switch info.format {
         case .jpeg:
             let scale = jpegScale(width: width, height: height, spec: spec)
             width = (width + scale - 1) / scale
             height = (height + scale - 1) / scale
             if let frame = jpegFrame(bytes), frame.progressive { coefficients = frame.coefficientBytes }
+            byRows = true
+        case .png:
+            byRows = bytes.count > 28 && bytes[28] == 0  // IHDR's interlace method: none
         case .gif:
             let frame = gifFirstFrameSize(bytes) ?? (0, 0)  // the decoder allocates the first frame, not the screen
             (width, height) = frame
@@ -266,8 +271,8 @@ public enum ImageDecoder {
             break
         }
         let target = targetSize(width: max(1, width), height: max(1, height), spec: spec)
-        // Decoded RGBA, the resampler's two float rows and its output.
-        return 4 * width * height + 32 * target.width + 4 * target.width * target.height + coefficients
+        // Decoded RGBA (a row, or all of it), the resampler's float rows and its output.
+        return 4 * width * (byRows ? 1 : height) + 32 * target.width + 4 * target.width * target.height + coefficients
     }
 
     /// Decodes `bytes`, whose header said `info` and has been checked (`checkDecodable`), with
@@ -278,7 +283,7 @@ public enum ImageDecoder {
             do throws(ImageError) {
                 decoded = try decodeJPEG(bytes, info: info, spec: spec)
             } catch .unsupported {
-                // CMYK and other JPEGs TurboJPEG will not convert: SDL2_image decodes at full size.
+                // CMYK and other JPEGs libjpeg will not turn into RGBA: SDL2_image decodes at full size.
                 try checkDimensions(info.width, info.height)
                 decoded = (try decodeWithSDLImage(bytes, info: info), 1)
             }
@@ -287,7 +292,11 @@ public enum ImageDecoder {
         } else {
             if info.format == .tga { try checkTGAComplete(bytes, info: info) }
             if info.format == .png { try checkPNGChunks(bytes) }
-            decoded = (try decodeWithSDLImage(bytes, info: info), 1)
+            if info.format == .png, let thumbnail = try decodePNGRows(bytes, info: info, spec: spec) {
+                decoded = (thumbnail, 1)
+            } else {
+                decoded = (try decodeWithSDLImage(bytes, info: info), 1)
+            }
         }
         let target = targetSize(width: decoded.pixels.width, height: decoded.pixels.height, spec: spec)
         var pixels = decoded.pixels
@@ -530,41 +539,35 @@ public enum ImageDecoder {
 
     // MARK: Decoding
 
+    /// A JPEG's thumbnail: decoded at the DCT scale `spec` allows, its rows resampled to the
+    /// thumbnail's size as libjpeg decodes them (the scaled image is never whole in memory).
     static func decodeJPEG(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError) -> (
         pixels: PixelBuffer, scale: Int
     ) {
-        guard let handle = tjInitDecompress() else { throw .corrupt("TurboJPEG is unavailable") }
-        defer { tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let headerOK = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
-                == 0
-        }
-        guard headerOK else { throw .corrupt(String(cString: tjGetErrorStr2(handle))) }
-        // TurboJPEG's own reading of the header decides the allocation, whatever our walk found.
-        let scale = jpegScale(width: Int(width), height: Int(height), spec: spec)
-        try checkDecodedPixels(width: Int(width), height: Int(height), scale: scale)
-        let w = (Int(width) + scale - 1) / scale, h = (Int(height) + scale - 1) / scale
-        // TurboJPEG writes every pixel, or fails (a warning only once the image is complete).
-        var status: Int32 = 0
-        let out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { dst, count in
-            status = bytes.withUnsafeBufferPointer { src in
-                tjDecompress2(
-                    handle, src.baseAddress, UInt(bytes.count), dst.baseAddress, Int32(w), Int32(w * 4), Int32(h),
-                    Int32(TJPF_RGBA.rawValue), TJFLAG_FASTDCT | TJFLAG_LIMITSCANS)
+        // Our walk of the header sizes the rows; libjpeg, reading it again, must find the same size.
+        guard let size = jpegSize(bytes) else { throw .truncated }
+        let scale = jpegScale(width: size.width, height: size.height, spec: spec)
+        try checkDecodedPixels(width: size.width, height: size.height, scale: scale)
+        let w = (size.width + scale - 1) / scale, h = (size.height + scale - 1) / scale
+        var rows = RowSink(from: (w, h), to: targetSize(width: w, height: h, spec: spec), opaque: true)
+        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+        var warnings: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { data in
+            rows.receive { sink, add in
+                tessera_jpeg_rows(
+                    data.baseAddress, UInt(data.count), Int32(scale), Int32(w), Int32(h), sink, add, &warnings, &message
+                )
             }
-            count = w * h * 4
         }
-        if status != 0 {
-            let message = String(cString: tjGetErrorStr2(handle))
-            let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-            if message.contains("Premature end") { throw .truncated }
+        let why = RowSink.text(message)
+        if status != 0 || warnings > 0 {
+            if why.lowercased().contains("premature end") { throw .truncated }
             // Stray bytes before the end marker (some cameras write them) are harmless; anything else is damage.
-            if !(isWarning && message.contains("marker 0xd9")) {
-                throw message.lowercased().contains("color") ? .unsupported(message) : .corrupt(message)
+            if status != 0 || !why.contains("marker 0xd9") {
+                throw why.lowercased().contains("color") ? .unsupported(why) : .corrupt(why)
             }
         }
-        return (PixelBuffer(width: w, height: h, bytes: out), scale)
+        return (rows.finish(), scale)
     }
 
     /// An uncompressed TGA holds all its pixels: SDL2_image fills a short file's missing rows
@@ -590,7 +593,77 @@ public enum ImageDecoder {
         throw .truncated
     }
 
-    /// PNG, GIF, BMP, TGA, WebP (and JPEGs TurboJPEG refuses) through SDL2_image, as RGBA.
+    /// A PNG's thumbnail, its rows resampled as libpng decodes them (no full-size image in
+    /// memory); nil when the PNG is interlaced (its rows are whole only at the end).
+    static func decodePNGRows(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError)
+        -> PixelBuffer?
+    {
+        var rows = RowSink(
+            from: (info.width, info.height), to: targetSize(width: info.width, height: info.height, spec: spec),
+            opaque: false)
+        var message = [CChar](repeating: 0, count: 200)
+        let status = bytes.withUnsafeBufferPointer { data in
+            rows.receive { sink, add in
+                tessera_png_rows(
+                    data.baseAddress, data.count, Int32(info.width), Int32(info.height), sink, add, &message)
+            }
+        }
+        guard status <= 0 else { return nil }
+        guard status == 0 else {
+            let why = RowSink.text(message)
+            throw why.contains("premature end") ? .truncated : .corrupt(why)
+        }
+        return rows.finish()
+    }
+
+    /// Where a decoder's rows go, top to bottom: a `Resampler` to `target`, or (an image no
+    /// larger than `target`) a copy. `opaque` when every row will be (a JPEG's).
+    private struct RowSink {
+        private var resampler: Resampler?
+        private var copy: [UInt8] = []
+        private let rowBytes: Int
+
+        init(from size: (width: Int, height: Int), to target: (width: Int, height: Int), opaque: Bool) {
+            rowBytes = size.width * 4
+            if target.width < size.width || target.height < size.height {
+                resampler = Resampler(from: size, to: target, opaque: opaque)
+            } else {
+                copy.reserveCapacity(rowBytes * size.height)
+            }
+        }
+
+        mutating func add(_ row: UnsafePointer<UInt8>) {
+            if resampler != nil {
+                resampler!.add(row: row)
+            } else {
+                copy.append(contentsOf: UnsafeBufferPointer(start: row, count: rowBytes))
+            }
+        }
+
+        consuming func finish() -> PixelBuffer {
+            resampler?.finish() ?? PixelBuffer(width: rowBytes / 4, height: copy.count / max(1, rowBytes), bytes: copy)
+        }
+
+        /// Runs a C decoder with this sink as its context and `add` as its row callback.
+        mutating func receive(
+            _ decode: (
+                UnsafeMutableRawPointer, @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?) -> Void
+            )
+                -> Int32
+        ) -> Int32 {
+            withUnsafeMutablePointer(to: &self) { sink in
+                decode(sink) { sink, pixels in sink!.assumingMemoryBound(to: RowSink.self).pointee.add(pixels!) }
+            }
+        }
+
+        /// A C decoder's message, up to its terminating zero.
+        static func text(_ message: [CChar]) -> String {
+            String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
+    /// Interlaced PNGs, GIF, BMP, TGA, WebP (and JPEGs libjpeg will not turn into RGBA, such as
+    /// CMYK ones) through SDL2_image, as RGBA.
     static func decodeWithSDLImage(_ bytes: [UInt8], info: ImageInfo) throws(ImageError) -> PixelBuffer {
         _ = sdlImageReady
         let type: String =
@@ -634,12 +707,8 @@ public enum ImageDecoder {
     // MARK: Resampling and orientation
 
     /// Area-averaging downscale (each output pixel is the coverage-weighted mean of the input
-    /// pixels under it), alpha-weighted so transparent pixels do not darken edges.
-    ///
-    /// Premultiplied `SIMD4<Float>` pixels, one output row at a time: each input row it covers
-    /// is averaged across into a `width`-wide row and added with its weight. An input row is
-    /// averaged once (one shared by two output rows is kept for the second), so the resampler
-    /// holds two rows, whatever the input's height.
+    /// pixels under it), alpha-weighted so transparent pixels do not darken edges. The rows go
+    /// through a `Resampler`, which holds two rows of floats whatever the input's height.
     ///
     /// ```swift
     /// let small = ImageDecoder.resample(decoded, width: 256, height: 171)
@@ -649,53 +718,11 @@ public enum ImageDecoder {
         guard dw > 0, dh > 0, sw > 0, sh > 0, src.bytes.count >= sw * sh * 4 else {
             return PixelBuffer(width: max(0, dw), height: max(0, dh))
         }
-        let xs = AreaSpans(from: sw, to: dw), ys = AreaSpans(from: sh, to: dh)
-        let opaque = src.isOpaque
-        var across = [SIMD4<Float>](repeating: .zero, count: dw)
-        var sums = [SIMD4<Float>](repeating: .zero, count: dw)
-        let out = [UInt8](unsafeUninitializedCapacity: dw * dh * 4) { d, count in
-            src.bytes.withUnsafeBufferPointer { s in
-                across.withUnsafeMutableBufferPointer { row in
-                    sums.withUnsafeMutableBufferPointer { sum in
-                        var averaged = -1  // the input row `row` holds
-                        for y in 0..<dh {
-                            var i = ys.starts[y]
-                            for (tap, w) in ys.weights[ys.offsets[y]..<ys.offsets[y + 1]].enumerated() {
-                                if i != averaged {
-                                    xs.average(row: s.baseAddress! + i * sw * 4, into: row, opaque: opaque)
-                                    averaged = i
-                                }
-                                if tap == 0 {
-                                    for x in 0..<dw { sum[x] = row[x] * w }
-                                } else {
-                                    for x in 0..<dw { sum[x] += row[x] * w }
-                                }
-                                i += 1
-                            }
-                            let o = d.baseAddress! + y * dw * 4
-                            for x in 0..<dw {
-                                let v = sum[x]
-                                // Opaque rows hold plain colours (alpha 255 throughout); others, premultiplied ones.
-                                var c = opaque ? v : v * (v.w > 0 ? 1 / v.w : 0)
-                                c.w = v.w
-                                UnsafeMutableRawPointer(o + x &* 4).storeBytes(of: Self.bytes(c), as: SIMD4<UInt8>.self)
-                            }
-                        }
-                    }
-                }
-            }
-            count = dw * dh * 4
+        var resampler = Resampler(from: (sw, sh), to: (dw, dh), opaque: src.isOpaque)
+        src.bytes.withUnsafeBufferPointer { s in
+            for y in 0..<sh { resampler.add(row: s.baseAddress! + y * sw * 4) }
         }
-        return PixelBuffer(width: dw, height: dh, bytes: out)
-    }
-
-    /// Channels of 0 to 255 (and a rounding error over) to bytes, rounded to the nearest.
-    /// Adding 1.5 × 2²³ leaves a float whose low mantissa bits are the rounded integer: no
-    /// conversion a lane, no range check a lane.
-    @inline(__always)
-    static func bytes(_ channels: SIMD4<Float>) -> SIMD4<UInt8> {
-        let shifted = channels.replacing(with: 255, where: channels .> 255) + 12_582_912
-        return SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self))
+        return resampler.finish()
     }
 
     /// Applies EXIF orientation `o` (2-8 flip and/or rotate; 1 and unknown values leave it).
@@ -728,72 +755,5 @@ public enum ImageDecoder {
             }
         }
         return PixelBuffer(width: dw, height: dh, bytes: out)
-    }
-}
-
-/// For each output index of an area-averaging resize from `from` to `to` samples: the first
-/// input sample under it and the coverage of each input sample from there (summing to 1), in
-/// one flat array (`weights[offsets[i]..<offsets[i + 1]]`).
-struct AreaSpans {
-    var starts: [Int] = []
-    var offsets: [Int] = [0]
-    var weights: [Float] = []
-
-    init(from: Int, to: Int) {
-        let ratio = Double(from) / Double(to)
-        starts.reserveCapacity(to)
-        offsets.reserveCapacity(to + 1)
-        weights.reserveCapacity(to * (Int(ratio.rounded(.up)) + 1))
-        for o in 0..<to {
-            let a = Double(o) * ratio, b = min(Double(from), Double(o + 1) * ratio)
-            let first = Int(a), last = min(from - 1, Int((b - 1e-9).rounded(.down)))
-            starts.append(first)
-            for i in first...max(first, last) {
-                weights.append(Float((min(b, Double(i + 1)) - max(a, Double(i))) / ratio))
-            }
-            offsets.append(weights.count)
-        }
-    }
-
-    /// Averages the RGBA pixels of `row` (as wide as `from`) into `out` (as wide as `to`),
-    /// premultiplied, alpha in the last lane; `opaque` (every alpha 255) skips the weighting by
-    /// alpha, which then leaves each colour as it is.
-    func average(row: UnsafePointer<UInt8>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>, opaque: Bool) {
-        let pixels = UnsafeRawPointer(row)
-        func pixel(_ at: Int) -> SIMD4<Float> {
-            SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt8>.self))
-        }
-        starts.withUnsafeBufferPointer { starts in
-            offsets.withUnsafeBufferPointer { offsets in
-                weights.withUnsafeBufferPointer { weights in
-                    var k = 0
-                    // Two loops, so that the opaque one has no branch and no alpha a tap.
-                    if opaque {
-                        for x in 0..<out.count {
-                            let end = offsets[x &+ 1]
-                            var at = starts[x] &* 4, sum = SIMD4<Float>.zero
-                            while k < end {
-                                sum += pixel(at) * weights[k]
-                                at &+= 4
-                                k &+= 1
-                            }
-                            out[x] = sum
-                        }
-                    } else {
-                        for x in 0..<out.count {
-                            let end = offsets[x &+ 1]
-                            var at = starts[x] &* 4, sum = SIMD4<Float>.zero
-                            while k < end {
-                                let p = pixel(at)
-                                sum += SIMD4(p.x, p.y, p.z, 1) * (p.w * weights[k])
-                                at &+= 4
-                                k &+= 1
-                            }
-                            out[x] = sum
-                        }
-                    }
-                }
-            }
-        }
     }
 }

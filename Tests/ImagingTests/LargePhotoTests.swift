@@ -140,8 +140,10 @@ final class LargePhotoTests: XCTestCase {
         let deadline = MonotonicClock.seconds() + 60
         while budget.waitingBytes.isEmpty && MonotonicClock.seconds() < deadline { usleep(1000) }
         let asked = try XCTUnwrap(budget.waitingBytes.first)
-        XCTAssertGreaterThanOrEqual(
-            asked, size + 160 * 120 * 4, "the file and its pixels at 1/4, asked for before the read")
+        // The file, a row at 1/4 (160 px), the resampler's two float rows and the 85×64 thumbnail.
+        XCTAssertEqual(
+            asked, size + 160 * 4 + 2 * 16 * 85 + 85 * 64 * 4,
+            "the file and the decode's memory, asked for before the read")
         XCTAssertFalse(done.withLock { $0 })
         budget.release(1000)
         while !done.withLock({ $0 }) && MonotonicClock.seconds() < deadline { usleep(1000) }
