@@ -598,6 +598,7 @@ public enum ImageDecoder {
     static func decodePNGRows(_ bytes: [UInt8], info: ImageInfo, spec: ThumbnailSpec) throws(ImageError)
         -> PixelBuffer?
     {
+        try checkDimensions(info.width, info.height)  // within maxPixels: each side fits libpng's Int32
         var rows = RowSink(
             from: (info.width, info.height), to: targetSize(width: info.width, height: info.height, spec: spec),
             opaque: false)

@@ -125,6 +125,9 @@ final class PNGRowsTests: XCTestCase {
         // A header that says another size than the one inspected is refused too.
         let other = ImageInfo(format: .png, width: 41, height: 30, orientation: 1)
         XCTAssertThrowsError(try ImageDecoder.decodePNGRows(bytes, info: other, spec: ThumbnailSpec(side: 10)))
+        // So is one past what a decode may hold, before anything is converted for libpng.
+        let huge = ImageInfo(format: .png, width: 3_000_000_000, height: 1, orientation: 1)
+        XCTAssertThrowsError(try ImageDecoder.decodePNGRows(bytes, info: huge, spec: ThumbnailSpec(side: 10)))
     }
 
     /// A PNG decoded by rows reserves a row of its pixels, an interlaced one all of them.
