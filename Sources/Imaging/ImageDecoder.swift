@@ -91,8 +91,9 @@ public struct ThumbnailSpec: Hashable, Sendable {
     /// Whether `side` is the shorter edge (the thumbnail covers a square cell) or the longer one (it fits in one).
     public var fill: Bool
     /// Whether the thumbnail is for a square frame of `side` pixels, so that it is drawn at
-    /// its own size: its texture can then sample the nearest texel, which draws the same
-    /// pixels as bilinear filtering for a fraction of a software rasterizer's work.
+    /// its own size: its texture then samples the nearest texel, which shows the photo's own
+    /// pixels even from a half-pixel offset, and leaves a software rasterizer's decoding
+    /// threads more time than bilinear filtering does (see ARCHITECTURE.md).
     public var drawnAtSize: Bool
     /// A size of `side` pixels on the shorter edge (`fill`) or the longer one.
     ///
