@@ -61,6 +61,22 @@ package enum BackgroundRelease {
         wake.signal()
     }
 
+    /// Runs `work` on the freeing thread, as late as it frees what it is handed: for work that
+    /// gives memory back (`MappedMemory.releasePages(from:)`), which also holds up a frame
+    /// in progress.
+    ///
+    /// ```swift
+    /// BackgroundRelease.perform { order.releaseSortMemory() }
+    /// ```
+    package static func perform(_ work: @escaping @Sendable () -> Void) {
+        start()
+        state.withLock {
+            $0.boxes.append(Work(work))
+            $0.handed += 1
+        }
+        wake.signal()
+    }
+
     /// Waits (up to `timeout` seconds) until everything handed over so far is freed (tests).
     @discardableResult
     package static func waitUntilFreed(timeout: Double = 10) -> Bool {
@@ -73,6 +89,13 @@ package enum BackgroundRelease {
     }
 
     private protocol Releasable: AnyObject, Sendable { func free() }
+
+    /// Work handed to `perform`, run when the thread frees it.
+    private final class Work: Releasable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        func free() { run() }
+    }
 
     private final class Box<Value: Sendable>: Releasable, @unchecked Sendable {
         // Never touched by two threads at once: the caller sets and reads it before it appends

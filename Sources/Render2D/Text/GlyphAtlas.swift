@@ -52,7 +52,9 @@ public final class GlyphAtlas {
 
     struct Page {
         var texture: TextureHandle
-        let pixels: PagePixels
+        /// RGBA, `pageSide * 4` bytes a row, mapped: the rows no glyph has reached take no
+        /// memory (a page is 4 MB, 16 MB grown).
+        let pixels: MappedMemory
         var shelfX = 0, shelfY = 0, shelfHeight = 0
         /// The rectangles written since the last upload.
         var dirty: [DirtyRect] = []
@@ -165,7 +167,7 @@ public final class GlyphAtlas {
     private func addPage() {
         let size = pageSide
         let texture = TextureHandle(id: Self.pageHandleBit | UInt32(pages.count))
-        pages.append(Page(texture: texture, pixels: PagePixels(count: size * size * 4)))
+        pages.append(Page(texture: texture, pixels: MappedMemory(count: size * size * 4)))
         // A fully transparent page to start with: upload once so no stale GPU memory shows.
         markDirty(page: pages.count - 1, y: 0, height: size)
     }
@@ -291,27 +293,6 @@ public final class GlyphAtlas {
             shelf: Int32(shelf), epoch: epoch, uv0: SIMD2(Float(x) / s, Float(y) / s),
             uv1: SIMD2(Float(x + width) / s, Float(y + height) / s))
     }
-}
-
-/// An atlas page's pixels, in memory of its own that the system zeroes as it is first
-/// written: the rows of a page no glyph has reached take no memory (a page is 4 MB, 16 MB grown).
-final class PagePixels {
-    /// The page's RGBA bytes, `pageSide * 4` a row.
-    let bytes: UnsafeMutableRawPointer
-    private let count: Int
-
-    init(count: Int) {
-        // Mapped, not allocated: malloc may hand out reused memory it must clear first.
-        guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            memory != MAP_FAILED
-        else {
-            fatalError("out of memory for a \(count)-byte atlas page")
-        }
-        bytes = memory
-        self.count = count
-    }
-
-    deinit { munmap(bytes, count) }
 }
 
 // Pixel work for composed lines, outside the main actor so it carries no executor check (a

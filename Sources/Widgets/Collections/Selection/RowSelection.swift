@@ -333,7 +333,7 @@ extension SortedView: RowOrderIdentifying {
         }
         return RowOrderToken(
             count: count, storage: baseToken.storage,
-            permutation: permutation?.withUnsafeBufferPointer {
+            permutation: order?.withUnsafeBufferPointer {
                 Int(bitPattern: $0.baseAddress)
             } ?? 0)
     }

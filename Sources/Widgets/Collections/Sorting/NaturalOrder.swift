@@ -69,6 +69,14 @@ package enum NaturalOrder {
         return x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in compare(p, q) } }
     }
 
+    /// -1, 0 or 1 as `a` orders before, with or after `b` among ranked strings: natural order,
+    /// then byte order between strings equal in it ("A" before "a"); 0 only for the same bytes.
+    static func rankOrder(_ a: String, _ b: String) -> Int {
+        let c = compare(a, b)
+        if c != 0 { return c }
+        return a.utf8.elementsEqual(b.utf8) ? 0 : (a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1)
+    }
+
     /// Whether `string` starts with `prefix`, ASCII case-insensitively (type-ahead's test).
     package static func hasPrefix(_ string: String, folded prefix: [UInt8]) -> Bool {
         var string = string

@@ -22,6 +22,12 @@ enum RowSource<Row> {
         }
     }
 
+    /// Whether `reading(_:inPlace:)` reads a stored property where it lies (cheap to read
+    /// again), rather than calling the app's closure.
+    func readsInPlace<Value>(_ inPlace: (@Sendable (UnsafeRawPointer) -> Value)?) -> Bool {
+        if case .stored = self { inPlace != nil } else { false }
+    }
+
     /// `compare` of rows `a` and `b`.
     func comparing(_ compare: @escaping @Sendable (Row, Row) -> Int) -> (Int, Int) -> Int {
         switch self {

@@ -11,13 +11,56 @@ struct SortKeyField {
     let bits: Int
     /// Row `i`'s value.
     let value: (Int) -> UInt64
+    /// -1, 0 or 1 as row `a`'s key orders before, with or after row `b`'s. Still valid once
+    /// the sort has packed its keys over ranks it lent (`ranksInKeyMemory`).
+    let compare: (Int, Int) -> Int
+    /// Whether the values are ranks held in the first half of the sort's key memory
+    /// (`IndexSorter.sortInPlace`), which packing the keys overwrites.
+    let ranksInKeyMemory: Bool
 
-    /// A key read as order-preserving words (`IndexSorter.orderedWord`), never stored. When
-    /// `ranged`, the words are read twice (once for their range, on `threads` threads, once
-    /// when packed) so the field is only as wide as the range; else it is the whole word (a
-    /// key sorted alone). `word` is called from several threads at once.
-    static func words(count: Int, ranged: Bool, threads: Int? = nil, _ word: @escaping (Int) -> UInt64) -> SortKeyField
-    {
+    init(bits: Int, value: @escaping (Int) -> UInt64) {
+        self.init(bits: bits, value: value, compare: { a, b in Self.compare(value(a), value(b)) })
+    }
+
+    init(
+        bits: Int, value: @escaping (Int) -> UInt64, compare: @escaping (Int, Int) -> Int,
+        ranksInKeyMemory: Bool = false
+    ) {
+        self.bits = bits
+        self.value = value
+        self.compare = compare
+        self.ranksInKeyMemory = ranksInKeyMemory
+    }
+
+    @inline(__always) private static func compare(_ x: UInt64, _ y: UInt64) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
+
+    /// A key whose bits would fall past those a sort's word leaves the keys: never stored or
+    /// packed, only compared where the rows tie on the keys before it (`IndexSorter.sortInPlace`).
+    static func comparedOnly(_ compare: @escaping (Int, Int) -> Int) -> SortKeyField {
+        SortKeyField(bits: UInt64.bitWidth, value: { _ in 0 }, compare: compare)
+    }
+
+    /// `comparedOnly` for order-preserving words (`IndexSorter.orderedWord`).
+    static func comparedOnly(words word: @escaping (Int) -> UInt64) -> SortKeyField {
+        comparedOnly { a, b in compare(word(a), word(b)) }
+    }
+
+    /// `comparedOnly` for strings, in the order `strings(count:reverse:threads:offering:string:)` ranks them.
+    static func comparedOnly(strings string: @escaping (Int) -> String, reverse: Bool) -> SortKeyField {
+        let sign = reverse ? -1 : 1
+        return comparedOnly { a, b in sign * NaturalOrder.rankOrder(string(a), string(b)) }
+    }
+
+    /// A key read as order-preserving words (`IndexSorter.orderedWord`). When `ranged`, the
+    /// field is only as wide as the words' range, read on `threads` threads before the sort
+    /// packs them; else it is the whole word. A key the app computes (`storing`) is read once,
+    /// into a column of its own (8 bytes a row); a stored property read in place costs less to
+    /// read twice than to store. `word` is called from several threads at once.
+    static func words(
+        count: Int, ranged: Bool, storing: Bool = false, threads: Int? = nil, _ word: @escaping (Int) -> UInt64
+    ) -> SortKeyField {
+        let column = storing ? SortKeyColumn(count: count, threads: threads, word) : nil
+        let word = column.map { column in { column.values[$0] } } ?? word
         guard ranged else { return SortKeyField(bits: UInt64.bitWidth, value: word) }
         let parts = IndexSorter.parts(of: count, threads: threads)
         var ranges = [(lo: UInt64, hi: UInt64)](repeating: (.max, .min), count: parts.count)
@@ -35,146 +78,24 @@ struct SortKeyField {
         let lo = ranges.map(\.lo).min()!, hi = ranges.map(\.hi).max()!
         return SortKeyField(bits: UInt64.bitWidth - (hi - lo).leadingZeroBitCount) { word($0) &- lo }
     }
-
-    /// Each row's string ranked among the distinct strings in natural order (`NaturalOrder`:
-    /// digit runs by their value, ASCII case-insensitive), then byte order to break ties.
-    /// Holds one 32-bit rank per row. `string` is called from several threads at once (it
-    /// reads rows): the rows are split among `threads` (default `IndexSorter.sortThreads`),
-    /// each finds its part's distinct strings, and the parts' lists are ranked together, a
-    /// string found by two parts getting one rank, so the result is the same on any number
-    /// of threads and no dictionary of all the distinct strings is ever built.
-    static func strings(count: Int, reverse: Bool, threads: Int? = nil, string: (Int) -> String) -> SortKeyField {
-        var ranks = [UInt32](repeating: 0, count: count)  // each row's index in its part's list first, then its rank
-        let parts = IndexSorter.parts(of: count, threads: threads)
-        var found = [[String]](repeating: [], count: parts.count)
-        ranks.withUnsafeMutableBufferPointer { ids in
-            found.withUnsafeMutableBufferPointer { found in
-                IndexSorter.forEach(parts) { k, rows in found[k] = distinctStrings(of: rows, string: string, ids: ids) }
-            }
-        }
-        // The parts' lists one after another (`firstEntry[k]`: where part k's begins).
-        let firstEntry = found.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-        var entries: [String] = []
-        entries.reserveCapacity(firstEntry[parts.count])
-        for k in parts.indices {
-            entries += found[k]
-            found[k] = []
-        }
-        // Every entry's natural key, in one buffer.
-        var keys: [UInt8] = []
-        var offsets: [Int32] = [0]  // half the memory of Int offsets: keys of a million rows stay far below 2 GB
-        offsets.reserveCapacity(entries.count + 1)
-        for s in entries {
-            NaturalOrder.appendKey(s, to: &keys)
-            offsets.append(Int32(clamping: keys.count))
-        }
-        var order = Array(0..<Int32(entries.count))
-        keys.withUnsafeBufferPointer { k in
-            func key(_ u: Int) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: k[Int(offsets[u])..<Int(offsets[u + 1])])
-            }
-            let prefixes = (0..<entries.count).map { NaturalOrder.prefixWord(key($0)) }
-            try? IndexSorter.mergeSort(
-                &order, threads: threads,
-                isLess: { a, b in
-                    let x = prefixes[Int(a)], y = prefixes[Int(b)]
-                    if x != y { return x < y }
-                    let c = NaturalOrder.compare(key(Int(a)), key(Int(b)))
-                    return c != 0 ? c < 0 : entries[Int(a)].utf8.lexicographicallyPrecedes(entries[Int(b)].utf8)
-                }, isCancelled: { false })
-        }
-        // Equal strings are neighbours in `order`: they share a rank.
-        var rankOfEntry = [UInt32](repeating: 0, count: entries.count)
-        var rank: UInt32 = 0
-        for (i, e) in order.enumerated() {
-            if i > 0 && !entries[Int(e)].utf8.elementsEqual(entries[Int(order[i - 1])].utf8) { rank += 1 }
-            rankOfEntry[Int(e)] = rank
-        }
-        let distinct = entries.isEmpty ? 0 : Int(rank) + 1
-        if reverse { for e in rankOfEntry.indices { rankOfEntry[e] = UInt32(distinct - 1) - rankOfEntry[e] } }
-        entries = []
-        ranks.withUnsafeMutableBufferPointer { ids in
-            rankOfEntry.withUnsafeBufferPointer { rankOfEntry in
-                IndexSorter.forEach(parts) { k, rows in
-                    // its index in its part's list → its rank
-                    for i in rows { ids[i] = rankOfEntry[firstEntry[k] + Int(ids[i])] }
-                }
-            }
-        }
-        let bits = UInt32.bitWidth - UInt32(max(0, distinct - 1)).leadingZeroBitCount
-        let rowRanks = ranks  // captured as a constant: a captured `var` checks exclusivity on every read
-        return SortKeyField(bits: bits) { UInt64(rowRanks[$0]) }
-    }
-
-    /// The distinct strings of `rows`, in order of first appearance; each row's index among
-    /// them goes to `ids`.
-    private static func distinctStrings(
-        of rows: Range<Int>, string: (Int) -> String, ids: UnsafeMutableBufferPointer<UInt32>
-    ) -> [String] {
-        var seen: [String: UInt32] = [:]
-        var unique: [String] = []
-        for i in rows {
-            let s = string(i)
-            if let id = seen[s] {
-                ids[i] = id
-                continue
-            }
-            let id = UInt32(unique.count)
-            seen[s] = id
-            unique.append(s)
-            ids[i] = id
-        }
-        return unique
-    }
 }
 
-/// Every row's sort keys as one bit string, most significant key first, cut into
-/// `wordsPerRow` words: comparing two rows' words in turn compares their keys in turn.
-/// The caller deallocates.
-struct PackedSortKeys<Word: FixedWidthInteger & UnsignedInteger> {
-    /// Row `i`'s words are `words[i * wordsPerRow ..< (i + 1) * wordsPerRow]`.
-    let words: UnsafeMutableBufferPointer<Word>
-    let wordsPerRow: Int
-    /// The keys' bits, from the most significant bit of a row's first word (the rest are 0).
-    let bits: Int
+/// One key's value for every row, read once, in mapped memory: for a key the app computes,
+/// and for each key of a sort that also compares rows by custom keys
+/// (`IndexSorter.sortedIndices`). Each part of the rows is read on its own thread (`threads`,
+/// default `IndexSorter.sortThreads`).
+final class SortKeyColumn: @unchecked Sendable {  // written once, by a thread a part, then read
+    /// Row `i`'s value.
+    let values: UnsafeMutableBufferPointer<UInt64>
+    private let memory: MappedMemory
 
-    /// Packs field by field, each part of the rows on its own thread (`threads`, default
-    /// `IndexSorter.sortThreads`): a field lies at the same bits in every row.
-    @inline(__always)
-    init(_ fields: [SortKeyField], count: Int, threads: Int? = nil) {
-        let width = Word.bitWidth
-        let bits = fields.reduce(0) { $0 + $1.bits }
-        let perRow = max(1, (bits + width - 1) / width)
-        wordsPerRow = perRow
-        self.bits = bits
-        let words = UnsafeMutableBufferPointer<Word>.allocate(capacity: count * perRow)
-        self.words = words
+    init(count: Int, threads: Int? = nil, _ value: (Int) -> UInt64) {
+        memory = MappedMemory(count: count * MemoryLayout<UInt64>.stride)
+        let values = UnsafeMutableBufferPointer(
+            start: memory.bytes.bindMemory(to: UInt64.self, capacity: count), count: count)
         IndexSorter.forEach(IndexSorter.parts(of: count, threads: threads)) { _, rows in
-            UnsafeMutableBufferPointer(rebasing: words[(rows.lowerBound * perRow)..<(rows.upperBound * perRow)])
-                .initialize(repeating: 0)
-            var offset = 0  // where the field starts in a row's bit string
-            for field in fields where field.bits > 0 {
-                let value = field.value
-                if offset % width + field.bits <= width {  // within one word
-                    let k = offset / width, shift = width - offset % width - field.bits
-                    for i in rows { words[i * perRow + k] |= Word(truncatingIfNeeded: value(i)) << shift }
-                } else {
-                    for i in rows {
-                        var v = value(i), left = field.bits, at = offset
-                        while left > 0 {
-                            let room = width - at % width, take = min(room, left)
-                            left -= take
-                            // the next `take` bits
-                            words[i * perRow + at / width] |= Word(truncatingIfNeeded: v >> left) << (room - take)
-                            v &= (1 << left) &- 1
-                            at += take
-                        }
-                    }
-                }
-                offset += field.bits
-            }
+            for i in rows { values[i] = value(i) }
         }
+        self.values = values
     }
-
-    func deallocate() { words.deallocate() }
 }

@@ -152,80 +152,115 @@ public enum IndexSorter {
     ///
     /// Every string, integer and double key becomes an order-preserving number per row,
     /// only as wide as its values' range (strings by their rank among the distinct strings),
-    /// and a row's keys are packed into one bit string of 32- or 64-bit words: a million rows
-    /// sorted by size, name and kind need one word each (8 MB of keys, not 24), radix sorted
-    /// (`radixSort`); longer keys are merge sorted by their words. Only `custom` keys compare rows.
+    /// and a row's keys are packed with its index into one 64-bit word, radix sorted in place
+    /// (`sortInPlace`): a million rows take 8 MB of memory beyond the result. Only `custom`
+    /// keys compare rows.
     public static func sortedIndices<Rows: RandomAccessCollection>(
         _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil,
         isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> [Int32] where Rows.Index == Int {
+        let order = try sortedOrder(rows, by: descriptors, threads: threads, isCancelled: isCancelled)
+        order.releaseSortMemory()  // before the copy: the sort's memory and the array never add up
+        return order.indices
+    }
+
+    /// `sortedIndices(_:by:)` left where the sort put it (`RowPermutation`).
+    static func sortedOrder<Rows: RandomAccessCollection>(
+        _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil,
+        isCancelled: () -> Bool = { false }
+    ) throws(Cancelled) -> RowPermutation where Rows.Index == Int {
         let n = rows.count
-        guard n > 1, !descriptors.isEmpty else { return identity(n) }
+        guard n > 1, !descriptors.isEmpty else { return RowPermutation(identity(n)) }
         let inPlace = rows.withContiguousStorageIfAvailable { stored in
             Result { () throws(Cancelled) in
-                try sortedIndices(
+                try sortedOrder(
                     count: n, from: .stored(stored.baseAddress!), by: descriptors, threads: threads,
                     isCancelled: isCancelled)
             }
         }
         if let inPlace { return try inPlace.get() }
         let base = rows.startIndex
-        return try sortedIndices(
+        return try sortedOrder(
             count: n, from: .copied { rows[base + $0] }, by: descriptors, threads: threads, isCancelled: isCancelled)
     }
 
-    /// `sortedIndices(_:by:)` of `count` rows read from `source`.
-    static func sortedIndices<Row>(
+    /// `sortedOrder(_:by:)` of `count` rows read from `source`.
+    static func sortedOrder<Row>(
         count n: Int, from source: RowSource<Row>, by descriptors: [KeyComparator<Row>], threads: Int?,
         isCancelled: () -> Bool
-    ) throws(Cancelled) -> [Int32] {
+    ) throws(Cancelled) -> RowPermutation {
         // nil marks a custom key's place in the order.
         var fields: [SortKeyField?] = []
         var customs: [(compare: (Int, Int) -> Int, sign: Int)] = []
-        // Numbers packed with other keys pay a second read for their range; alone they need none.
-        let packsKeys =
-            descriptors.count > 1 && !descriptors.contains { if case .custom = $0.key { true } else { false } }
+        // Without custom keys, the rows are packed into words: numbers pay a second read for
+        // their range, and the first string key ranks its rows into the packing's memory.
+        let packsKeys = !descriptors.contains { if case .custom = $0.key { true } else { false } }
+        let keyMemory = packsKeys ? MappedMemory(count: n * 8) : nil
+        func number(_ word: @escaping (Int) -> UInt64, readInPlace: Bool, pastTheWord: Bool) -> SortKeyField {
+            pastTheWord
+                ? .comparedOnly(words: word)
+                : .words(count: n, ranged: packsKeys, storing: packsKeys && !readInPlace, threads: threads, word)
+        }
         for descriptor in descriptors {
             if isCancelled() { throw Cancelled() }
             let reverse = descriptor.order == .reverse
+            // Once the keys before it fill the word, a key only breaks their ties: in the table's
+            // Size, Name, Kind order, the kinds are never ranked.
+            let pastTheWord =
+                packsKeys && fields.reduce(indexBits(count: n)) { $0 + ($1?.bits ?? 0) } >= UInt64.bitWidth
             switch descriptor.key {
             case .string(let read):
                 var inPlace: (@Sendable (UnsafeRawPointer) -> String)?
                 if case .string(let read)? = descriptor.keyInPlace { inPlace = read }
+                let string = source.reading(read, inPlace: inPlace)
+                let lent = fields.contains { $0?.ranksInKeyMemory == true }
                 fields.append(
-                    .strings(
-                        count: n, reverse: reverse, threads: threads, string: source.reading(read, inPlace: inPlace)))
+                    pastTheWord
+                        ? .comparedOnly(strings: string, reverse: reverse)
+                        : .strings(
+                            count: n, reverse: reverse, threads: threads, offering: lent ? nil : keyMemory,
+                            string: string))
             case .integer(let read):
                 var inPlace: (@Sendable (UnsafeRawPointer) -> Int64)?
                 if case .integer(let read)? = descriptor.keyInPlace { inPlace = read }
                 let value = source.reading(read, inPlace: inPlace)
                 fields.append(
-                    .words(count: n, ranged: packsKeys, threads: threads) {
-                        orderedWord(integer: value($0), reverse: reverse)
-                    })
+                    number(
+                        { orderedWord(integer: value($0), reverse: reverse) },
+                        readInPlace: source.readsInPlace(inPlace), pastTheWord: pastTheWord))
             case .double(let read):
                 var inPlace: (@Sendable (UnsafeRawPointer) -> Double)?
                 if case .double(let read)? = descriptor.keyInPlace { inPlace = read }
                 let value = source.reading(read, inPlace: inPlace)
                 fields.append(
-                    .words(count: n, ranged: packsKeys, threads: threads) {
-                        orderedWord(double: value($0), reverse: reverse)
-                    })
+                    number(
+                        { orderedWord(double: value($0), reverse: reverse) },
+                        readInPlace: source.readsInPlace(inPlace), pastTheWord: pastTheWord))
             case .custom(let compare):
                 customs.append((source.comparing(compare), reverse ? -1 : 1))
                 fields.append(nil)
             }
         }
         if isCancelled() { throw Cancelled() }
-        if customs.isEmpty {
-            var flat = fields.map { $0! }
+        if customs.isEmpty, let keyMemory {
+            let flat = fields.map { $0! }
             fields = []
-            return try sort(count: n, byPacking: &flat, threads: threads, isCancelled: isCancelled)
+            if flat.allSatisfy({ $0.bits == 0 }) { return RowPermutation(identity(n)) }  // every row has the same keys
+            try sortInPlace(count: n, fields: flat, in: keyMemory, threads: threads, isCancelled: isCancelled)
+            return RowPermutation(sortedIn: keyMemory, count: n)
         }
-        // Custom keys among them: one column per flat key, compared in turn with the custom ones.
-        let columns = fields.map { $0.map { PackedSortKeys<UInt64>([$0], count: n, threads: threads) } }
+        // Custom keys among them: one column per flat key (the string ranks go once it is read).
+        let columns = fields.map { $0.map { SortKeyColumn(count: n, threads: threads, $0.value) } }
         fields = []
-        defer { for column in columns { column?.deallocate() } }
+        return try sort(count: n, by: columns, comparing: customs, threads: threads, isCancelled: isCancelled)
+    }
+
+    /// The order of `count` rows by `columns` with custom keys among them (nil in `columns`
+    /// marks each one's place): a merge sort comparing the columns and the custom keys in turn.
+    private static func sort(
+        count n: Int, by columns: [SortKeyColumn?], comparing customs: [(compare: (Int, Int) -> Int, sign: Int)],
+        threads: Int?, isCancelled: () -> Bool
+    ) throws(Cancelled) -> RowPermutation {
         var indices = identity(n)
         try mergeSort(
             &indices, threads: threads,
@@ -233,7 +268,7 @@ public enum IndexSorter {
                 var custom = 0
                 for column in columns {
                     if let column {
-                        let x = column.words[Int(a)], y = column.words[Int(b)]
+                        let x = column.values[Int(a)], y = column.values[Int(b)]
                         if x != y { return x < y }
                     } else {
                         let key = customs[custom]
@@ -244,7 +279,7 @@ public enum IndexSorter {
                 }
                 return false
             }, isCancelled: isCancelled)
-        return indices
+        return RowPermutation(indices)
     }
 
     /// `0..<n` as row indices.
@@ -253,56 +288,6 @@ public enum IndexSorter {
             for i in 0..<n { buffer[i] = Int32(i) }
             count = n
         }
-    }
-
-    /// The permutation of `count` rows that orders them by `fields`, packed into as few 32- or
-    /// 64-bit words a row as they fit. Empties `fields`: the string ranks are gone before the
-    /// permutation and the sort's scratch are made, so they never share the memory's peak.
-    static func sort(
-        count: Int, byPacking fields: inout [SortKeyField], threads: Int?,
-        isCancelled: () -> Bool
-    ) throws(Cancelled) -> [Int32] {
-        let bits = fields.reduce(0) { $0 + $1.bits }
-        if bits == 0 { return identity(count) }  // every row has the same keys
-        if bits <= 32 {
-            return try sort(
-                count: count, byPacking: &fields, into: UInt32.self, threads: threads, isCancelled: isCancelled)
-        }
-        return try sort(count: count, byPacking: &fields, into: UInt64.self, threads: threads, isCancelled: isCancelled)
-    }
-
-    /// The comparison for one or two words a row is compiled in.
-    @inline(__always)
-    static func sort<Word: FixedWidthInteger & UnsignedInteger & SendableMetatype>(
-        count: Int, byPacking fields: inout [SortKeyField], into: Word.Type, threads: Int?,
-        isCancelled: () -> Bool
-    ) throws(Cancelled) -> [Int32] {
-        let keys = PackedSortKeys<Word>(fields, count: count, threads: threads)
-        fields = []
-        defer { keys.deallocate() }
-        var indices = identity(count)
-        let w = keys.words
-        switch keys.wordsPerRow {
-        case 1:
-            try radixSort(&indices, by: keys, threads: threads, isCancelled: isCancelled)
-        case 2:
-            try mergeSort(
-                &indices, threads: threads,
-                isLess: { a, b in
-                    let x = w[2 * Int(a)], y = w[2 * Int(b)]
-                    return x != y ? x < y : w[2 * Int(a) + 1] < w[2 * Int(b) + 1]
-                }, isCancelled: isCancelled)
-        default:
-            let m = keys.wordsPerRow
-            try mergeSort(
-                &indices, threads: threads,
-                isLess: { a, b in
-                    let x = Int(a) * m, y = Int(b) * m
-                    for k in 0..<m where w[x + k] != w[y + k] { return w[x + k] < w[y + k] }
-                    return false
-                }, isCancelled: isCancelled)
-        }
-        return indices
     }
 
     @inline(__always)
@@ -507,16 +492,21 @@ public struct SortedView<Base: RandomAccessCollection>: RandomAccessCollection w
     /// The rows in their own order.
     public let base: Base
     /// nil = the base order.
-    @usableFromInline let permutation: [Int32]?
+    @usableFromInline let order: RowPermutation?
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { base.count }
     @inlinable public subscript(position: Int) -> Base.Element {
-        base[base.startIndex + (permutation.map { Int($0[position]) } ?? position)]
+        base[base.startIndex + (order.map { Int($0[position]) } ?? position)]
     }
     /// The rows of `base` in the order of `permutation` (indices into `base`; nil or of another length: the base order).
     public init(base: Base, permutation: [Int32]? = nil) {
+        self.init(base: base, order: permutation.map(RowPermutation.init))
+    }
+
+    /// The rows of `base` in `order` (nil or of another length: the base order).
+    init(base: Base, order: RowPermutation?) {
         self.base = base
-        self.permutation = permutation?.count == base.count ? permutation : nil
+        self.order = order?.count == base.count ? order : nil
     }
 }
 
@@ -538,12 +528,13 @@ public final class TableSorter<Row: Sendable> {
         var version: Int
     }
     private final class Mailbox: Sendable {
-        let state = Locked<(generation: Int, result: (generation: Int, permutation: [Int32])?)>((0, nil))
+        let state = Locked<(generation: Int, result: (generation: Int, order: RowPermutation)?)>((0, nil))
     }
     private let mailbox = Mailbox()
-    private var permutation: [Int32]?
-    /// The rows version `permutation` was computed for: it never reorders other rows.
-    private var permutationVersion = 0
+    /// The order shown: the last sort's.
+    private var shown: RowPermutation?
+    /// The rows version `shown` was computed for: it never reorders other rows.
+    private var orderVersion = 0
     private var requested: Request?
     private var generation = 0
     /// Rows at or below this count are sorted in the frame that asks, on the main thread
@@ -595,7 +586,7 @@ public final class TableSorter<Row: Sendable> {
         }
         // Rows of another version in the old order would be wrong rows, not an old order: until
         // their own sort lands they show unsorted (with `isSorting` set).
-        return SortedView(base: rows, permutation: permutationVersion == version ? permutation : nil)
+        return SortedView(base: rows, order: orderVersion == version ? shown : nil)
     }
 
     private func start<Rows: RandomAccessCollection & Sendable>(_ request: Request, rows: Rows)
@@ -604,13 +595,15 @@ public final class TableSorter<Row: Sendable> {
         let myGeneration = generation
         mailbox.state.withLock { $0.generation = myGeneration }
         if request.order.isEmpty {
-            finish(permutation: nil, version: request.version)
+            finish(order: nil, version: request.version)
             return
         }
         if rows.count <= synchronousLimit {
             FrameProfiler.current?.beginScope("sort", name)
             defer { FrameProfiler.current?.endScope() }
-            finish(permutation: try? IndexSorter.sortedIndices(rows, by: request.order), version: request.version)
+            let sorted = try? IndexSorter.sortedOrder(rows, by: request.order)
+            sorted?.releaseSortMemory()  // a few thousand rows' words: cheap to give back here
+            finish(order: sorted, version: request.version)
             return
         }
         isSorting = true
@@ -621,13 +614,14 @@ public final class TableSorter<Row: Sendable> {
         let thread = Thread {
             let isCancelled = { mailbox.state.withLock { $0.generation != myGeneration } }
             guard
-                let result = try? IndexSorter.sortedIndices(rows, by: order, threads: threads, isCancelled: isCancelled)
+                let result = try? IndexSorter.sortedOrder(rows, by: order, threads: threads, isCancelled: isCancelled)
             else { return }
             mailbox.state.withLock { state in
                 if state.generation == myGeneration { state.result = (myGeneration, result) }
             }
             landed.signal()
             FrameWaker.wake()  // the next frame swaps the new order in
+            BackgroundRelease.perform { result.releaseSortMemory() }  // after that frame
         }
         thread.stackSize = 1 << 20
         thread.start()
@@ -641,22 +635,22 @@ public final class TableSorter<Row: Sendable> {
 
     private func collectFinished() {
         guard isSorting else { return }
-        let finished = mailbox.state.withLock { state -> [Int32]? in
+        let finished = mailbox.state.withLock { state -> RowPermutation? in
             guard let result = state.result, result.generation == generation else { return nil }
             state.result = nil
-            return result.permutation
+            return result.order
         }
         if let finished, let version = requested?.version {
             FrameProfiler.current?.noteTrigger("the sort of '\(name)' finished")
-            finish(permutation: finished, version: version)
+            finish(order: finished, version: version)
         }
     }
 
-    private func finish(permutation: [Int32]?, version: Int) {
+    private func finish(order: RowPermutation?, version: Int) {
         // The old order is freed off the frame thread: at 10M rows it is 40 MB (2–3 ms to free).
-        BackgroundRelease.release(self.permutation.take())
-        self.permutation = permutation
-        permutationVersion = version
+        BackgroundRelease.release(shown.take())
+        shown = order
+        orderVersion = version
         isSorting = false
     }
 }

@@ -601,7 +601,7 @@ extension UI {
     nonisolated static func firstShownRow<Rows: RandomAccessCollection>(of id: AnyHashable, in rows: Rows) -> Int?
     where Rows.Element: Identifiable, Rows.Index == Int {
         // (Past `Int32.max` rows a storage index would not fit the permutation's type: read in shown order.)
-        guard let sorted = rows as? SortedView<[Rows.Element]>, let permutation = sorted.permutation,
+        guard let sorted = rows as? SortedView<[Rows.Element]>, let order = sorted.order,
             sorted.base.count <= Int(Int32.max)
         else {
             let base = rows.startIndex
@@ -614,9 +614,11 @@ extension UI {
             matches.append(Int32(truncatingIfNeeded: i))  // below `Int32.max`: checked above
             next = i + 1
         }
-        if matches.count <= 1 { return matches.first.flatMap { permutation.firstIndex(of: $0) } }
-        let wanted = Set(matches)  // one ID on several rows: the first of them as shown
-        return permutation.firstIndex { wanted.contains($0) }
+        return order.withUnsafeBufferPointer { shown in
+            if matches.count <= 1 { return matches.first.flatMap { shown.firstIndex(of: $0) } }
+            let wanted = Set(matches)  // one ID on several rows: the first of them as shown
+            return shown.firstIndex { wanted.contains($0) }
+        }
     }
 
     /// The first row of `rows` whose ID is `id`. An ID of the rows' own type is compared as
