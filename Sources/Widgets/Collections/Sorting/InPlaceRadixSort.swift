@@ -145,14 +145,15 @@ extension IndexSorter {
             }
         }
         guard shift > 0 else { return }
-        // Contiguous runs of buckets, each about n / threads words.
+        // At most `threads` contiguous runs of buckets, each about n / threads words.
         let k = min(max(1, threads ?? sortThreads(n)), buckets)
         var runs: [Range<Int>] = []
         var first = 0
-        for b in 0..<buckets where ends[b] >= (runs.count + 1) * n / k || b == buckets - 1 {
+        for b in 0..<buckets where runs.count < k - 1 && ends[b] >= (runs.count + 1) * n / k {
             runs.append(first..<(b + 1))
             first = b + 1
         }
+        if first < buckets { runs.append(first..<buckets) }
         let bucketEnds = ends, bucketRuns = runs
         var cancelled = false
         withoutActuallyEscaping(isCancelled) { isCancelled in

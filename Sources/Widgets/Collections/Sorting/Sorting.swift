@@ -154,7 +154,9 @@ public enum IndexSorter {
     /// only as wide as its values' range (strings by their rank among the distinct strings),
     /// and a row's keys are packed with its index into one 64-bit word, radix sorted in place
     /// (`sortInPlace`): a million rows take 8 MB of memory beyond the result. Only `custom`
-    /// keys compare rows.
+    /// keys compare rows. The work is split among `threads` (default: one per hardware
+    /// thread, up to 16), which also call `isCancelled`: on more than one, it must be safe to
+    /// call from several threads at once.
     public static func sortedIndices<Rows: RandomAccessCollection>(
         _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil,
         isCancelled: () -> Bool = { false }
