@@ -51,6 +51,10 @@ package struct DamageTracker {
     package static let fullShare = 0.5
     /// Past this many separate regions, they are merged into their bounding box.
     package static let maxRegions = 8
+    /// What redrawing one more region costs, in pixels drawn: a software rasterizer spends
+    /// about as long on a region's own draw calls (its scissor, and every command that touches
+    /// it issued again) as on 16 more tiles of pixels.
+    package static let regionCostInPixels = 16 * tileSize * tileSize
 
     private var width = 0, height = 0, columns = 0, rows = 0
     private var seed: UInt64 = 0
@@ -214,15 +218,64 @@ package struct DamageTracker {
             }
             open = nextOpen
         }
-        if rects.count > Self.maxRegions {
-            let x0 = rects.map(\.x).min() ?? 0, y0 = rects.map(\.y).min() ?? 0
-            let x1 = rects.map { $0.x + $0.width }.max() ?? 0, y1 = rects.map { $0.y + $0.height }.max() ?? 0
-            rects = [PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)]
-        }
+        rects = Self.mergedWhereCheaper(rects)
+        if rects.count > Self.maxRegions { rects = [PixelRect.bounds(of: rects)] }
         return rects.map { rect in
             PixelRect(
                 x: rect.x, y: rect.y, width: min(rect.width, width - rect.x), height: min(rect.height, height - rect.y))
         }
+    }
+}
+
+extension DamageTracker {
+    /// `rects` (which do not overlap) with neighbours merged into their bounding box wherever
+    /// that draws fewer pixels than `regionCostInPixels` more than it saves in regions: first
+    /// the pair whose box adds the fewest pixels, while that is under one region's cost (with
+    /// whatever the box then overlaps); then all of them into one box, when that is cheaper.
+    /// A hover ring's four sides become one rectangle; two changes far apart stay two.
+    package static func mergedWhereCheaper(_ rects: [PixelRect]) -> [PixelRect] {
+        var rects = rects
+        while rects.count > 1 {
+            var best = (i: 0, j: 0, added: Int.max)
+            for i in rects.indices {
+                for j in rects.indices where j > i {
+                    let added = PixelRect.bounds(of: [rects[i], rects[j]]).area - rects[i].area - rects[j].area
+                    if added < best.added { best = (i, j, added) }
+                }
+            }
+            guard best.added < regionCostInPixels else { break }
+            var box = PixelRect.bounds(of: [rects[best.i], rects[best.j]])
+            rects.remove(at: best.j)
+            rects.remove(at: best.i)
+            while let k = rects.firstIndex(where: { $0.overlaps(box) }) {
+                box = PixelRect.bounds(of: [box, rects.remove(at: k)])
+            }
+            rects.append(box)
+        }
+        guard rects.count > 1 else { return rects }
+        let box = PixelRect.bounds(of: rects)
+        let separately = rects.reduce(0) { $0 + $1.area } + rects.count * regionCostInPixels
+        return box.area + regionCostInPixels <= separately ? [box] : rects
+    }
+}
+
+extension PixelRect {
+    /// The smallest rectangle holding all of `rects` (none: an empty one at the origin).
+    package static func bounds(of rects: [PixelRect]) -> PixelRect {
+        guard let first = rects.first else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        var x0 = first.x, y0 = first.y, x1 = first.x + first.width, y1 = first.y + first.height
+        for rect in rects.dropFirst() {
+            x0 = min(x0, rect.x)
+            y0 = min(y0, rect.y)
+            x1 = max(x1, rect.x + rect.width)
+            y1 = max(y1, rect.y + rect.height)
+        }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Whether the two share any pixel.
+    package func overlaps(_ other: PixelRect) -> Bool {
+        x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
     }
 }
 

@@ -82,6 +82,35 @@ final class DamageTrackerTests: XCTestCase {
             ]))
     }
 
+    func testAHoverRingIsRedrawnAsOneRectangle() {
+        // A cell's 2-pixel ring: its four sides damage a frame of tiles around the cell, four
+        // runs; drawing them as four regions would issue every command under them four times.
+        let cell = Rect(x: 40, y: 40, width: 200, height: 120)
+        let plain = list { l in l.addRect(cell, color: .gray) }
+        let ringed = list { l in
+            l.addRect(cell, color: .gray)
+            l.addRectBorder(cell, radius: 0, color: .blue, thickness: 2)
+        }
+        XCTAssertEqual(damage(plain, ringed), .regions([PixelRect(x: 32, y: 32, width: 224, height: 160)]))
+    }
+
+    func testRegionsMergeOnlyWhereTheirBoxCostsLessThanDrawingThemApart() {
+        let tile = DamageTracker.tileSize
+        let a = PixelRect(x: 0, y: 0, width: tile, height: tile)
+        let nearA = PixelRect(x: 3 * tile, y: 0, width: tile, height: tile)  // the box adds 2 tiles
+        XCTAssertEqual(
+            DamageTracker.mergedWhereCheaper([a, nearA]), [PixelRect(x: 0, y: 0, width: 4 * tile, height: tile)])
+        let farFromA = PixelRect(x: 8 * tile, y: 8 * tile, width: tile, height: tile)  // the box adds 79 tiles
+        XCTAssertEqual(DamageTracker.mergedWhereCheaper([a, farFromA]), [a, farFromA])
+        XCTAssertEqual(
+            DamageTracker.mergedWhereCheaper([a, farFromA, nearA]),
+            [farFromA, PixelRect(x: 0, y: 0, width: 4 * tile, height: tile)], "two near ones merge, the far one stays")
+        // Three close together: the nearest pair first, then the third into their box.
+        let under = PixelRect(x: tile, y: 0, width: tile, height: 2 * tile)
+        let merged = DamageTracker.mergedWhereCheaper([a, nearA, under])
+        XCTAssertEqual(merged, [PixelRect(x: 0, y: 0, width: 4 * tile, height: 2 * tile)])
+    }
+
     func testInvalidatingForgetsTheLastFrame() {
         var tracker = DamageTracker()
         for _ in 0..<2 {
