@@ -296,8 +296,21 @@ public final class ImagePipeline {
         } else {
             accept(result, forVisibleCell: true)
         }
+        Self.letGo(of: consume result)
         counters.uploadNs += MonotonicClock.nanoseconds() - start
         return cache.lookup(key, frame: frame)
+    }
+
+    /// Decoded pixels of at least this many bytes are freed off the frame thread once uploaded.
+    static let pixelBytesFreedInBackground = 1 << 20
+
+    /// Drops a finished decode once its texture is made (or it was not wanted). Pixels of a
+    /// megabyte or more go to `BackgroundRelease`: giving a large buffer's pages back to the
+    /// system would hold up the frame that uploaded it (a 200 MP photo's pixels are 800 MB).
+    /// A thumbnail's are freed here.
+    private static func letGo(of result: consuming ThumbnailResult) {
+        guard result.pixelBytes >= pixelBytesFreedInBackground else { return }
+        BackgroundRelease.release(result)
     }
 
     /// Runs each upload a visible cell takes on sight, in the middle of the frame's build, so
@@ -350,6 +363,7 @@ public final class ImagePipeline {
         while counters.uploads == takenOnSight || MonotonicClock.nanoseconds() - start < budgetNs {
             guard let result = loader.takeFinished(limit: 1).first else { break }
             accept(result)
+            Self.letGo(of: consume result)
         }
         uploadedForNextFrame = counters.uploads > takenOnSight
         counters.uploadNs += MonotonicClock.nanoseconds() - start

@@ -101,6 +101,14 @@ public struct ThumbnailResult: Sendable {
     public var worker: Int
 }
 
+extension ThumbnailResult {
+    /// The decoded pixels' size in bytes (0 for a failure).
+    var pixelBytes: Int {
+        guard case .success(let thumbnail) = outcome else { return 0 }
+        return thumbnail.pixels.bytes.count
+    }
+}
+
 /// The loader's counters (cumulative unless noted).
 public struct ThumbnailLoaderStats: Sendable, Equatable {
     /// Waiting now.

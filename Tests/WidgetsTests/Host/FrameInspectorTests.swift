@@ -166,6 +166,48 @@ final class FrameInspectorTests: XCTestCase {
         }
     }
 
+    /// Decoded pixels of a megabyte or more are handed to the freeing thread once uploaded, or
+    /// once dropped unwanted, so the frame does not pay for giving their pages back; a small
+    /// thumbnail's are freed by the frame.
+    func testLargeDecodedPixelsAreFreedOffTheFrameThread() throws {
+        try onMain {
+            let h = try Harness()
+            var handed = BackgroundRelease.handedCount
+            let (_, burst, _) = try Self.uploadBurst(h)  // four 10 MB decodes, uploaded as cells see them
+            burst.shutdown()
+            XCTAssertEqual(BackgroundRelease.handedCount - handed, 4, "uploaded on sight")
+            var side = 64, asks = true
+            let images = ImagePipeline(renderer: h.host.window.renderer, budgetBytes: 512 << 20, workers: 2) { key in
+                let side = key.spec.side  // 64 or 1024, as asked
+                let pixels = PixelBuffer(
+                    width: side, height: side, bytes: [UInt8](repeating: 255, count: side * side * 4))
+                return .success(
+                    DecodedThumbnail(
+                        pixels: pixels, info: ImageInfo(format: .png, width: side, height: side, orientation: 1),
+                        dctScale: 1))
+            }
+            defer { images.shutdown() }
+            h.ui.images = images
+            let build: (UI) -> Void = { ui in
+                guard asks else { return }
+                for i in 0..<4 {
+                    _ = ui.images?.thumbnail(for: "/\(side)/\(i).png", spec: ThumbnailSpec(side: side), priority: 0)
+                }
+            }
+            for (pixelSide, expected) in [(64, 0), (1024, 4)] {
+                side = pixelSide
+                asks = true
+                handed = BackgroundRelease.handedCount
+                h.frame(build)  // asks for four
+                let deadline = Date().addingTimeInterval(60)
+                while images.loader.snapshot.finished < (pixelSide == 64 ? 4 : 8) && Date() < deadline { usleep(2_000) }
+                asks = false
+                h.frame(build)  // no cell wants them now: the end of the frame takes them and drops them
+                XCTAssertEqual(BackgroundRelease.handedCount - handed, expected, "\(pixelSide)×\(pixelSide) dropped")
+            }
+        }
+    }
+
     /// A page with controls along every edge, as the demo's top bar has (the Dark toggle and
     /// the HUD button at the top right, where the floating inspector used to cover them).
     @MainActor
