@@ -296,7 +296,7 @@ public final class ImagePipeline {
         } else {
             accept(result, forVisibleCell: true)
         }
-        Self.letGo(of: consume result)
+        letGo(of: consume result)
         counters.uploadNs += MonotonicClock.nanoseconds() - start
         return cache.lookup(key, frame: frame)
     }
@@ -304,12 +304,16 @@ public final class ImagePipeline {
     /// Decoded pixels of at least this many bytes are freed off the frame thread once uploaded.
     static let pixelBytesFreedInBackground = 1 << 20
 
+    /// Finished decodes whose pixels went to `BackgroundRelease` to be freed.
+    private(set) var decodesFreedInBackground = 0
+
     /// Drops a finished decode once its texture is made (or it was not wanted). Pixels of a
     /// megabyte or more go to `BackgroundRelease`: giving a large buffer's pages back to the
     /// system would hold up the frame that uploaded it (a 200 MP photo's pixels are 800 MB).
     /// A thumbnail's are freed here.
-    private static func letGo(of result: consuming ThumbnailResult) {
-        guard result.pixelBytes >= pixelBytesFreedInBackground else { return }
+    private func letGo(of result: consuming ThumbnailResult) {
+        guard result.pixelBytes >= Self.pixelBytesFreedInBackground else { return }
+        decodesFreedInBackground += 1
         BackgroundRelease.release(result)
     }
 
@@ -363,7 +367,7 @@ public final class ImagePipeline {
         while counters.uploads == takenOnSight || MonotonicClock.nanoseconds() - start < budgetNs {
             guard let result = loader.takeFinished(limit: 1).first else { break }
             accept(result)
-            Self.letGo(of: consume result)
+            letGo(of: consume result)
         }
         uploadedForNextFrame = counters.uploads > takenOnSight
         counters.uploadNs += MonotonicClock.nanoseconds() - start

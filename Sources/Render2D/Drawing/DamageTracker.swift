@@ -232,8 +232,11 @@ extension DamageTracker {
     /// that draws fewer pixels than `regionCostInPixels` more than it saves in regions: first
     /// the pair whose box adds the fewest pixels, while that is under one region's cost (with
     /// whatever the box then overlaps); then all of them into one box, when that is cheaper.
-    /// A hover ring's four sides become one rectangle; two changes far apart stay two.
+    /// A hover ring's four sides become one rectangle; two changes far apart stay two. Past
+    /// `maxRegions * 4` rectangles (changes scattered over the window) it is their bounding box
+    /// at once: the pairwise search grows with the cube of their number.
     package static func mergedWhereCheaper(_ rects: [PixelRect]) -> [PixelRect] {
+        guard rects.count <= maxRegions * 4 else { return [PixelRect.bounds(of: rects)] }
         var rects = rects
         while rects.count > 1 {
             var best = (i: 0, j: 0, added: Int.max)

@@ -77,9 +77,6 @@ package enum BackgroundRelease {
         wake.signal()
     }
 
-    /// How many values and pieces of work were handed over since the process started (tests).
-    package static var handedCount: Int { state.withLock { $0.handed } }
-
     /// Waits (up to `timeout` seconds) until everything handed over so far is freed (tests).
     @discardableResult
     package static func waitUntilFreed(timeout: Double = 10) -> Bool {

@@ -111,6 +111,20 @@ final class DamageTrackerTests: XCTestCase {
         XCTAssertEqual(merged, [PixelRect(x: 0, y: 0, width: 4 * tile, height: 2 * tile)])
     }
 
+    func testChangesScatteredOverTheWindowAreOneBoxAtOnce() {
+        // Every other tile of every other row of a 1280×800 window: 260 regions, past the
+        // pairwise search's limit (which would take seconds over them), so one bounding box.
+        let tile = DamageTracker.tileSize
+        var scattered: [PixelRect] = []
+        for row in stride(from: 0, to: 25, by: 2) {
+            for column in stride(from: 0, to: 40, by: 2) {
+                scattered.append(PixelRect(x: column * tile, y: row * tile, width: tile, height: tile))
+            }
+        }
+        XCTAssertEqual(
+            DamageTracker.mergedWhereCheaper(scattered), [PixelRect(x: 0, y: 0, width: 39 * tile, height: 25 * tile)])
+    }
+
     func testInvalidatingForgetsTheLastFrame() {
         var tracker = DamageTracker()
         for _ in 0..<2 {
