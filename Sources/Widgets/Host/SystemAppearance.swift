@@ -37,12 +37,15 @@ public final class SystemAppearance: Sendable {
     }
 
     /// Starts reading and watching the portal with `gdbus` (a path, or a name looked up on
-    /// `PATH`); nothing blocks: until the portal answers, `GTK_THEME` decides.
+    /// `PATH`) when there is a session bus; nothing blocks: until the portal answers,
+    /// `GTK_THEME` decides.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, gdbus: String = "gdbus") {
         fallback = Self.scheme(gtkTheme: environment["GTK_THEME"])
         motionOverride = Self.flag(environment["TESSERA_REDUCE_MOTION"])
         state = Locked(Readings())
-        guard let tool = Self.executable(gdbus, path: environment["PATH"]) else { return }
+        guard Self.hasSessionBus(environment), let tool = Self.executable(gdbus, path: environment["PATH"]) else {
+            return
+        }
         let state = self.state
         Thread.start(named: "tessera-appear") {
             if let answer = Self.run(tool, Self.readArguments) {
@@ -86,6 +89,17 @@ public final class SystemAppearance: Sendable {
     }
 
     // MARK: The portal through gdbus
+
+    /// Whether `environment` names a session bus (`DBUS_SESSION_BUS_ADDRESS`, or the `bus`
+    /// socket in `XDG_RUNTIME_DIR`), where the portal lives. Without one, `gdbus` would start
+    /// a bus of its own through `dbus-launch` for every call (a daemon, on X11), and no portal
+    /// would be on it: under Xvfb, over ssh, in CI, that cost a start-up 10 to 15 ms.
+    static func hasSessionBus(_ environment: [String: String]) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        var info = stat()
+        return stat(runtime + "/bus", &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
+    }
 
     static let readArguments = [
         "call", "--session", "--timeout", "2", "--dest", "org.freedesktop.portal.Desktop",
