@@ -29,13 +29,14 @@ final class DemoApp {
     var darkTheme: Bool?
     /// The desktop's light or dark preference, followed while `darkTheme` is nil.
     let appearance: SystemAppearance?
-    let kitchenSink = KitchenSink()
-    let splits = SplitsPage()
-    let navigation = NavigationPage()
-    let table = TablePage()
-    let outline = OutlinePage()
     let browser: BrowserPage
-    let input = InputPage()
+    // The other pages are made when first shown, not at start-up (their data, trees and rows).
+    lazy var kitchenSink = KitchenSink()
+    lazy var splits = SplitsPage()
+    lazy var navigation = NavigationPage()
+    lazy var table = TablePage()
+    lazy var outline = OutlinePage()
+    lazy var input = InputPage()
     private var showsAbout = false
     private var choosingLibrary = false
 

@@ -85,6 +85,10 @@ public struct DrawList {
     private var clipPx = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
     private var path: [SIMD2<Float>] = []
     private var normals: [SIMD2<Float>] = []
+    /// The shape being made, for shapes not kept.
+    private var scratch = Tessellation()
+    /// Rounded rectangles tessellated before, placed again by moving them.
+    private(set) var roundedRects = RoundedRectShapes()
 
     /// Whether lines of text drawn into the list are noted in `drawnText` (off by default;
     /// tests turn it on to find a widget by its label).
@@ -264,8 +268,27 @@ public struct DrawList {
             addRect(rect, color: color)
             return
         }
-        buildRoundedRectPath(rect, radius: r)
-        fillPath(color: color)
+        let key = RoundedRectShapes.Key(
+            border: false, width: rect.width, height: rect.height, radius: r, thickness: 0, scale: scale)
+        addRoundedRectShape(key, at: rect.origin, color: color) {
+            $0.buildRoundedRectPath(Rect(origin: .zero, size: rect.size), radius: r)
+            $0.tessellateFill()
+        }
+    }
+
+    /// Places the rounded rectangle `key` with its origin at `origin`, made by `make` (into
+    /// `scratch`, at the origin) the first time and kept.
+    private mutating func addRoundedRectShape(
+        _ key: RoundedRectShapes.Key, at origin: Point, color: Color, make: (inout DrawList) -> Void
+    ) {
+        let offset = SIMD2(Float(origin.x * scale), Float(origin.y * scale))
+        if let shape = roundedRects[key] {
+            emit(shape, offset: offset, color: color)
+            return
+        }
+        make(&self)
+        roundedRects.keep(scratch, for: key)
+        emit(scratch, offset: offset, color: color)
     }
 
     /// The outline of a (rounded) rectangle, `thickness` logical pixels wide, drawn inside `rect`.
@@ -284,10 +307,14 @@ public struct DrawList {
                     height: max(0, rect.height - 2 * thickness)), color: color)
             return
         }
-        let half = thickness / 2
-        let inner = rect.insetBy(dx: half, dy: half)
-        buildRoundedRectPath(inner, radius: max(0, min(radius - half, inner.width / 2, inner.height / 2)))
-        strokePath(color: color, thickness: thickness, closed: true)
+        let key = RoundedRectShapes.Key(
+            border: true, width: rect.width, height: rect.height, radius: radius, thickness: thickness, scale: scale)
+        addRoundedRectShape(key, at: rect.origin, color: color) {
+            let half = thickness / 2
+            let inner = Rect(origin: .zero, size: rect.size).insetBy(dx: half, dy: half)
+            $0.buildRoundedRectPath(inner, radius: max(0, min(radius - half, inner.width / 2, inner.height / 2)))
+            $0.tessellateStroke(thickness: thickness, closed: true)
+        }
     }
 
     /// A straight line with square ends.
@@ -389,7 +416,7 @@ public struct DrawList {
         return true
     }
 
-    private func pathBounds(margin: Float) -> (Float, Float, Float, Float) {
+    private func pathBounds(margin: Float) -> (x0: Float, y0: Float, x1: Float, y1: Float) {
         var lo = path[0], hi = path[0]
         for p in path {
             lo = pointwiseMin(lo, p)
@@ -416,16 +443,51 @@ public struct DrawList {
         }
     }
 
-    /// Fills `path` (star-shaped from its centroid) with a 1-pixel anti-aliased fringe.
-    private mutating func fillPath(color: Color) {
-        removeDuplicatePoints(closed: true)
-        let n = path.count
-        guard n >= 3, beginShape(bounds: pathBounds(margin: 1)) else { return }
-        computeNormals(closed: true)
-        reserveRoom(vertices: 2 * n + 1, indices: 9 * n)
-        let solid = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
+    /// Places `shape` moved by `offset`, in `color`.
+    private mutating func emit(_ shape: Tessellation, offset: SIMD2<Float>, color: Color) {
+        guard !shape.indices.isEmpty else { return }
+        let b = shape.bounds
+        guard beginShape(bounds: (b.x0 + offset.x, b.y0 + offset.y, b.x1 + offset.x, b.y1 + offset.y)) else { return }
+        reserveRoom(vertices: shape.positions.count, indices: shape.indices.count)
+        let solid = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(Float(color.a) * shape.solidAlpha))
         let fade = SDL_Color(r: color.r, g: color.g, b: color.b, a: 0)
         let uv = SDL_FPoint(x: whiteUV.x, y: whiteUV.y)
+        let firstVertex = vertexCount, firstIndex = indexCount
+        vertexStorage.withUnsafeMutableBufferPointer { out in
+            shape.positions.withUnsafeBufferPointer { positions in
+                shape.solid.withUnsafeBufferPointer { isSolid in
+                    for k in 0..<positions.count {
+                        let p = positions[k] + offset
+                        out[firstVertex + k] = SDL_Vertex(
+                            position: SDL_FPoint(x: p.x, y: p.y), color: isSolid[k] ? solid : fade, tex_coord: uv)
+                    }
+                }
+            }
+        }
+        let base = Int32(firstVertex)
+        indexStorage.withUnsafeMutableBufferPointer { out in
+            shape.indices.withUnsafeBufferPointer { indices in
+                for k in 0..<indices.count { out[firstIndex + k] = base + indices[k] }
+            }
+        }
+        vertexCount += shape.positions.count
+        indexCount += shape.indices.count
+    }
+
+    /// Fills `path` (star-shaped from its centroid) with a 1-pixel anti-aliased fringe.
+    private mutating func fillPath(color: Color) {
+        tessellateFill()
+        emit(scratch, offset: .zero, color: color)
+    }
+
+    /// `path` filled (star-shaped from its centroid) with a 1-pixel anti-aliased fringe, into `scratch`.
+    private mutating func tessellateFill() {
+        scratch.removeAll()
+        removeDuplicatePoints(closed: true)
+        let n = path.count
+        guard n >= 3 else { return }
+        scratch.bounds = pathBounds(margin: 1)
+        computeNormals(closed: true)
         // Orientation decides which side of the edge is "outside".
         var area: Float = 0
         for i in 0..<n {
@@ -436,55 +498,53 @@ public struct DrawList {
         var centroid = SIMD2<Float>(0, 0)
         for p in path { centroid += p }
         centroid /= Float(n)
-        let base = Int32(vertexCount)
-        appendVertex(centroid.x, centroid.y, solid, uv)
+        scratch.append(centroid, solid: true)
         for i in 0..<n {
-            let inner = path[i] + normals[i] * (-0.5 * outward)
-            let outer = path[i] + normals[i] * (0.5 * outward)
-            appendVertex(inner.x, inner.y, solid, uv)
-            appendVertex(outer.x, outer.y, fade, uv)
+            scratch.append(path[i] + normals[i] * (-0.5 * outward), solid: true)
+            scratch.append(path[i] + normals[i] * (0.5 * outward), solid: false)
         }
         for i in 0..<n {
             let j = (i + 1) % n
-            let ii = base + 1 + Int32(2 * i), io = ii + 1
-            let ji = base + 1 + Int32(2 * j), jo = ji + 1
-            appendTriangle(base, ii, ji)
-            appendTriangle(ii, io, jo)
-            appendTriangle(ii, jo, ji)
+            let ii = 1 + Int32(2 * i), io = ii + 1
+            let ji = 1 + Int32(2 * j), jo = ji + 1
+            scratch.appendTriangle(0, ii, ji)
+            scratch.appendTriangle(ii, io, jo)
+            scratch.appendTriangle(ii, jo, ji)
         }
     }
 
     /// Strokes `path` with mitred joins and a 1-pixel anti-aliased fringe on both sides.
     private mutating func strokePath(color: Color, thickness: Double, closed: Bool) {
+        tessellateStroke(thickness: thickness, closed: closed)
+        emit(scratch, offset: .zero, color: color)
+    }
+
+    /// `path` stroked `thickness` logical pixels wide, with mitred joins and a 1-pixel
+    /// anti-aliased fringe on both sides, into `scratch`.
+    private mutating func tessellateStroke(thickness: Double, closed: Bool) {
+        scratch.removeAll()
         removeDuplicatePoints(closed: closed)
         let n = path.count
         guard n >= 2 else { return }
         let widthPx = Float(max(thickness * scale, 1))
-        guard beginShape(bounds: pathBounds(margin: widthPx / 2 + 1)) else { return }
+        scratch.bounds = pathBounds(margin: widthPx / 2 + 1)
         computeNormals(closed: closed)
         // Thin lines get their coverage from alpha rather than a sub-pixel core.
-        let alphaScale = min(1, Float(thickness * scale))
-        let solid = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(Float(color.a) * alphaScale))
-        let fade = SDL_Color(r: color.r, g: color.g, b: color.b, a: 0)
-        let uv = SDL_FPoint(x: whiteUV.x, y: whiteUV.y)
+        scratch.solidAlpha = min(1, Float(thickness * scale))
         let core = max(widthPx - 1, 0) / 2
         let fringe = core + 1
-        let segments = closed ? n : n - 1
-        reserveRoom(vertices: 4 * n, indices: 18 * segments)
-        let base = Int32(vertexCount)
         for i in 0..<n {
             let p = path[i], nm = normals[i]
-            let a = p - nm * fringe, b = p - nm * core, c = p + nm * core, d = p + nm * fringe
-            appendVertex(a.x, a.y, fade, uv)
-            appendVertex(b.x, b.y, solid, uv)
-            appendVertex(c.x, c.y, solid, uv)
-            appendVertex(d.x, d.y, fade, uv)
+            scratch.append(p - nm * fringe, solid: false)
+            scratch.append(p - nm * core, solid: true)
+            scratch.append(p + nm * core, solid: true)
+            scratch.append(p + nm * fringe, solid: false)
         }
-        for s in 0..<segments {
-            let a = base + Int32(4 * s), b = base + Int32(4 * ((s + 1) % n))
+        for s in 0..<(closed ? n : n - 1) {
+            let a = Int32(4 * s), b = Int32(4 * ((s + 1) % n))
             for k in Int32(0)..<3 {
-                appendTriangle(a + k, a + k + 1, b + k + 1)
-                appendTriangle(a + k, b + k + 1, b + k)
+                scratch.appendTriangle(a + k, a + k + 1, b + k + 1)
+                scratch.appendTriangle(a + k, b + k + 1, b + k)
             }
         }
     }

@@ -37,7 +37,15 @@ public struct Key: RawRepresentable, Hashable, Sendable, Codable {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
     /// The key that types `character` (letters and digits).
-    public init(_ character: Character) { rawValue = Int32(character.lowercased().unicodeScalars.first!.value) }
+    public init(_ character: Character) {
+        // ASCII directly: menus make their shortcuts' keys every frame, and `lowercased()`
+        // makes a String each time.
+        if character.utf8.count == 1, let byte = character.utf8.first {
+            rawValue = Int32((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+        } else {
+            rawValue = Int32(character.lowercased().unicodeScalars.first!.value)
+        }
+    }
 
     private static func scancodeKey(_ scancode: Int32) -> Key { Key(rawValue: scancode | (1 << 30)) }
     /// Return (Enter).

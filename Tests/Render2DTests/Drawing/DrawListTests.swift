@@ -118,6 +118,57 @@ final class DrawListTests: XCTestCase {
         XCTAssertGreaterThan(list.indexCount, 0)
     }
 
+    /// A rounded rectangle is tessellated once for its size, radius, border and scale, and
+    /// placed again by moving it: a shape that differs in any of them is made anew, and each
+    /// one placed from the kept ones is the shape drawn alone in a new list.
+    func testRoundedRectanglesAreKeptByEverythingTheirShapeDependsOn() {
+        struct Shape {
+            var rect: Rect, radius: Double, border: Double?, scale: Double = 1
+        }
+        let base = Shape(rect: Rect(x: 10, y: 20, width: 120, height: 28), radius: 6, border: nil)
+        var variants = [base]
+        variants.append(Shape(rect: Rect(x: 300.5, y: 7.25, width: 120, height: 28), radius: 6, border: nil))
+        variants.append(Shape(rect: Rect(x: 10, y: 20, width: 121, height: 28), radius: 6, border: nil))
+        variants.append(Shape(rect: Rect(x: 10, y: 20, width: 120, height: 29), radius: 6, border: nil))
+        variants.append(Shape(rect: base.rect, radius: 9, border: nil))
+        variants.append(Shape(rect: base.rect, radius: 6, border: 1))
+        variants.append(Shape(rect: base.rect, radius: 6, border: 0.5))
+        variants.append(Shape(rect: base.rect, radius: 6, border: 2))
+        variants.append(Shape(rect: base.rect, radius: 6, border: nil, scale: 2))
+        variants.append(Shape(rect: base.rect, radius: 6, border: 1, scale: 1.5))
+        func draw(_ shape: Shape, into list: inout DrawList) {
+            list.scale = shape.scale
+            if let border = shape.border {
+                list.addRectBorder(shape.rect, radius: shape.radius, color: .red, thickness: border)
+            } else {
+                list.addRoundedRect(shape.rect, radius: shape.radius, color: .red)
+            }
+        }
+        var all = DrawList()
+        for (k, shape) in variants.enumerated() {
+            let before = all.vertexCount, indicesBefore = all.indexCount
+            draw(shape, into: &all)
+            var alone = DrawList()
+            draw(shape, into: &alone)
+            let placed = Array(all.vertices[before...])
+            XCTAssertEqual(placed.count, alone.vertexCount, "variant \(k)")
+            for (a, b) in zip(placed, alone.vertices) {
+                XCTAssertEqual(a.position.x, b.position.x, "variant \(k)")
+                XCTAssertEqual(a.position.y, b.position.y, "variant \(k)")
+                XCTAssertEqual(a.color.a, b.color.a, "variant \(k)")
+            }
+            XCTAssertEqual(
+                all.indices[indicesBefore...].map { $0 - Int32(before) }, Array(alone.indices), "variant \(k)")
+        }
+        XCTAssertEqual(all.roundedRects.count, variants.count - 1, "the moved one was placed from the kept shape")
+        // A thin border takes its coverage from alpha, kept shape or not.
+        XCTAssertEqual(Set(all.vertices.map(\.color.a)), [0, 127, 255])
+
+        var notANumber = DrawList()
+        notANumber.addRectBorder(base.rect, radius: .nan, color: .white, thickness: .nan)
+        XCTAssertEqual(notANumber.roundedRects.count, 0, "a size that is not a number is not kept")
+    }
+
     func testAntiAliasedFillHasTransparentFringe() {
         var l = list()
         l.addCircle(center: Point(50, 50), radius: 20, color: .red)

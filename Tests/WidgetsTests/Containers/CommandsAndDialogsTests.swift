@@ -4,6 +4,22 @@ import TesseraTesting
 
 /// Keyboard shortcuts, the menu bar and the modal dialogs, driven by real key and mouse events.
 final class CommandsAndDialogsTests: XCTestCase {
+    /// A shortcut's key is the keycode of its character lowercased, SDL's for printable keys:
+    /// ASCII is lowercased directly, anything else through `lowercased()`.
+    func testAKeyFromACharacterIsItsLowercaseCharacter() {
+        for scalar in (0...127).compactMap(Unicode.Scalar.init) {
+            let character = Character(scalar)
+            XCTAssertEqual(
+                Key(character).rawValue, Int32(String(character).lowercased().unicodeScalars.first!.value),
+                "\(scalar.value)")
+        }
+        XCTAssertEqual(Key("A"), Key("a"))
+        XCTAssertEqual(Key("Z").rawValue, 0x7A)
+        XCTAssertEqual(Key("É").rawValue, 0xE9)
+        XCTAssertEqual(Key("Ω").rawValue, 0x3C9)
+        XCTAssertEqual(Key("\r\n").rawValue, 13, "a grapheme of two scalars: its first")
+    }
+
     func testAShortcutFiresFromAnywhereOncePerPressAndLeavesAFieldItsKeys() throws {
         try onMain {
             let h = try Harness()

@@ -71,7 +71,8 @@ final class SystemAppearanceTests: XCTestCase {
 
         let failing = try ScratchFolder("appearance-failing")
         let broken = try fakeGDBus(in: failing, reply: "Error: no portal", exit: 1, change: nil)
-        let fallback = SystemAppearance(environment: Self.bus.merging(["GTK_THEME": "Adwaita:dark"]) { $1 }, gdbus: broken)
+        let fallback = SystemAppearance(
+            environment: Self.bus.merging(["GTK_THEME": "Adwaita:dark"]) { $1 }, gdbus: broken)
         usleep(300_000)
         XCTAssertEqual(fallback.colorScheme, .dark, "no portal: GTK_THEME")
         XCTAssertNil(
@@ -97,7 +98,7 @@ final class SystemAppearanceTests: XCTestCase {
         XCTAssertFalse(SystemAppearance.hasSessionBus([:]))
         XCTAssertTrue(SystemAppearance.hasSessionBus(Self.bus))
         // A plain file called `bus` is not a bus; a socket is.
-        FileManager.default.createFile(atPath: runtime + "/bus", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: runtime + "/bus", contents: Data()))
         XCTAssertFalse(SystemAppearance.hasSessionBus(["XDG_RUNTIME_DIR": runtime]))
         try FileManager.default.removeItem(atPath: runtime + "/bus")
         let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
