@@ -21,6 +21,24 @@ final class WidgetIDTests: XCTestCase {
         }
         XCTAssertEqual(seen.count, 200_000, "no collisions among 200k sibling IDs")
     }
+
+    /// A label's ID is FNV-1a over its UTF-8 bytes and a 0xFF separator, from the parent's:
+    /// the same for short (inline) strings, long ones and any script.
+    func testALabelsIDIsFNV1aOfItsBytes() {
+        func reference(_ parent: WidgetID, _ label: String) -> UInt64 {
+            var h = parent.raw
+            for byte in Array(label.utf8) + [0xFF] { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return h
+        }
+        let parent = WidgetID(parent: .root, index: 7)
+        let labels = [
+            "", "a", "Name", String(repeating: "x", count: 15), String(repeating: "y", count: 16),
+            String(repeating: "long label ", count: 10), "Ünïcødé 写真 📷", "menu \(3)",
+        ]
+        for label in labels {
+            XCTAssertEqual(WidgetID(parent: parent, label).raw, reference(parent, label), label)
+        }
+    }
 }
 
 final class LayoutTests: XCTestCase {
