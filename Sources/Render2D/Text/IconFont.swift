@@ -33,11 +33,27 @@ public final class IconFont {
     /// The character that draws the icon `name`, nil when the font has no such icon. Names
     /// are Material's: lowercase words joined by underscores.
     public func scalar(named name: String) -> Unicode.Scalar? {
-        if let known = resolved[name] { return known }
-        let found = look(up: name)
-        if resolved.count < 4096 { resolved[name] = found }  // names come from code, but stay bounded
+        // A frame draws a few icons again and again (a grid's stars): comparing a short name
+        // costs less than hashing it.
+        var k = 0
+        while k < recent.count {
+            if recent[k].name == name { return recent[k].scalar }
+            k += 1
+        }
+        let found: Unicode.Scalar?
+        if let known = resolved[name] {
+            found = known
+        } else {
+            found = look(up: name)
+            if resolved.count < 4096 { resolved[name] = found }  // names come from code, but stay bounded
+        }
+        if recent.count == 8 { recent.removeLast() }
+        recent.insert((name, found), at: 0)
         return found
     }
+
+    /// The names asked for last, newest first.
+    private var recent: [(name: String, scalar: Unicode.Scalar?)] = []
 
     private func look(up name: String) -> Unicode.Scalar? {
         guard !name.isEmpty, name.utf8.count <= 64,

@@ -24,6 +24,27 @@ final class IconTests: XCTestCase {
         }
     }
 
+    /// Names asked for again, more of them than the font remembers as recent, and in turns,
+    /// keep their characters (and a name that is no icon stays none).
+    func testNamesAskedAgainInTurnsKeepTheirCharacters() throws {
+        try onMain {
+            let icons = try IconFont()
+            let names = [
+                "star", "star_border", "folder", "photo", "delete", "no_such_icon", "menu", "search", "close",
+                "add", "remove", "check", "description",
+            ]
+            let first = names.map { icons.scalar(named: $0) }
+            XCTAssertNil(first[5])
+            XCTAssertEqual(first.compactMap { $0 }.count, names.count - 1)
+            for round in 0..<3 {
+                for (k, name) in names.enumerated() where k % (round + 1) == 0 || round == 2 {
+                    XCTAssertEqual(icons.scalar(named: name), first[k], "\(name), round \(round)")
+                    XCTAssertEqual(icons.scalar(named: name), first[k], "\(name) again, round \(round)")
+                }
+            }
+        }
+    }
+
     func testANamedIconDrawsItsGlyphInTheTextColorAtEveryScale() throws {
         try onMain {
             for scale in [1.0, 2.0] {
