@@ -220,7 +220,7 @@ public final class ImagePipeline {
     /// What a visible cell should draw for `path`: the sharp thumbnail when it is there, else
     /// the embedded one, else a placeholder; asks for what is missing (at `priority`, lower first).
     public func thumbnail(for path: String, spec: ThumbnailSpec, priority: Double) -> ThumbnailState {
-        let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
+        let key = key(for: path, spec: spec)
         let priority = Self.waitingPriority(priority, visibleSince: pending[key]?.firstVisibleNs ?? 0)
         counters.visibleCells += 1
         if let entry = cache.lookup(key, frame: frame) ?? takeOnSight(key) {
@@ -272,9 +272,7 @@ public final class ImagePipeline {
     /// if case .ready(let texture, _, _) = images.tile("/photos/200mp.jpg", region: tile, priority: 0) { … }
     /// ```
     public func tile(_ path: String, region: ImageRegion, priority: Double) -> ThumbnailState {
-        let key = ThumbnailKey(
-            path: path, spec: ThumbnailSpec(side: max(region.width, region.height)), tier: .region(region),
-            version: version(of: path))
+        let key = key(for: path, spec: ThumbnailSpec(side: max(region.width, region.height)), tier: .region(region))
         if let entry = cache.lookup(key, frame: frame) {
             return .ready(entry.texture, width: entry.width, height: entry.height)
         }
@@ -328,7 +326,7 @@ public final class ImagePipeline {
 
     /// Asks for a thumbnail that is not on screen yet (the prefetch window).
     public func prefetch(_ path: String, spec: ThumbnailSpec, priority: Double) {
-        let key = ThumbnailKey(path: path, spec: spec, version: version(of: path))
+        let key = key(for: path, spec: spec)
         guard !cache.contains(key), failures[key] == nil else { return }
         if pending[key] == nil { pending[key] = ImageTimeline(path: path, requestedNs: MonotonicClock.nanoseconds()) }
         let embedded = embeddedKey(for: key)
@@ -504,16 +502,23 @@ public final class ImagePipeline {
 
     /// Each file's version as last seen (`stat`, once a file is first asked for and once after
     /// each `filesMayHaveChanged`), with the check it was seen in.
-    private var versions: [String: (version: FileVersion, check: Int)] = [:]
+    private var versions: [HashedPath: (version: FileVersion, check: Int)] = [:]
     /// Bumped by `filesMayHaveChanged`: versions seen before it are checked again when asked for.
     private var versionCheck = 0
 
     /// The version of `path`'s file that its thumbnails are of.
-    private func version(of path: String) -> FileVersion {
+    private func version(of path: HashedPath) -> FileVersion {
         if let known = versions[path], known.check == versionCheck { return known.version }
-        let version = FileVersion.of(path)
+        let version = FileVersion.of(path.path)
         versions[path] = (version, versionCheck)
         return version
+    }
+
+    /// The key of `path`'s thumbnail at `spec` from `tier`, of the file's version (the path
+    /// hashed once for both).
+    private func key(for path: String, spec: ThumbnailSpec, tier: ThumbnailTier = .sharp) -> ThumbnailKey {
+        let hashed = HashedPath(path)
+        return ThumbnailKey(hashed, spec: spec, tier: tier, version: version(of: hashed))
     }
 
     /// Files may have been changed by another program (a folder watcher said so): each file is

@@ -71,18 +71,41 @@ public struct ThumbnailKey: Hashable, Sendable {
         self.version = version
     }
 
+    /// The key of `path` hashed already.
+    init(_ path: HashedPath, spec: ThumbnailSpec, tier: ThumbnailTier, version: FileVersion) {
+        self.path = path.path
+        pathHash = path.hash
+        self.spec = spec
+        self.tier = tier
+        self.version = version
+    }
+
     /// Whether two keys name the same thumbnail: the same path, spec, tier and version.
     public static func == (a: ThumbnailKey, b: ThumbnailKey) -> Bool {
         a.pathHash == b.pathHash && a.path == b.path && a.spec == b.spec && a.tier == b.tier && a.version == b.version
     }
 
-    /// Mixes the key into `hasher` (the path through its hash, worked out once).
+    /// Mixes the key into `hasher`: the path's hash alone, worked out once. A path has a few
+    /// keys at most (its sizes and tiers), which `==` tells apart, and a frame looks each
+    /// visible cell's keys up several times.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(pathHash)
-        hasher.combine(spec)
-        hasher.combine(tier)
-        hasher.combine(version)
     }
+}
+
+/// A path with its hash, worked out once: the key of the dictionaries a frame looks each
+/// visible cell's path up in.
+struct HashedPath: Hashable {
+    let path: String
+    let hash: Int
+
+    init(_ path: String) {
+        self.path = path
+        hash = path.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    static func == (a: HashedPath, b: HashedPath) -> Bool { a.hash == b.hash && a.path == b.path }
 }
 
 /// A finished decode job, with its timeline (monotonic nanoseconds).

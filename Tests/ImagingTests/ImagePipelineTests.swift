@@ -27,6 +27,21 @@ final class ImageDecoderTests: XCTestCase {
         XCTAssertEqual(key, b)
         XCTAssertEqual(key.hashValue, b.hashValue)
         XCTAssertEqual(Set([key, b, ThumbnailKey(path: "/photos/b.jpg", spec: spec, tier: .embedded)]).count, 2)
+        // A path's keys hash by the path alone; its sizes, tiers and versions stay apart by `==`.
+        let version = FileVersion(modifiedNs: 1_700_000_000_000_000_000, size: 1234)
+        let variants = [
+            b, ThumbnailKey(path: "/photos/b.jpg", spec: ThumbnailSpec(side: 128)),
+            ThumbnailKey(path: "/photos/b.jpg", spec: spec, tier: .embedded),
+            ThumbnailKey(path: "/photos/b.jpg", spec: spec, version: version),
+            ThumbnailKey(HashedPath("/photos/b.jpg"), spec: spec, tier: .sharp, version: version),
+        ]
+        var byKey: [ThumbnailKey: Int] = [:]
+        for (k, variant) in variants.enumerated() { byKey[variant] = k }
+        XCTAssertEqual(byKey.count, 4, "the last is the fourth again, its path hashed beforehand")
+        XCTAssertEqual(byKey[variants[3]], 4)
+        XCTAssertEqual(Set(variants.map(\.hashValue)).count, 1)
+        XCTAssertEqual(HashedPath("/photos/b.jpg"), HashedPath("/photos/b.jpg"))
+        XCTAssertNotEqual(HashedPath("/photos/b.jpg"), HashedPath("/photos/c.jpg"))
     }
 
     func testJPEGsDecodeAtEachDCTScaleWithTheRightSizeAndContent() throws {
