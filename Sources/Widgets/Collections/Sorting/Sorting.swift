@@ -145,8 +145,12 @@ public struct KeyComparator<Row>: Sendable, Equatable {
 /// Stable, cancellable sorting of row indices by a list of descriptors. Pure and
 /// thread-safe: `TableSorter` runs it on a background thread.
 public enum IndexSorter {
-    /// Thrown when `isCancelled` turned true while sorting.
+    /// Thrown when `isCancelled` turned true while sorting, and for more rows than
+    /// `Int32` indices reach (2,147,483,647), which are not sorted.
     public struct Cancelled: Error {}
+
+    /// The most rows a sort takes: its indices are `Int32`.
+    static let maxRows = Int(Int32.max)
 
     /// The permutation that orders `rows` by `descriptors` (stable: ties keep row order).
     ///
@@ -156,7 +160,7 @@ public enum IndexSorter {
     /// (`sortInPlace`): a million rows take 8 MB of memory beyond the result. Only `custom`
     /// keys compare rows. The work is split among `threads` (default: one per hardware
     /// thread, up to 16), which also call `isCancelled`: on more than one, it must be safe to
-    /// call from several threads at once.
+    /// call from several threads at once. More than 2,147,483,647 rows throw `Cancelled`.
     public static func sortedIndices<Rows: RandomAccessCollection>(
         _ rows: Rows, by descriptors: [KeyComparator<Rows.Element>], threads: Int? = nil,
         isCancelled: () -> Bool = { false }
@@ -172,6 +176,7 @@ public enum IndexSorter {
         isCancelled: () -> Bool = { false }
     ) throws(Cancelled) -> RowPermutation where Rows.Index == Int {
         let n = rows.count
+        guard n <= maxRows else { throw Cancelled() }  // before anything is allocated
         guard n > 1, !descriptors.isEmpty else { return RowPermutation(identity(n)) }
         let inPlace = rows.withContiguousStorageIfAvailable { stored in
             Result { () throws(Cancelled) in
@@ -597,6 +602,11 @@ public final class TableSorter<Row: Sendable> {
         let myGeneration = generation
         mailbox.state.withLock { $0.generation = myGeneration }
         if request.order.isEmpty {
+            finish(order: nil, version: request.version)
+            return
+        }
+        if rows.count > IndexSorter.maxRows {
+            Log.error("'\(name)' has \(rows.count) rows, more than a sort takes (2,147,483,647): shown unsorted")
             finish(order: nil, version: request.version)
             return
         }

@@ -392,6 +392,33 @@ final class SortingTests: XCTestCase {
         }
     }
 
+    /// Rows computed on demand, as many as asked for: more than a sort's `Int32` indices reach.
+    struct ManyRows: RandomAccessCollection, Sendable {
+        let count: Int
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+        subscript(i: Int) -> Item { Item(id: i, name: "row \(i)", size: count - i, score: 0) }
+    }
+
+    /// A table of more rows than 2,147,483,647 is shown in its own order, with an error logged
+    /// and no sort running, instead of trapping (or allocating 17 GB of keys first).
+    func testMoreRowsThanASortTakesAreShownUnsortedWithoutTrapping() throws {
+        let many = ManyRows(count: Int(Int32.max) + 2)
+        XCTAssertThrowsError(try IndexSorter.sortedIndices(many, by: [KeyComparator(\Item.size, id: "size")])) {
+            XCTAssertTrue($0 is IndexSorter.Cancelled)
+        }
+        let atTheLimit = ManyRows(count: 3)
+        XCTAssertEqual(
+            try IndexSorter.sortedIndices(atTheLimit, by: [KeyComparator(\Item.size, id: "size")]), [2, 1, 0])
+        onMain {
+            let sorter = TableSorter<Item>()
+            let view = sorter.view(of: many, sortedBy: [KeyComparator(\Item.size, id: "size")])
+            XCTAssertFalse(sorter.isSorting, "no sort is running")
+            XCTAssertEqual(view.count, many.count)
+            XCTAssertEqual(view.first?.id, 0, "the rows' own order")
+        }
+    }
+
     func testBackgroundSorterKeepsTheOldOrderUntilTheNewOneIsReady() {
         onMain {
             let items = makeItems(60_000)
