@@ -529,8 +529,9 @@ public struct DrawList {
         let widthPx = Float(max(thickness * scale, 1))
         scratch.bounds = pathBounds(margin: widthPx / 2 + 1)
         computeNormals(closed: closed)
-        // Thin lines get their coverage from alpha rather than a sub-pixel core.
-        scratch.solidAlpha = min(1, Float(thickness * scale))
+        // Thin lines get their coverage from alpha rather than a sub-pixel core (a negative
+        // thickness none: the alpha must stay in 0...1 to be a byte).
+        scratch.solidAlpha = max(0, min(1, Float(thickness * scale)))
         let core = max(widthPx - 1, 0) / 2
         let fringe = core + 1
         for i in 0..<n {

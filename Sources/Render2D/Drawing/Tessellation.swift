@@ -34,8 +34,8 @@ struct Tessellation {
 
 /// Rounded rectangles already tessellated, by size, corner radius, border thickness and
 /// scale: a window draws the same buttons, fields and cells frame after frame, each the same
-/// shape in another place, and placing a kept one costs a third of making it (callgrind: the
-/// photo browser's frame built in 9 % fewer instructions).
+/// shape in another place, and placing a kept one costs about half of making it (callgrind,
+/// the photo browser: 3,265 instructions a rounded rectangle against 6,922).
 struct RoundedRectShapes {
     struct Key: Hashable {
         /// A border (stroked) rather than a fill.

@@ -116,6 +116,14 @@ final class DrawListTests: XCTestCase {
         list.addCircle(center: Point(30, 30), radius: 1e300, color: .white)
         list.addCircleBorder(center: Point(30, 30), radius: .infinity, color: .white)
         XCTAssertGreaterThan(list.indexCount, 0)
+        // A negative or not-a-number thickness draws (its alpha stays a byte) instead of trapping.
+        var strokes = DrawList(scale: 1)
+        for thickness in [-2.0, -0.25, .nan, -.infinity] {
+            strokes.addRectBorder(rect, radius: 4, color: .white, thickness: thickness)
+            strokes.addLine(from: Point(0, 0), to: Point(40, 0), color: .white, thickness: thickness)
+            strokes.addCircleBorder(center: Point(30, 30), radius: 8, color: .white, thickness: thickness)
+        }
+        XCTAssertGreaterThan(strokes.indexCount, 0)
     }
 
     /// A rounded rectangle is tessellated once for its size, radius, border and scale, and
