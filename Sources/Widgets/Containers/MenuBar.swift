@@ -61,7 +61,8 @@ extension UI {
     }
 
     /// A menu of a `menuBar`: its title in the bar, `content` (menu items, dividers) in the
-    /// popup it opens.
+    /// popup it opens. While the menu is closed, `content` runs only in frames with a key
+    /// press, for its items' shortcuts: keep other work out of it.
     public func menu(_ title: String, _ content: () -> Void) {
         guard var context = menuBarStack.last else {
             Log.warn("menu(\"\(title)\") outside a menuBar is ignored")
@@ -87,7 +88,8 @@ extension UI {
         }
     }
 
-    /// A menu's title in the bar, and its items: in the popup when it is open, else off screen for their shortcuts.
+    /// A menu's title in the bar, and its items: in the popup when it is open, else off screen for their
+    /// shortcuts when a key was pressed.
     private func menuTitleAndItems(
         _ title: String, index: Int, at titleRect: Rect, in context: MenuBarContext,
         memo: StateBox<MenuBarMemo>, _ content: () -> Void
@@ -115,8 +117,10 @@ extension UI {
         }
         if memo.value.open == index && isPopupOpen(popupName) {
             popup(popupName, content)
-        } else {
-            // Closed: built for its shortcuts only, off screen, and what it drew (a divider) is dropped.
+        } else if !input.keys.isEmpty {
+            // Closed: built for its shortcuts only, off screen, and what it drew (a divider) is
+            // dropped; only in a frame with a key press, as without one no shortcut can fire
+            // (a closed File, Edit and View menu were a seventh of the photo browser's build).
             let outer = menuState
             menuState = MenuBuildState(shortcutsOnly: true)
             let mark = drawList.mark

@@ -104,6 +104,36 @@ final class CommandsAndDialogsTests: XCTestCase {
         }
     }
 
+    /// A closed menu is built for its shortcuts, which only a key press can fire: not in the
+    /// frames without one.
+    func testAClosedMenuIsBuiltOnlyInFramesWithAKeyPress() throws {
+        try onMain {
+            let h = try Harness()
+            var builds = 0, zoomed = 0
+            let build: (UI) -> Void = { ui in
+                ui.menuBar {
+                    ui.menu("View") {
+                        builds += 1
+                        if ui.menuItem("Zoom In", shortcut: KeyboardShortcut("=")) { zoomed += 1 }
+                    }
+                }
+            }
+            h.frames(3, build)
+            h.inject.mouseMove(to: Point(300, 200))
+            h.frames(2, build)
+            XCTAssertEqual(builds, 0, "no key pressed: the closed menu is not built")
+            h.press(Key("="), modifiers: .control, build)
+            XCTAssertEqual(zoomed, 1, "its shortcut fires")
+            XCTAssertGreaterThan(builds, 0)
+            let afterPress = builds
+            h.frames(2, build)
+            XCTAssertEqual(builds, afterPress, "nor after the press")
+            try h.click(on: "View", build)
+            XCTAssertGreaterThan(builds, afterPress, "open: built every frame")
+            XCTAssertNotNil(h.rect(ofText: "Zoom In", in: .popup))
+        }
+    }
+
     func testADisabledCommandIsShownUnavailableAndNeitherItsItemNorItsShortcutFires() throws {
         try onMain {
             let h = try Harness()
