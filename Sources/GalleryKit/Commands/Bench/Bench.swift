@@ -99,6 +99,12 @@ struct Bench: ParsableCommand {
         help: "Gallery: do not draw JPEGs' embedded EXIF thumbnails first (only sharp decodes, to compare).")
     var noEmbedded = false
 
+    @Option(
+        help:
+            "Damage: time only this kind of frame (full, hover, caret or thumbnail), to profile it alone; of_full is then 0 unless it is full."
+    )
+    var only: String?
+
     @Option(help: "Frames to measure (after 30 warm-up frames).")
     var frames = 600
 
@@ -148,6 +154,10 @@ struct Bench: ParsableCommand {
         guard (1...2_000_000).contains(entries) else { throw ValidationError("--entries must be in 1...2000000") }
         guard (1...100_000).contains(columns) else { throw ValidationError("--columns must be in 1...100000") }
         guard frames > 0 else { throw ValidationError("--frames must be positive") }
+        if let only, DamageBench.Kind(rawValue: only) == nil {
+            let kinds = DamageBench.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("unknown --only '\(only)'; available: \(kinds)")
+        }
         guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1...100") }
         guard TextBench.Scripts(rawValue: scripts) != nil else {
             throw ValidationError("--scripts must be latin or mixed")
@@ -211,7 +221,8 @@ struct Bench: ParsableCommand {
             let host = try host(vsync: false, .onDemand)
             let folder =
                 try images ?? PhotoLibrary.sampleLibrary(count: 60, width: 1280, height: 853, layout: sampleLayout)
-            print(DamageBench.run(host: host, folder: folder, frames: frames))
+            print(
+                DamageBench.run(host: host, folder: folder, frames: frames, only: only.flatMap(DamageBench.Kind.init)))
         case "chooser":
             print(try ChooserBench.run(host: try host(vsync: false, .continuous), entries: entries))
         case "firstrun":

@@ -16,9 +16,12 @@ import Widgets
 /// Each reports its total time (build, submit, present) p50, the ratio to `full`'s, and the
 /// pixels it drew again. Once per kind, outside the timing, the frame is read back, drawn
 /// again whole and read back: `pixel_identical` says whether every byte matched.
+///
+/// `only` times one kind alone (its runs back to back), for a profiler to see that kind and
+/// nothing else: `bench damage --only hover`.
 @MainActor
 enum DamageBench {
-    static func run(host: AppHost, folder: String, frames: Int) -> String {
+    static func run(host: AppHost, folder: String, frames: Int, only: Kind? = nil) -> String {
         let thumbnails = FreedesktopThumbnails()
         let images = ImagePipeline(renderer: host.window.renderer) {
             thumbnails.thumbnail(path: $0.path, spec: $0.spec)
@@ -64,8 +67,9 @@ enum DamageBench {
             identical[kind] = drawsLikeAFullFrame(host, build: build)
         }
         let runs = (frames + runLength - 2) / (runLength - 1)
+        let timed = only.map { [$0] } ?? Kind.allCases
         for _ in 0..<runs {
-            for kind in Kind.allCases {
+            for kind in timed {
                 for step in 0..<runLength {
                     change[kind]?()
                     host.frame(build)
@@ -82,7 +86,7 @@ enum DamageBench {
         var json = "{\"scene\":\"damage\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(renderer.name)\""
         json += ",\"settled\":\(settled),\"thumbnail_found\":\(thumbnail != nil),\"frames\":\(frames)"
         json += ",\"window_px\":\(renderer.outputSize.width * renderer.outputSize.height)"
-        for kind in Kind.allCases {
+        for kind in timed {
             let total = median(totals[kind] ?? [])
             let pixels = (redrawn[kind] ?? []).sorted()
             json += ",\"\(kind.rawValue)\":{\"total_ms_p50\":\(FrameTimeSummary.format(total))"
