@@ -22,15 +22,28 @@ import CSDL2
 /// for draw in plan.draws { /* SDL_RenderGeometry(texture, plan.vertices + draw.vertexStart, ...) */ }
 /// ```
 package struct RegionPlan {
-    /// One command's part of the region: `vertexCount` vertices of `vertices`, three a triangle.
+    /// One draw call: the region's part of one command, or of consecutive commands drawn alike
+    /// (the same texture, blending and clip), as `vertexCount` vertices of `vertices`, three
+    /// a triangle. A software rasterizer pays for each draw call about what it pays for
+    /// thousands of pixels, and a region's draws are few and small.
     package struct Draw {
-        /// Where the command is: `lists[list].commands[command]`.
-        package var list: Int, command: Int
+        /// The list of its first command (`lists[list]`).
+        package var list: Int
+        /// The texture to draw with: the command's, except that a blended `flat` command is
+        /// drawn with its list's `solidTexture` (its vertices sample that texture's white texel,
+        /// so its pixels are the same) to join the solid shapes and text around it.
+        package var texture: TextureHandle
         /// Whether it is drawn without blending (opaque texture or flat, every vertex opaque).
         package var blendsNone: Bool
         /// Its scissor, cut to the region.
         package var clip: SDL_Rect
         package var vertexStart: Int, vertexCount: Int
+
+        /// Whether `other` is drawn with the same texture, blending and clip.
+        func drawsLike(_ other: Draw) -> Bool {
+            texture == other.texture && blendsNone == other.blendsNone && clip.x == other.clip.x
+                && clip.y == other.clip.y && clip.w == other.clip.w && clip.h == other.clip.h
+        }
     }
 
     /// The parts of the region to clear first (what no later opaque rectangle covers).
@@ -115,8 +128,7 @@ package struct RegionPlan {
         let rx1 = Float(region.x + region.width + 1), ry1 = Float(region.y + region.height + 1)
         list.vertices.withUnsafeBufferPointer { vertices in
             list.indices.withUnsafeBufferPointer { indices in
-                for (commandIndex, command) in list.commands.enumerated()
-                where command.indexCount > 0 && drawable(command.texture) {
+                for command in list.commands where command.indexCount > 0 && drawable(command.texture) {
                     guard let clip = Self.clip(command.scissor, to: region) else { continue }
                     let start = gathered.count
                     let end = min(command.indexStart + command.indexCount, indices.count)
@@ -139,8 +151,11 @@ package struct RegionPlan {
                         opaqueTexture(command.texture) && Self.isOpaque(command, vertices: vertices, indices: indices)
                     let box = Box(
                         x0: Float(clip.x), y0: Float(clip.y), x1: Float(clip.x + clip.w), y1: Float(clip.y + clip.h))
+                    let texture =
+                        command.texture == .flat && !opaque && drawable(list.solidTexture)
+                        ? list.solidTexture : command.texture
                     let draw = Draw(
-                        list: listIndex, command: commandIndex, blendsNone: opaque, clip: clip, vertexStart: 0,
+                        list: listIndex, texture: texture, blendsNone: opaque, clip: clip, vertexStart: 0,
                         vertexCount: 0)
                     parts.append(
                         Part(draw: draw, flat: command.texture == .flat, box: box, start: start, end: gathered.count))
@@ -191,6 +206,10 @@ package struct RegionPlan {
                 for k in t..<t + count { vertices.append(source[Int(gathered[k])]) }
             }
             guard vertices.count > first else { continue }
+            if let last = draws.last, last.drawsLike(part.draw), last.vertexStart + last.vertexCount == first {
+                draws[draws.count - 1].vertexCount = vertices.count - last.vertexStart
+                continue
+            }
             var draw = part.draw
             draw.vertexStart = first
             draw.vertexCount = vertices.count - first

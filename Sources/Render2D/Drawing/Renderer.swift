@@ -510,13 +510,12 @@ public final class Renderer {
         }
         regionPlan.vertices.withUnsafeBufferPointer { vertices in
             for draw in regionPlan.draws {
-                let command = pendingLists[draw.list].commands[draw.command]
-                let flat = command.texture == .flat, texture = flat ? nil : sdlTexture(command.texture)
+                let flat = draw.texture == .flat, texture = flat ? nil : sdlTexture(draw.texture)
                 if !Self.same(currentClip, draw.clip) {
                     currentClip = draw.clip
                     SDL_RenderSetClipRect(handle, &currentClip)
                 }
-                setBlendMode(texture: texture, of: command, opaque: draw.blendsNone)
+                setBlendMode(texture: texture, of: draw.texture, opaque: draw.blendsNone)
                 SDL_RenderGeometry(
                     handle, texture, vertices.baseAddress! + draw.vertexStart, Int32(draw.vertexCount), nil, 0)
                 stats.drawCalls += 1
@@ -529,14 +528,14 @@ public final class Renderer {
         stats.vertices += regionPlan.vertices.count
     }
 
-    /// Sets how `command` blends: not at all when it is opaque (`opaque`) and its texture is
-    /// flat or of opaque pixels. SDL records the mode with each queued draw, so it may change
-    /// between draws.
-    private func setBlendMode(texture: OpaquePointer?, of command: DrawCommand, opaque: Bool) {
-        if let texture, opaqueTextures.contains(command.texture.id) {
+    /// Sets how a draw with the texture `drawn` (`texture` in SDL) blends: not at all when it
+    /// is opaque (`opaque`) and its texture is flat or of opaque pixels. SDL records the mode
+    /// with each queued draw, so it may change between draws.
+    private func setBlendMode(texture: OpaquePointer?, of drawn: TextureHandle, opaque: Bool) {
+        if let texture, opaqueTextures.contains(drawn.id) {
             SDL_SetTextureBlendMode(texture, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
             if opaque { stats.opaqueDraws += 1 }
-        } else if command.texture == .flat {
+        } else if drawn == .flat {
             SDL_SetRenderDrawBlendMode(handle, opaque ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND)
             stats.flatDraws += 1
         }
@@ -563,7 +562,7 @@ public final class Renderer {
                     }
                     if flat || opaqueTextures.contains(command.texture.id) {
                         let opaque = RegionPlan.isOpaque(command, vertices: vertices, indices: indices)
-                        setBlendMode(texture: texture, of: command, opaque: opaque)
+                        setBlendMode(texture: texture, of: command.texture, opaque: opaque)
                     }
                     SDL_RenderGeometry(
                         handle, texture, vertices.baseAddress, Int32(vertices.count),

@@ -65,6 +65,28 @@ final class RegionPlanTests: XCTestCase {
         XCTAssertFalse(plan.clearPieces.isEmpty)
     }
 
+    func testCommandsDrawnAlikeInARowAreOneDrawAndABlendedPanelJoinsTheSolidShapes() {
+        let (plan, list) = plan { list in
+            list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: Color(r: 90, g: 90, b: 90, a: 128))
+            list.addRect(Rect(x: 4, y: 4, width: 10, height: 10), color: .red)  // small: the solid texture
+            list.pushClip(Rect(x: 0, y: 0, width: 50, height: 64))
+            list.addRoundedRect(Rect(x: 40, y: 20, width: 20, height: 20), radius: 4, color: .blue)  // scissored
+            list.popClip()
+            list.addRect(Rect(x: 60, y: 40, width: 10, height: 10), color: .green)
+            list.addRect(Rect(x: 70, y: 0, width: 200, height: 100), color: .white)  // large, opaque: flat, unblended
+        }
+        XCTAssertEqual(
+            list.commands.map(\.texture), [.flat, .none, .none, .none, .flat],
+            "the panels flat, the rest the solid texture, the rounded rectangle under its own scissor")
+        XCTAssertEqual(plan.draws.map(\.texture), [.none, .none, .none, .flat])
+        XCTAssertEqual(
+            plan.draws.map(\.vertexCount), [12, plan.draws[1].vertexCount, 6, 6],
+            "the translucent panel and the red square in one draw; the scissored shape alone")
+        XCTAssertEqual(plan.draws.map(\.blendsNone), [false, false, false, true])
+        XCTAssertEqual(plan.draws[1].clip.w, 50, "the rounded rectangle keeps its scissor")
+        XCTAssertEqual(plan.draws[2].clip.w, Int32(region.width))
+    }
+
     func testTranslucentShapesHideNothing() {
         let (plan, _) = plan { list in
             list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)
