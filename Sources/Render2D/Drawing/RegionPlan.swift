@@ -30,8 +30,9 @@ package struct RegionPlan {
         /// The list of its first command (`lists[list]`).
         package var list: Int
         /// The texture to draw with: the command's, except that a blended `flat` command is
-        /// drawn with its list's `solidTexture` (its vertices sample that texture's white texel,
-        /// so its pixels are the same) to join the solid shapes and text around it.
+        /// drawn with its list's `solidTexture` when that is the `solid` texture `make` was
+        /// given (its vertices sample that texture's white texel, so its pixels are the same),
+        /// to join the solid shapes and text around it.
         package var texture: TextureHandle
         /// Whether it is drawn without blending (opaque texture or flat, every vertex opaque).
         package var blendsNone: Bool
@@ -91,10 +92,12 @@ package struct RegionPlan {
 
     /// Plans `region`: `drawable` says whether a command's texture exists, `opaqueTexture`
     /// whether it is `.flat` or a texture of opaque pixels (drawn without blending when its
-    /// vertices are opaque too).
+    /// vertices are opaque too). `solid` is the texture and coordinates of a white texel: a
+    /// list whose `solidTexture` and `whiteUV` are those has its blended flat commands drawn
+    /// with that texture (nil: they stay flat).
     package mutating func make(
-        for region: PixelRect, lists: [DrawList], drawable: (TextureHandle) -> Bool,
-        opaqueTexture: (TextureHandle) -> Bool
+        for region: PixelRect, lists: [DrawList], solid: (texture: TextureHandle, whiteUV: SIMD2<Float>)? = nil,
+        drawable: (TextureHandle) -> Bool, opaqueTexture: (TextureHandle) -> Bool
     ) {
         clearPieces.removeAll(keepingCapacity: true)
         draws.removeAll(keepingCapacity: true)
@@ -104,7 +107,10 @@ package struct RegionPlan {
         occluders.removeAll(keepingCapacity: true)
         hiddenShapes = 0
         for (listIndex, list) in lists.enumerated() {
-            gather(list, index: listIndex, region: region, drawable: drawable, opaqueTexture: opaqueTexture)
+            let whiteTexel = solid.map { list.solidTexture == $0.texture && list.whiteUV == $0.whiteUV } ?? false
+            gather(
+                list, index: listIndex, region: region, joinsSolid: whiteTexel && drawable(list.solidTexture),
+                drawable: drawable, opaqueTexture: opaqueTexture)
         }
         keepLargestOccluders()
         let regionBox = Box(
@@ -119,10 +125,10 @@ package struct RegionPlan {
     }
 
     /// Adds `list`'s triangles that touch `region` to `gathered`, and its opaque rectangles to
-    /// `occluders`.
+    /// `occluders`; with `joinsSolid`, its blended flat commands are drawn with its solid texture.
     private mutating func gather(
-        _ list: DrawList, index listIndex: Int, region: PixelRect, drawable: (TextureHandle) -> Bool,
-        opaqueTexture: (TextureHandle) -> Bool
+        _ list: DrawList, index listIndex: Int, region: PixelRect, joinsSolid: Bool,
+        drawable: (TextureHandle) -> Bool, opaqueTexture: (TextureHandle) -> Bool
     ) {
         let rx0 = Float(region.x - 1), ry0 = Float(region.y - 1)
         let rx1 = Float(region.x + region.width + 1), ry1 = Float(region.y + region.height + 1)
@@ -152,8 +158,7 @@ package struct RegionPlan {
                     let box = Box(
                         x0: Float(clip.x), y0: Float(clip.y), x1: Float(clip.x + clip.w), y1: Float(clip.y + clip.h))
                     let texture =
-                        command.texture == .flat && !opaque && drawable(list.solidTexture)
-                        ? list.solidTexture : command.texture
+                        joinsSolid && command.texture == .flat && !opaque ? list.solidTexture : command.texture
                     let draw = Draw(
                         list: listIndex, texture: texture, blendsNone: opaque, clip: clip, vertexStart: 0,
                         vertexCount: 0)

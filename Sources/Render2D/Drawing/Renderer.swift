@@ -496,7 +496,8 @@ public final class Renderer {
     /// of every pending list that touch it, less what later opaque rectangles hide (`RegionPlan`).
     private func redraw(_ region: PixelRect) {
         regionPlan.make(
-            for: region, lists: pendingLists, drawable: { $0 == .flat || sdlTexture($0) != nil },
+            for: region, lists: pendingLists, solid: (atlas.whiteTexture, atlas.whiteUV),
+            drawable: { $0 == .flat || sdlTexture($0) != nil },
             opaqueTexture: { $0 == .flat || opaqueTextures.contains($0.id) })
         var rect = SDL_Rect(x: Int32(region.x), y: Int32(region.y), w: Int32(region.width), h: Int32(region.height))
         SDL_RenderSetClipRect(handle, &rect)

@@ -9,12 +9,18 @@ final class RegionPlanTests: XCTestCase {
     private let translucent = TextureHandle(id: 8)
     private let region = PixelRect(x: 0, y: 0, width: 96, height: 64)
 
-    private func plan(_ draw: (inout DrawList) -> Void) -> (RegionPlan, DrawList) {
+    /// A white texel, as the glyph atlas's page 0 has.
+    private let white = (texture: TextureHandle(id: 5), whiteUV: SIMD2<Float>(0.25, 0.25))
+
+    private func plan(
+        solid: (texture: TextureHandle, whiteUV: SIMD2<Float>)? = nil, _ draw: (inout DrawList) -> Void
+    ) -> (RegionPlan, DrawList) {
         var list = DrawList(scale: 1)
+        list.reset(scale: 1, solidTexture: white.texture, whiteUV: white.whiteUV)
         draw(&list)
         var plan = RegionPlan()
         plan.make(
-            for: region, lists: [list], drawable: { _ in true },
+            for: region, lists: [list], solid: solid, drawable: { _ in true },
             opaqueTexture: { $0 == .flat || $0 == self.photo })
         return (plan, list)
     }
@@ -65,26 +71,42 @@ final class RegionPlanTests: XCTestCase {
         XCTAssertFalse(plan.clearPieces.isEmpty)
     }
 
+    /// A translucent panel, a small square, a rounded rectangle under a scissor, another
+    /// square and an opaque panel.
+    private func panelsAndShapes(_ list: inout DrawList) {
+        list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: Color(r: 90, g: 90, b: 90, a: 128))
+        list.addRect(Rect(x: 4, y: 4, width: 10, height: 10), color: .red)  // small: the solid texture
+        list.pushClip(Rect(x: 0, y: 0, width: 50, height: 64))
+        list.addRoundedRect(Rect(x: 40, y: 20, width: 20, height: 20), radius: 4, color: .blue)  // scissored
+        list.popClip()
+        list.addRect(Rect(x: 60, y: 40, width: 10, height: 10), color: .green)
+        list.addRect(Rect(x: 70, y: 0, width: 200, height: 100), color: .white)  // large, opaque: flat, unblended
+    }
+
     func testCommandsDrawnAlikeInARowAreOneDrawAndABlendedPanelJoinsTheSolidShapes() {
-        let (plan, list) = plan { list in
-            list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: Color(r: 90, g: 90, b: 90, a: 128))
-            list.addRect(Rect(x: 4, y: 4, width: 10, height: 10), color: .red)  // small: the solid texture
-            list.pushClip(Rect(x: 0, y: 0, width: 50, height: 64))
-            list.addRoundedRect(Rect(x: 40, y: 20, width: 20, height: 20), radius: 4, color: .blue)  // scissored
-            list.popClip()
-            list.addRect(Rect(x: 60, y: 40, width: 10, height: 10), color: .green)
-            list.addRect(Rect(x: 70, y: 0, width: 200, height: 100), color: .white)  // large, opaque: flat, unblended
-        }
+        let solid = white.texture
+        let (plan, list) = plan(solid: white, panelsAndShapes)
         XCTAssertEqual(
-            list.commands.map(\.texture), [.flat, .none, .none, .none, .flat],
+            list.commands.map(\.texture), [.flat, solid, solid, solid, .flat],
             "the panels flat, the rest the solid texture, the rounded rectangle under its own scissor")
-        XCTAssertEqual(plan.draws.map(\.texture), [.none, .none, .none, .flat])
+        XCTAssertEqual(plan.draws.map(\.texture), [solid, solid, solid, .flat])
         XCTAssertEqual(
             plan.draws.map(\.vertexCount), [12, plan.draws[1].vertexCount, 6, 6],
             "the translucent panel and the red square in one draw; the scissored shape alone")
         XCTAssertEqual(plan.draws.map(\.blendsNone), [false, false, false, true])
         XCTAssertEqual(plan.draws[1].clip.w, 50, "the rounded rectangle keeps its scissor")
         XCTAssertEqual(plan.draws[2].clip.w, Int32(region.width))
+    }
+
+    func testAPanelStaysFlatUnlessItsListSamplesTheWhiteTexelGiven() {
+        for solid in [
+            nil, (texture: white.texture, whiteUV: SIMD2<Float>(0, 0)), (TextureHandle(id: 6), white.whiteUV),
+        ] {
+            let (plan, _) = plan(solid: solid, panelsAndShapes)
+            XCTAssertEqual(
+                plan.draws.map(\.texture), [.flat, white.texture, white.texture, white.texture, .flat],
+                "the translucent panel is drawn flat, apart from the square")
+        }
     }
 
     func testTranslucentShapesHideNothing() {

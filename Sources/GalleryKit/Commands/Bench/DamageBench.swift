@@ -18,7 +18,7 @@ import Widgets
 /// again whole and read back: `pixel_identical` says whether every byte matched.
 ///
 /// `only` times one kind alone (its runs back to back), for a profiler to see that kind and
-/// nothing else: `bench damage --only hover`.
+/// nothing else: `bench damage --only hover`. Without full frames timed, `of_full` is null.
 @MainActor
 enum DamageBench {
     static func run(host: AppHost, folder: String, frames: Int, only: Kind? = nil) -> String {
@@ -90,7 +90,7 @@ enum DamageBench {
             let total = median(totals[kind] ?? [])
             let pixels = (redrawn[kind] ?? []).sorted()
             json += ",\"\(kind.rawValue)\":{\"total_ms_p50\":\(FrameTimeSummary.format(total))"
-            json += ",\"of_full\":\(FrameTimeSummary.format(full > 0 ? total / full : 0))"
+            json += ",\"of_full\":\(full > 0 ? FrameTimeSummary.format(total / full) : "null")"
             let phaseMedians = FramePhase.allCases.map { phase in
                 "\"\(phase.name)\":" + FrameTimeSummary.format(median((phases[kind] ?? []).map { $0[phase.rawValue] }))
             }
