@@ -63,12 +63,26 @@ package struct DamageTracker {
     /// False until a frame of this size and seed has been hashed: then all of it is damage.
     private var hasPrevious = false
     private var forcesFull = false
+    /// This frame's lists as hashed, in the order added, and the last frame's: a command equal
+    /// to one of the last frame's mixes that one's tile steps again instead of being hashed.
+    private var lists: [HashedList] = []
+    private var previousLists: [HashedList] = []
+    private var listsAdded = 0, previousListsAdded = 0
+    /// Whether this frame's lists are kept for the next frame's (see `beginFrame`).
+    private var remembers = false
+    /// The commands of the list being added (reused from list to list).
+    private var described: [HashedCommand] = []
+    /// Commands of this frame not hashed but repeated from the last frame's.
+    package private(set) var commandsRepeated = 0
 
     package init() {}
 
     /// Starts hashing a frame `width`×`height` pixels; a different size or `seed` (the
     /// clear color, the atlas's generation) from the last frame's damages everything.
-    package mutating func beginFrame(width: Int, height: Int, seed: UInt64) {
+    /// `remembers` keeps a copy of the frame's lists, so that the next frame hashes only the
+    /// commands that changed: worth it after a small change (the next is likely small too),
+    /// not during a scroll, where every command changes and the copy would cost time and memory.
+    package mutating func beginFrame(width: Int, height: Int, seed: UInt64, remembers: Bool = true) {
         let sizeChanged = width != self.width || height != self.height
         if sizeChanged || seed != self.seed { forcesFull = true }
         self.width = max(0, width)
@@ -77,6 +91,15 @@ package struct DamageTracker {
         columns = (self.width + Self.tileSize - 1) / Self.tileSize
         rows = (self.height + Self.tileSize - 1) / Self.tileSize
         swap(&tiles, &previousTiles)
+        swap(&lists, &previousLists)
+        previousListsAdded = listsAdded  // the slots past it are old buffers, not the last frame
+        listsAdded = 0
+        self.remembers = remembers
+        commandsRepeated = 0
+        if !remembers {
+            lists.removeAll()
+            previousLists.removeAll()
+        }
         if tiles.count != columns * rows {
             tiles = [UInt64](repeating: 0, count: columns * rows)
         } else {
@@ -86,94 +109,85 @@ package struct DamageTracker {
     }
 
     /// Forgets the last frame: the next `endFrame` reports `.full` (its pixels were lost).
-    package mutating func invalidate() { hasPrevious = false }
+    package mutating func invalidate() {
+        hasPrevious = false
+        lists.removeAll()  // their memory too: a frame that does not hash keeps nothing
+        previousLists.removeAll()
+        listsAdded = 0
+    }
 
     /// Mixes `list`'s triangles into the tiles they touch; `generation` gives a number that
     /// changes whenever a texture's pixels change.
+    ///
+    /// A command equal to the last frame's command in the same place (counted from the list's
+    /// start, or from its end: a change shifts the commands after it) is not hashed again: the
+    /// tile steps it made then are made again, which gives the same tiles. A hover, a caret or
+    /// a thumbnail changes one or two commands of a hundred.
     package mutating func add(_ list: DrawList, generation: (TextureHandle) -> UInt64) {
         let commands = list.commands
         guard !commands.isEmpty, columns > 0, rows > 0 else { return }
-        let bounds = (x0: Float(0), y0: Float(0), x1: Float(width), y1: Float(height))
-        let columns = columns, rows = rows
+        let slot = listsAdded
+        listsAdded += 1
+        let comparable =
+            remembers && hasPrevious && !forcesFull && previousTiles.count == tiles.count
+            && slot < min(previousListsAdded, previousLists.count)
+        let previous = comparable ? previousLists[slot] : nil
+        if remembers && lists.count <= slot { lists.append(HashedList()) }
+        let hashed = remembers ? lists[slot] : nil
+        let columns = columns, rows = rows, window = windowClip
+        var described: [HashedCommand] = [], tiles: [UInt64] = [], repeated = 0
+        swap(&described, &self.described)
+        swap(&tiles, &self.tiles)
+        defer {
+            swap(&described, &self.described)
+            swap(&tiles, &self.tiles)
+            commandsRepeated += repeated
+        }
         list.vertices.withUnsafeBufferPointer { vertices in
             list.indices.withUnsafeBufferPointer { indices in
                 tiles.withUnsafeMutableBufferPointer { tiles in
-                    for command in commands {
-                        var clip = bounds
-                        if let s = command.scissor {
-                            // The renderer truncates the scissor to whole pixels the same way.
-                            let sx = Float(Int32(clamping: Int(s.x.clampedForPixels)))
-                            let sy = Float(Int32(clamping: Int(s.y.clampedForPixels)))
-                            clip.x0 = max(clip.x0, sx)
-                            clip.y0 = max(clip.y0, sy)
-                            clip.x1 = min(clip.x1, sx + Float(max(0, Int(s.width.clampedForPixels))))
-                            clip.y1 = min(clip.y1, sy + Float(max(0, Int(s.height.clampedForPixels))))
+                    HashedCommand.describe(
+                        commands, indices: indices, vertexCount: vertices.count, window: window,
+                        findsVertices: hashed != nil, generation: generation, into: &described)
+                    guard let hashed else {
+                        var unnoted = UnnotedSteps()
+                        for command in described where command.isDrawn {
+                            _ = HashedList.hashTriangles(
+                                of: command, vertices: vertices, indices: indices, into: tiles, columns: columns,
+                                rows: rows, notes: &unnoted)
                         }
-                        guard clip.x0 < clip.x1, clip.y0 < clip.y1 else { continue }
-                        var commandSeed = Self.mix(UInt64(command.texture.id), generation(command.texture))
-                        commandSeed = Self.mix(
-                            commandSeed, UInt64(clip.x0.bitPattern) | UInt64(clip.y0.bitPattern) << 32)
-                        commandSeed = Self.mix(
-                            commandSeed, UInt64(clip.x1.bitPattern) | UInt64(clip.y1.bitPattern) << 32)
-                        Self.hashTriangles(
-                            of: command, vertices: vertices, indices: indices, clip: clip, seed: commandSeed,
-                            tiles: tiles, columns: columns, rows: rows)
+                        return
+                    }
+                    let matches = previous?.matches(described, vertices: vertices, indices: indices)
+                    hashed.remember(described, vertices: vertices, indices: indices)
+                    for (index, command) in described.enumerated() where command.isDrawn {
+                        let count: Int
+                        if let previous, let match = matches?[index] {
+                            repeated += 1
+                            count = previous.repeatSteps(of: match, into: tiles, notes: &hashed.steps)
+                        } else {
+                            count = HashedList.hashTriangles(
+                                of: command, vertices: vertices, indices: indices, into: tiles, columns: columns,
+                                rows: rows, notes: &hashed.steps)
+                        }
+                        hashed.noteSteps(of: index, count: count)
                     }
                 }
             }
         }
     }
 
-    /// Hashes `command`'s triangles into the tiles. The two triangles of a quad as `DrawList`
-    /// writes them (a b c, a c d) go as one: one bound and one pass over the tiles for both,
-    /// which halves the cost of a frame of text.
-    private static func hashTriangles(
-        of command: DrawCommand, vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>,
-        clip: (x0: Float, y0: Float, x1: Float, y1: Float), seed: UInt64,
-        tiles: UnsafeMutableBufferPointer<UInt64>, columns: Int, rows: Int
-    ) {
-        let end = min(command.indexStart + command.indexCount, indices.count)
-        let count = vertices.count
-        var i = command.indexStart
-        while i + 2 < end {
-            let a = Int(indices[i]), b = Int(indices[i + 1]), c = Int(indices[i + 2])
-            let isQuad = i + 5 < end && Int(indices[i + 3]) == a && Int(indices[i + 4]) == c
-            let d = isQuad ? Int(indices[i + 5]) : c
-            i += isQuad ? 6 : 3
-            guard a >= 0, b >= 0, c >= 0, d >= 0, a < count, b < count, c < count, d < count else { continue }
-            let va = vertices[a], vb = vertices[b], vc = vertices[c], vd = vertices[d]
-            // Bounds with a pixel's margin, clipped; NaN-safe (a NaN corner fails every test).
-            let x0 = max(clip.x0, min(va.position.x, vb.position.x, vc.position.x, vd.position.x) - 1)
-            let x1 = min(clip.x1, max(va.position.x, vb.position.x, vc.position.x, vd.position.x) + 1)
-            let y0 = max(clip.y0, min(va.position.y, vb.position.y, vc.position.y, vd.position.y) - 1)
-            let y1 = min(clip.y1, max(va.position.y, vb.position.y, vc.position.y, vd.position.y) + 1)
-            guard x0 < x1, y0 < y1, x0 >= clip.x0, y0 >= clip.y0, x1 <= clip.x1, y1 <= clip.y1 else { continue }
-            var h = mix(seed, vertexBits(va) ^ vertexBits(vc) &* 0x1_0000_01B3)
-            h = mix(h, vertexBits(vb) ^ vertexBits(vd) &* 0x1_0000_01B3 ^ (isQuad ? 1 : 0))
-            h = mix(h, colorAndUV(va) ^ colorAndUV(vb) &* 31 ^ colorAndUV(vc) &* 1009 ^ colorAndUV(vd) &* 65_537)
-            let tx0 = Int(x0) / tileSize, tx1 = min(columns - 1, Int(x1) / tileSize)
-            let ty0 = Int(y0) / tileSize, ty1 = min(rows - 1, Int(y1) / tileSize)
-            for ty in ty0...ty1 {
-                let row = ty * columns
-                for tx in tx0...tx1 { tiles[row + tx] = (tiles[row + tx] ^ h) &* 0x9E37_79B9_7F4A_7C15 }
-            }
-        }
-    }
-
-    @inline(__always) private static func vertexBits(_ v: SDL_Vertex) -> UInt64 {
-        UInt64(v.position.x.bitPattern) | UInt64(v.position.y.bitPattern) << 32
-    }
-
-    @inline(__always) private static func colorAndUV(_ v: SDL_Vertex) -> UInt64 {
-        let color = UInt64(v.color.r) | UInt64(v.color.g) << 8 | UInt64(v.color.b) << 16 | UInt64(v.color.a) << 24
-        return color ^ UInt64(v.tex_coord.x.bitPattern) << 32 ^ UInt64(v.tex_coord.y.bitPattern) &* 0x1_0000_01B3
-    }
+    /// The window as a clip rectangle.
+    private var windowClip: HashedCommand.Clip { HashedCommand.Clip(x0: 0, y0: 0, x1: Float(width), y1: Float(height)) }
 
     @inline(__always) package static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
         var x = (h ^ value) &* 0xFF51_AFD7_ED55_8CCD
         x ^= x >> 33
         return x
     }
+
+    /// A tile's hash after one more quad or triangle hashed `h` touched it.
+    @inline(__always) static func step(_ tile: UInt64, _ h: UInt64) -> UInt64 { (tile ^ h) &* 0x9E37_79B9_7F4A_7C15 }
 
     /// Ends the frame: what differs from the last one.
     package mutating func endFrame() -> Damage {

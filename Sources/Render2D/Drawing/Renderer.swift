@@ -251,6 +251,9 @@ public final class Renderer {
     private var lastFrameIsCurrent = false
     /// Whole-window frames in a row: past two, frames go straight to the window.
     private var fullFramesInARow = 0
+    /// Whether the last frame changed only part of the window: the next one likely will too,
+    /// so its lists are kept for the one after to compare with (`DamageTracker.beginFrame`).
+    private var lastFrameWasPartial = false
     /// Frames in a row whose every pixel reached the window's back buffer (0 after it was lost).
     private var framesInWindow = 0
     /// The damage of the last frames in the window, oldest first (nil: all of it), for a back
@@ -298,7 +301,7 @@ public final class Renderer {
         let seed =
             UInt64(clearColor.r) | UInt64(clearColor.g) << 8 | UInt64(clearColor.b) << 16
             | UInt64(clearColor.a) << 24 | UInt64(atlas.generation) << 32
-        damageTracker.beginFrame(width: w, height: h, seed: seed)
+        damageTracker.beginFrame(width: w, height: h, seed: seed, remembers: lastFrameWasPartial)
     }
 
     /// Whether a frame hashes its triangles, after `fullFrames` whole-window changes in a row
@@ -318,6 +321,7 @@ public final class Renderer {
         lastFrameIsCurrent = false
         framesInWindow = 0
         fullFramesInARow = 0
+        lastFrameWasPartial = false
         damageTracker.invalidate()
     }
 
@@ -378,6 +382,7 @@ public final class Renderer {
         regionsToPresent = nil  // all of it, unless only regions are drawn into the window
         let (w, h) = outputSize
         fullFramesInARow = damage == .full ? fullFramesInARow + 1 : 0
+        lastFrameWasPartial = damage != .full
         let age = redrawsOnlyDamage ? backBufferAge() : 0
         if (1...Self.maxBackBufferAge).contains(age) {
             drawIntoWindow(damage, backBufferAge: age, width: w, height: h)

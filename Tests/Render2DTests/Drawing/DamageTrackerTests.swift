@@ -172,3 +172,117 @@ final class BackBufferAgeTests: XCTestCase {
         XCTAssertNil(Renderer.regionsToRedraw(thisFrame: [caret], history: [], backBufferAge: 0))
     }
 }
+
+/// `DamageTracker` repeating the tile steps of commands unchanged since the last frame.
+final class RepeatedCommandTests: XCTestCase {
+    /// One shape of a random scene.
+    private struct Shape {
+        var rect: Rect
+        var color: Color
+        /// 0: a rectangle; 1...3: an image of that texture; 4: a rounded rectangle.
+        var kind: Int
+        /// A clip of its own, when it has one.
+        var clip: Rect?
+    }
+
+    /// A small deterministic generator (xorshift64*), so that a failure names its frame.
+    private struct Random {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return Int((state &* 0x2545_F491_4F6C_DD1D) >> 33) % bound
+        }
+        mutating func rect() -> Rect {
+            Rect(x: Double(next(300)), y: Double(next(180)), width: Double(1 + next(80)), height: Double(1 + next(60)))
+        }
+    }
+
+    private func list(_ shapes: [Shape]) -> DrawList {
+        var list = DrawList(scale: 1)
+        for shape in shapes {
+            if let clip = shape.clip { list.pushClip(clip) }
+            switch shape.kind {
+            case 0: list.addRect(shape.rect, color: shape.color)
+            case 4: list.addRoundedRect(shape.rect, radius: 6, color: shape.color)
+            default: list.addImage(TextureHandle(id: UInt32(shape.kind)), in: shape.rect, tint: shape.color)
+            }
+            if shape.clip != nil { list.popClip() }
+        }
+        return list
+    }
+
+    /// Over a random run of changes (shapes moved, recolored, added, removed, clipped; a
+    /// texture's pixels replaced; an overlay list that comes and goes; the window turned), a tracker that keeps
+    /// its lists and repeats unchanged commands finds every frame's damage exactly as one that
+    /// hashes every command afresh.
+    func testRepeatingUnchangedCommandsFindsWhatHashingEveryCommandFinds() {
+        var random = Random(state: 0x9E37_79B9_7F4A_7C15)
+        var shapes = (0..<16).map { _ in Shape(rect: random.rect(), color: .gray, kind: random.next(5)) }
+        let colors: [Color] = [.red, .green, .blue, .gray, .white]
+        var generations: [UInt32: UInt64] = [:]
+        var remembering = DamageTracker(), hashingAll = DamageTracker()
+        var repeated = 0
+        for frame in 0..<400 {
+            for _ in 0..<(1 + random.next(2)) {
+                let i = random.next(shapes.count)
+                switch random.next(8) {
+                case 0: shapes[i].rect = random.rect()
+                case 1: shapes[i].rect.x += 1
+                case 2: shapes[i].color = colors[random.next(colors.count)]
+                case 3: shapes.insert(Shape(rect: random.rect(), color: .blue, kind: random.next(5)), at: i)
+                case 4: if shapes.count > 4 { shapes.remove(at: i) }
+                case 5: generations[UInt32(1 + random.next(3)), default: 0] += 1
+                case 6: shapes[i].clip = shapes[i].clip == nil ? random.rect() : nil
+                default: break  // nothing changes
+                }
+            }
+            let content = list(shapes)
+            let overlay = frame % 7 < 3 ? list([Shape(rect: random.rect(), color: .red, kind: 0)]) : nil
+            // Every 50 frames the window turns: as many tiles, in other places.
+            let (width, height) = frame / 50 % 2 == 0 ? (320, 200) : (200, 320)
+            remembering.beginFrame(width: width, height: height, seed: 0, remembers: true)
+            hashingAll.beginFrame(width: width, height: height, seed: 0, remembers: false)
+            for tracker in [0, 1] {
+                for list in [content, overlay].compactMap({ $0 }) {
+                    if tracker == 0 {
+                        remembering.add(list) { generations[$0.id] ?? 0 }
+                    } else {
+                        hashingAll.add(list) { generations[$0.id] ?? 0 }
+                    }
+                }
+            }
+            repeated += remembering.commandsRepeated
+            XCTAssertEqual(hashingAll.commandsRepeated, 0)
+            XCTAssertEqual(remembering.endFrame(), hashingAll.endFrame(), "frame \(frame)")
+        }
+        XCTAssertGreaterThan(repeated, 400, "most frames repeat some commands")
+    }
+
+    /// After a hover, only the command holding the highlight is hashed again: the image and
+    /// the text after it are repeated, even though their vertices moved in the list.
+    func testOnlyTheChangedCommandIsHashedAgain() {
+        func frame(highlight: Bool) -> DrawList {
+            var list = DrawList(scale: 1)
+            list.addRect(Rect(x: 0, y: 0, width: 320, height: 24), color: .gray)
+            if highlight { list.addRect(Rect(x: 40, y: 40, width: 10, height: 10), color: .blue) }
+            list.addImage(TextureHandle(id: 7), in: Rect(x: 200, y: 100, width: 50, height: 50), tint: .white)
+            list.addRect(Rect(x: 200, y: 160, width: 50, height: 12), color: .gray)
+            return list
+        }
+        var tracker = DamageTracker()
+        var damages: [Damage] = [], repeated: [Int] = []
+        for highlight in [false, true, false, false] {
+            tracker.beginFrame(width: 320, height: 200, seed: 0, remembers: true)
+            tracker.add(frame(highlight: highlight)) { _ in 0 }
+            damages.append(tracker.endFrame())
+            repeated.append(tracker.commandsRepeated)
+        }
+        // Three commands: the solid shapes up to the image, the image, the label after it.
+        XCTAssertEqual(repeated, [0, 2, 2, 3])
+        XCTAssertEqual(damages[1], .regions([PixelRect(x: 32, y: 32, width: 32, height: 32)]))
+        XCTAssertEqual(damages[2], damages[1])
+        XCTAssertEqual(damages[3], .none)
+    }
+}
