@@ -172,7 +172,11 @@ final class LibraryIndexTests: XCTestCase {
         _ = try Self.photos(["2021:07:04 18:30:05", "2020:01:02 03:04:05"], in: lib)
         let path = dir.file("index.sqlite")
         _ = try scan(lib.path, index: LibraryIndex(path: path))
-        let other = try DatabaseQueue(path: path)
+        // The scan's index may still be closing on the walk's thread (its last connection
+        // checkpoints the WAL under an exclusive lock): wait for it, as the app's connections do.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let other = try DatabaseQueue(path: path, configuration: configuration)
         try other.write { db in
             try db.execute(sql: "UPDATE photo SET size = 'large', orientation = 99 WHERE path LIKE '%IMG_0001%'")
         }
