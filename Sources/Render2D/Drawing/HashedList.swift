@@ -87,6 +87,9 @@ protocol TileStepNotes {
 
 /// Steps not noted: a frame that is not remembered.
 struct UnnotedSteps: TileStepNotes {
+    /// Unread. An empty struct passed `inout` gets no address of its own, and ThreadSanitizer's
+    /// check of the access then reads a wild one (it crashed `DamageRedrawTests` under TSan).
+    private var addressable: UInt8 = 0
     @inline(__always) func reserve(_ extra: Int) {}
     @inline(__always) func appendReserved(_ step: TileStep) {}
 }
