@@ -4,7 +4,8 @@ import CSDL2
 package enum Damage: Equatable, Sendable {
     /// Nothing: the last frame's pixels are this frame's.
     case none
-    /// Only these rectangles (physical pixels, whole tiles, clipped to the window) changed.
+    /// Only these rectangles (physical pixels, clipped to the window) changed: whole tiles,
+    /// or cut to where the changed commands draw in them when that is known.
     case regions([PixelRect])
     /// Everything is redrawn: the first frame, a new size or clear color, or a change over
     /// most of the window.
@@ -32,6 +33,12 @@ package struct PixelRect: Equatable, Sendable {
 /// differs was drawn differently, so its pixels may differ; a tile whose hash is the same
 /// received the same triangles in the same order from the same textures, so its pixels are
 /// the same. Tiles are 32 pixels square: a caret or a hover stays a few tiles.
+///
+/// When this frame and the last both kept their lists (after small changes), the tracker also
+/// knows which commands changed: those it hashed, and the last frame's it did not repeat. No
+/// pixel outside their bounds differs, so each damaged region is cut to what of them it holds:
+/// a hover ring's cell rather than the tiles around it, a thumbnail rather than its tiles, a
+/// caret rather than two tiles.
 ///
 /// The glyph atlas needs no generation of its own between evictions (its `generation` is in
 /// the seed): a glyph's slot is never rewritten, and a composed line's shelf is handed on only
@@ -74,6 +81,15 @@ package struct DamageTracker {
     private var described: [HashedCommand] = []
     /// Commands of this frame not hashed but repeated from the last frame's.
     package private(set) var commandsRepeated = 0
+    /// Where this frame's changed commands draw and the last frame's commands it does not
+    /// repeat drew, when both frames kept their lists (`changesAreKnown`): no pixel outside
+    /// them differs, so a damaged region shrinks to what of them it holds.
+    private var changedBounds: [HashedCommand.Clip] = []
+    private var changesAreKnown = false
+    /// Whether regions are cut to the changes when they are known (off: whole tiles, to compare).
+    package var cutsRegionsToChanges = true
+    /// Past this many changed commands, regions stay whole tiles.
+    static let maxChangedBounds = 256
 
     package init() {}
 
@@ -94,6 +110,8 @@ package struct DamageTracker {
         swap(&lists, &previousLists)
         previousListsAdded = listsAdded  // the slots past it are old buffers, not the last frame
         listsAdded = 0
+        changesAreKnown = remembers && self.remembers
+        changedBounds.removeAll(keepingCapacity: true)
         self.remembers = remembers
         commandsRepeated = 0
         if !remembers {
@@ -122,7 +140,7 @@ package struct DamageTracker {
     /// A command equal to the last frame's command in the same place (counted from the list's
     /// start, or from its end: a change shifts the commands after it) is not hashed again: the
     /// tile steps it made then are made again, which gives the same tiles. A hover, a caret or
-    /// a thumbnail changes one or two commands of a hundred.
+    /// a thumbnail changes one or two of the browser's 65 or so commands.
     package mutating func add(_ list: DrawList, generation: (TextureHandle) -> UInt64) {
         let commands = list.commands
         guard !commands.isEmpty, columns > 0, rows > 0 else { return }
@@ -150,6 +168,7 @@ package struct DamageTracker {
                         commands, indices: indices, vertexCount: vertices.count, window: window,
                         findsVertices: hashed != nil, generation: generation, into: &described)
                     guard let hashed else {
+                        changesAreKnown = false
                         var unnoted = UnnotedSteps()
                         for command in described where command.isDrawn {
                             _ = HashedList.hashTriangles(
@@ -158,23 +177,39 @@ package struct DamageTracker {
                         }
                         return
                     }
-                    let matches = previous?.matches(described, vertices: vertices, indices: indices)
+                    let found = previous?.matches(described, vertices: vertices, indices: indices)
                     hashed.remember(described, vertices: vertices, indices: indices)
                     for (index, command) in described.enumerated() where command.isDrawn {
-                        let count: Int
-                        if let previous, let match = matches?[index] {
+                        let count: Int, bounds: HashedCommand.Clip
+                        if let previous, let match = found?.matches[index] {
                             repeated += 1
                             count = previous.repeatSteps(of: match, into: tiles, notes: &hashed.steps)
+                            bounds = previous.commands[match].bounds
                         } else {
-                            count = HashedList.hashTriangles(
+                            (count, bounds) = HashedList.hashTriangles(
                                 of: command, vertices: vertices, indices: indices, into: tiles, columns: columns,
                                 rows: rows, notes: &hashed.steps)
+                            noteChange(bounds)
                         }
-                        hashed.noteSteps(of: index, count: count)
+                        hashed.noteSteps(of: index, count: count, bounds: bounds)
+                    }
+                    // The last frame's commands that none of this frame's repeats drew there.
+                    if let previous, let found {
+                        for old in found.unmatched { noteChange(previous.commands[old].bounds) }
                     }
                 }
             }
         }
+    }
+
+    /// Notes where a changed command draws, or drew.
+    private mutating func noteChange(_ bounds: HashedCommand.Clip) {
+        guard changesAreKnown, !bounds.isEmpty else { return }
+        guard changedBounds.count < Self.maxChangedBounds else {
+            changesAreKnown = false
+            return
+        }
+        changedBounds.append(bounds)
     }
 
     /// The window as a clip rectangle.
@@ -196,6 +231,10 @@ package struct DamageTracker {
             forcesFull = false
         }
         guard hasPrevious, !forcesFull, previousTiles.count == tiles.count else { return .full }
+        // Lists of the last frame that this one does not have: all they drew is change.
+        for slot in listsAdded..<max(listsAdded, min(previousListsAdded, previousLists.count)) {
+            for command in previousLists[slot].commands { noteChange(command.bounds) }
+        }
         var changed = 0
         for i in tiles.indices where tiles[i] != previousTiles[i] { changed += 1 }
         if changed == 0 { return .none }
@@ -235,9 +274,29 @@ package struct DamageTracker {
         rects = Self.mergedWhereCheaper(rects)
         if rects.count > Self.maxRegions { rects = [PixelRect.bounds(of: rects)] }
         return rects.map { rect in
-            PixelRect(
+            let inWindow = PixelRect(
                 x: rect.x, y: rect.y, width: min(rect.width, width - rect.x), height: min(rect.height, height - rect.y))
+            return changesAreKnown && cutsRegionsToChanges ? Self.shrunk(inWindow, to: changedBounds) : inWindow
         }
+    }
+
+    /// `region` cut to the whole pixels of `changes` (their bounds) it holds; unchanged when
+    /// it holds none of them.
+    static func shrunk(_ region: PixelRect, to changes: [HashedCommand.Clip]) -> PixelRect {
+        let box = HashedCommand.Clip(
+            x0: Float(region.x), y0: Float(region.y), x1: Float(region.x + region.width),
+            y1: Float(region.y + region.height))
+        var held = HashedCommand.Clip.empty
+        for change in changes {
+            let part = HashedCommand.Clip(
+                x0: max(box.x0, change.x0), y0: max(box.y0, change.y0), x1: min(box.x1, change.x1),
+                y1: min(box.y1, change.y1))
+            if !part.isEmpty { held = held.union(part) }
+        }
+        guard !held.isEmpty else { return region }
+        let x0 = Int(held.x0.rounded(.down)), y0 = Int(held.y0.rounded(.down))
+        let x1 = Int(held.x1.rounded(.up)), y1 = Int(held.y1.rounded(.up))
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 

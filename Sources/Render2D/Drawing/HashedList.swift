@@ -13,13 +13,20 @@ struct TileStep {
 /// A command as `DamageTracker` hashed it: what it samples, where it may draw, the vertices
 /// its indices name, and the tile steps it made.
 struct HashedCommand {
-    /// A clip rectangle in physical pixels.
+    /// A rectangle in physical pixels, with fractional edges: a clip, or where triangles draw.
     struct Clip {
         var x0: Float, y0: Float, x1: Float, y1: Float
         /// The same bits (what the hash mixes in), not merely equal values.
         func isBitwiseEqual(to other: Clip) -> Bool {
             x0.bitPattern == other.x0.bitPattern && y0.bitPattern == other.y0.bitPattern
                 && x1.bitPattern == other.x1.bitPattern && y1.bitPattern == other.y1.bitPattern
+        }
+        /// Nothing: the start of a union.
+        static let empty = Clip(x0: .infinity, y0: .infinity, x1: -.infinity, y1: -.infinity)
+        var isEmpty: Bool { !(x0 < x1 && y0 < y1) }
+        /// The smallest box holding both.
+        func union(_ other: Clip) -> Clip {
+            Clip(x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
         }
     }
     var texture: UInt32
@@ -33,6 +40,9 @@ struct HashedCommand {
     var vertexLow: Int, vertexHigh: Int
     /// Its steps in the list's `steps`.
     var stepStart = 0, stepCount = 0
+    /// Where its triangles may draw: their bounds with a pixel's margin, clipped (empty when
+    /// they draw nothing).
+    var bounds = Clip.empty
     /// Whether its clip leaves anything to draw.
     var isDrawn: Bool { clip.x0 < clip.x1 && clip.y0 < clip.y1 }
 
@@ -178,18 +188,20 @@ final class HashedList {
         steps.removeAll()
     }
 
-    /// Notes that command `index`'s steps are the last `count` added.
-    func noteSteps(of index: Int, count: Int) {
+    /// Notes that command `index`'s steps are the last `count` added, and where it draws.
+    func noteSteps(of index: Int, count: Int, bounds: HashedCommand.Clip) {
         commands[index].stepStart = steps.count - count
         commands[index].stepCount = count
+        commands[index].bounds = bounds
     }
 
     /// For each of `commands` (of a list of these `vertices` and `indices`), the index of the
     /// equal command kept here: the same commands from the start, then the same from the end
-    /// (a change in between shifts the ones after it).
+    /// (a change in between shifts the ones after it). `unmatched`: the kept commands none is
+    /// equal to.
     func matches(
         _ commands: [HashedCommand], vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>
-    ) -> [Int?] {
+    ) -> (matches: [Int?], unmatched: Range<Int>) {
         var result = [Int?](repeating: nil, count: commands.count)
         let n = commands.count, m = self.commands.count
         let kept = (vertices: self.vertices.buffer, indices: self.indices.buffer)
@@ -208,7 +220,7 @@ final class HashedList {
             result[n - 1 - suffix] = m - 1 - suffix
             suffix += 1
         }
-        return result
+        return (result, prefix..<m - suffix)
     }
 
     /// Whether command `a` draws exactly what `b` drew: the same texture and content
@@ -256,16 +268,18 @@ final class HashedList {
     }
 
     /// Hashes `command`'s triangles into the tiles, noting each step in `notes`; returns how
-    /// many. The two triangles of a quad as `DrawList` writes them (a b c, a c d) go as one:
-    /// one bound and one pass over the tiles for both, which halves the cost of a frame of text.
+    /// many, and the bounds of what it hashed (`HashedCommand.bounds`). The two triangles of a
+    /// quad as `DrawList` writes them (a b c, a c d) go as one: one bound and one pass over the
+    /// tiles for both, which halves the cost of a frame of text.
     static func hashTriangles<Notes: TileStepNotes>(
         of command: HashedCommand, vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>,
         into tiles: UnsafeMutableBufferPointer<UInt64>, columns: Int, rows: Int, notes: inout Notes
-    ) -> Int {
+    ) -> (steps: Int, bounds: HashedCommand.Clip) {
         let clip = command.clip, seed = command.seed, tileSize = DamageTracker.tileSize
         let end = command.indexStart + command.indexCount
         let count = vertices.count
         var i = command.indexStart, noted = 0
+        var bounds = HashedCommand.Clip.empty
         while i + 2 < end {
             let a = Int(indices[i]), b = Int(indices[i + 1]), c = Int(indices[i + 2])
             let isQuad = i + 5 < end && Int(indices[i + 3]) == a && Int(indices[i + 4]) == c
@@ -279,6 +293,7 @@ final class HashedList {
             let y0 = max(clip.y0, min(va.position.y, vb.position.y, vc.position.y, vd.position.y) - 1)
             let y1 = min(clip.y1, max(va.position.y, vb.position.y, vc.position.y, vd.position.y) + 1)
             guard x0 < x1, y0 < y1, x0 >= clip.x0, y0 >= clip.y0, x1 <= clip.x1, y1 <= clip.y1 else { continue }
+            bounds = bounds.union(HashedCommand.Clip(x0: x0, y0: y0, x1: x1, y1: y1))
             var h = DamageTracker.mix(seed, vertexBits(va) ^ vertexBits(vc) &* 0x1_0000_01B3)
             h = DamageTracker.mix(h, vertexBits(vb) ^ vertexBits(vd) &* 0x1_0000_01B3 ^ (isQuad ? 1 : 0))
             h = DamageTracker.mix(
@@ -296,7 +311,7 @@ final class HashedList {
                 }
             }
         }
-        return noted
+        return (noted, bounds)
     }
 
     @inline(__always) private static func vertexBits(_ v: SDL_Vertex) -> UInt64 {

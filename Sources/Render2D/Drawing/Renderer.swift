@@ -227,7 +227,8 @@ public final class Renderer {
     /// `TESSERA_FULL_REDRAW=1` is in the environment).
     ///
     /// The last frame is kept in a render target. Each frame's triangles are hashed into
-    /// 32-pixel tiles (`DamageTracker`); only the tiles whose hashes differ are cleared and
+    /// 32-pixel tiles (`DamageTracker`); only the tiles whose hashes differ (cut to where the
+    /// changed commands draw, after small changes) are cleared and
     /// drawn again, under a scissor, from the triangles that touch them less what a later
     /// opaque rectangle hides (`RegionPlan`), and the target is
     /// then copied to the window; where the window's back buffer keeps the last frame (SDL's

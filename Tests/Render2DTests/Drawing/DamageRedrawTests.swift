@@ -139,6 +139,55 @@ final class DamageRedrawTests: XCTestCase {
         }
     }
 
+    /// Random small changes, frame after frame (shapes between pixels moved, recolored, added,
+    /// removed, clipped; rounded corners, rings, text, translucent images; texture pixels
+    /// replaced): every frame redrawn only where it changed is the frame drawn whole, and most
+    /// frames draw regions cut to what changed, smaller than their tiles.
+    func testRandomSmallChangesRedrawnOnlyWhereTheyChangedMatchAFullRedraw() throws {
+        try onMain {
+            let pair = try Pair(width: 320, height: 200)
+            let renderer = pair.h.host.window.renderer
+            let textures = try (1...3).map { k in
+                let pixels = PixelBuffer(width: 8, height: 8, color: RandomScene.colors[k])
+                return (
+                    try renderer.makeTexture(width: 8, height: 8, pixels: pixels, opaque: k != 3),
+                    try pair.reference.host.window.renderer.makeTexture(
+                        width: 8, height: 8, pixels: pixels, opaque: k != 3)
+                )
+            }
+            var scene = RandomScene(seed: 0x2545_F491_4F6C_DD1D, fractional: true)
+            var partial = 0, cutToTheChange = 0
+            for frame in 0..<150 {
+                if let texture = scene.change() {
+                    let pixels = PixelBuffer(width: 8, height: 8, color: RandomScene.colors[frame % 6])
+                    try renderer.updateTexture(textures[texture - 1].0, x: 0, y: 0, pixels: pixels)
+                    try pair.reference.host.window.renderer.updateTexture(
+                        textures[texture - 1].1, x: 0, y: 0, pixels: pixels)
+                }
+                pair.h.frame { ui in scene.draw(into: &ui.drawList, texture: { textures[$0 - 1].0 }, font: ui.font) }
+                pair.reference.frame { ui in
+                    scene.draw(into: &ui.drawList, texture: { textures[$0 - 1].1 }, font: ui.font)
+                }
+                let (damaged, whole) = (pair.h.pixels, pair.reference.pixels)
+                if damaged != whole {
+                    let differs = (0..<320 * 200).first {
+                        damaged.pixel(x: $0 % 320, y: $0 / 320) != whole.pixel(x: $0 % 320, y: $0 / 320)
+                    }
+                    XCTFail(
+                        "frame \(frame): pixel \(differs.map { ($0 % 320, $0 / 320) }.debugDescription) differs from a full redraw"
+                    )
+                }
+                guard !renderer.stats.fullRedraw, renderer.stats.redrawnArea > 0 else { continue }
+                partial += 1
+                if renderer.stats.redrawnArea % (DamageTracker.tileSize * DamageTracker.tileSize) != 0 {
+                    cutToTheChange += 1
+                }
+            }
+            XCTAssertGreaterThan(partial, 75, "most frames redraw only their damage")
+            XCTAssertGreaterThan(cutToTheChange, partial / 2, "most regions are cut to the change")
+        }
+    }
+
     func testAWholeWindowChangeIsDrawnWholeAndSmallChangesAfterItOnlyTheirRegion() throws {
         try onMain {
             let pair = try Pair(width: 320, height: 200)

@@ -1,4 +1,5 @@
 import XCTest
+import TesseraTesting
 @testable import Render2D
 
 /// `DamageTracker` without a window: which tiles a change of draw commands damages.
@@ -21,11 +22,13 @@ final class DamageTrackerTests: XCTestCase {
         }
     }
 
+    /// The damage `second` does after `first`: whole tiles, or `cut` to the changed commands.
     private func damage(
         _ first: DrawList, _ second: DrawList, generations: [UInt32: UInt64] = [:], seed: UInt64 = 0,
-        size: (Int, Int) = (320, 200)
+        size: (Int, Int) = (320, 200), cut: Bool = false
     ) -> Damage {
         var tracker = DamageTracker()
+        tracker.cutsRegionsToChanges = cut
         tracker.beginFrame(width: 320, height: 200, seed: 0)
         tracker.add(first) { _ in 0 }
         XCTAssertEqual(tracker.endFrame(), .full, "the first frame is all damage")
@@ -50,6 +53,75 @@ final class DamageTrackerTests: XCTestCase {
             damage(scene(), scene(), generations: [7: 1]),
             .regions([PixelRect(x: 192, y: 96, width: 64, height: 64)]))
         XCTAssertEqual(damage(scene(), scene(imageTint: .red)), damage(scene(), scene(), generations: [7: 1]))
+    }
+
+    func testRegionsAreCutToWhereTheChangedCommandsDraw() {
+        // The image, with a pixel's margin: 199...251 × 99...151.
+        XCTAssertEqual(
+            damage(scene(), scene(), generations: [7: 1], cut: true),
+            .regions([PixelRect(x: 199, y: 99, width: 52, height: 52)]))
+        // A ring's four sides: the ring and its margin, 39...241 × 39...161.
+        let cell = Rect(x: 40, y: 40, width: 200, height: 120)
+        let plain = list { l in l.addRect(cell, color: .gray) }
+        let ringed = list { l in
+            l.addRect(cell, color: .gray)
+            l.addImage(TextureHandle(id: 7), in: Rect(x: 300, y: 0, width: 10, height: 10))
+            l.addRectBorder(cell, radius: 0, color: .blue, thickness: 2)
+        }
+        let unringed = list { l in
+            l.addRect(cell, color: .gray)
+            l.addImage(TextureHandle(id: 7), in: Rect(x: 300, y: 0, width: 10, height: 10))
+        }
+        let ring = Damage.regions([PixelRect(x: 39, y: 39, width: 202, height: 122)])
+        XCTAssertEqual(damage(unringed, ringed, cut: true), ring, "where it draws")
+        XCTAssertEqual(damage(ringed, unringed, cut: true), ring, "where it drew")
+        // A list that comes (or goes) with a frame, a popover: where it draws (or drew).
+        let popover = list { l in
+            l.addRectBorder(Rect(x: 40, y: 40, width: 60, height: 40), radius: 0, color: .blue, thickness: 2)
+            l.addImage(TextureHandle(id: 7), in: Rect(x: 300, y: 0, width: 10, height: 10))
+        }
+        var tracker = DamageTracker()
+        var regions: [Damage] = []
+        for lists in [[plain], [plain, popover], [plain], [plain]] {
+            tracker.beginFrame(width: 320, height: 200, seed: 0)
+            for list in lists { tracker.add(list) { _ in 0 } }
+            regions.append(tracker.endFrame())
+        }
+        let ringAndImage = Damage.regions([
+            PixelRect(x: 299, y: 0, width: 12, height: 11), PixelRect(x: 39, y: 39, width: 62, height: 42),
+        ])
+        XCTAssertEqual(regions, [.full, ringAndImage, ringAndImage, .none])
+        // Two changes, each in its own tiles: each region holds only its own change.
+        let before = list { l in
+            l.addRect(Rect(x: 2, y: 2, width: 20, height: 60), color: .gray)
+            l.addImage(TextureHandle(id: 7), in: Rect(x: 250, y: 150, width: 10, height: 10))
+        }
+        let after = list { l in
+            l.addRect(Rect(x: 2, y: 2, width: 20, height: 60), color: .black)
+            l.addImage(TextureHandle(id: 7), in: Rect(x: 250, y: 150, width: 10, height: 10), tint: .red)
+        }
+        XCTAssertEqual(
+            damage(before, after, cut: true),
+            .regions([
+                PixelRect(x: 1, y: 1, width: 22, height: 62), PixelRect(x: 249, y: 149, width: 12, height: 12),
+            ]))
+        // Shapes of one color in a row share a command: a change in one cuts its tile to the
+        // bounds of them all, here the toolbar's 0...24 and the highlight's 40...50.
+        XCTAssertEqual(
+            damage(scene(), scene(hover: .green), cut: true), .regions([PixelRect(x: 32, y: 32, width: 32, height: 19)])
+        )
+    }
+
+    func testWithoutTheLastFramesListsRegionsStayWholeTiles() {
+        // The first frame keeps nothing (`remembers: false`, as after a scroll): the second
+        // cannot tell what its changed tiles held, and redraws them whole.
+        var tracker = DamageTracker()
+        tracker.beginFrame(width: 320, height: 200, seed: 0, remembers: false)
+        tracker.add(scene()) { _ in 0 }
+        XCTAssertEqual(tracker.endFrame(), .full)
+        tracker.beginFrame(width: 320, height: 200, seed: 0, remembers: true)
+        tracker.add(scene()) { $0.id == 7 ? 1 : 0 }
+        XCTAssertEqual(tracker.endFrame(), .regions([PixelRect(x: 192, y: 96, width: 64, height: 64)]))
     }
 
     func testAChangeHiddenByItsClipDamagesNothing() {
@@ -175,89 +247,58 @@ final class BackBufferAgeTests: XCTestCase {
 
 /// `DamageTracker` repeating the tile steps of commands unchanged since the last frame.
 final class RepeatedCommandTests: XCTestCase {
-    /// One shape of a random scene.
-    private struct Shape {
-        var rect: Rect
-        var color: Color
-        /// 0: a rectangle; 1...3: an image of that texture; 4: a rounded rectangle.
-        var kind: Int
-        /// A clip of its own, when it has one.
-        var clip: Rect?
-    }
-
-    /// A small deterministic generator (xorshift64*), so that a failure names its frame.
-    private struct Random {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return Int((state &* 0x2545_F491_4F6C_DD1D) >> 33) % bound
-        }
-        mutating func rect() -> Rect {
-            Rect(x: Double(next(300)), y: Double(next(180)), width: Double(1 + next(80)), height: Double(1 + next(60)))
-        }
-    }
-
-    private func list(_ shapes: [Shape]) -> DrawList {
-        var list = DrawList(scale: 1)
-        for shape in shapes {
-            if let clip = shape.clip { list.pushClip(clip) }
-            switch shape.kind {
-            case 0: list.addRect(shape.rect, color: shape.color)
-            case 4: list.addRoundedRect(shape.rect, radius: 6, color: shape.color)
-            default: list.addImage(TextureHandle(id: UInt32(shape.kind)), in: shape.rect, tint: shape.color)
-            }
-            if shape.clip != nil { list.popClip() }
-        }
-        return list
-    }
-
     /// Over a random run of changes (shapes moved, recolored, added, removed, clipped; a
-    /// texture's pixels replaced; an overlay list that comes and goes; the window turned), a tracker that keeps
-    /// its lists and repeats unchanged commands finds every frame's damage exactly as one that
-    /// hashes every command afresh.
+    /// texture's pixels replaced; an overlay list that comes and goes; the window turned), a
+    /// tracker that keeps its lists and repeats unchanged commands finds every frame's damaged
+    /// tiles exactly as one that hashes every command afresh; cutting them to the changes
+    /// leaves each region within its tiles.
     func testRepeatingUnchangedCommandsFindsWhatHashingEveryCommandFinds() {
-        var random = Random(state: 0x9E37_79B9_7F4A_7C15)
-        var shapes = (0..<16).map { _ in Shape(rect: random.rect(), color: .gray, kind: random.next(5)) }
-        let colors: [Color] = [.red, .green, .blue, .gray, .white]
+        onMain { Self.findsWhatHashingEveryCommandFinds() }
+    }
+
+    @MainActor private static func findsWhatHashingEveryCommandFinds() {
+        var scene = RandomScene(seed: 0x9E37_79B9_7F4A_7C15, kinds: [.rectangle, .roundedRectangle, .ring, .image1])
+        var overlayRandom = SceneRandom(state: 7)
         var generations: [UInt32: UInt64] = [:]
-        var remembering = DamageTracker(), hashingAll = DamageTracker()
-        var repeated = 0
+        var remembering = DamageTracker(), cutting = DamageTracker(), hashingAll = DamageTracker()
+        remembering.cutsRegionsToChanges = false
+        var repeated = 0, cut = 0
         for frame in 0..<400 {
-            for _ in 0..<(1 + random.next(2)) {
-                let i = random.next(shapes.count)
-                switch random.next(8) {
-                case 0: shapes[i].rect = random.rect()
-                case 1: shapes[i].rect.x += 1
-                case 2: shapes[i].color = colors[random.next(colors.count)]
-                case 3: shapes.insert(Shape(rect: random.rect(), color: .blue, kind: random.next(5)), at: i)
-                case 4: if shapes.count > 4 { shapes.remove(at: i) }
-                case 5: generations[UInt32(1 + random.next(3)), default: 0] += 1
-                case 6: shapes[i].clip = shapes[i].clip == nil ? random.rect() : nil
-                default: break  // nothing changes
-                }
-            }
-            let content = list(shapes)
-            let overlay = frame % 7 < 3 ? list([Shape(rect: random.rect(), color: .red, kind: 0)]) : nil
+            if let texture = scene.change() { generations[UInt32(texture), default: 0] += 1 }
+            var content = DrawList(scale: 1)
+            scene.draw(into: &content, texture: { TextureHandle(id: UInt32($0)) }, font: nil)
+            var overlay = DrawList(scale: 1)
+            overlay.addRect(overlayRandom.rect(), color: .red)
+            let lists = frame % 7 < 3 ? [content, overlay] : [content]
             // Every 50 frames the window turns: as many tiles, in other places.
             let (width, height) = frame / 50 % 2 == 0 ? (320, 200) : (200, 320)
-            remembering.beginFrame(width: width, height: height, seed: 0, remembers: true)
-            hashingAll.beginFrame(width: width, height: height, seed: 0, remembers: false)
-            for tracker in [0, 1] {
-                for list in [content, overlay].compactMap({ $0 }) {
-                    if tracker == 0 {
-                        remembering.add(list) { generations[$0.id] ?? 0 }
-                    } else {
-                        hashingAll.add(list) { generations[$0.id] ?? 0 }
-                    }
+            for (index, remembers) in [true, true, false].enumerated() {
+                func hash(_ tracker: inout DamageTracker) {
+                    tracker.beginFrame(width: width, height: height, seed: 0, remembers: remembers)
+                    for list in lists { tracker.add(list) { generations[$0.id] ?? 0 } }
+                }
+                switch index {
+                case 0: hash(&remembering)
+                case 1: hash(&cutting)
+                default: hash(&hashingAll)
                 }
             }
             repeated += remembering.commandsRepeated
             XCTAssertEqual(hashingAll.commandsRepeated, 0)
-            XCTAssertEqual(remembering.endFrame(), hashingAll.endFrame(), "frame \(frame)")
+            let tiles = hashingAll.endFrame(), cutDamage = cutting.endFrame()
+            XCTAssertEqual(remembering.endFrame(), tiles, "frame \(frame)")
+            if case .regions(let tileRegions) = tiles, case .regions(let cutRegions) = cutDamage {
+                XCTAssertEqual(cutRegions.count, tileRegions.count, "frame \(frame)")
+                for (region, tileRegion) in zip(cutRegions, tileRegions) {
+                    XCTAssertTrue(tileRegion.holds(region), "frame \(frame): \(region) within \(tileRegion)")
+                    if region != tileRegion { cut += 1 }
+                }
+            } else {
+                XCTAssertEqual(cutDamage, tiles, "frame \(frame)")
+            }
         }
         XCTAssertGreaterThan(repeated, 400, "most frames repeat some commands")
+        XCTAssertGreaterThan(cut, 100, "regions are cut to what changed in them")
     }
 
     /// After a hover, only the command holding the highlight is hashed again: the image and
@@ -281,8 +322,17 @@ final class RepeatedCommandTests: XCTestCase {
         }
         // Three commands: the solid shapes up to the image, the image, the label after it.
         XCTAssertEqual(repeated, [0, 2, 2, 3])
-        XCTAssertEqual(damages[1], .regions([PixelRect(x: 32, y: 32, width: 32, height: 32)]))
+        // Its tile, cut to where the changed command draws, then drew: the highlight shares
+        // the toolbar's command (solid shapes in a row), 0...24 and 40...50, with the margin.
+        XCTAssertEqual(damages[1], .regions([PixelRect(x: 32, y: 32, width: 32, height: 19)]))
         XCTAssertEqual(damages[2], damages[1])
         XCTAssertEqual(damages[3], .none)
+    }
+}
+
+extension PixelRect {
+    /// Whether `other` lies within it.
+    func holds(_ other: PixelRect) -> Bool {
+        x <= other.x && y <= other.y && other.x + other.width <= x + width && other.y + other.height <= y + height
     }
 }
