@@ -212,6 +212,13 @@ package struct DamageTracker {
         changedBounds.append(bounds)
     }
 
+    /// Where command `command` of the `list`th list added this frame draws (a pixel's margin
+    /// around its triangles, clipped), when this frame keeps its lists; nil when it does not.
+    func bounds(ofCommand command: Int, inList list: Int) -> HashedCommand.Clip? {
+        guard remembers, list < min(listsAdded, lists.count), command < lists[list].commands.count else { return nil }
+        return lists[list].commands[command].bounds
+    }
+
     /// The window as a clip rectangle.
     private var windowClip: HashedCommand.Clip { HashedCommand.Clip(x0: 0, y0: 0, x1: Float(width), y1: Float(height)) }
 

@@ -95,9 +95,13 @@ package struct RegionPlan {
     /// vertices are opaque too). `solid` is the texture and coordinates of a white texel: a
     /// list whose `solidTexture` and `whiteUV` are those has its blended flat commands drawn
     /// with that texture (nil: they stay flat).
-    package mutating func make(
+    ///
+    /// `bounds` gives where a command (by list and command index) draws, when that is known:
+    /// a command whose bounds miss the region is passed over without walking its triangles.
+    mutating func make(
         for region: PixelRect, lists: [DrawList], solid: (texture: TextureHandle, whiteUV: SIMD2<Float>)? = nil,
-        drawable: (TextureHandle) -> Bool, opaqueTexture: (TextureHandle) -> Bool
+        drawable: (TextureHandle) -> Bool, opaqueTexture: (TextureHandle) -> Bool,
+        bounds: (_ list: Int, _ command: Int) -> HashedCommand.Clip? = { _, _ in nil }
     ) {
         clearPieces.removeAll(keepingCapacity: true)
         draws.removeAll(keepingCapacity: true)
@@ -110,7 +114,7 @@ package struct RegionPlan {
             let whiteTexel = solid.map { list.solidTexture == $0.texture && list.whiteUV == $0.whiteUV } ?? false
             gather(
                 list, index: listIndex, region: region, joinsSolid: whiteTexel && drawable(list.solidTexture),
-                drawable: drawable, opaqueTexture: opaqueTexture)
+                drawable: drawable, opaqueTexture: opaqueTexture, bounds: bounds)
         }
         keepLargestOccluders()
         let regionBox = Box(
@@ -128,13 +132,20 @@ package struct RegionPlan {
     /// `occluders`; with `joinsSolid`, its blended flat commands are drawn with its solid texture.
     private mutating func gather(
         _ list: DrawList, index listIndex: Int, region: PixelRect, joinsSolid: Bool,
-        drawable: (TextureHandle) -> Bool, opaqueTexture: (TextureHandle) -> Bool
+        drawable: (TextureHandle) -> Bool, opaqueTexture: (TextureHandle) -> Bool,
+        bounds: (_ list: Int, _ command: Int) -> HashedCommand.Clip?
     ) {
         let rx0 = Float(region.x - 1), ry0 = Float(region.y - 1)
         let rx1 = Float(region.x + region.width + 1), ry1 = Float(region.y + region.height + 1)
         list.vertices.withUnsafeBufferPointer { vertices in
             list.indices.withUnsafeBufferPointer { indices in
-                for command in list.commands where command.indexCount > 0 && drawable(command.texture) {
+                for (commandIndex, command) in list.commands.enumerated()
+                where command.indexCount > 0 && drawable(command.texture) {
+                    if let b = bounds(listIndex, commandIndex), !b.isEmpty,
+                        !(b.x0 < rx1 && rx0 < b.x1 && b.y0 < ry1 && ry0 < b.y1)
+                    {
+                        continue  // none of its triangles reaches the region
+                    }
                     guard let clip = Self.clip(command.scissor, to: region) else { continue }
                     let start = gathered.count
                     let end = min(command.indexStart + command.indexCount, indices.count)

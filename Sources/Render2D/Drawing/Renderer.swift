@@ -504,7 +504,8 @@ public final class Renderer {
         regionPlan.make(
             for: region, lists: pendingLists, solid: (atlas.whiteTexture, atlas.whiteUV),
             drawable: { $0 == .flat || sdlTexture($0) != nil },
-            opaqueTexture: { $0 == .flat || opaqueTextures.contains($0.id) })
+            opaqueTexture: { $0 == .flat || opaqueTextures.contains($0.id) },
+            bounds: { damageTracker.bounds(ofCommand: $1, inList: $0) })
         var rect = SDL_Rect(x: Int32(region.x), y: Int32(region.y), w: Int32(region.width), h: Int32(region.height))
         SDL_RenderSetClipRect(handle, &rect)
         var currentClip = rect

@@ -109,6 +109,27 @@ final class RegionPlanTests: XCTestCase {
         }
     }
 
+    func testACommandWhoseBoundsMissTheRegionIsPassedOver() {
+        var list = DrawList(scale: 1)
+        list.addImage(translucent, in: Rect(x: 20, y: 10, width: 40, height: 30))  // command 0
+        list.addImage(TextureHandle(id: 9), in: Rect(x: 30, y: 20, width: 40, height: 30))  // command 1
+        func draws(bounds: @escaping (Int, Int) -> HashedCommand.Clip?) -> [TextureHandle] {
+            var plan = RegionPlan()
+            plan.make(
+                for: region, lists: [list], drawable: { _ in true }, opaqueTexture: { _ in false }, bounds: bounds)
+            return plan.draws.map(\.texture)
+        }
+        let far = HashedCommand.Clip(x0: 200, y0: 200, x1: 260, y1: 240)
+        let near = HashedCommand.Clip(x0: 29, y0: 19, x1: 71, y1: 51)
+        XCTAssertEqual(draws { _, _ in nil }, [translucent, TextureHandle(id: 9)], "bounds unknown: both")
+        XCTAssertEqual(draws { _, command in command == 0 ? far : near }, [TextureHandle(id: 9)])
+        XCTAssertEqual(
+            draws { _, _ in .empty }, [translucent, TextureHandle(id: 9)], "empty bounds: walked, not trusted")
+        // Bounds within a pixel of the region's edge still meet it, as its triangles do.
+        let justOutside = HashedCommand.Clip(x0: 96.5, y0: 0, x1: 120, y1: 10)
+        XCTAssertEqual(draws { _, _ in justOutside }, [translucent, TextureHandle(id: 9)])
+    }
+
     func testTranslucentShapesHideNothing() {
         let (plan, _) = plan { list in
             list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)
