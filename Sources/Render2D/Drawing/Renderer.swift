@@ -368,6 +368,8 @@ public final class Renderer {
         syncAtlas()
         if !frameIsPending { beginFrame(clearColor: clearColor) }
         guard list.indexCount > 0 else { return }  // no command (without building the list of them)
+        // The tracker takes every list kept here, in the same order: `redraw` asks it for the
+        // bounds of a pending list's commands by the list's index.
         if hashesFrame {
             damageTracker.add(list) { [textureGenerations] texture in textureGenerations[texture.id] ?? 0 }
         }
