@@ -52,6 +52,9 @@ final class GalleryWidgetTests: XCTestCase {
             // The first cell shows the photo, not the placeholder.
             let cell = Rect(x: 10, y: 10, width: 100, height: 100)
             XCTAssertGreaterThan(h.countPixels(in: cell, differingFrom: h.ui.theme.control), 9000)
+            // A whole frame (the last one may have redrawn only the thumbnail that arrived in it).
+            h.host.window.renderer.invalidateLastFrame()
+            h.frame(build)
             XCTAssertEqual(
                 h.host.window.renderer.stats.opaqueDraws, lazy.visibleCells, "photos are opaque: drawn without blending"
             )
