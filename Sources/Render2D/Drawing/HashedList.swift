@@ -87,6 +87,13 @@ struct HashedCommand {
     }
 }
 
+/// One quad or triangle as hashing sees it: its hash (the same in every tile it touches) and
+/// where it may draw.
+struct HashedQuad {
+    var hash: UInt64
+    var bounds: HashedCommand.Clip
+}
+
 /// Where hashing notes its tile steps: a `ByteCopiedBuffer`, or nowhere (`UnnotedSteps`).
 protocol TileStepNotes {
     /// Room for `extra` more steps.
@@ -197,11 +204,11 @@ final class HashedList {
 
     /// For each of `commands` (of a list of these `vertices` and `indices`), the index of the
     /// equal command kept here: the same commands from the start, then the same from the end
-    /// (a change in between shifts the ones after it). `unmatched`: the kept commands none is
-    /// equal to.
+    /// (a change in between shifts the ones after it). `changed`: the commands between those
+    /// (none equal to a kept one); `unmatched`: the kept commands none is equal to.
     func matches(
         _ commands: [HashedCommand], vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>
-    ) -> (matches: [Int?], unmatched: Range<Int>) {
+    ) -> (matches: [Int?], changed: Range<Int>, unmatched: Range<Int>) {
         var result = [Int?](repeating: nil, count: commands.count)
         let n = commands.count, m = self.commands.count
         let kept = (vertices: self.vertices.buffer, indices: self.indices.buffer)
@@ -220,7 +227,15 @@ final class HashedList {
             result[n - 1 - suffix] = m - 1 - suffix
             suffix += 1
         }
-        return (result, prefix..<m - suffix)
+        return (result, prefix..<n - suffix, prefix..<m - suffix)
+    }
+
+    /// Appends to `quads` the quads of the kept commands `range` that draw, in drawing order.
+    func appendQuads(ofCommands range: Range<Int>, to quads: inout [HashedQuad]) {
+        let vertices = self.vertices.buffer, indices = self.indices.buffer
+        for command in commands[range] where command.isDrawn {
+            Self.appendQuads(of: command, vertices: vertices, indices: indices, to: &quads)
+        }
     }
 
     /// Whether command `a` draws exactly what `b` drew: the same texture and content
@@ -275,31 +290,18 @@ final class HashedList {
         of command: HashedCommand, vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>,
         into tiles: UnsafeMutableBufferPointer<UInt64>, columns: Int, rows: Int, notes: inout Notes
     ) -> (steps: Int, bounds: HashedCommand.Clip) {
-        let clip = command.clip, seed = command.seed, tileSize = DamageTracker.tileSize
+        let tileSize = DamageTracker.tileSize
         let end = command.indexStart + command.indexCount
-        let count = vertices.count
         var i = command.indexStart, noted = 0
         var bounds = HashedCommand.Clip.empty
         while i + 2 < end {
-            let a = Int(indices[i]), b = Int(indices[i + 1]), c = Int(indices[i + 2])
-            let isQuad = i + 5 < end && Int(indices[i + 3]) == a && Int(indices[i + 4]) == c
-            let d = isQuad ? Int(indices[i + 5]) : c
-            i += isQuad ? 6 : 3
-            guard a >= 0, b >= 0, c >= 0, d >= 0, a < count, b < count, c < count, d < count else { continue }
-            let va = vertices[a], vb = vertices[b], vc = vertices[c], vd = vertices[d]
-            // Bounds with a pixel's margin, clipped; NaN-safe (a NaN corner fails every test).
-            let x0 = max(clip.x0, min(va.position.x, vb.position.x, vc.position.x, vd.position.x) - 1)
-            let x1 = min(clip.x1, max(va.position.x, vb.position.x, vc.position.x, vd.position.x) + 1)
-            let y0 = max(clip.y0, min(va.position.y, vb.position.y, vc.position.y, vd.position.y) - 1)
-            let y1 = min(clip.y1, max(va.position.y, vb.position.y, vc.position.y, vd.position.y) + 1)
-            guard x0 < x1, y0 < y1, x0 >= clip.x0, y0 >= clip.y0, x1 <= clip.x1, y1 <= clip.y1 else { continue }
-            bounds = bounds.union(HashedCommand.Clip(x0: x0, y0: y0, x1: x1, y1: y1))
-            var h = DamageTracker.mix(seed, vertexBits(va) ^ vertexBits(vc) &* 0x1_0000_01B3)
-            h = DamageTracker.mix(h, vertexBits(vb) ^ vertexBits(vd) &* 0x1_0000_01B3 ^ (isQuad ? 1 : 0))
-            h = DamageTracker.mix(
-                h, colorAndUV(va) ^ colorAndUV(vb) &* 31 ^ colorAndUV(vc) &* 1009 ^ colorAndUV(vd) &* 65_537)
-            let tx0 = Int(x0) / tileSize, tx1 = min(columns - 1, Int(x1) / tileSize)
-            let ty0 = Int(y0) / tileSize, ty1 = min(rows - 1, Int(y1) / tileSize)
+            guard let quad = nextQuad(of: command, at: &i, end: end, vertices: vertices, indices: indices) else {
+                continue
+            }
+            let box = quad.bounds, h = quad.hash
+            bounds = bounds.union(box)
+            let tx0 = Int(box.x0) / tileSize, tx1 = min(columns - 1, Int(box.x1) / tileSize)
+            let ty0 = Int(box.y0) / tileSize, ty1 = min(rows - 1, Int(box.y1) / tileSize)
             let touched = (tx1 - tx0 + 1) * (ty1 - ty0 + 1)
             notes.reserve(touched)
             noted += touched
@@ -312,6 +314,50 @@ final class HashedList {
             }
         }
         return (noted, bounds)
+    }
+
+    /// Appends to `quads` each quad or triangle of `command` that draws, as hashing sees it, in
+    /// drawing order.
+    static func appendQuads(
+        of command: HashedCommand, vertices: UnsafeBufferPointer<SDL_Vertex>, indices: UnsafeBufferPointer<Int32>,
+        to quads: inout [HashedQuad]
+    ) {
+        let end = command.indexStart + command.indexCount
+        quads.reserveCapacity(quads.count + command.indexCount / 6 + 1)
+        var i = command.indexStart
+        while i + 2 < end {
+            if let quad = nextQuad(of: command, at: &i, end: end, vertices: vertices, indices: indices) {
+                quads.append(quad)
+            }
+        }
+    }
+
+    /// The quad (two triangles a b c, a c d) or triangle of `command` at index `i` of `indices`,
+    /// moving `i` past it: its hash (the command's seed, its vertices' positions, colors and
+    /// texture coordinates) and its bounds with a pixel's margin, clipped. Nil when it draws
+    /// nothing: clipped away, or an index out of range.
+    @inline(__always) private static func nextQuad(
+        of command: HashedCommand, at i: inout Int, end: Int, vertices: UnsafeBufferPointer<SDL_Vertex>,
+        indices: UnsafeBufferPointer<Int32>
+    ) -> HashedQuad? {
+        let clip = command.clip, count = vertices.count
+        let a = Int(indices[i]), b = Int(indices[i + 1]), c = Int(indices[i + 2])
+        let isQuad = i + 5 < end && Int(indices[i + 3]) == a && Int(indices[i + 4]) == c
+        let d = isQuad ? Int(indices[i + 5]) : c
+        i += isQuad ? 6 : 3
+        guard a >= 0, b >= 0, c >= 0, d >= 0, a < count, b < count, c < count, d < count else { return nil }
+        let va = vertices[a], vb = vertices[b], vc = vertices[c], vd = vertices[d]
+        // Bounds with a pixel's margin, clipped; NaN-safe (a NaN corner fails every test).
+        let x0 = max(clip.x0, min(va.position.x, vb.position.x, vc.position.x, vd.position.x) - 1)
+        let x1 = min(clip.x1, max(va.position.x, vb.position.x, vc.position.x, vd.position.x) + 1)
+        let y0 = max(clip.y0, min(va.position.y, vb.position.y, vc.position.y, vd.position.y) - 1)
+        let y1 = min(clip.y1, max(va.position.y, vb.position.y, vc.position.y, vd.position.y) + 1)
+        guard x0 < x1, y0 < y1, x0 >= clip.x0, y0 >= clip.y0, x1 <= clip.x1, y1 <= clip.y1 else { return nil }
+        var h = DamageTracker.mix(command.seed, vertexBits(va) ^ vertexBits(vc) &* 0x1_0000_01B3)
+        h = DamageTracker.mix(h, vertexBits(vb) ^ vertexBits(vd) &* 0x1_0000_01B3 ^ (isQuad ? 1 : 0))
+        h = DamageTracker.mix(
+            h, colorAndUV(va) ^ colorAndUV(vb) &* 31 ^ colorAndUV(vc) &* 1009 ^ colorAndUV(vd) &* 65_537)
+        return HashedQuad(hash: h, bounds: HashedCommand.Clip(x0: x0, y0: y0, x1: x1, y1: y1))
     }
 
     @inline(__always) private static func vertexBits(_ v: SDL_Vertex) -> UInt64 {

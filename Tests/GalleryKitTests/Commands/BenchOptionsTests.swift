@@ -11,7 +11,7 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertThrowsError(try Bench.parse(["damage", "--only", "everything"])) { error in
             let message = Bench.message(for: error)
             XCTAssertTrue(message.contains("unknown --only 'everything'"), message)
-            XCTAssertTrue(message.contains("full, hover, caret, thumbnail"), message)
+            XCTAssertTrue(message.contains("full, hover, hover-across, caret, thumbnail"), message)
         }
     }
 }

@@ -101,7 +101,7 @@ struct Bench: ParsableCommand {
 
     @Option(
         help:
-            "Damage: time only this kind of frame (full, hover, caret or thumbnail), to profile it alone; of_full is then null unless it is full."
+            "Damage: time only this kind of frame (full, hover, hover-across, caret or thumbnail), to profile it alone; of_full is then null unless it is full."
     )
     var only: String?
 

@@ -6,12 +6,17 @@ import Widgets
 /// `bench damage`: what a frame that changes a little costs against one drawn whole, on the
 /// photo browser (the whole demo window, 1280×800) once its first screen of thumbnails is in.
 ///
-/// Four kinds of frame, `frames` of each, in runs of 8 of a kind, the runs interleaved so load
+/// Five kinds of frame, `frames` of each, in runs of 8 of a kind, the runs interleaved so load
 /// hits all alike; a run's first frame, which follows another kind's, is not counted:
 /// - `full`: the same frame drawn whole (the kept frame forgotten first), today's cost;
-/// - `hover`: the pointer moves between two photos, so one cell's highlight goes and another's comes;
+/// - `hover`: the pointer moves onto a photo and off it, into the gap beside the next, so one
+///   cell's highlight comes, then goes;
+/// - `hover-across`: the pointer moves from one photo to the next, so one cell's highlight goes
+///   and another's comes, in the same frame;
 /// - `caret`: the filter field is focused and the clock moves half a second, so its caret blinks;
 /// - `thumbnail`: one visible thumbnail's texture gets new pixels, as when its decode lands.
+///
+/// The kinds other than the two hovers are timed with the pointer in the gap, no photo hovered.
 ///
 /// Each reports its total time (build, submit, present) p50, the ratio to `full`'s, and the
 /// pixels it drew again. Once per kind, outside the timing, the frame is read back, drawn
@@ -41,14 +46,20 @@ enum DamageBench {
         inject.mouseButton(.left, down: false, at: field)
         for _ in 0..<3 { host.frame(build) }
         let thumbnail = visibleThumbnail(in: host.ui.contentDrawList, renderer: renderer)
-        let cells = [Point(420, 260), Point(620, 260)]
+        // In the first row of the grid (cells 238...423, 431...615, 623...808 across, at
+        // 196...382 down): a photo, the gap between two, and the next photo.
+        let photo = Point(420, 260), gap = Point(620, 260), nextPhoto = Point(520, 260)
         var thumbnailShade: UInt8 = 0
-        var step = 0
+        var onPhoto = false
         let change: [Kind: () -> Void] = [
             .full: { renderer.invalidateLastFrame() },
             .hover: {
-                step += 1
-                inject.mouseMove(to: cells[step % 2])
+                onPhoto.toggle()
+                inject.mouseMove(to: onPhoto ? photo : gap)
+            },
+            .hoverAcross: {
+                onPhoto.toggle()
+                inject.mouseMove(to: onPhoto ? photo : nextPhoto)
             },
             .caret: { now += 0.5 },
             .thumbnail: {
@@ -71,6 +82,12 @@ enum DamageBench {
         for _ in 0..<runs {
             for kind in timed {
                 for step in 0..<runLength {
+                    if step == 0, kind != .hover, kind != .hoverAcross {
+                        // The other kinds are timed with no photo hovered (the move is drawn
+                        // in the run's first frame, which is not counted).
+                        inject.mouseMove(to: gap)
+                        onPhoto = false
+                    }
                     change[kind]?()
                     host.frame(build)
                     // The run's first frame follows another kind's (a full one's emptied caches).
@@ -82,26 +99,50 @@ enum DamageBench {
                 }
             }
         }
-        let full = median(totals[.full] ?? [])
         var json = "{\"scene\":\"damage\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(renderer.name)\""
         json += ",\"settled\":\(settled),\"thumbnail_found\":\(thumbnail != nil),\"frames\":\(frames)"
         json += ",\"window_px\":\(renderer.outputSize.width * renderer.outputSize.height)"
-        for kind in timed {
-            let total = median(totals[kind] ?? [])
-            let pixels = (redrawn[kind] ?? []).sorted()
-            json += ",\"\(kind.rawValue)\":{\"total_ms_p50\":\(FrameTimeSummary.format(total))"
-            json += ",\"of_full\":\(full > 0 ? FrameTimeSummary.format(total / full) : "null")"
-            let phaseMedians = FramePhase.allCases.map { phase in
-                "\"\(phase.name)\":" + FrameTimeSummary.format(median((phases[kind] ?? []).map { $0[phase.rawValue] }))
-            }
-            json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))}"
-            json += ",\"redrawn_px_p50\":\(pixels.isEmpty ? 0 : pixels[pixels.count / 2])"
-            json += ",\"pixel_identical\":\(identical[kind] ?? false)}"
-        }
-        return json + "}"
+        return json + timedFigures(timed, totals: totals, phases: phases, redrawn: redrawn, identical: identical) + "}"
     }
 
-    enum Kind: String, CaseIterable { case full, hover, caret, thumbnail }
+    /// Each `timed` kind's figures, as `,"kind":{...}` JSON members.
+    private static func timedFigures(
+        _ timed: [Kind], totals: [Kind: [Double]], phases: [Kind: [[Double]]], redrawn: [Kind: [Int]],
+        identical: [Kind: Bool]
+    ) -> String {
+        var json = ""
+        let full = median(totals[.full] ?? [])
+        for kind in timed {
+            json += ",\"\(kind.rawValue)\":"
+            json += figures(
+                totals: totals[kind] ?? [], full: full, phases: phases[kind] ?? [], redrawn: redrawn[kind] ?? [],
+                identical: identical[kind] ?? false)
+        }
+        return json
+    }
+
+    /// One kind's figures, as a JSON object: its `totals` (ms) against `full`'s median, the
+    /// medians of its `phases`, the pixels it drew again, and whether it matched a full frame.
+    private static func figures(
+        totals: [Double], full: Double, phases: [[Double]], redrawn: [Int], identical: Bool
+    ) -> String {
+        let total = median(totals)
+        let pixels = redrawn.sorted()
+        var json = "{\"total_ms_p50\":\(FrameTimeSummary.format(total))"
+        json += ",\"of_full\":\(full > 0 ? FrameTimeSummary.format(total / full) : "null")"
+        let phaseMedians = FramePhase.allCases.map { phase in
+            "\"\(phase.name)\":" + FrameTimeSummary.format(median(phases.map { $0[phase.rawValue] }))
+        }
+        json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))}"
+        json += ",\"redrawn_px_p50\":\(pixels.isEmpty ? 0 : pixels[pixels.count / 2])"
+        return json + ",\"pixel_identical\":\(identical)}"
+    }
+
+    enum Kind: String, CaseIterable {
+        case full, hover
+        case hoverAcross = "hover-across"
+        case caret, thumbnail
+    }
 
     /// Frames of one kind in a row: small changes come in runs in use (a pointer moving, a
     /// caret blinking, thumbnails arriving), and so do whole-window ones (a scroll).
