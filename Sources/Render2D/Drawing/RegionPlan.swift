@@ -80,6 +80,14 @@ package struct RegionPlan {
     private(set) var occluders: [(at: Int, box: Box)] = []
     private var pieces: [Box] = []
     private var nextPieces: [Box] = []
+    /// This frame's regions (`prepare`), each with a pixel around it, and, for each command of
+    /// more than `narrowedTriangles` triangles met so far, the indices of its triangles that
+    /// touch one of them: each region walks those instead of all the command's.
+    private var frameBounds: [Bounds] = []
+    private var narrowed: [Int: Range<Int>] = [:]
+    private var narrowedIndices: [Int32] = []
+    /// Commands of at most this many triangles are walked whole for each region.
+    static let narrowedTriangles = 64
 
     /// The most pieces a cut rectangle is split into; past it, the rest stays drawn.
     static let maxPieces = 16
@@ -89,6 +97,14 @@ package struct RegionPlan {
     static let coordinateLimit: Float = 32_768
 
     package init() {}
+
+    /// Starts a frame whose damage is `regions`, each planned by `make` in turn: a large
+    /// command's triangles are then walked once for all of them, not once for each.
+    mutating func prepare(for regions: [PixelRect]) {
+        frameBounds = regions.count > 1 ? regions.map(Self.bounds(around:)) : []
+        narrowed.removeAll(keepingCapacity: true)
+        narrowedIndices.removeAll(keepingCapacity: true)
+    }
 
     /// Plans `region`: `drawable` says whether a command's texture exists, `opaqueTexture`
     /// whether it is `.flat` or a texture of opaque pixels (drawn without blending when its
@@ -149,19 +165,17 @@ package struct RegionPlan {
                     guard let clip = Self.clip(command.scissor, to: region) else { continue }
                     let start = gathered.count
                     let end = min(command.indexStart + command.indexCount, indices.count)
-                    var i = command.indexStart
-                    while i + 2 < end {
-                        let ia = Int(indices[i]), ib = Int(indices[i + 1]), ic = Int(indices[i + 2])
-                        defer { i += 3 }
-                        // SDL would refuse an index past the vertices too.
-                        guard ia >= 0, ib >= 0, ic >= 0, ia < vertices.count, ib < vertices.count, ic < vertices.count
-                        else { continue }
-                        let a = vertices[ia].position, b = vertices[ib].position, c = vertices[ic].position
-                        // NaN corners fail these tests and keep the triangle, as a full redraw draws it.
-                        let outside =
-                            (a.x < rx0 && b.x < rx0 && c.x < rx0) || (a.x > rx1 && b.x > rx1 && c.x > rx1)
-                            || (a.y < ry0 && b.y < ry0 && c.y < ry0) || (a.y > ry1 && b.y > ry1 && c.y > ry1)
-                        if !outside { gathered.append(contentsOf: indices[i..<i + 3]) }
+                    let all = UnsafeBufferPointer(rebasing: indices[min(command.indexStart, end)..<end])
+                    let touching =
+                        !frameBounds.isEmpty && all.count / 3 > Self.narrowedTriangles
+                        ? touchingTriangles(of: all, key: listIndex << 32 | commandIndex, vertices: vertices) : nil
+                    narrowedIndices.withUnsafeBufferPointer { narrowed in
+                        let triangles = touching.map { UnsafeBufferPointer(rebasing: narrowed[$0]) } ?? all
+                        withUnsafePointer(to: Self.bounds(around: region)) { box in
+                            Self.gatherTriangles(
+                                triangles, vertices: vertices, touching: UnsafeBufferPointer(start: box, count: 1),
+                                into: &gathered)
+                        }
                     }
                     guard gathered.count > start else { continue }
                     let opaque =
@@ -190,6 +204,57 @@ package struct RegionPlan {
                 }
             }
         }
+    }
+
+    /// A box to test triangles against: a region and a pixel around it.
+    private typealias Bounds = (x0: Float, y0: Float, x1: Float, y1: Float)
+
+    private static func bounds(around region: PixelRect) -> Bounds {
+        (
+            Float(region.x - 1), Float(region.y - 1), Float(region.x + region.width + 1),
+            Float(region.y + region.height + 1)
+        )
+    }
+
+    /// Appends to `gathered` the triangles of `indices` (three a triangle) that are not wholly
+    /// outside every one of `boxes`, in order.
+    private static func gatherTriangles(
+        _ indices: UnsafeBufferPointer<Int32>, vertices: UnsafeBufferPointer<SDL_Vertex>,
+        touching boxes: UnsafeBufferPointer<Bounds>, into gathered: inout [Int32]
+    ) {
+        var i = 0
+        while i + 2 < indices.count {
+            let ia = Int(indices[i]), ib = Int(indices[i + 1]), ic = Int(indices[i + 2])
+            defer { i += 3 }
+            // SDL would refuse an index past the vertices too.
+            guard ia >= 0, ib >= 0, ic >= 0, ia < vertices.count, ib < vertices.count, ic < vertices.count
+            else { continue }
+            let a = vertices[ia].position, b = vertices[ib].position, c = vertices[ic].position
+            // NaN corners fail these tests and keep the triangle, as a full redraw draws it.
+            let touches = boxes.contains { box in
+                !((a.x < box.x0 && b.x < box.x0 && c.x < box.x0) || (a.x > box.x1 && b.x > box.x1 && c.x > box.x1)
+                    || (a.y < box.y0 && b.y < box.y0 && c.y < box.y0) || (a.y > box.y1 && b.y > box.y1 && c.y > box.y1))
+            }
+            if touches {
+                gathered.append(indices[i])
+                gathered.append(indices[i + 1])
+                gathered.append(indices[i + 2])
+            }
+        }
+    }
+
+    /// Where in `narrowedIndices` those of `triangles` (a command's, keyed `key`) that touch one
+    /// of the frame's regions are: found when the first region meets the command.
+    private mutating func touchingTriangles(
+        of triangles: UnsafeBufferPointer<Int32>, key: Int, vertices: UnsafeBufferPointer<SDL_Vertex>
+    ) -> Range<Int> {
+        if let range = narrowed[key] { return range }
+        let start = narrowedIndices.count
+        frameBounds.withUnsafeBufferPointer { boxes in
+            Self.gatherTriangles(triangles, vertices: vertices, touching: boxes, into: &narrowedIndices)
+        }
+        narrowed[key] = start..<narrowedIndices.count
+        return start..<narrowedIndices.count
     }
 
     /// Writes the vertices of `list`'s parts, leaving out or cutting what later rectangles hide.

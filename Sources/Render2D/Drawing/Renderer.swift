@@ -416,6 +416,7 @@ public final class Renderer {
             drawWhole(width: width, height: height)
             return
         }
+        regionPlan.prepare(for: regions)
         for region in regions { redraw(region) }
         regionsToPresent = regions
     }
@@ -445,6 +446,7 @@ public final class Renderer {
             SDL_SetRenderTarget(handle, lastFrame)
             frameIsInTarget = true
             guard case .regions(let regions) = damage else { return }
+            regionPlan.prepare(for: regions)
             for region in regions { redraw(region) }
             return
         }

@@ -130,6 +130,39 @@ final class RegionPlanTests: XCTestCase {
         XCTAssertEqual(draws { _, _ in justOutside }, [translucent, TextureHandle(id: 9)])
     }
 
+    func testPlansOfAFramesRegionsAreTheSameWhenALargeCommandIsWalkedOnce() {
+        // 400 dots in one command over 200×100 pixels, a panel under them and a photo over
+        // some: three regions planned after `prepare` (the dots walked once for all three)
+        // must give what each planned alone gives.
+        var list = DrawList(scale: 1)
+        list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)
+        list.addImage(photo, in: Rect(x: 60, y: 10, width: 30, height: 30))
+        for i in 0..<400 {
+            list.addRect(Rect(x: Double(i % 40 * 5), y: Double(i / 40 * 10), width: 3, height: 3), color: .blue)
+        }
+        let regions = [
+            PixelRect(x: 0, y: 0, width: 20, height: 20), PixelRect(x: 50, y: 5, width: 50, height: 40),
+            PixelRect(x: 150, y: 80, width: 40, height: 20),
+        ]
+        func plans(prepared: Bool) -> [[SDL_Vertex]] {
+            var plan = RegionPlan()
+            if prepared { plan.prepare(for: regions) }
+            return regions.map { region in
+                plan.make(
+                    for: region, lists: [list], drawable: { _ in true },
+                    opaqueTexture: { $0 == .flat || $0 == self.photo })
+                return plan.vertices
+            }
+        }
+        let alone = plans(prepared: false), together = plans(prepared: true)
+        XCTAssertEqual(together.count, 3)
+        for (a, b) in zip(alone, together) {
+            XCTAssertGreaterThan(a.count, 6 * 4, "dots are drawn in each region")
+            XCTAssertEqual(a.map(\.position.x), b.map(\.position.x))
+            XCTAssertEqual(a.map(\.position.y), b.map(\.position.y))
+        }
+    }
+
     func testTranslucentShapesHideNothing() {
         let (plan, _) = plan { list in
             list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)
