@@ -373,11 +373,12 @@ package struct DamageTracker {
 }
 
 extension DamageTracker {
-    /// `rects` (which do not overlap) with neighbours merged into their bounding box wherever
-    /// that draws fewer pixels than `regionCostInPixels` more than it saves in regions: first
-    /// the pair whose box adds the fewest pixels, while that is under one region's cost (with
-    /// whatever the box then overlaps); then all of them into one box, when that is cheaper.
-    /// A hover ring's four sides become one rectangle; two changes far apart stay two. Past
+    /// `rects` (tile runs, which do not overlap, or groups of changes, which may) with
+    /// neighbours merged into their bounding box wherever that draws fewer pixels than
+    /// `regionCostInPixels` more than it saves in regions: first the pair whose box adds the
+    /// fewest pixels, while that is under one region's cost (with whatever the box then
+    /// overlaps); then all of them into one box, when that is cheaper. A small cell's ring of
+    /// tiles becomes one rectangle; two changes far apart stay two. Past
     /// `maxRegions * 4` rectangles (changes scattered over the window) it is their bounding box
     /// at once: the pairwise search grows with the cube of their number.
     package static func mergedWhereCheaper(_ rects: [PixelRect]) -> [PixelRect] {
