@@ -18,8 +18,8 @@ import Widgets
 ///
 /// The kinds other than the two hovers are timed with the pointer in the gap, no photo hovered.
 ///
-/// Each reports its total time (build, submit, present) p50, the ratio to `full`'s, and the
-/// pixels it drew again. Once per kind, outside the timing, the frame is read back, drawn
+/// Each reports its total time (build, submit, present) p50, the ratio to `full`'s, the pixels
+/// it drew again and its draw calls. Once per kind, outside the timing, the frame is read back, drawn
 /// again whole and read back: `pixel_identical` says whether every byte matched.
 ///
 /// `only` times one kind alone (its runs back to back), for a profiler to see that kind and
@@ -71,8 +71,7 @@ enum DamageBench {
                 try? renderer.updateTexture(thumbnail.texture, x: 0, y: 0, pixels: pixels)
             },
         ]
-        var totals: [Kind: [Double]] = [:], redrawn: [Kind: [Int]] = [:], identical: [Kind: Bool] = [:]
-        var phases: [Kind: [[Double]]] = [:]
+        var samples: [Kind: Samples] = [:], identical: [Kind: Bool] = [:]
         for kind in Kind.allCases {  // warm-up, and the pixel check
             change[kind]?()
             identical[kind] = drawsLikeAFullFrame(host, build: build)
@@ -91,50 +90,60 @@ enum DamageBench {
                     change[kind]?()
                     host.frame(build)
                     // The run's first frame follows another kind's (a full one's emptied caches).
-                    guard step > 0, totals[kind, default: []].count < frames else { continue }
-                    totals[kind, default: []].append(host.profiler.lastFrame?.totalMs ?? 0)
-                    let phaseNs = host.profiler.lastFrame?.phaseNs ?? []
-                    phases[kind, default: []].append(phaseNs.map { Double($0) / 1e6 })
-                    redrawn[kind, default: []].append(renderer.stats.redrawnArea)
+                    guard step > 0, samples[kind, default: Samples()].totals.count < frames else { continue }
+                    samples[kind, default: Samples()].add(host.profiler.lastFrame, renderer.stats)
                 }
             }
         }
         var json = "{\"scene\":\"damage\",\"n\":\(app.browser.photos.count),\"renderer\":\"\(renderer.name)\""
         json += ",\"settled\":\(settled),\"thumbnail_found\":\(thumbnail != nil),\"frames\":\(frames)"
         json += ",\"window_px\":\(renderer.outputSize.width * renderer.outputSize.height)"
-        return json + timedFigures(timed, totals: totals, phases: phases, redrawn: redrawn, identical: identical) + "}"
+        return json + timedFigures(timed, samples: samples, identical: identical) + "}"
+    }
+
+    /// What the timed frames of one kind measured, frame by frame.
+    struct Samples {
+        /// Total time (ms).
+        var totals: [Double] = []
+        /// Each frame's phases (ms), by `FramePhase.rawValue`.
+        var phases: [[Double]] = []
+        /// Pixels drawn again.
+        var redrawn: [Int] = []
+        /// Draw calls handed to SDL (a software rasterizer pays for each about what it pays
+        /// for thousands of pixels).
+        var drawCalls: [Int] = []
+
+        mutating func add(_ frame: FrameRecord?, _ stats: Renderer.Stats) {
+            totals.append(frame?.totalMs ?? 0)
+            phases.append((frame?.phaseNs ?? []).map { Double($0) / 1e6 })
+            redrawn.append(stats.redrawnArea)
+            drawCalls.append(stats.drawCalls)
+        }
     }
 
     /// Each `timed` kind's figures, as `,"kind":{...}` JSON members.
-    private static func timedFigures(
-        _ timed: [Kind], totals: [Kind: [Double]], phases: [Kind: [[Double]]], redrawn: [Kind: [Int]],
-        identical: [Kind: Bool]
-    ) -> String {
+    private static func timedFigures(_ timed: [Kind], samples: [Kind: Samples], identical: [Kind: Bool]) -> String {
         var json = ""
-        let full = median(totals[.full] ?? [])
+        let full = median(samples[.full]?.totals ?? [])
         for kind in timed {
             json += ",\"\(kind.rawValue)\":"
-            json += figures(
-                totals: totals[kind] ?? [], full: full, phases: phases[kind] ?? [], redrawn: redrawn[kind] ?? [],
-                identical: identical[kind] ?? false)
+            json += figures(samples[kind] ?? Samples(), full: full, identical: identical[kind] ?? false)
         }
         return json
     }
 
-    /// One kind's figures, as a JSON object: its `totals` (ms) against `full`'s median, the
-    /// medians of its `phases`, the pixels it drew again, and whether it matched a full frame.
-    private static func figures(
-        totals: [Double], full: Double, phases: [[Double]], redrawn: [Int], identical: Bool
-    ) -> String {
-        let total = median(totals)
-        let pixels = redrawn.sorted()
+    /// One kind's figures, as a JSON object: its total time against `full`'s median, the
+    /// medians of its phases, of the pixels it drew again and of its draw calls, and whether
+    /// it matched a full frame.
+    nonisolated static func figures(_ samples: Samples, full: Double, identical: Bool) -> String {
+        let total = median(samples.totals)
         var json = "{\"total_ms_p50\":\(FrameTimeSummary.format(total))"
         json += ",\"of_full\":\(full > 0 ? FrameTimeSummary.format(total / full) : "null")"
         let phaseMedians = FramePhase.allCases.map { phase in
-            "\"\(phase.name)\":" + FrameTimeSummary.format(median(phases.map { $0[phase.rawValue] }))
+            "\"\(phase.name)\":" + FrameTimeSummary.format(median(samples.phases.map { $0[phase.rawValue] }))
         }
         json += ",\"phase_p50_ms\":{\(phaseMedians.joined(separator: ","))}"
-        json += ",\"redrawn_px_p50\":\(pixels.isEmpty ? 0 : pixels[pixels.count / 2])"
+        json += ",\"redrawn_px_p50\":\(median(samples.redrawn)),\"draw_calls_p50\":\(median(samples.drawCalls))"
         return json + ",\"pixel_identical\":\(identical)}"
     }
 
@@ -171,8 +180,8 @@ enum DamageBench {
         return nil
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    private nonisolated static func median<Value: Comparable & AdditiveArithmetic>(_ values: [Value]) -> Value {
         let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
     }
 }
