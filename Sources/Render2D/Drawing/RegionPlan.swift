@@ -39,11 +39,25 @@ package struct RegionPlan {
         /// Its scissor, cut to the region.
         package var clip: SDL_Rect
         package var vertexStart: Int, vertexCount: Int
+        /// Whether it needs its scissor: false when every triangle lies within `clip`, so
+        /// that it draws the same pixels without one (and may join draws of other regions).
+        package var needsClip = true
 
-        /// Whether `other` is drawn with the same texture, blending and clip.
+        /// Whether `other` is drawn with the same texture and blending, and either the same
+        /// clip or no scissor for either: the two may be one draw (`joined`).
         func drawsLike(_ other: Draw) -> Bool {
-            texture == other.texture && blendsNone == other.blendsNone && clip.x == other.clip.x
-                && clip.y == other.clip.y && clip.w == other.clip.w && clip.h == other.clip.h
+            guard texture == other.texture, blendsNone == other.blendsNone else { return false }
+            return (!needsClip && !other.needsClip)
+                || (clip.x == other.clip.x && clip.y == other.clip.y && clip.w == other.clip.w
+                    && clip.h == other.clip.h)
+        }
+
+        /// This draw and `next` (drawn like it, its vertices right after this one's) as one.
+        func joined(_ next: Draw) -> Draw {
+            var draw = self
+            draw.vertexCount += next.vertexCount
+            draw.needsClip = needsClip || next.needsClip
+            return draw
         }
     }
 
@@ -274,11 +288,15 @@ package struct RegionPlan {
                         continue
                     }
                 }
-                if part.flat, let rect = quad.rect, color(at: t, vertices: source) != nil {
+                // A rectangle of one color (flat, or sampling one texel) is cut exactly: to
+                // its scissor, and to what later opaque rectangles leave of it.
+                if let rect = quad.rect, part.flat || sameTexel(at: t, vertices: source),
+                    color(at: t, vertices: source) != nil
+                {
                     let shown = rect.cut(to: part.box)
                     uncovered(shown, after: t)
-                    if pieces != [shown] {
-                        hiddenShapes += 1
+                    if pieces != [shown] { hiddenShapes += 1 }
+                    if pieces != [rect] {
                         let model = source[Int(gathered[t])]
                         for piece in pieces { appendRect(piece, like: model) }
                         continue
@@ -287,13 +305,14 @@ package struct RegionPlan {
                 for k in t..<t + count { vertices.append(source[Int(gathered[k])]) }
             }
             guard vertices.count > first else { continue }
-            if let last = draws.last, last.drawsLike(part.draw), last.vertexStart + last.vertexCount == first {
-                draws[draws.count - 1].vertexCount = vertices.count - last.vertexStart
-                continue
-            }
             var draw = part.draw
+            draw.needsClip = !Self.lie(vertices[first...], within: part.box)
             draw.vertexStart = first
             draw.vertexCount = vertices.count - first
+            if let last = draws.last, last.drawsLike(draw), last.vertexStart + last.vertexCount == first {
+                draws[draws.count - 1] = last.joined(draw)
+                continue
+            }
             draws.append(draw)
         }
     }
@@ -368,6 +387,24 @@ package struct RegionPlan {
             box = Box(x0: min(box.x0, p.x), y0: min(box.y0, p.y), x1: max(box.x1, p.x), y1: max(box.y1, p.y))
         }
         return box
+    }
+
+    /// Whether every one of `vertices` lies within `box` (not when a position is not a number).
+    private static func lie(_ vertices: ArraySlice<SDL_Vertex>, within box: Box) -> Bool {
+        vertices.allSatisfy { v in
+            v.position.x >= box.x0 && v.position.x <= box.x1 && v.position.y >= box.y0 && v.position.y <= box.y1
+        }
+    }
+
+    /// Whether the quad at `t` samples one texel: its four corners have the same texture
+    /// coordinates.
+    private func sameTexel(at t: Int, vertices: UnsafeBufferPointer<SDL_Vertex>) -> Bool {
+        let first = vertices[Int(gathered[t])].tex_coord
+        func same(_ k: Int) -> Bool {
+            let uv = vertices[Int(gathered[k])].tex_coord
+            return uv.x == first.x && uv.y == first.y
+        }
+        return same(t + 1) && same(t + 2) && same(t + 5)
     }
 
     /// The color of the quad at `t` when its four corners have the same one.

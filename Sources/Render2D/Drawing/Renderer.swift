@@ -284,6 +284,8 @@ public final class Renderer {
     private var textureGenerations: [UInt32: UInt64] = [:]
     /// What redrawing a damaged region draws (reused from region to region).
     private var regionPlan = RegionPlan()
+    /// The planned draws of the regions drawn together (reused from frame to frame).
+    private var regionBatch = RegionBatch()
 
     /// Starts a frame cleared to `clearColor` and resets the per-frame counters.
     public func beginFrame(clearColor: Color) {
@@ -416,8 +418,7 @@ public final class Renderer {
             drawWhole(width: width, height: height)
             return
         }
-        regionPlan.prepare(for: regions)
-        for region in regions { redraw(region) }
+        redraw(regions)
         regionsToPresent = regions
     }
 
@@ -446,8 +447,7 @@ public final class Renderer {
             SDL_SetRenderTarget(handle, lastFrame)
             frameIsInTarget = true
             guard case .regions(let regions) = damage else { return }
-            regionPlan.prepare(for: regions)
-            for region in regions { redraw(region) }
+            redraw(regions)
             return
         }
         let intoTarget = redrawsOnlyDamage && fullFramesInARow <= 2
@@ -502,30 +502,55 @@ public final class Renderer {
         return true
     }
 
-    /// Clears `region` of the kept frame and draws into it, under its scissor, the triangles
-    /// of every pending list that touch it, less what later opaque rectangles hide (`RegionPlan`).
-    private func redraw(_ region: PixelRect) {
-        regionPlan.make(
-            for: region, lists: pendingLists, solid: (atlas.whiteTexture, atlas.whiteUV),
-            drawable: { $0 == .flat || sdlTexture($0) != nil },
-            opaqueTexture: { $0 == .flat || opaqueTextures.contains($0.id) },
-            bounds: { damageTracker.bounds(ofCommand: $1, inList: $0) })
-        var rect = SDL_Rect(x: Int32(region.x), y: Int32(region.y), w: Int32(region.width), h: Int32(region.height))
-        SDL_RenderSetClipRect(handle, &rect)
-        var currentClip = rect
-        if !regionPlan.clearPieces.isEmpty {
+    /// Clears each of `regions` of the kept frame and draws into it, under its scissor, the
+    /// triangles of every pending list that touch it, less what later opaque rectangles hide
+    /// (`RegionPlan`). The regions, cut so that they share no pixel, are drawn as one batch
+    /// (`RegionBatch`); past `RegionBatch.disjoint`'s limit, one region at a time.
+    private func redraw(_ regions: [PixelRect]) {
+        let pieces = RegionBatch.disjoint(regions, limit: 2 * regions.count + 8)
+        regionPlan.prepare(for: pieces ?? regions)
+        if let pieces {
+            drawBatch(of: pieces[...])
+        } else {
+            for i in regions.indices { drawBatch(of: regions[i...i]) }
+        }
+    }
+
+    /// Plans `regions` (which share no pixel), then clears and draws them as one batch.
+    private func drawBatch(of regions: ArraySlice<PixelRect>) {
+        regionBatch.removeAll()
+        for region in regions {
+            regionPlan.make(
+                for: region, lists: pendingLists, solid: (atlas.whiteTexture, atlas.whiteUV),
+                drawable: { $0 == .flat || sdlTexture($0) != nil },
+                opaqueTexture: { $0 == .flat || opaqueTextures.contains($0.id) },
+                bounds: { damageTracker.bounds(ofCommand: $1, inList: $0) })
+            regionBatch.add(regionPlan)
+            stats.redrawnArea += region.area
+            stats.hiddenShapes += regionPlan.hiddenShapes
+            stats.vertices += regionPlan.vertices.count
+        }
+        regionBatch.order()
+        SDL_RenderSetClipRect(handle, nil)  // each piece lies within its region
+        if !regionBatch.clearPieces.isEmpty {
             SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_NONE)
             SDL_SetRenderDrawColor(handle, clearColor.r, clearColor.g, clearColor.b, clearColor.a)
-            regionPlan.clearPieces.withUnsafeBufferPointer {
+            regionBatch.clearPieces.withUnsafeBufferPointer {
                 _ = SDL_RenderFillRectsF(handle, $0.baseAddress, Int32($0.count))
             }
         }
-        regionPlan.vertices.withUnsafeBufferPointer { vertices in
-            for draw in regionPlan.draws {
+        var currentClip: SDL_Rect?
+        regionBatch.vertices.withUnsafeBufferPointer { vertices in
+            for draw in regionBatch.draws {
                 let flat = draw.texture == .flat, texture = flat ? nil : sdlTexture(draw.texture)
-                if !Self.same(currentClip, draw.clip) {
-                    currentClip = draw.clip
-                    SDL_RenderSetClipRect(handle, &currentClip)
+                let clip = draw.needsClip ? draw.clip : nil
+                if !Self.same(currentClip, clip) {
+                    currentClip = clip
+                    if var rect = clip {
+                        SDL_RenderSetClipRect(handle, &rect)
+                    } else {
+                        SDL_RenderSetClipRect(handle, nil)
+                    }
                 }
                 setBlendMode(texture: texture, of: draw.texture, opaque: draw.blendsNone)
                 SDL_RenderGeometry(
@@ -535,9 +560,6 @@ public final class Renderer {
             }
         }
         SDL_RenderSetClipRect(handle, nil)
-        stats.redrawnArea += region.area
-        stats.hiddenShapes += regionPlan.hiddenShapes
-        stats.vertices += regionPlan.vertices.count
     }
 
     /// Sets how a draw with the texture `drawn` (`texture` in SDL) blends: not at all when it

@@ -163,6 +163,22 @@ final class RegionPlanTests: XCTestCase {
         }
     }
 
+    func testShapesWithinTheirClipNeedNoScissorAndRectanglesOfOneTexelAreCutToIt() {
+        let (plan, _) = plan(solid: white) { list in
+            // A translucent band across the region's right edge, in the white texel.
+            list.addRect(Rect(x: 40, y: 10, width: 200, height: 12), color: Color(r: 9, g: 9, b: 9, a: 100))
+            list.addImage(translucent, in: Rect(x: 80, y: 30, width: 40, height: 8))  // a texture across the edge
+            list.addImage(TextureHandle(id: 9), in: Rect(x: 10, y: 40, width: 8, height: 8))  // within
+            list.addRoundedRect(Rect(x: 88, y: 50, width: 20, height: 10), radius: 3, color: .blue)  // across
+        }
+        XCTAssertEqual(plan.draws.map(\.texture), [white.texture, translucent, TextureHandle(id: 9), white.texture])
+        XCTAssertEqual(plan.draws.map(\.needsClip), [false, true, false, true])
+        let band = plan.draws[0]
+        let xs = plan.vertices[band.vertexStart..<band.vertexStart + band.vertexCount].map(\.position.x)
+        XCTAssertEqual(xs.max(), Float(region.width), "the band is cut to the region")
+        XCTAssertEqual(covered(by: plan, band).count, (region.width - 40) * 12, "the same pixels as under the scissor")
+    }
+
     func testTranslucentShapesHideNothing() {
         let (plan, _) = plan { list in
             list.addRect(Rect(x: 0, y: 0, width: 200, height: 100), color: .gray)
