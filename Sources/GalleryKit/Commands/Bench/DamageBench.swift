@@ -19,8 +19,8 @@ import Widgets
 /// The kinds other than the two hovers are timed with the pointer in the gap, no photo hovered.
 ///
 /// Each reports its total time (build, submit, present) p50, the ratio to `full`'s, the pixels
-/// it drew again and its draw calls. Once per kind, outside the timing, the frame is read back, drawn
-/// again whole and read back: `pixel_identical` says whether every byte matched.
+/// it drew again and its draw calls. Once per kind, outside the timing, the frame is read back,
+/// drawn again whole and read back: `pixel_identical` says whether every byte matched.
 ///
 /// `only` times one kind alone (its runs back to back), for a profiler to see that kind and
 /// nothing else: `bench damage --only hover`. Without full frames timed, `of_full` is null.
