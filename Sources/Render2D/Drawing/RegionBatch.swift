@@ -103,9 +103,8 @@ package struct RegionBatch {
     /// Orders the draws of the regions added (which must share no pixel) into `draws`: each
     /// region's in its order, and while some region's next draw is drawn like the last one, it
     /// comes next (otherwise the one drawn like the most regions' next draws, one that needs its
-    /// scissor first). Consecutive
-    /// draws drawn alike (`RegionPlan.Draw.drawsLike`: of one region and clip, or needing no
-    /// scissor) become one.
+    /// scissor first). Consecutive draws that need no scissor and are drawn alike become one
+    /// (a region's own draws drawn alike under one scissor were joined by its plan).
     package mutating func order() {
         draws.removeAll(keepingCapacity: true)
         vertices.removeAll(keepingCapacity: true)
@@ -116,7 +115,9 @@ package struct RegionBatch {
             heads[region] += 1
             let start = vertices.count
             vertices.append(contentsOf: plannedVertices[draw.vertexStart..<draw.vertexStart + draw.vertexCount])
-            if let last = draws.last, last.drawsLike(draw) {
+            // Only draws that need no scissor are joined here: a joined draw may hold several
+            // regions' triangles, which no one region's scissor may cut.
+            if let last = draws.last, !last.needsClip, !draw.needsClip, last.drawsLike(draw) {
                 draws[draws.count - 1] = last.joined(draw)
                 continue
             }
