@@ -131,10 +131,11 @@ public struct DecodedThumbnail: Sendable {
 /// Thumbnail decoding, safe to run on any thread: JPEG through libjpeg-turbo with DCT scaling
 /// to the smallest size that still covers the target, each row into an area-averaging
 /// downscale as it is decoded, then the EXIF orientation; PNG row by row through libpng the
-/// same way (whole when interlaced); GIF (first frame), BMP, TGA and WebP through SDL2_image. Headers
-/// are checked before decoding: what a decode would allocate is known before anything is, and
-/// decodes over `maxPixels` (counted after DCT scaling: a 200-megapixel JPEG's thumbnail decodes
-/// 3 megapixels) are refused. The file and the decode count against the memory every worker
+/// same way (whole when interlaced); GIF (first frame) through our own reader; BMP, TGA and WebP
+/// through SDL2_image, opened on first use (`SDLImageLibrary`). Headers are checked before
+/// decoding: what a decode would allocate is known before anything is, and decodes over
+/// `maxPixels` (counted after DCT scaling: a 200-megapixel JPEG's thumbnail decodes 3
+/// megapixels) are refused. The file and the decode count against the memory every worker
 /// shares (`DecodeMemory`) before the file is read.
 ///
 /// ```swift
@@ -667,7 +668,11 @@ public enum ImageDecoder {
     /// Interlaced PNGs, GIF, BMP, TGA, WebP (and JPEGs libjpeg will not turn into RGBA, such as
     /// CMYK ones) through SDL2_image, as RGBA.
     static func decodeWithSDLImage(_ bytes: [UInt8], info: ImageInfo) throws(ImageError) -> PixelBuffer {
-        _ = sdlImageReady
+        let loadTyped: SDLImageLibrary.LoadTyped
+        switch SDLImageLibrary.loadTyped {
+        case .success(let load): loadTyped = load
+        case .failure(let missing): throw .corrupt(missing.description)
+        }
         let type: String =
             switch info.format {
             case .jpeg: "JPG"
@@ -679,7 +684,7 @@ public enum ImageDecoder {
             }
         let surface: UnsafeMutablePointer<SDL_Surface>? = bytes.withUnsafeBytes { raw in
             guard let rw = SDL_RWFromConstMem(raw.baseAddress, Int32(raw.count)) else { return nil }
-            return IMG_LoadTyped_RW(rw, 1, type)
+            return loadTyped(rw, 1, type)
         }
         guard let surface else {
             let why = String(cString: SDL_GetError())
@@ -700,11 +705,6 @@ public enum ImageDecoder {
         }
         return PixelBuffer(width: w, height: h, bytes: out)
     }
-
-    /// SDL2_image's codecs, initialized once (IMG_Init is not reentrant).
-    private static let sdlImageReady: Bool = {
-        IMG_Init(Int32(IMG_INIT_PNG.rawValue | IMG_INIT_WEBP.rawValue | IMG_INIT_JPG.rawValue)) != 0
-    }()
 
     // MARK: Resampling and orientation
 

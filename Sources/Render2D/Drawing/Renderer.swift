@@ -54,6 +54,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
     public let description: String
     /// An error for the failed step `what`, with SDL's message.
     public init(_ what: String) { description = "\(what): \(String(cString: SDL_GetError()))" }
+    /// An error that says what went wrong on its own (no SDL call failed).
+    init(description: String) { self.description = description }
 }
 
 /// How a texture is sampled when scaled.
@@ -683,18 +685,17 @@ public final class Renderer {
         try Renderer.writePNG(try readPixels(), to: path)
     }
 
-    /// Encodes `pixels` as a PNG file through SDL2_image.
+    /// Writes `pixels` to `path` as a PNG file (`PNGEncoder`), replacing the file atomically:
+    /// a reader sees the old file or the new one, never half of one.
+    ///
+    /// ```swift
+    /// try Renderer.writePNG(try renderer.readPixels(), to: "/tmp/frame.png")
+    /// ```
     public nonisolated static func writePNG(_ pixels: PixelBuffer, to path: String) throws(RenderError) {
-        var copy = pixels.bytes
-        let status: Int32 = copy.withUnsafeMutableBytes { raw in
-            guard
-                let surface = SDL_CreateRGBSurfaceWithFormatFrom(
-                    raw.baseAddress, Int32(pixels.width), Int32(pixels.height), 32, Int32(pixels.width * 4),
-                    tessera_pixelformat_rgba32())
-            else { return -1 }
-            defer { SDL_FreeSurface(surface) }
-            return IMG_SavePNG(surface, path)
+        do {
+            try RegularFile.replace(try PNGEncoder.encode(pixels), at: path)
+        } catch {
+            throw RenderError(description: "writing PNG \(path): \(error)")
         }
-        if status != 0 { throw RenderError("writing PNG \(path)") }
     }
 }

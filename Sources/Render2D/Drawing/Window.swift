@@ -36,7 +36,6 @@ package enum SDLContext {
             SDL_Quit()
             throw noDisplay("no usable display; SDL fell back to its '\(driver)' driver")
         }
-        _ = IMG_Init(Int32(IMG_INIT_PNG.rawValue | IMG_INIT_JPG.rawValue))
         initialized = true
     }
 

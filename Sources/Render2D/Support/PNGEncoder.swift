@@ -1,20 +1,23 @@
 import CSDL2
-import Render2D
-import Imaging
 
 /// RGBA pixels as a PNG file: one IDAT chunk deflated by zlib at `level`, rows unfiltered.
 /// Level 1 (the default) is several times faster than libpng's default and still lossless:
 /// what generated samples and screenshots want.
 ///
 /// ```swift
-/// try SamplePhotos.write(try PNGEncoder.encode(pixels), to: "/tmp/shot.png")
+/// try RegularFile.replace(try PNGEncoder.encode(pixels), at: "/tmp/shot.png")
 /// ```
 package enum PNGEncoder {
+    /// Why pixels could not be encoded.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
     /// Encodes RGBA pixels as PNG at zlib compression `level` (1: fast, 9: small).
-    package static func encode(_ pixels: PixelBuffer, level: Int32 = 1) throws(ImageError) -> [UInt8] {
+    package static func encode(_ pixels: PixelBuffer, level: Int32 = 1) throws(Failure) -> [UInt8] {
         let w = pixels.width, h = pixels.height
         guard w > 0, h > 0, w <= Int(Int32.max) / 4, h <= Int(Int32.max) else {
-            throw .corrupt("no PNG of \(w)×\(h) pixels")
+            throw Failure(description: "no PNG of \(w)×\(h) pixels")
         }
         // Each row: filter type 0 (none), then its bytes.
         let stride = w * 4
@@ -33,7 +36,7 @@ package enum PNGEncoder {
                 compress2(out.baseAddress, &deflatedCount, $0.baseAddress, uLong(raw.count), level)
             }
         }
-        guard status == Z_OK else { throw .corrupt("zlib error \(status)") }
+        guard status == Z_OK else { throw Failure(description: "zlib error \(status)") }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         func be32(_ v: Int) -> [UInt8] {
             [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
