@@ -56,6 +56,10 @@ public final class GlyphAtlas {
         /// memory (a page is 4 MB, 16 MB grown).
         let pixels: MappedMemory
         var shelfX = 0, shelfY = 0, shelfHeight = 0
+        /// Rows from the top uploaded whole at least once (glyphs, padding and the space
+        /// between): a new page goes to the GPU band by band as its shelves reach it, not 4 MB
+        /// (16 MB grown) in one frame.
+        var rowsUploaded = 0
         /// The rectangles written since the last upload.
         var dirty: [DirtyRect] = []
     }
@@ -97,6 +101,13 @@ public final class GlyphAtlas {
     @exclusivity(unchecked) private var linePixelsLeft = GlyphAtlas.linePixelsPerFrame
     @exclusivity(unchecked) private var lineShelves = LineShelves(
         left: 0, top: GlyphAtlas.pageSize / 2, width: GlyphAtlas.pageSize, height: GlyphAtlas.pageSize / 2)
+    /// Rows of page 0's line space uploaded whole at least once, from its top (see
+    /// `Page.rowsUploaded`): a shelf's band is uploaded when its first line is composed.
+    private var lineRowsUploaded = GlyphAtlas.pageSize - GlyphAtlas.pageSize / 2
+    /// Bands of the line space to upload (before the lines composed on them).
+    private var lineBands: [DirtyRect] = []
+    /// The line space's shelves so far, top to bottom.
+    var lineShelvesInUse: [LineShelves.Shelf] { lineShelves.shelves }
     /// Whether a line found no room in this frame, and in how many frames in a row it did.
     private var shortOfLineRoom = false, framesShortOfLineRoom = 0
     /// Lines composed since the last upload, one after another (at most a frame's
@@ -145,8 +156,10 @@ public final class GlyphAtlas {
     private func clear() {
         pages.removeAll()
         stagedLines.removeAll()
+        lineBands.removeAll()
         generation += 1
         lineShelves = emptyLineShelves(firstEpoch: lineShelves.nextFirstEpoch)
+        lineRowsUploaded = lineShelves.top
         addWhitePage()
     }
 
@@ -168,8 +181,15 @@ public final class GlyphAtlas {
         let size = pageSide
         let texture = TextureHandle(id: Self.pageHandleBit | UInt32(pages.count))
         pages.append(Page(texture: texture, pixels: MappedMemory(count: size * size * 4)))
-        // A fully transparent page to start with: upload once so no stale GPU memory shows.
-        markDirty(page: pages.count - 1, y: 0, height: size)
+    }
+
+    /// Uploads rows `pages[p].rowsUploaded..<end` whole, once: what is drawn from a page lies
+    /// in rows uploaded, transparent where nothing was written, so no texel a quad samples, nor
+    /// its neighbour, is ever the GPU's uninitialized memory.
+    private func uploadRows(page p: Int, below end: Int) {
+        guard end > pages[p].rowsUploaded else { return }
+        markDirty(page: p, y: pages[p].rowsUploaded, height: end - pages[p].rowsUploaded)
+        pages[p].rowsUploaded = end
     }
 
     /// Finds room for a `width`×`height` bitmap (plus 1 pixel of padding), adding a page if
@@ -191,6 +211,7 @@ public final class GlyphAtlas {
         let x = pages[p].shelfX + 1, y = pages[p].shelfY + 1
         pages[p].shelfX += w
         pages[p].shelfHeight = max(pages[p].shelfHeight, h)
+        uploadRows(page: p, below: pages[p].shelfY + pages[p].shelfHeight)
         return (p, x, y)
     }
 
@@ -252,6 +273,8 @@ public final class GlyphAtlas {
             }
             pages[p].dirty.removeAll(keepingCapacity: true)
         }
+        for band in lineBands { upload(0, band, pages[0].pixels.bytes + (band.y * size + band.x) * 4, size * 4) }
+        lineBands.removeAll(keepingCapacity: true)
         lineStaging.withUnsafeBytes { staged in
             for line in stagedLines { upload(0, line.block, staged.baseAddress! + line.offset, line.block.width * 4) }
         }
@@ -284,6 +307,18 @@ public final class GlyphAtlas {
             return nil
         }
         linePixelsLeft -= width * height
+        // A new shelf's band (its gaps and the rows its lines leave): uploaded from page 0's
+        // rows there, never written, so transparent and taking no memory.
+        // (Kept apart from the page's blocks: their bounds, when there are many, must not
+        // reach lines already composed, which live only on the GPU.)
+        let shelfBottom = y + lineShelves.shelves[shelf].height
+        if shelfBottom > lineRowsUploaded {
+            lineBands.append(
+                DirtyRect(
+                    x: lineShelves.left, y: lineRowsUploaded, width: lineShelves.width,
+                    height: shelfBottom - lineRowsUploaded))
+            lineRowsUploaded = shelfBottom
+        }
         let size = pageSide
         composePixels(of: run, pages: pages, side: size, into: &lineStaging, at: offset, width: width, height: height)
         stagedLines.append((DirtyRect(x: x, y: y, width: width, height: height), offset))
