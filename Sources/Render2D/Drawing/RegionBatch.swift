@@ -66,38 +66,21 @@ package struct RegionBatch {
     }
 
     /// The pixels of `regions` as rectangles that share none, each region less those before
-    /// it (in at most four pieces); nil past `limit` rectangles.
+    /// it (in at most four pieces, `RegionPlan.subtract`'s); nil past `limit` rectangles.
     package static func disjoint(_ regions: [PixelRect], limit: Int) -> [PixelRect]? {
-        var result: [PixelRect] = []
-        var pieces: [PixelRect] = [], cut: [PixelRect] = []
+        var result: [RegionPlan.Box] = []
+        var pieces: [RegionPlan.Box] = [], cut: [RegionPlan.Box] = []
         for region in regions {
-            pieces = [region]
+            pieces = [RegionPlan.Box(region)]
             for earlier in result {
                 cut.removeAll(keepingCapacity: true)
-                for piece in pieces { subtract(earlier, from: piece, into: &cut) }
+                for piece in pieces { RegionPlan.subtract(earlier, from: piece, into: &cut) }
                 swap(&pieces, &cut)
             }
             result.append(contentsOf: pieces)
             if result.count > limit { return nil }
         }
-        return result
-    }
-
-    /// Appends to `result` the pixels of `box` outside `hole`: its bands above and below the
-    /// hole, then left and right of it.
-    static func subtract(_ hole: PixelRect, from box: PixelRect, into result: inout [PixelRect]) {
-        let x0 = max(box.x, hole.x), x1 = min(box.x + box.width, hole.x + hole.width)
-        let y0 = max(box.y, hole.y), y1 = min(box.y + box.height, hole.y + hole.height)
-        guard x0 < x1, y0 < y1 else {
-            result.append(box)
-            return
-        }
-        if box.y < y0 { result.append(PixelRect(x: box.x, y: box.y, width: box.width, height: y0 - box.y)) }
-        let bottom = box.y + box.height
-        if y1 < bottom { result.append(PixelRect(x: box.x, y: y1, width: box.width, height: bottom - y1)) }
-        if box.x < x0 { result.append(PixelRect(x: box.x, y: y0, width: x0 - box.x, height: y1 - y0)) }
-        let right = box.x + box.width
-        if x1 < right { result.append(PixelRect(x: x1, y: y0, width: right - x1, height: y1 - y0)) }
+        return result.map(\.pixels)
     }
 
     /// Orders the draws of the regions added (which must share no pixel) into `draws`: each

@@ -77,6 +77,14 @@ package struct RegionPlan {
         func contains(_ b: Box) -> Bool { x0 <= b.x0 && y0 <= b.y0 && b.x1 <= x1 && b.y1 <= y1 }
         func meets(_ b: Box) -> Bool { x0 < b.x1 && b.x0 < x1 && y0 < b.y1 && b.y0 < y1 }
         func cut(to b: Box) -> Box { Box(x0: max(x0, b.x0), y0: max(y0, b.y0), x1: min(x1, b.x1), y1: min(y1, b.y1)) }
+        init(x0: Float, y0: Float, x1: Float, y1: Float) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
+        /// A region's pixels (exact: a window's coordinates are far below 2^24).
+        init(_ rect: PixelRect) {
+            self.init(
+                x0: Float(rect.x), y0: Float(rect.y), x1: Float(rect.x + rect.width), y1: Float(rect.y + rect.height))
+        }
+        /// The pixels of a box whose edges are whole pixels.
+        var pixels: PixelRect { PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0)) }
     }
 
     /// A command's triangles that touch the region, as positions in `gathered`.
@@ -147,9 +155,7 @@ package struct RegionPlan {
                 drawable: drawable, opaqueTexture: opaqueTexture, bounds: bounds)
         }
         keepLargestOccluders()
-        let regionBox = Box(
-            x0: Float(region.x), y0: Float(region.y), x1: Float(region.x + region.width),
-            y1: Float(region.y + region.height))
+        let regionBox = Box(region)
         uncovered(regionBox, after: -1)
         if pieces != [regionBox] { hiddenShapes += 1 }
         clearPieces = pieces.map { SDL_FRect(x: $0.x0, y: $0.y0, w: $0.x1 - $0.x0, h: $0.y1 - $0.y0) }

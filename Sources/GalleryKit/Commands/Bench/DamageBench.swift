@@ -109,8 +109,9 @@ enum DamageBench {
         var phases: [[Double]] = []
         /// Pixels drawn again.
         var redrawn: [Int] = []
-        /// Draw calls handed to SDL (a software rasterizer pays for each about what it pays
-        /// for thousands of pixels).
+        /// `SDL_RenderGeometry` calls (`Renderer.Stats.drawCalls`; a region batch's one
+        /// `SDL_RenderFillRectsF` clear is not counted). A software rasterizer pays for each
+        /// about what it pays for thousands of pixels.
         var drawCalls: [Int] = []
 
         mutating func add(_ frame: FrameRecord?, _ stats: Renderer.Stats) {
