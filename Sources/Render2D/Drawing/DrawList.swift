@@ -55,6 +55,8 @@ public struct DrawList {
     public var vertices: ArraySlice<SDL_Vertex> { vertexStorage[..<vertexCount] }
     /// The live indices, three per triangle.
     public var indices: ArraySlice<Int32> { indexStorage[..<indexCount] }
+    /// Vertices and indices the storage holds room for (written, so taking memory).
+    var storageCounts: (vertices: Int, indices: Int) { (vertexStorage.count, indexStorage.count) }
 
     /// Where each texture/scissor run starts; counts are derived when `commands` is read.
     private var runs: [DrawCommand] = []
@@ -121,17 +123,20 @@ public struct DrawList {
     /// How many triangles the list holds.
     public var triangleCount: Int { indexCount / 3 }
 
-    /// Makes room for `v` more vertices and `i` more indices.
+    /// Makes room for `v` more vertices and `i` more indices: the storage grows by half at
+    /// least (written, so resident: doubling left a screen of 34,000 glyphs 5.2 MB of
+    /// vertices where it needed 2.7).
     @inline(__always)
     private mutating func reserveRoom(vertices v: Int, indices i: Int) {
         if vertexCount + v > vertexStorage.count {
             vertexStorage.append(
                 contentsOf: repeatElement(
-                    SDL_Vertex(), count: max(vertexCount + v - vertexStorage.count, vertexStorage.count, 1024)))
+                    SDL_Vertex(), count: max(vertexCount + v - vertexStorage.count, vertexStorage.count / 2, 1024)))
         }
         if indexCount + i > indexStorage.count {
             indexStorage.append(
-                contentsOf: repeatElement(0, count: max(indexCount + i - indexStorage.count, indexStorage.count, 1536)))
+                contentsOf: repeatElement(
+                    0, count: max(indexCount + i - indexStorage.count, indexStorage.count / 2, 1536)))
         }
     }
 

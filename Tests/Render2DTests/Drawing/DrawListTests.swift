@@ -28,6 +28,21 @@ final class DrawListTests: XCTestCase {
         return l
     }
 
+    func testStorageGrowsByHalfSoAScreenOfQuadsKeepsLittleRoomUnused() {
+        var l = list()
+        // A screen of 34,000 glyph-sized quads, as the text scene's first frames draw.
+        for i in 0..<34_000 {
+            l.addRect(Rect(x: Double(i % 200) * 6, y: Double(i / 200) * 4, width: 5, height: 3), color: .black)
+        }
+        XCTAssertEqual(l.vertexCount, 136_000)
+        let room = l.storageCounts
+        XCTAssertGreaterThanOrEqual(room.vertices, 136_000)
+        XCTAssertGreaterThanOrEqual(room.indices, 204_000)
+        // Doubling from 1,024 would hold 262,144 vertices and 393,216 indices.
+        XCTAssertLessThan(Double(room.vertices), 1.5 * 136_000, "room for half as many again at most")
+        XCTAssertLessThan(Double(room.indices), 1.5 * 204_000)
+    }
+
     func testSolidsAndImagesBatchPerTexture() {
         var l = list()
         for i in 0..<100 { l.addRect(Rect(x: Double(i), y: 0, width: 5, height: 5), color: .red) }
