@@ -274,7 +274,8 @@ public enum ImageDecoder {
         }
         let target = targetSize(width: max(1, width), height: max(1, height), spec: spec)
         // Decoded RGBA (a row, or all of it), the resampler's float rows and its output.
-        return 4 * width * (byRows ? 1 : height) + 32 * target.width + 4 * target.width * target.height + coefficients
+        return 4 * width * (byRows ? 1 : height) + Resampler.workingBytes(sourceWidth: width)
+            + 4 * target.width * target.height + coefficients
     }
 
     /// Decodes `bytes`, whose header said `info` and has been checked (`checkDecodable`), with

@@ -2,12 +2,13 @@ import Render2D
 
 /// An area-averaging downscale fed one input row at a time, top to bottom: each output pixel
 /// is the coverage-weighted mean of the input pixels under it, alpha-weighted so transparent
-/// pixels do not darken edges. It holds two output rows of floats, so a large image need not be
-/// in memory whole (a PNG's rows go in as libpng decodes them).
+/// pixels do not darken edges. It holds two input-wide rows of floats, so a large image need
+/// not be in memory whole (a PNG's rows go in as libpng decodes them).
 ///
-/// Each input row is averaged across into an output-wide row of `SIMD4<Float>`, then added with
-/// its weight to the (at most two) output rows it lies under; an output row is written out as
-/// bytes once its last input row is in.
+/// Each input row is added, weighted by its coverage, to the column sums of the (at most two)
+/// output rows it lies under: one multiply-add a pixel, none depending on another, so the work
+/// an input pixel costs does not wait on the pixel before. Once an output row's last input row
+/// is in, its column sums are averaged across, once, and written out as bytes.
 ///
 /// ```swift
 /// var resampler = Resampler(from: (1920, 1280), to: (308, 205), opaque: false)
@@ -19,13 +20,15 @@ struct Resampler {
     private let xs: AreaSpans, ys: AreaSpans
     /// Whether every row is opaque: the sums then hold plain colours, otherwise premultiplied ones.
     private let opaque: Bool
-    private var across: [SIMD4<Float>]
-    /// Output rows being summed: row `y` in slot `y % 2`.
-    private var sums: [SIMD4<Float>]
+    /// The column sums of the output rows being summed: row `y` in slot `y % 2`, input-wide.
+    private var columns: [SIMD4<Float>]
     private var out: [UInt8]
     private var rowsIn = 0
     /// The first output row not written yet.
     private var nextOut = 0
+
+    /// The bytes a resampler from a `sourceWidth`-wide image holds besides its output.
+    static func workingBytes(sourceWidth: Int) -> Int { 2 * sourceWidth * MemoryLayout<SIMD4<Float>>.stride }
 
     /// A resampler from `from` to `to` pixels (each at least 1); `opaque` when every row will be.
     init(from: (width: Int, height: Int), to: (width: Int, height: Int), opaque: Bool) {
@@ -34,8 +37,7 @@ struct Resampler {
         xs = AreaSpans(from: sourceWidth, to: width)
         ys = AreaSpans(from: sourceHeight, to: height)
         self.opaque = opaque
-        across = Array(repeating: .zero, count: width)
-        sums = Array(repeating: .zero, count: 2 * width)
+        columns = Array(repeating: .zero, count: 2 * sourceWidth)
         out = Array(repeating: 0, count: width * height * 4)
     }
 
@@ -44,27 +46,23 @@ struct Resampler {
         let i = rowsIn
         guard i < sourceHeight else { return }
         rowsIn += 1
-        let (width, opaque) = (self.width, self.opaque)
-        // A row without transparency skips the alpha weighting, then is scaled to premultiplied.
+        // A row without transparency skips the alpha weighting; in an image that has some, its
+        // colours are scaled to premultiplied (alpha 255) through the weights.
         let plain = opaque || Self.isOpaque(row, count: sourceWidth)
-        across.withUnsafeMutableBufferPointer { across in
-            xs.average(row: row, into: across, opaque: plain)
-            if plain && !opaque {
-                for x in 0..<width { across[x] *= SIMD4(255, 255, 255, 1) }
-            }
-        }
+        let premultiply: SIMD4<Float> = opaque ? .one : SIMD4(255, 255, 255, 1)
+        let count = sourceWidth
+        // The (at most two) output rows this row lies under, each with its coverage.
         var y = nextOut
         while y < height && ys.starts[y] <= i {
             let first = ys.offsets[y], taps = ys.offsets[y + 1] - first, tap = i - ys.starts[y]
             if tap < taps {
-                let w = ys.weights[first + tap], slot = (y % 2) * width
-                sums.withUnsafeMutableBufferPointer { sums in
-                    across.withUnsafeBufferPointer { across in
-                        if tap == 0 {
-                            for x in 0..<width { sums[slot + x] = across[x] * w }
-                        } else {
-                            for x in 0..<width { sums[slot + x] += across[x] * w }
-                        }
+                let weight = ys.weights[first + tap], slot = (y % 2) * count
+                columns.withUnsafeMutableBufferPointer { columns in
+                    let sums = UnsafeMutableBufferPointer(rebasing: columns[slot..<slot + count])
+                    if plain {
+                        Self.accumulate(row, into: sums, scale: premultiply * weight, first: tap == 0)
+                    } else {
+                        Self.accumulatePremultiplied(row, into: sums, weight: weight, first: tap == 0)
                     }
                 }
                 if tap == taps - 1 {
@@ -76,18 +74,65 @@ struct Resampler {
         }
     }
 
+    /// `sums[x] = pixel × scale` (`first`) or `sums[x] += pixel × scale`, for each pixel of `row`.
+    @inline(__always)
+    private static func accumulate(
+        _ row: UnsafePointer<UInt8>, into sums: UnsafeMutableBufferPointer<SIMD4<Float>>, scale: SIMD4<Float>,
+        first: Bool
+    ) {
+        let pixels = UnsafeRawPointer(row)
+        if first {
+            for x in 0..<sums.count { sums[x] = pixel(pixels, x) * scale }
+        } else {
+            for x in 0..<sums.count { sums[x] += pixel(pixels, x) * scale }
+        }
+    }
+
+    /// As `accumulate`, each colour weighted by its pixel's alpha (premultiplied).
+    @inline(__always)
+    private static func accumulatePremultiplied(
+        _ row: UnsafePointer<UInt8>, into sums: UnsafeMutableBufferPointer<SIMD4<Float>>, weight: Float, first: Bool
+    ) {
+        let pixels = UnsafeRawPointer(row)
+        for x in 0..<sums.count {
+            let p = pixel(pixels, x)
+            let weighted = SIMD4(p.x, p.y, p.z, 1) * (p.w * weight)
+            sums[x] = first ? weighted : sums[x] + weighted
+        }
+    }
+
+    @inline(__always)
+    private static func pixel(_ pixels: UnsafeRawPointer, _ x: Int) -> SIMD4<Float> {
+        SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self))
+    }
+
     /// The output: rows whose input rows did not all come stay transparent black.
     consuming func finish() -> PixelBuffer { PixelBuffer(width: width, height: height, bytes: out) }
 
+    /// Averages output row `y`'s column sums across and writes them out as bytes.
     private mutating func write(_ y: Int) {
-        let (width, opaque, slot) = (self.width, self.opaque, (y % 2) * self.width)
-        sums.withUnsafeBufferPointer { sums in
-            out.withUnsafeMutableBytes { out in
-                for x in 0..<width {
-                    let v = sums[slot + x]
-                    var c = opaque ? v : v * (v.w > 0 ? 1 / v.w : 0)
-                    c.w = v.w
-                    out.storeBytes(of: Self.bytes(c), toByteOffset: (y * width + x) * 4, as: SIMD4<UInt8>.self)
+        let (width, opaque, slot) = (self.width, self.opaque, (y % 2) * sourceWidth)
+        columns.withUnsafeBufferPointer { columns in
+            xs.starts.withUnsafeBufferPointer { starts in
+                xs.offsets.withUnsafeBufferPointer { offsets in
+                    xs.weights.withUnsafeBufferPointer { weights in
+                        out.withUnsafeMutableBytes { out in
+                            var k = 0
+                            for x in 0..<width {
+                                let end = offsets[x &+ 1]
+                                var at = slot &+ starts[x], v = SIMD4<Float>.zero
+                                while k < end {
+                                    v += columns[at] * weights[k]
+                                    at &+= 1
+                                    k &+= 1
+                                }
+                                var c = opaque ? v : v * (v.w > 0 ? 1 / v.w : 0)
+                                c.w = v.w
+                                out.storeBytes(
+                                    of: Self.bytes(c), toByteOffset: (y &* width &+ x) &* 4, as: SIMD4<UInt8>.self)
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -132,48 +177,6 @@ struct AreaSpans {
                 weights.append(Float((min(b, Double(i + 1)) - max(a, Double(i))) / ratio))
             }
             offsets.append(weights.count)
-        }
-    }
-
-    /// Averages the RGBA pixels of `row` (as wide as `from`) into `out` (as wide as `to`),
-    /// premultiplied, alpha in the last lane; `opaque` (every alpha 255) skips the weighting by
-    /// alpha, which then leaves each colour as it is.
-    func average(row: UnsafePointer<UInt8>, into out: UnsafeMutableBufferPointer<SIMD4<Float>>, opaque: Bool) {
-        let pixels = UnsafeRawPointer(row)
-        func pixel(_ at: Int) -> SIMD4<Float> {
-            SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt8>.self))
-        }
-        starts.withUnsafeBufferPointer { starts in
-            offsets.withUnsafeBufferPointer { offsets in
-                weights.withUnsafeBufferPointer { weights in
-                    var k = 0
-                    // Two loops, so that the opaque one has no branch and no alpha a tap.
-                    if opaque {
-                        for x in 0..<out.count {
-                            let end = offsets[x &+ 1]
-                            var at = starts[x] &* 4, sum = SIMD4<Float>.zero
-                            while k < end {
-                                sum += pixel(at) * weights[k]
-                                at &+= 4
-                                k &+= 1
-                            }
-                            out[x] = sum
-                        }
-                    } else {
-                        for x in 0..<out.count {
-                            let end = offsets[x &+ 1]
-                            var at = starts[x] &* 4, sum = SIMD4<Float>.zero
-                            while k < end {
-                                let p = pixel(at)
-                                sum += SIMD4(p.x, p.y, p.z, 1) * (p.w * weights[k])
-                                at &+= 4
-                                k &+= 1
-                            }
-                            out[x] = sum
-                        }
-                    }
-                }
-            }
         }
     }
 }

@@ -140,9 +140,10 @@ final class LargePhotoTests: XCTestCase {
         let deadline = MonotonicClock.seconds() + 60
         while budget.waitingBytes.isEmpty && MonotonicClock.seconds() < deadline { usleep(1000) }
         let asked = try XCTUnwrap(budget.waitingBytes.first)
-        // The file, a row at 1/4 (160 px), the resampler's two float rows and the 85×64 thumbnail.
+        // The file, a row at 1/4 (160 px), the resampler's two rows of float column sums (as wide
+        // as that row) and the 85×64 thumbnail.
         XCTAssertEqual(
-            asked, size + 160 * 4 + 2 * 16 * 85 + 85 * 64 * 4,
+            asked, size + 160 * 4 + 2 * 16 * 160 + 85 * 64 * 4,
             "the file and the decode's memory, asked for before the read")
         XCTAssertFalse(done.withLock { $0 })
         budget.release(1000)

@@ -136,8 +136,9 @@ final class PNGRowsTests: XCTestCase {
             let bytes = png(width: 2000, height: 1000, type: 0, channels: 1, interlaced: interlaced) { _, _, _ in 7 }
             let info = try ImageDecoder.inspect(bytes, name: "large.png")
             let reserved = ImageDecoder.decodeMemory(info, bytes, spec: ThumbnailSpec(side: 100))
-            // Besides the thumbnail (200×100) and the resampler's rows: a row, or all 2000×1000.
-            let thumbnail = 200 * 100 * 4 + 32 * 200
+            // Besides the thumbnail (200×100) and the resampler's two rows of float column sums: a
+            // row, or all 2000×1000.
+            let thumbnail = 200 * 100 * 4 + 2 * 2000 * 16
             XCTAssertEqual(reserved - thumbnail, interlaced ? 2000 * 1000 * 4 : 2000 * 4, "interlaced: \(interlaced)")
         }
     }

@@ -5,13 +5,14 @@ import Render2D
 /// `ImageDecoder.resample` against a plain area average in doubles, opaque and translucent:
 /// within one step of it.
 final class ResampleTests: XCTestCase {
-    private func image(width: Int, height: Int, opaque: Bool) -> PixelBuffer {
+    /// Random pixels; the rows `opaqueRow` picks have alpha 255.
+    private func image(width: Int, height: Int, opaqueRow: (Int) -> Bool) -> PixelBuffer {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         for i in bytes.indices {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             bytes[i] = UInt8(truncatingIfNeeded: state >> 56)
-            if opaque && i % 4 == 3 { bytes[i] = 255 }
+            if i % 4 == 3 && opaqueRow(i / (width * 4)) { bytes[i] = 255 }
         }
         return PixelBuffer(width: width, height: height, bytes: bytes)
     }
@@ -37,10 +38,13 @@ final class ResampleTests: XCTestCase {
         return [sums[0] / max(a, 1e-12), sums[1] / max(a, 1e-12), sums[2] / max(a, 1e-12), a / (rx * ry)]
     }
 
-    private func assertMatchesReference(opaque: Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let src = image(width: 97, height: 61, opaque: opaque)
+    private func assertMatchesReference(
+        opaque: Bool, from: (width: Int, height: Int) = (97, 61), to: (width: Int, height: Int) = (40, 25),
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let src = image(width: from.width, height: from.height) { opaque || $0 % 3 == 1 }
         XCTAssertEqual(src.isOpaque, opaque)
-        let dw = 40, dh = 25
+        let (dw, dh) = to
         let out = ImageDecoder.resample(src, width: dw, height: dh)
         var worst = 0.0
         for y in 0..<dh {
@@ -56,7 +60,17 @@ final class ResampleTests: XCTestCase {
 
     func testOpaqueImagesAreTheAreaAverage() { assertMatchesReference(opaque: true) }
 
+    /// Every third row of the translucent image is opaque: those rows skip the alpha weighting
+    /// and must still add to the same premultiplied sums as the others.
     func testTranslucentImagesAreTheAlphaWeightedAreaAverage() { assertMatchesReference(opaque: false) }
+
+    /// Only one side shrinks: the other's spans are one pixel each, of weight 1.
+    func testImagesNarrowedOrShortenedOnlyAreTheAreaAverage() {
+        for opaque in [true, false] {
+            assertMatchesReference(opaque: opaque, from: (97, 25), to: (40, 25))
+            assertMatchesReference(opaque: opaque, from: (40, 61), to: (40, 25))
+        }
+    }
 
     /// A uniform image stays that colour exactly, 0 and 255 included (the rounding to bytes has
     /// no range check a lane), whether the opaque or the alpha-weighted path averages it.
