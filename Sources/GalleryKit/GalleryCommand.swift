@@ -169,6 +169,7 @@ enum ProcessEnvironment {
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Browse a folder of photos (default), with the other demo pages a click away.")
 
     @Argument(

@@ -94,6 +94,7 @@ final class SplitScript: ProfileScript {
 /// summary JSON, and printing a report.
 struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "profile",
         abstract: "Profile scripted sessions: a Perfetto-loadable trace, a summary JSON, a text report.")
 
     @Argument(

@@ -32,6 +32,7 @@ extension BenchScene {
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Run a benchmark scene and print one JSON line (see shared/BENCHMARKS.md).")
 
     @Argument(
