@@ -29,6 +29,10 @@ package enum SDLContext {
         if SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0 {
             throw noDisplay(String(cString: SDL_GetError()))
         }
+        // No depth buffer: nothing we draw tests depth, but SDL asks for 16 bits by default,
+        // which a software GL allocates, clears and carries through every frame (llvmpipe:
+        // text frames about 10 % longer, 7 MB more resident at 1280×800).
+        SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0)
         // SDL falls back to its offscreen or dummy driver when no display works: a window
         // nobody can see. Only accept that when it was asked for.
         let driver = videoDriver
