@@ -193,12 +193,28 @@ public final class ImagePipeline {
     }
 
     /// A pipeline drawing with `renderer`, keeping at most `budgetBytes` of textures, decoding on `workers` threads (default: `WorkerPools.decodeThreads`).
-    public init(
+    public convenience init(
         renderer: Renderer, budgetBytes: Int = 256 << 20, workers: Int? = nil,
         decode: @escaping @Sendable (ThumbnailKey) -> Result<DecodedThumbnail, ImageError> = ThumbnailLoader.decodeFile
     ) {
+        self.init(
+            renderer: renderer, budgetBytes: budgetBytes,
+            loader: workers.map { ThumbnailLoader(workers: $0, decode: decode) } ?? ThumbnailLoader(decode: decode))
+    }
+
+    /// A pipeline drawing with `renderer` the thumbnails `loader` decodes: one started before
+    /// the window, already decoding the first screen (`ThumbnailLoader.requestFirstScreen`).
+    /// Cells whose thumbnail finished meanwhile draw it in the first frame they are built.
+    ///
+    /// ```swift
+    /// let loader = ThumbnailLoader()
+    /// loader.requestFirstScreen(firstPaths, spec: spec)  // while the window is made
+    /// let host = try AppHost(options: .init(title: "Photos"))
+    /// host.ui.images = ImagePipeline(renderer: host.window.renderer, loader: loader)
+    /// ```
+    public init(renderer: Renderer, budgetBytes: Int = 256 << 20, loader: ThumbnailLoader) {
         self.renderer = renderer
-        loader = workers.map { ThumbnailLoader(workers: $0, decode: decode) } ?? ThumbnailLoader(decode: decode)
+        self.loader = loader
         cache = TextureCache(budgetBytes: budgetBytes) { [unowned renderer] in renderer.destroyTexture($0) }
     }
 
@@ -337,11 +353,7 @@ public final class ImagePipeline {
     /// The embedded tier of `key`, when its file may carry one (a JPEG by name not known to lack it).
     private func embeddedKey(for key: ThumbnailKey) -> ThumbnailKey? {
         guard usesEmbeddedThumbnails, !withoutEmbedded.contains(key.path) else { return nil }
-        let dot = key.path.utf8.lastIndex(of: UInt8(ascii: "."))
-        guard let dot, ["jpg", "jpeg", "jpe"].contains(key.path[key.path.index(after: dot)...].lowercased()) else {
-            return nil
-        }
-        return ThumbnailKey(path: key.path, spec: key.spec, tier: .embedded, version: key.version)
+        return key.embeddedTier
     }
 
     private func want(_ key: ThumbnailKey, _ priority: Double) {

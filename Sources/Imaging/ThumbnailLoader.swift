@@ -85,6 +85,16 @@ public struct ThumbnailKey: Hashable, Sendable {
         a.pathHash == b.pathHash && a.path == b.path && a.spec == b.spec && a.tier == b.tier && a.version == b.version
     }
 
+    /// The same thumbnail from the JPEG's EXIF thumbnail (`.embedded`), when the file may carry
+    /// one: its name ends in .jpg, .jpeg or .jpe, in any case.
+    var embeddedTier: ThumbnailKey? {
+        let dot = path.utf8.lastIndex(of: UInt8(ascii: "."))
+        guard let dot, ["jpg", "jpeg", "jpe"].contains(path[path.index(after: dot)...].lowercased()) else {
+            return nil
+        }
+        return ThumbnailKey(path: path, spec: spec, tier: .embedded, version: version)
+    }
+
     /// Mixes the key into `hasher`: the path's hash alone, worked out once. A path has a few
     /// keys at most (its sizes and tiers), which `==` tells apart, and a frame looks each
     /// visible cell's keys up several times.
@@ -233,6 +243,30 @@ public final class ThumbnailLoader: @unchecked Sendable {
         stats.cancelled += cancelled
         if added { condition.broadcast() }
         return cancelled
+    }
+
+    /// Starts on the thumbnails a window will show first, before the window and its renderer
+    /// are made (that takes tens of milliseconds a decode worker can use): `paths` in the
+    /// order they should arrive, each at `spec`, with every JPEG's embedded thumbnail first
+    /// when `embedded`. The keys are those `ImagePipeline` asks for (the file's version as
+    /// `stat` tells it now), so a cell built after its thumbnail finished draws it on sight.
+    /// The first frame's `request` takes over: what it does not want is cancelled.
+    ///
+    /// ```swift
+    /// let first = LazyGridInfo.firstScreen(columns: columns, count: photos.count, viewport: Size(1280, 800))
+    /// loader.requestFirstScreen(photos[first.visible].map(\.path),
+    ///                           spec: ImageFraming.thumbnailSpec(for: first.cellSize, scale: 1, mode: .fill))
+    /// ```
+    public func requestFirstScreen(_ paths: [String], spec: ThumbnailSpec, embedded: Bool = true) {
+        var wanted: [(key: ThumbnailKey, priority: Double)] = []
+        let step = 1 / Double(max(1, paths.count))
+        for (i, path) in paths.enumerated() {
+            let key = ThumbnailKey(path: path, spec: spec, version: FileVersion.of(path))
+            // Embedded thumbnails go before every sharp decode, as a visible cell's do.
+            if embedded, let small = key.embeddedTier { wanted.append((small, Double(i) * step - 1)) }
+            wanted.append((key, Double(i) * step * 0.99))
+        }
+        request(wanted)
     }
 
     /// Up to `limit` finished results, oldest first.

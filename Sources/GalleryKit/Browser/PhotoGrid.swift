@@ -98,10 +98,25 @@ final class PhotoGrid {
         return marks
     }
 
+    /// The hero cells' columns: as many at least 180 pt (times `zoom`) wide as fit.
+    private var columns: [GridItem] { [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)] }
+
+    /// The photos the grid shows first in a `viewport` of points at `scale` (scrolled to its
+    /// top, as a window opens on it), and the thumbnail size their cells ask for; nil under
+    /// month headers or in the justified layout, whose first screen is not worked out ahead.
+    func firstScreen(viewport: Size, scale: Double, theme: Theme) -> (paths: [String], spec: ThumbnailSpec)? {
+        guard sections == nil, !isJustified else { return nil }
+        let first = LazyGridInfo.firstScreen(
+            columns: columns, spacing: 8, count: photos.count, viewport: viewport, theme: theme)
+        return (
+            photos[first.visible].map(\.path),
+            ImageFraming.thumbnailSpec(for: first.cellSize, scale: scale, mode: .fill)
+        )
+    }
+
     func build(_ ui: UI) {
         let photos = self.photos
         let gridWidth = buildDateRail(ui)  // before the grid so a jump shows in this frame
-        let columns = [GridItem(.adaptive(minimum: 180 * zoom), spacing: 8)]
         if let id = revealID {
             revealID = nil
             ui.scrollGrid("photos", to: id, in: photos, anchor: .center)

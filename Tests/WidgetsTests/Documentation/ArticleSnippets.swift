@@ -410,6 +410,22 @@ func imagePipelineSetup(host: AppHost) {
     // end snippet
 }
 
+// snippet: first-screen
+@MainActor
+func openPhotoWindow(photos: [Photo]) throws -> AppHost {
+    let columns = [GridItem(.adaptive(minimum: 160), spacing: 8)]
+    let first = LazyGridInfo.firstScreen(
+        columns: columns, spacing: 8, count: photos.count, viewport: Size(1280, 800))
+    let loader = ThumbnailLoader()
+    loader.requestFirstScreen(
+        photos[first.visible].map(\.path),
+        spec: ImageFraming.thumbnailSpec(for: first.cellSize, scale: 1, mode: .fill))
+    let host = try AppHost(options: .init(title: "Photos", width: 1280, height: 800))
+    host.ui.images = ImagePipeline(renderer: host.window.renderer, loader: loader)
+    return host
+}
+// end snippet
+
 // MARK: Profiling
 
 @MainActor

@@ -271,6 +271,27 @@ final class DocumentationTests: XCTestCase {
         }
     }
 
+    func testTheWindowOpenedOnAFirstScreenDrawsItsThumbnailsInItsFirstFrame() throws {
+        try onMain {
+            _ = try Harness()  // SDL set up offscreen: the snippet's window opens there
+            let folder = try ScratchFolder("doc-first-screen")
+            let photos = try (0..<12).map { i in
+                let path = folder.file("photo\(i).jpg")
+                try SamplePhotos.writeJPEG(SamplePhotos.render(width: 320, height: 240, seed: UInt64(i)), to: path)
+                return Photo(path: path)
+            }
+            let host = try openPhotoWindow(photos: photos)
+            let loader = try XCTUnwrap(host.ui.images?.loader)
+            defer { host.ui.images?.shutdown() }
+            let deadline = MonotonicClock.seconds() + 60
+            while loader.snapshot.finished < 2 * photos.count && MonotonicClock.seconds() < deadline { usleep(2_000) }
+            host.frame { ui in photoGrid(ui, photos: photos) }
+            let lazy = try XCTUnwrap(host.profiler.lastFrame?.lazy)
+            XCTAssertEqual(lazy.visibleCells, 12)
+            XCTAssertEqual(lazy.placeholderCells, 0, "every photo decoded while the window was made")
+        }
+    }
+
     func testAProfiledScopeIsRecordedAndTheHUDDraws() throws {
         try onMain {
             let h = try Harness()

@@ -13,13 +13,13 @@ import Widgets
 /// cost each the most, as `profile` tells it), the share of visible cells
 /// drawn as placeholders, thumbnail latency, time to the first full screen (every visible
 /// cell showing an image of either tier) and to the first sharp one, decode throughput and
-/// texture memory.
+/// texture memory. As an app would, it starts decoding its first screen before the window is
+/// made (`ThumbnailLoader.requestFirstScreen`).
 @MainActor
 final class GalleryBench: BenchScene {
-    private(set) var n = 0
-    private let folder: String
+    let n: Int
     private let processStart: Double
-    private var grid: PhotoGrid!
+    private let grid: PhotoGrid
     private(set) var images: ImagePipeline!
     private var host: AppHost!
     private var firstScreenMs: Double?
@@ -35,9 +35,6 @@ final class GalleryBench: BenchScene {
     /// When the first frame started (the run's wall clock, warm-up included: the cold start is the point).
     private var runStart: Double?
 
-    /// Persistent freedesktop thumbnails to read and write (nil: decode every photo).
-    private let thumbnailCache: FreedesktopThumbnails?
-
     /// Whether JPEGs' embedded EXIF thumbnails are drawn first (`--no-embedded`: only sharp decodes).
     private let usesEmbedded: Bool
     /// Whether the grid holds still until its first screen is sharp (`--hold`), so the first
@@ -46,27 +43,31 @@ final class GalleryBench: BenchScene {
     /// The frames it held still.
     private var heldFrames: Int?
 
+    /// Decodes the grid's thumbnails: started before the window, on its first screen.
+    private let loader: ThumbnailLoader
+
+    /// Reads the folder and starts decoding what the grid will show first in a `window` of
+    /// points at scale 1, before the window is made (`ThumbnailLoader.requestFirstScreen`).
     init(
-        folder: String, processStart: Double, thumbnailCache: FreedesktopThumbnails? = nil, usesEmbedded: Bool = true,
-        holdsStill: Bool = false
-    ) {
+        folder: String, processStart: Double, window: Size, thumbnailCache: FreedesktopThumbnails? = nil,
+        usesEmbedded: Bool = true, holdsStill: Bool = false
+    ) throws {
         self.holdsStill = holdsStill
-        self.folder = folder
         self.processStart = processStart
-        self.thumbnailCache = thumbnailCache
         self.usesEmbedded = usesEmbedded
+        grid = PhotoGrid(photos: try PhotoLibrary.load(folder))
+        n = grid.photos.count
+        loader =
+            thumbnailCache.map { cache in ThumbnailLoader { cache.thumbnail(path: $0.path, spec: $0.spec) } }
+            ?? ThumbnailLoader()
+        if let first = grid.firstScreen(viewport: window, scale: 1, theme: .light) {
+            loader.requestFirstScreen(first.paths, spec: first.spec, embedded: usesEmbedded)
+        }
     }
 
     func setUp(host: AppHost) throws {
         self.host = host
-        let photos = try PhotoLibrary.load(folder)
-        n = photos.count
-        grid = PhotoGrid(photos: photos)
-        if let cache = thumbnailCache {
-            images = ImagePipeline(renderer: host.window.renderer) { cache.thumbnail(path: $0.path, spec: $0.spec) }
-        } else {
-            images = ImagePipeline(renderer: host.window.renderer)
-        }
+        images = ImagePipeline(renderer: host.window.renderer, loader: loader)
         images.usesEmbeddedThumbnails = usesEmbedded
         host.ui.images = images
     }

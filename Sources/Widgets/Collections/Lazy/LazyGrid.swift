@@ -113,6 +113,17 @@ package enum GridLayout {
         return tracks
     }
 
+    /// The tracks `items` resolve to `across` the grid (its scroll bar's gutter already taken
+    /// off), a track's length, and a cell's length along the scroll axis: `trackCross` of the
+    /// track's length, or square.
+    package static func shape(_ items: [GridItem], across: Double, trackCross: ((Double) -> Double)?) -> (
+        tracks: [Track], trackLength: Double, lineLength: Double
+    ) {
+        let tracks = tracks(items, length: across)
+        let trackLength = tracks.first?.length ?? across
+        return (tracks, trackLength, max(1, trackCross?(trackLength) ?? trackLength))
+    }
+
     /// Rows of a vertical grid: `count` items in rows of `columns`, `rowLength` tall, `spacing` apart.
     package struct Rows: Sendable, Equatable {
         /// How many items.
@@ -393,6 +404,28 @@ public struct LazyGridInfo: Sendable {
     public var isScrollingFast = false
     /// Viewports a second above which a grid counts as flung or scrubbed.
     public static let fastScreensPerSecond = 3.0
+
+    /// The items a vertical grid of `count` items shows first (scrolled to its top) in a
+    /// `viewport` with `theme`'s scroll bar, and the size of each cell: what the first frame of
+    /// `lazyVGrid(_:columns:spacing:count:rowHeight:zoom:cell:)` builds, worked out before there
+    /// is a window. An app can start loading those cells' images while its window and renderer
+    /// are made (`ThumbnailLoader.requestFirstScreen`).
+    ///
+    /// ```swift
+    /// let first = LazyGridInfo.firstScreen(columns: [GridItem(.adaptive(minimum: 180), spacing: 8)], spacing: 8,
+    ///                                      count: photos.count, viewport: Size(1280, 800))
+    /// let spec = ImageFraming.thumbnailSpec(for: first.cellSize, scale: 1, mode: .fill)
+    /// ```
+    public static func firstScreen(
+        columns: [GridItem], spacing: Double = GridItem.defaultSpacing, count: Int, viewport: Size,
+        rowHeight: ((Double) -> Double)? = nil, theme: Theme = .light
+    ) -> (visible: Range<Int>, cellSize: Size) {
+        let (tracks, trackLength, lineLength) = GridLayout.shape(
+            columns, across: viewport.width - theme.scrollbarWidth, trackCross: rowHeight)
+        let rows = GridLayout.Sections(
+            counts: [count], columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: 0)
+        return (rows.visibleItems(offset: 0, viewport: viewport.height), Size(trackLength, lineLength))
+    }
 }
 
 extension UI {
@@ -521,13 +554,11 @@ extension UI {
         cell: (UI, Int, Rect) -> Void
     ) -> LazyGridInfo {
         let available = availableRect
-        let across =
-            vertical
-            ? available.width - theme.scrollbarWidth
-            : (available.height.isFinite ? available.height : 300) - theme.scrollbarWidth
-        let tracks = GridLayout.tracks(items, length: across)
-        let trackLength = tracks.first?.length ?? across
-        let lineLength = max(1, trackCross?(trackLength) ?? trackLength)
+        let (tracks, trackLength, lineLength) = GridLayout.shape(
+            items,
+            across: (vertical ? available.width : (available.height.isFinite ? available.height : 300))
+                - theme.scrollbarWidth,
+            trackCross: trackCross)
         let memo = stateBox(WidgetID(parent: id(name), "memo"), LazyGridMemo())
         let lines = memo.value.layout(
             sections, columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: headerLength)
