@@ -96,7 +96,7 @@ package enum GridLayout {
             let gap = item.spacing ?? defaultSpacing
             switch item.size {
             case .adaptive(let lo, let hi):
-                let count = max(1, Int(((share + gap) / (max(1, lo) + gap)).rounded(.down)))
+                let count = min(maxTracks, max(1, whole((share + gap) / (max(1, lo) + gap), .down)))
                 let width = min(hi, max(0, (share - Double(count - 1) * gap) / Double(count)))
                 for _ in 0..<count {
                     tracks.append(Track(offset: x, length: width, alignment: item.alignment))
@@ -113,15 +113,41 @@ package enum GridLayout {
         return tracks
     }
 
+    /// The most tracks a grid lays out: a pixel each across the widest window.
+    static let maxTracks = 16_384
+
+    /// `value` rounded by `rule`, as an Int: NaN is 0, and what lies past Int's range is clamped.
+    static func whole(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int {
+        let rounded = value.rounded(rule)
+        guard !rounded.isNaN else { return 0 }
+        if rounded >= 0x1p63 { return .max }
+        if rounded < -0x1p63 { return .min }
+        return Int(rounded)
+    }
+
+    /// The item `rows` rows of `columns` after item `start`, at most `limit`: never overflows.
+    static func item(_ start: Int, plusRows rows: Int, columns: Int, atMost limit: Int) -> Int {
+        let (span, spanOverflows) = max(0, rows).multipliedReportingOverflow(by: columns)
+        let (item, itemOverflows) = start.addingReportingOverflow(span)
+        return spanOverflows || itemOverflows ? limit : min(limit, item)
+    }
+
+    /// The rows `count` items fill, `columns` (at least 1) to a row: never overflows.
+    static func rows(of count: Int, columns: Int) -> Int {
+        count / columns + (count % columns == 0 ? 0 : 1)
+    }
+
     /// The tracks `items` resolve to `across` the grid (its scroll bar's gutter already taken
     /// off), a track's length, and a cell's length along the scroll axis: `trackCross` of the
     /// track's length, or square.
     package static func shape(_ items: [GridItem], across: Double, trackCross: ((Double) -> Double)?) -> (
         tracks: [Track], trackLength: Double, lineLength: Double
     ) {
-        let tracks = tracks(items, length: across)
-        let trackLength = tracks.first?.length ?? across
-        return (tracks, trackLength, max(1, trackCross?(trackLength) ?? trackLength))
+        let tracks = tracks(items, length: across.isFinite ? across : 0)
+        let trackLength = tracks.first?.length ?? max(0, across.isFinite ? across : 0)
+        // A row height that is not a number, or infinite, is the track's length (square cells).
+        let line = trackCross?(trackLength) ?? trackLength
+        return (tracks, trackLength, max(1, line.isFinite ? line : trackLength.isFinite ? trackLength : 1))
     }
 
     /// Rows of a vertical grid: `count` items in rows of `columns`, `rowLength` tall, `spacing` apart.
@@ -144,7 +170,7 @@ package enum GridLayout {
         }
 
         /// How many rows the items fill.
-        package var rowCount: Int { (count + columns - 1) / columns }
+        package var rowCount: Int { GridLayout.rows(of: count, columns: columns) }
         /// The distance from one row's start to the next's.
         package var pitch: Double { rowLength + spacing }
         /// The height of all the rows, without trailing spacing.
@@ -153,10 +179,10 @@ package enum GridLayout {
         /// Items in rows overlapping `offset ..< offset + viewport`.
         package func visibleItems(offset: Double, viewport: Double) -> Range<Int> {
             guard count > 0, viewport > 0 else { return 0..<0 }
-            let firstRow = max(0, Int((max(0, offset) / pitch).rounded(.down)))
-            let lastRow = min(rowCount - 1, Int(((max(0, offset) + viewport) / pitch).rounded(.down)))
+            let firstRow = max(0, GridLayout.whole(max(0, offset) / pitch, .down))
+            let lastRow = min(rowCount - 1, GridLayout.whole((max(0, offset) + viewport) / pitch, .down))
             guard lastRow >= firstRow else { return 0..<0 }
-            return (firstRow * columns)..<min(count, (lastRow + 1) * columns)
+            return (firstRow * columns)..<GridLayout.item(0, plusRows: lastRow + 1, columns: columns, atMost: count)
         }
 
         /// The offset that puts item `index`'s row at the top.
@@ -191,7 +217,13 @@ package enum GridLayout {
 
         /// Sections holding `counts` items, `columns` to a row, rows `rowLength` tall and `spacing` apart, under headers `headerLength` tall.
         package init(counts: [Int], columns: Int, rowLength: Double, spacing: Double, headerLength: Double = 0) {
-            self.counts = counts.map { max(0, $0) }
+            // Counts past Int.max items in all are cut: a grid never holds more.
+            var total = 0
+            self.counts = counts.map { count in
+                let kept = min(max(0, count), Int.max - total)
+                total += kept
+                return kept
+            }
             self.columns = max(1, columns)
             self.rowLength = max(1, rowLength)
             self.spacing = max(0, spacing)
@@ -202,7 +234,8 @@ package enum GridLayout {
             let pitch = self.rowLength + self.spacing
             for count in self.counts {
                 offsets.append(
-                    offsets.last! + self.headerLength + Double((count + self.columns - 1) / self.columns) * pitch)
+                    offsets.last! + self.headerLength + Double(GridLayout.rows(of: count, columns: self.columns))
+                        * pitch)
                 starts.append(starts.last! + count)
             }
             sectionOffsets = offsets
@@ -233,8 +266,10 @@ package enum GridLayout {
         package func item(atOffset offset: Double) -> Int {
             guard count > 0 else { return 0 }
             let s = section(atOffset: offset)
-            let row = max(0, Int(((offset - sectionOffsets[s] - headerLength) / pitch).rounded(.down)))
-            return min(count - 1, min(sectionStarts[s + 1], sectionStarts[s] + row * columns))
+            let row = max(0, GridLayout.whole((offset - sectionOffsets[s] - headerLength) / pitch, .down))
+            return min(
+                count - 1,
+                GridLayout.item(sectionStarts[s], plusRows: row, columns: columns, atMost: sectionStarts[s + 1]))
         }
 
         /// Items in rows overlapping `offset ..< offset + viewport`.
@@ -245,15 +280,18 @@ package enum GridLayout {
             let s = section(atOffset: top)
             let into = top - sectionOffsets[s] - headerLength
             // A row whose end is above the top (the top is in the spacing after it) is not visible.
-            let row = into <= 0 ? 0 : Int((into / pitch).rounded(.down))
-            let firstRow = into - Double(row) * pitch >= rowLength ? row + 1 : row
-            let first = min(sectionStarts[s + 1], sectionStarts[s] + firstRow * columns)
+            let row = into <= 0 ? 0 : GridLayout.whole(into / pitch, .down)
+            let firstRow = into - Double(row) * pitch >= rowLength ? row &+ 1 : row
+            let first = GridLayout.item(
+                sectionStarts[s], plusRows: firstRow, columns: columns, atMost: sectionStarts[s + 1])
             let e = section(atOffset: bottom)
             let below = bottom - sectionOffsets[e] - headerLength
             let end =
                 below <= 0
                 ? sectionStarts[e]
-                : min(sectionStarts[e + 1], sectionStarts[e] + (Int((below / pitch).rounded(.up))) * columns)
+                : GridLayout.item(
+                    sectionStarts[e], plusRows: GridLayout.whole(below / pitch, .up), columns: columns,
+                    atMost: sectionStarts[e + 1])
             return first..<max(first, min(count, end))
         }
     }
@@ -423,8 +461,10 @@ public struct LazyGridInfo: Sendable {
         let (tracks, trackLength, lineLength) = GridLayout.shape(
             columns, across: viewport.width - theme.scrollbarWidth, trackCross: rowHeight)
         let rows = GridLayout.Sections(
-            counts: [count], columns: tracks.count, rowLength: lineLength, spacing: spacing, headerLength: 0)
-        return (rows.visibleItems(offset: 0, viewport: viewport.height), Size(trackLength, lineLength))
+            counts: [count], columns: tracks.count, rowLength: lineLength, spacing: spacing.isFinite ? spacing : 0,
+            headerLength: 0)
+        let height = viewport.height.isFinite ? viewport.height : 0
+        return (rows.visibleItems(offset: 0, viewport: height), Size(trackLength, lineLength))
     }
 }
 

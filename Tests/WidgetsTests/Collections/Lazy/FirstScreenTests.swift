@@ -115,3 +115,68 @@ final class FirstScreenTests: XCTestCase {
         XCTAssertEqual(plain.snapshot.requested, 2, "sharp only")
     }
 }
+
+extension FirstScreenTests {
+    func testAnyInputGivesAFirstScreenWithoutTrapping() {
+        let sizes = [
+            Size(.nan, .nan), Size(.infinity, .infinity), Size(-5, -5), Size(0, 0), Size(1e300, 1e300), Size(800, 600),
+        ]
+        let columnSets: [[GridItem]] = [
+            [], [GridItem(.adaptive(minimum: .nan))], [GridItem(.adaptive(minimum: 0), spacing: -3)],
+            [GridItem(.fixed(.infinity)), GridItem(.flexible(minimum: .nan))], [GridItem(.adaptive(minimum: 180))],
+        ]
+        let rowHeights: [((Double) -> Double)?] = [
+            nil, { _ in .nan }, { _ in -10 }, { _ in .infinity }, { _ in 1e-300 },
+        ]
+        for viewport in sizes {
+            for columns in columnSets {
+                for rowHeight in rowHeights {
+                    for count in [0, 1, 1_000, Int.max, Int.min] {
+                        for spacing in [8, .nan, -1, .infinity] {
+                            let first = LazyGridInfo.firstScreen(
+                                columns: columns, spacing: spacing, count: count, viewport: viewport,
+                                rowHeight: rowHeight)
+                            XCTAssertLessThanOrEqual(first.visible.count, max(0, count))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension FirstScreenTests {
+    func testAGridOfEveryItemThereCanBeDrawsAndScrollsWithoutTrapping() throws {
+        try onMain {
+            let h = try Harness(width: 640, height: 480)
+            let heights: [((Double) -> Double)?] = [nil, { _ in .infinity }, { _ in .nan }]
+            for (n, rowHeight) in heights.enumerated() {
+                var built: LazyGridInfo?
+                let build = { (ui: UI) in
+                    built = ui.lazyVGrid(
+                        "huge\(n)", columns: [GridItem(.adaptive(minimum: 100))], count: .max, rowHeight: rowHeight
+                    ) { _, _, _ in }
+                }
+                h.frames(2, build)
+                XCTAssertEqual(built?.visible, 0..<20, "four rows of five (a row height not a number: square)")
+                // Its end lies past 2^53 points, where rows cannot be told apart: what shows
+                // there is not asserted, only that the frames are drawn.
+                h.frame { ui in
+                    ui.scrollGrid("huge\(n)", toItem: .max - 1)
+                    build(ui)
+                }
+                h.frames(2, build)
+            }
+        }
+    }
+}
+
+extension FirstScreenTests {
+    func testRowsOfEveryItemThereCanBeEndWithoutOverflowing() {
+        let rows = GridLayout.Rows(count: .max, columns: 5, rowLength: 10, spacing: 0)
+        XCTAssertEqual(rows.rowCount, Int.max / 5 + 1)
+        // Offsets out there are a few hundred rows coarse: a viewport of 100,000 rows reaches the end.
+        let end = rows.visibleItems(offset: Double(rows.rowCount) * 10 - 500_000, viewport: 1_000_000)
+        XCTAssertEqual(end.upperBound, .max, "the last row ends at the last item")
+    }
+}
