@@ -93,28 +93,7 @@ final class DemoApp {
         ui.vstack(spacing: 0) {
             menuBar(ui, host: host, isDark: &isDark)
             ui.padding(EdgeInsets(horizontal: 12, vertical: 8)) {
-                ui.hstack(spacing: 6) {
-                    ui.text("Tessera", font: ui.font(size: 18, weight: .bold))
-                    ui.spacer(minLength: 12)
-                    if ui.size.width >= 1100 {
-                        for candidate in DemoPage.allCases {
-                            if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) {
-                                page = candidate
-                            }
-                        }
-                    } else {
-                        // Narrow windows: the pages in a menu.
-                        ui.accessibilityLabel("Page") {
-                            ui.picker(
-                                "", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu,
-                                id: "page")
-                        }
-                    }
-                    ui.spacer()
-                    if ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark }  // the user's choice from now on
-                    let window = host.currentWindow
-                    if ui.button(window.showsHUD ? "Hide HUD" : "HUD (F12)") { window.showsHUD.toggle() }
-                }
+                ui.hstack(spacing: 6) { header(ui, host: host, isDark: &isDark) }
             }
             ui.divider()
             ui.frame {
@@ -128,6 +107,53 @@ final class DemoApp {
                 case .input: input.build(ui, host: host)
                 }
             }
+        }
+    }
+
+    /// The header row: the app's name, the pages (buttons in a wide window, else a menu), the
+    /// Dark toggle and the HUD button. A narrow window leaves out what does not fit rather
+    /// than clip it at its edge, the HUD button first, then the toggle, the name, the pages:
+    /// each is also in the menu bar (View), and the name in the window's title.
+    private func header(_ ui: UI, host: AppHost, isDark: inout Bool) {
+        let shown = HeaderItem.fitting(width: ui.size.width)
+        if shown.contains(.title) {
+            ui.text("Tessera", font: ui.font(size: 18, weight: .bold))
+            ui.spacer(minLength: 12)
+        }
+        if ui.size.width >= 1100 {
+            for candidate in DemoPage.allCases {
+                if ui.button(candidate.title, style: candidate == page ? .borderedProminent : .bordered) {
+                    page = candidate
+                }
+            }
+        } else if shown.contains(.pages) {
+            // Narrow windows: the pages in a menu.
+            ui.accessibilityLabel("Page") {
+                ui.picker(
+                    "", selection: &page, options: DemoPage.allCases.map { ($0.title, $0) }, style: .menu, id: "page")
+            }
+        }
+        ui.spacer()
+        // The toggle's choice is the user's from now on.
+        if shown.contains(.darkToggle), ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark }
+        let window = host.currentWindow
+        if shown.contains(.hud), ui.button(window.showsHUD ? "Hide HUD" : "HUD (F12)") { window.showsHUD.toggle() }
+    }
+
+    /// What the header shows, by the window's width.
+    enum HeaderItem {
+        case title, pages, darkToggle, hud
+
+        /// The items of a header `width` logical pixels wide, each with the width it needs
+        /// beside the ones before it (the header's 12-point margins included): the pages'
+        /// menu (about 165 wide) first, then the name (about 90), the toggle (about 90) and the
+        /// HUD button (about 110). A window too narrow for the pages shows the name alone.
+        static func fitting(width: Double) -> Set<HeaderItem> {
+            if width >= 500 { return [.title, .pages, .darkToggle, .hud] }
+            if width >= 390 { return [.title, .pages, .darkToggle] }
+            if width >= 290 { return [.title, .pages] }
+            if width >= 200 { return [.pages] }
+            return [.title]
         }
     }
 

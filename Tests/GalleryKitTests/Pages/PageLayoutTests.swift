@@ -77,4 +77,45 @@ final class PageLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// The header row, from a phone-narrow window to a wide one, at scales 1 and 2: whatever
+    /// it shows lies inside the window (nothing clipped at its right edge), and it shows as
+    /// much as fits: the pages at 200 logical pixels and up, and everything at 500.
+    func testTheHeaderShowsWhatFitsAndClipsNothing() throws {
+        try onMain {
+            let lib = try DemoWindowsTests.library("header", count: 2)
+            for scale in [1.0, 2.0] {
+                let h = try Harness(width: 1280, height: 600, scale: scale)
+                h.ui.isAccessibilityEnabled = true
+                let app = DemoApp(page: .photos, darkTheme: false, library: lib.path)
+                let build: (UI) -> Void = { app.build($0, host: h.host) }
+                for width in [175.0, 250, 350, 450, 600, 1280] {
+                    h.host.window.setSize(width: Int(width * scale), height: Int(600))
+                    h.frames(3, build)
+                    XCTAssertEqual(h.ui.size.width, width, accuracy: 0.5)
+                    let title = h.rect(ofText: "Tessera")  // window pixels
+                    let items: [(String, Rect?)] = [
+                        (
+                            "title",
+                            title.map { Rect(x: $0.x / scale, y: $0.y / scale, width: $0.width / scale, height: 1) }
+                        ),
+                        ("pages", h.accessibilityTree.first { $0.name == "Page" }?.frame),
+                        ("Dark", h.accessibilityTree.first { $0.name == "Dark" }?.frame),
+                        ("HUD", h.accessibilityTree.first { $0.name == "HUD (F12)" }?.frame),
+                    ]
+                    for (name, frame) in items {
+                        guard let frame else { continue }
+                        XCTAssertLessThanOrEqual(
+                            frame.maxX, width + 0.5, "\(name) at \(width), scale \(scale): \(frame)")
+                    }
+                    let shown = Set(items.compactMap { $0.1 == nil ? nil : $0.0 })
+                    XCTAssertFalse(shown.isEmpty, "at \(width), scale \(scale)")
+                    if width >= 200, width < 1100 { XCTAssertTrue(shown.contains("pages"), "at \(width): \(shown)") }
+                    if width >= 500 {
+                        XCTAssertTrue(shown.isSuperset(of: ["title", "Dark", "HUD"]), "at \(width): \(shown)")
+                    }
+                }
+            }
+        }
+    }
 }
