@@ -115,8 +115,8 @@ final class DemoApp {
     /// than clip it at its edge, the HUD button first, then the toggle, the name, the pages:
     /// each is also in the menu bar (View), and the name in the window's title.
     private func header(_ ui: UI, host: AppHost, isDark: inout Bool) {
-        let shown = HeaderItem.fitting(width: ui.size.width)
-        if shown.contains(.title) {
+        let shown = HeaderItems.fitting(width: ui.size.width)
+        if shown.title {
             ui.text("Tessera", font: ui.font(size: 18, weight: .bold))
             ui.spacer(minLength: 12)
         }
@@ -126,7 +126,7 @@ final class DemoApp {
                     page = candidate
                 }
             }
-        } else if shown.contains(.pages) {
+        } else if shown.pages {
             // Narrow windows: the pages in a menu.
             ui.accessibilityLabel("Page") {
                 ui.picker(
@@ -135,25 +135,22 @@ final class DemoApp {
         }
         ui.spacer()
         // The toggle's choice is the user's from now on.
-        if shown.contains(.darkToggle), ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark }
+        if shown.darkToggle, ui.toggle("Dark", isOn: &isDark) { darkTheme = isDark }
         let window = host.currentWindow
-        if shown.contains(.hud), ui.button(window.showsHUD ? "Hide HUD" : "HUD (F12)") { window.showsHUD.toggle() }
+        if shown.hud, ui.button(window.showsHUD ? "Hide HUD" : "HUD (F12)") { window.showsHUD.toggle() }
     }
 
     /// What the header shows, by the window's width.
-    enum HeaderItem {
-        case title, pages, darkToggle, hud
+    struct HeaderItems: Equatable {
+        var title = false, pages = false, darkToggle = false, hud = false
 
         /// The items of a header `width` logical pixels wide, each with the width it needs
         /// beside the ones before it (the header's 12-point margins included): the pages'
         /// menu (about 165 wide) first, then the name (about 90), the toggle (about 90) and the
         /// HUD button (about 110). A window too narrow for the pages shows the name alone.
-        static func fitting(width: Double) -> Set<HeaderItem> {
-            if width >= 500 { return [.title, .pages, .darkToggle, .hud] }
-            if width >= 390 { return [.title, .pages, .darkToggle] }
-            if width >= 290 { return [.title, .pages] }
-            if width >= 200 { return [.pages] }
-            return [.title]
+        static func fitting(width: Double) -> HeaderItems {
+            guard width >= 200 else { return HeaderItems(title: true) }
+            return HeaderItems(title: width >= 290, pages: true, darkToggle: width >= 390, hud: width >= 500)
         }
     }
 

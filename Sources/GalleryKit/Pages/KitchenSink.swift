@@ -101,9 +101,9 @@ final class KitchenSink {
         }
     }
 
-    /// Buttons of each style, and a badge over one's corner.
+    /// Buttons of each style, and a badge over one's corner, on as many lines as the column needs.
     private func buttonsRow(_ ui: UI) {
-        ui.hstack {
+        ui.wrappingHStack {
             if ui.button("Click me") { clicks += 1 }
             if ui.button("Save", icon: .checkmark, style: .borderedProminent) { lastAction = "Saved" }
             if ui.button("Delete", icon: .trash, style: .destructive) { lastAction = "Deleted" }

@@ -21,7 +21,7 @@ final class SplitsPage {
         if !loaded { load(ui.persistentStore) }
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 12, vertical: 6)) {
-                ui.hstack {
+                ui.wrappingHStack {
                     if ui.button("Toggle layout", icon: .sidebar) { toggleable.layout.toggle() }
                     if ui.button(inspector.hidden == nil ? "Hide inspector" : "Show inspector") { inspector.toggle() }
                     if ui.button(outer.hidden == nil ? "Hide sidebar" : "Show sidebar") { outer.toggle(.left) }

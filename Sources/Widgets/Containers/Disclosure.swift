@@ -82,7 +82,7 @@ extension UI {
         }
         guard t > 0 else { return }
         // The content, laid out at full height, revealed from the top as it opens.
-        let area = layoutStack[layoutStack.count - 1].remainingRect
+        let area = stackRemainingRect
         let visible = (memo.value.contentHeight * t).rounded()
         drawList.pushClip(Rect(x: area.x, y: area.y, width: area.width, height: visible))
         let size = withID(gid) {
@@ -92,7 +92,7 @@ extension UI {
         }
         drawList.popClip()
         memo.value.contentHeight = size.height
-        _ = layoutStack[layoutStack.count - 1].place(Size(area.width, t < 1 ? visible : size.height))
+        _ = placeInStack(Size(area.width, t < 1 ? visible : size.height))
     }
 
     /// A chevron pointing right, turned towards down by `turned` (0...1).

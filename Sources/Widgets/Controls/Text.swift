@@ -26,7 +26,7 @@ extension UI {
         let width =
             readsRightToLeft && parent.axis == .vertical && parent.alignment == .start && parent.layered == nil
                 && !content.isMirrored && parent.crossAvailable.isFinite ? availableWidth : min(whole, availableWidth)
-        let rect = layoutStack[layoutStack.count - 1].place(
+        let rect = placeInStack(
             Size(width, font.lineHeight),
             desiredMain: parent.axis == .horizontal ? whole : nil)
         let id = WidgetID(parent: parent.id, index: parent.count)

@@ -125,6 +125,8 @@ public final class UI {
     @exclusivity(unchecked) var idStack: [WidgetID] = [.root]
     @exclusivity(unchecked) var store: [WidgetID: AnyStateBox] = [:]
     @exclusivity(unchecked) var layoutStack: [LayoutFrame] = []
+    /// The wrapping rows being built, innermost last (`LayoutFrame.wrapSlot`).
+    var wrapLayouts: [WrapLayout] = []
     var pressCandidate: (id: WidgetID, sense: Sense)?
     var activeSinceFrame = 0
     var focusClaimedThisFrame = false

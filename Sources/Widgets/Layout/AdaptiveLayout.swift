@@ -142,7 +142,7 @@ extension UI {
             heights.value = measured
             requestRedraw()  // the lines settle at their tallest column's height in the next frame
         }
-        _ = layoutStack[layoutStack.count - 1].place(Size(max(extent.width, 0), extent.height))
+        _ = placeInStack(Size(max(extent.width, 0), extent.height))
     }
 
     /// A column of the enclosing `columns` row, never narrower than `minWidth`, wider towards

@@ -117,6 +117,11 @@ struct LayoutFrame {
     /// A layered frame (`zstack`): children one over another, each placed by this alignment
     /// (`alignment` says where across, this where along) rather than after the previous one.
     var layered: CrossAlignment?
+    /// A wrapping row's place in `UI.wrapLayouts` (`wrappingHStack`), -1 for other stacks: its
+    /// children are placed by `UI.placeInStack`, on the lines it says. (An index, so that a
+    /// frame stays plain data, copied without reference counting: stacks are opened by the
+    /// thousand a frame.)
+    var wrapSlot = -1
 
     var cursor = 0.0
     var count = 0
@@ -301,10 +306,10 @@ extension UI {
         let id = WidgetID(parent: parent.id, index: parent.count)
         let memo = state(id, default: StackMemo())
         let size = child(
-            at: parent.remainingRect, axis: .vertical, spacing: 0, alignment: CrossAlignment(alignment.horizontal),
+            at: stackRemainingRect, axis: .vertical, spacing: 0, alignment: CrossAlignment(alignment.horizontal),
             id: id,
             memo: memo, layered: CrossAlignment(alignment.vertical), alignsInLayers: true, content)
-        _ = layoutStack[layoutStack.count - 1].place(size)
+        _ = placeInStack(size)
     }
 
     /// `content`, with `overlay` laid over it by `alignment` in its area (SwiftUI's
@@ -345,11 +350,10 @@ extension UI {
 
     /// Insets `content` by `insets`.
     public func padding(_ insets: EdgeInsets = EdgeInsets(8), _ content: () -> Void) {
-        let parent = layoutStack[layoutStack.count - 1]
-        let outer = parent.remainingRect
+        let outer = stackRemainingRect
         let inner = outer.inset(by: insets)
         let size = child(at: inner, axis: .vertical, spacing: theme.spacing, alignment: .start, content)
-        _ = layoutStack[layoutStack.count - 1].place(
+        _ = placeInStack(
             Size(size.width + insets.horizontal, size.height + insets.vertical))
     }
 
@@ -363,7 +367,7 @@ extension UI {
         _ content: () -> Void = {}
     ) {
         let top = layoutStack[layoutStack.count - 1]
-        let available = top.remainingRect
+        let available = stackRemainingRect
         let w = width ?? available.width
         let h = height ?? (available.height.isFinite ? available.height : 0)
         let flexMain = (top.axis == .vertical ? height == nil : width == nil) && available.height.isFinite
@@ -372,7 +376,7 @@ extension UI {
         // minimum: the whole remaining length as its minimum would leave nothing to the children
         // after it. In a stack's first frame, with nothing measured yet, it takes what remains.
         let size = flexMain && top.memo.flexCount > 0 ? (top.axis == .vertical ? Size(w, 0) : Size(0, h)) : Size(w, h)
-        let rect = layoutStack[layoutStack.count - 1].place(size, flexibleMain: flexMain, flexibleCross: flexCross)
+        let rect = placeInStack(size, flexibleMain: flexMain, flexibleCross: flexCross)
         _ = child(at: rect, axis: .vertical, spacing: theme.spacing, alignment: CrossAlignment(alignment), content)
     }
 
@@ -380,7 +384,7 @@ extension UI {
     public func spacer(minLength: Double = 0) {
         let axis = layoutStack[layoutStack.count - 1].axis
         let size = axis == .vertical ? Size(0, minLength) : Size(minLength, 0)
-        _ = layoutStack[layoutStack.count - 1].place(size, flexibleMain: true)
+        _ = placeInStack(size, flexibleMain: true)
     }
 
     /// Lays out `content` in an absolute rectangle, outside the enclosing stack's flow.
@@ -391,7 +395,7 @@ extension UI {
     /// Reserves room for a widget of `size` in the enclosing stack and returns its rectangle.
     public func allocate(_ size: Size, flexibleWidth: Bool = false, flexibleHeight: Bool = false) -> Rect {
         let axis = layoutStack[layoutStack.count - 1].axis
-        return layoutStack[layoutStack.count - 1].place(
+        return placeInStack(
             size, flexibleMain: axis == .vertical ? flexibleHeight : flexibleWidth,
             flexibleCross: axis == .vertical ? flexibleWidth : flexibleHeight)
     }
@@ -424,15 +428,15 @@ extension UI {
     }
 
     /// The width available to the next widget.
-    public var availableWidth: Double { layoutStack[layoutStack.count - 1].remainingRect.width }
+    public var availableWidth: Double { stackRemainingRect.width }
     /// The area left to the next widget.
-    public var availableRect: Rect { layoutStack[layoutStack.count - 1].remainingRect }
+    public var availableRect: Rect { stackRemainingRect }
 
     private func stack(_ axis: Axis, spacing: Double, alignment: CrossAlignment, _ content: () -> Void) {
         let parent = layoutStack[layoutStack.count - 1]
         let id = WidgetID(parent: parent.id, index: parent.count)
         let memo = state(id, default: StackMemo())
-        var origin = parent.remainingRect
+        var origin = stackRemainingRect
         // Cross-align the whole stack inside its parent using last frame's size.
         let memoCross = axis == .vertical ? memo.cross : memo.main
         if parent.axis == .vertical, parent.alignment == .center || parent.alignment == .end, memoCross > 0 {
@@ -444,7 +448,7 @@ extension UI {
         let size = child(
             at: origin, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, alignsInLayers: true,
             content)
-        _ = layoutStack[layoutStack.count - 1].place(size)
+        _ = placeInStack(size)
     }
 
     /// Runs `content` in a new layout frame over `rect`; returns the size it used.
@@ -463,6 +467,18 @@ extension UI {
         at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
         memo: StackMemo? = nil, layered: CrossAlignment? = nil, alignsInLayers: Bool = false, _ content: () -> Void
     ) -> Size {
+        childFrame(
+            at: rect, axis: axis, spacing: spacing, alignment: alignment, id: id, memo: memo, layered: layered,
+            alignsInLayers: alignsInLayers, content
+        ).measuredSize
+    }
+
+    /// `child`, returning the frame as `content` left it; `wrapSlot` makes it a wrapping row.
+    func childFrame(
+        at rect: Rect, axis: Axis, spacing: Double, alignment: CrossAlignment, id: WidgetID? = nil,
+        memo: StackMemo? = nil, layered: CrossAlignment? = nil, alignsInLayers: Bool = false,
+        wrapSlot: Int = -1, _ content: () -> Void
+    ) -> LayoutFrame {
         let top = layoutStack.count - 1
         let scope = idStack[idStack.count - 1]
         if id == nil {
@@ -487,10 +503,11 @@ extension UI {
         }
         var frame = LayoutFrame(axis: axis, rect: rect, spacing: spacing, alignment: alignment, id: frameID, memo: memo)
         frame.layered = layered
+        frame.wrapSlot = wrapSlot
         layoutStack.append(frame)
         content()
         let laidOut = layoutStack.removeLast()
         setState(frameID, laidOut.measured)
-        return laidOut.measuredSize
+        return laidOut
     }
 }

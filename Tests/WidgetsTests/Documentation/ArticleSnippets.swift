@@ -260,6 +260,20 @@ func filterBar(_ ui: UI, filter: inout String, rows: Int) {
 }
 // end snippet
 
+// snippet: layout-wrapping
+@MainActor
+func tagRow(_ ui: UI, tags: [String], chosen: inout String?) {
+    ui.vstack {
+        ui.wrappingHStack {
+            for tag in tags where ui.button(tag, style: tag == chosen ? .borderedProminent : .bordered) {
+                chosen = tag
+            }
+        }
+        ui.text(chosen.map { "Showing \($0)" } ?? "Pick a tag")
+    }
+}
+// end snippet
+
 // snippet: layout-truncation
 @MainActor
 func statisticRows(_ ui: UI) {

@@ -181,6 +181,20 @@ final class DocumentationTests: XCTestCase {
             XCTAssertGreaterThan(export.maxX / 2, 300, "the spacer pushes the button to the trailing edge")
             bar.shot("layout-filter-bar", buildBar)
 
+            let tags = ["Beach", "Mountains", "Family", "Night", "Snow", "Street"]
+            var chosen: String? = "Family"
+            let row = try window(240, 150)
+            let buildRow: (UI) -> Void = { ui in ui.padding(8) { tagRow(ui, tags: tags, chosen: &chosen) } }
+            row.frames(3, buildRow)
+            let placed = try tags.map { try XCTUnwrap(row.rect(ofText: $0), $0) }
+            XCTAssertGreaterThan(Set(placed.map { Int($0.minY) }).count, 1, "on more than one line")
+            XCTAssertLessThanOrEqual(placed.map(\.maxX).max() ?? .infinity, 2 * 232, "inside the padded window")
+            let caption = try XCTUnwrap(row.rect(ofText: "Showing Family"))
+            XCTAssertGreaterThan(caption.minY, placed.map(\.maxY).max() ?? .infinity, "the caption under the last line")
+            try row.click(on: "Snow", buildRow)
+            XCTAssertEqual(chosen, "Snow")
+            row.shot("layout-wrapping", buildRow)
+
             let stats = try window(200, 64)
             let buildStats: (UI) -> Void = { ui in ui.padding(8) { statisticRows(ui) } }
             stats.frames(2, buildStats)
