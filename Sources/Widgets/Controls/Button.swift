@@ -63,15 +63,21 @@ extension UI {
             }
             fg = style == .destructive ? theme.destructive : theme.accent
         }
-        let contentWidth = width - 2 * padding
-        var x = rect.x + (rect.width - contentWidth) / 2
+        // Centred; in a button squeezed narrower than its content, from its leading padding,
+        // the title cut with "…" at its trailing one.
+        let squeezed = rect.width < width
+        let inset = min(padding, rect.width / 2)
+        let contentWidth = min(width - 2 * padding, rect.width - 2 * inset)
+        var x = rect.x + inset + (rect.width - 2 * inset - contentWidth) / 2
         if let icon {
             drawIcon(icon, in: Rect(x: x, y: rect.midY - iconSize / 2, width: iconSize, height: iconSize), color: fg)
             x += iconSize + gap
         }
         if !title.isEmpty {
             font.draw(
-                title, in: Rect(x: x, y: rect.y, width: rect.maxX - x, height: rect.height), color: fg, into: &drawList)
+                title,
+                in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - (squeezed ? inset : 0) - x), height: rect.height),
+                color: fg, into: &drawList)
         }
         if let shortcut, shortcutPressed(shortcut) { return true }
         return r.clicked

@@ -27,6 +27,34 @@ final class ControlTests: XCTestCase {
         }
     }
 
+    /// A button squeezed narrower than its title (a narrow pane) draws its icon and its title,
+    /// cut with "…", inside itself: nothing spills past its left edge onto what is beside it.
+    func testASqueezedButtonKeepsItsLabelInside() throws {
+        try onMain {
+            let h = try Harness(width: 300, height: 100)
+            h.ui.isAccessibilityEnabled = true
+            let build: (UI) -> Void = { ui in
+                ui.hstack(spacing: 0) {
+                    ui.frame(width: 100, height: 40) {}
+                    ui.frame(width: 90) { _ = ui.button("Close inspector", icon: .sidebar) }
+                }
+            }
+            h.frames(2, build)
+            let button = try h.find(.pushButton, "Close inspector").frame
+            XCTAssertEqual(button.minX, 100, accuracy: 0.5)
+            XCTAssertEqual(button.width, 90, accuracy: 0.5, "squeezed to its frame")
+            let line = try XCTUnwrap(
+                h.ui.contentDrawList.drawnText.first { $0.text.hasPrefix("Clo") }, "\(h.drawnText)")
+            XCTAssertTrue(line.text.hasSuffix("…"), line.text)
+            XCTAssertGreaterThanOrEqual(line.rect.minX, button.minX, "the title starts inside the button")
+            XCTAssertLessThanOrEqual(line.rect.maxX, button.maxX + 0.5, "and ends inside it")
+            let spill = h.inkBounds(
+                in: Rect(x: 0, y: button.minY, width: button.minX - 1, height: button.height),
+                differingFrom: h.ui.theme.background)
+            XCTAssertNil(spill, "no ink left of the button")
+        }
+    }
+
     func testTouchTapClicksOnceDespiteSynthesizedMouseEvents() throws {
         try onMain {
             let h = try Harness()
