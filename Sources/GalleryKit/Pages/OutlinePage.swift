@@ -46,25 +46,46 @@ final class OutlinePage {
         ]
     }
 
+    /// The sidebar, the file list and the inspector side by side, as many as fit: a narrow
+    /// window leaves out the inspector first (under 900 logical pixels; the sidebar then takes
+    /// 0.3 of the width, not 0.2), then the sidebar (under 560), rather than cut each pane's
+    /// labels to an ellipsis.
     func build(_ ui: UI) {
-        ui.hSplit("outline.sidebar", fraction: 0.2) {
-            ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
-                ui.section("Library") {
-                    ui.forEach(library) { node in
-                        ListRowContent(
-                            node.name, icon: node.icon, accessory: node.id == 2 ? .badge(self.favorites.count) : .none)
-                    }
-                }
-                ui.section("Canvases") {
-                    ui.outlineGroup(canvases, children: \.children) { ListRowContent($0.name, icon: $0.icon) }
-                }
-            }
+        let panes = Self.panes(width: ui.availableWidth)
+        guard panes.sidebar else { return filesAndInspector(ui, inspector: false) }
+        let split = panes.inspector ? ("outline.sidebar", 0.2) : ("outline.sidebar.two-panes", 0.3)
+        ui.hSplit(split.0, fraction: split.1) {
+            sidebar(ui)
         } right: {
-            ui.hSplit("outline.inspector", fraction: 0.66) {
-                fileList(ui)
-            } right: {
-                inspector.build(ui)
+            filesAndInspector(ui, inspector: panes.inspector)
+        }
+    }
+
+    /// Which panes a page `width` logical pixels wide shows, beside the file list.
+    static func panes(width: Double) -> (sidebar: Bool, inspector: Bool) {
+        (sidebar: width >= 560, inspector: width >= 900)
+    }
+
+    private func sidebar(_ ui: UI) {
+        ui.list("sidebar", selection: Binding(self, \.sidebarSelection), style: .sidebar) {
+            ui.section("Library") {
+                ui.forEach(library) { node in
+                    ListRowContent(
+                        node.name, icon: node.icon, accessory: node.id == 2 ? .badge(self.favorites.count) : .none)
+                }
             }
+            ui.section("Canvases") {
+                ui.outlineGroup(canvases, children: \.children) { ListRowContent($0.name, icon: $0.icon) }
+            }
+        }
+    }
+
+    private func filesAndInspector(_ ui: UI, inspector shown: Bool) {
+        guard shown else { return fileList(ui) }
+        ui.hSplit("outline.inspector", fraction: 0.66) {
+            fileList(ui)
+        } right: {
+            inspector.build(ui)
         }
     }
 

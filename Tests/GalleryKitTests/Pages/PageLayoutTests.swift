@@ -118,4 +118,31 @@ final class PageLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// The Lists & outlines page in a narrow window leaves panes out instead of cutting every
+    /// label to an ellipsis: the inspector under 900 logical pixels, the sidebar under 560.
+    /// What it shows is whole.
+    func testTheOutlinePageLeavesPanesOutInANarrowWindow() throws {
+        try onMain {
+            let lib = try DemoWindowsTests.library("outline-panes", count: 1)
+            for scale in [1.0, 2.0] {
+                let h = try Harness(width: Int(1100 * scale), height: Int(700 * scale), scale: scale)
+                let app = DemoApp(page: .outline, darkTheme: false, library: lib.path)
+                let build: (UI) -> Void = { app.build($0, host: h.host) }
+                for (width, sidebar, inspector) in [(1100.0, true, true), (620, true, false), (400, false, false)] {
+                    h.host.window.setSize(width: Int(width * scale), height: Int(700 * scale))
+                    h.frames(4, build)
+                    let drawn = h.drawnText
+                    let at = "at \(width), scale \(scale)"
+                    XCTAssertTrue(drawn.contains("Sketch the layout"), "the file list, whole, \(at): \(drawn)")
+                    XCTAssertEqual(drawn.contains("Library"), sidebar, "the sidebar \(at)")
+                    XCTAssertEqual(drawn.contains("Inspector"), inspector, "the inspector \(at)")
+                    XCTAssertFalse(drawn.contains { $0.hasPrefix("Lib") && $0.hasSuffix("…") }, "a cut sidebar \(at)")
+                    XCTAssertEqual(drawn.contains("Favorites"), sidebar, "the sidebar's rows whole \(at): \(drawn)")
+                    XCTAssertFalse(
+                        drawn.contains { $0.hasPrefix("Insp") && $0.hasSuffix("…") }, "a cut inspector \(at)")
+                }
+            }
+        }
+    }
 }
