@@ -116,7 +116,8 @@ final class InputPage {
             simulating
                 ? "Touch simulation: the mouse is finger 1 (ctrl: add finger 2)"
                 : "Move, click, drag, flick; touch with fingers, or hold T to simulate them",
-            at: Point(rect.x + 12, rect.y + 10), color: ui.theme.secondaryText, into: &ui.drawList)
+            in: Rect(x: rect.x + 12, y: rect.y + 10, width: max(0, rect.width - 24), height: ui.font.lineHeight),
+            color: ui.theme.secondaryText, into: &ui.drawList)
         let palette: [Color] = [
             Color(hex: 0x0A84FF), Color(hex: 0xFF9F0A), Color(hex: 0x30D158), Color(hex: 0xBF5AF2),
             Color(hex: 0xFF375F),

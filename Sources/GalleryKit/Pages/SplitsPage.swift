@@ -28,7 +28,7 @@ final class SplitsPage {
                     ui.text(
                         dragged.map { "dragging: \(Int(($0 * 100).rounded())) %" }
                             ?? "drag a splitter; drag the inspector's past its minimum to hide it",
-                        color: ui.theme.secondaryText)
+                        lineLimit: 2, color: ui.theme.secondaryText)
                 }
             }
             ui.divider()

@@ -39,6 +39,44 @@ extension UI {
         font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
     }
 
+    /// Text on as many lines as it needs in the width available, as SwiftUI's `Text` wraps:
+    /// words wrap after a space, a word wider than the line where the width runs out, and a
+    /// newline starts a new line. `lineLimit` keeps at most that many lines, the last one
+    /// cut with "…" (nil: no limit). The lines are worked out again only when the text, the
+    /// width or the font changes.
+    ///
+    /// ```swift
+    /// ui.text("Drag photos here, or choose a folder with File ▸ Open Folder…", lineLimit: nil)
+    /// ui.text(photo.caption, lineLimit: 2, color: ui.theme.secondaryText)
+    /// ```
+    public func text(_ string: String, lineLimit: Int?, color: Color? = nil, font: Font? = nil) {
+        let font = font ?? self.font
+        let parent = layoutStack[layoutStack.count - 1]
+        let id = WidgetID(parent: parent.id, index: parent.count)
+        let available = availableWidth
+        let width = available.isFinite ? available : font.measure(string)  // (in a sideways scroll: one line)
+        let memo = stateBox(id, WrappedText())
+        if memo.value.string != string || memo.value.width != width || memo.value.font !== font {
+            memo.value = WrappedText(string: string, width: width, font: font)
+        }
+        let lines = memo.value.lines
+        let shown = min(lines.count, max(1, lineLimit ?? lines.count))
+        let widest = lines.prefix(shown).map(\.width).max() ?? 0
+        let rect = placeInStack(Size(min(widest, width), font.lineHeight * Double(shown)))
+        if isAccessibilityEnabled {
+            accessibilityElement(id, role: .label, name: string, frame: rect, text: AccessibilityText(string))
+        }
+        for (k, line) in lines.prefix(shown).enumerated() {
+            // The last line shown of a text cut short holds the rest of its paragraph, cut with "…".
+            let text = k == shown - 1 && shown < lines.count ? memo.value.rest(from: k) : line.text
+            font.draw(
+                text,
+                in: Rect(
+                    x: rect.x, y: rect.y + font.lineHeight * Double(k), width: rect.width, height: font.lineHeight),
+                color: color ?? theme.text, into: &drawList)
+        }
+    }
+
     /// Makes the text built in `content` selectable with the pointer and copyable (Ctrl+C), as
     /// SwiftUI's `.textSelection(.enabled)`: drag to select, double-click a word, triple-click
     /// the line, Ctrl+A all of it.
@@ -124,5 +162,52 @@ extension UI {
                 states: axis == .vertical ? .horizontal : .vertical)
         }
         drawList.addRect(rect, color: theme.separator)
+    }
+}
+
+/// A text's lines at a width (`UI.text(_:lineLimit:color:font:)`), kept while the text, the
+/// width and the font stay the same.
+struct WrappedText {
+    struct Line {
+        /// The line's text, without the spaces it wrapped after.
+        var text: String
+        var width: Double
+    }
+
+    var string = ""
+    var width = -1.0
+    var font: Font?
+    var lines: [Line] = []
+    private var scalars: [Unicode.Scalar] = []
+    private var ranges: [Range<Int>] = []
+
+    init() {}
+
+    @MainActor
+    init(string: String, width: Double, font: Font) {
+        self.string = string
+        self.width = width
+        self.font = font
+        scalars = Array(string.unicodeScalars)
+        ranges = TextWrapping.lines(scalars, width: width, caretOffsets: font.caretOffsets).map(\.range)
+        lines = ranges.map { range in
+            var end = range.upperBound
+            while end > range.lowerBound, scalars[end - 1].properties.isWhitespace { end -= 1 }
+            let text = Self.string(scalars[range.lowerBound..<end])
+            return Line(text: text, width: font.measure(text))
+        }
+    }
+
+    /// Line `k` and the rest of its paragraph, as one line (to be cut with "…").
+    func rest(from k: Int) -> String {
+        let start = ranges[k].lowerBound
+        let end = scalars[start...].firstIndex(of: "\n") ?? scalars.count
+        return Self.string(scalars[start..<end])
+    }
+
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
     }
 }

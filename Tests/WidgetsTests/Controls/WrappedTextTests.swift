@@ -1,0 +1,67 @@
+import XCTest
+import TesseraTesting
+@testable import Widgets
+@testable import Render2D
+
+/// `ui.text(_:lineLimit:)`: text on as many lines as it needs, as SwiftUI's `Text` wraps.
+final class WrappedTextTests: XCTestCase {
+    static let sentence = "The quick brown fox jumps over the lazy dog while the photos load in the background"
+
+    func testLongTextWrapsAtSpacesInsideTheWidthAndWhatFollowsStartsBelowIt() throws {
+        try onMain {
+            let h = try Harness(width: 220, height: 300)
+            h.ui.isAccessibilityEnabled = true
+            let build: (UI) -> Void = { ui in
+                ui.vstack(spacing: 0) {
+                    ui.text(Self.sentence, lineLimit: nil)
+                    ui.text("After")
+                }
+            }
+            h.frames(2, build)
+            let lines = h.ui.contentDrawList.drawnText.filter { $0.text != "After" }
+            XCTAssertGreaterThan(lines.count, 2, "\(lines.map(\.text))")
+            XCTAssertEqual(lines.map(\.text).joined(separator: " "), Self.sentence, "every word, in order, once")
+            for line in lines {
+                XCTAssertLessThanOrEqual(line.rect.maxX, 220.5, "'\(line.text)' inside the window")
+                XCTAssertFalse(line.text.hasSuffix("…"), "nothing cut: \(line.text)")
+                XCTAssertFalse(line.text.hasPrefix(" ") || line.text.hasSuffix(" "), "'\(line.text)'")
+            }
+            let tops = lines.map(\.rect.minY)
+            XCTAssertEqual(tops, tops.sorted(), "line after line")
+            XCTAssertEqual(Set(tops).count, lines.count, "each on its own line")
+            let after = try XCTUnwrap(h.ui.contentDrawList.drawnText.first { $0.text == "After" })
+            XCTAssertGreaterThanOrEqual(after.rect.minY, (lines.map(\.rect.maxY).max() ?? 0) - 0.5)
+            XCTAssertEqual(try h.find(.label, Self.sentence).name, Self.sentence, "read whole by a screen reader")
+        }
+    }
+
+    func testALineLimitCutsTheLastLineAndANewlineStartsOne() throws {
+        try onMain {
+            let h = try Harness(width: 220, height: 300)
+            let build: (UI) -> Void = { ui in
+                ui.vstack(spacing: 0) {
+                    ui.text(Self.sentence, lineLimit: 2)
+                    ui.text("First\nSecond", lineLimit: nil)
+                }
+            }
+            h.frames(2, build)
+            let drawn = h.ui.contentDrawList.drawnText.map(\.text)
+            XCTAssertEqual(drawn.count, 4, "\(drawn)")
+            XCTAssertTrue(drawn[1].hasSuffix("…"), "the second line, cut: \(drawn)")
+            XCTAssertTrue(Self.sentence.hasPrefix(drawn[0]))
+            XCTAssertEqual(Array(drawn[2...]), ["First", "Second"])
+        }
+    }
+
+    func testAWidthChangeWrapsAgain() throws {
+        try onMain {
+            let h = try Harness(width: 600, height: 300)
+            let build: (UI) -> Void = { ui in ui.text(Self.sentence, lineLimit: nil) }
+            h.frames(2, build)
+            let wide = h.ui.contentDrawList.drawnText.count
+            h.host.window.setSize(width: 200, height: 300)
+            h.frames(2, build)
+            XCTAssertGreaterThan(h.ui.contentDrawList.drawnText.count, wide, "more lines in a narrower window")
+        }
+    }
+}
