@@ -32,6 +32,10 @@ struct WrapLayout {
     private(set) var lineStart = 0
     private(set) var lineTop = 0.0
     private(set) var lineHeight = 0.0
+    /// The first of `breaks` not reached yet: children are placed in order, so finding
+    /// whether one starts a line takes one comparison, not a search (a row of thousands of
+    /// tags stays linear).
+    private(set) var nextBreak = 0
     /// The widest line so far.
     private(set) var widest = 0.0
 
@@ -63,7 +67,7 @@ struct WrapLayout {
 
     /// Whether child `index` starts a new line below the one being filled.
     func startsNewLine(_ index: Int) -> Bool {
-        index > lineStart && breaks.contains(index)
+        index > lineStart && nextBreak < breaks.count && breaks[nextBreak] == index
     }
 
     /// Where child `index` starts, from the stack's top-left, `cursor` being the end of the
@@ -85,6 +89,7 @@ struct WrapLayout {
             lineHeight = 0
             line += 1
             lineStart = index
+            nextBreak += 1
         }
         let x = origin(of: index, cursor: cursor).x
         let basis = max(size.height, line < last.lineHeights.count ? last.lineHeights[line] : 0)

@@ -20,6 +20,24 @@ final class WrappingStackTests: XCTestCase {
         XCTAssertEqual(WrapLayout.breaks(widths: [], width: 100, spacing: 10), [])
     }
 
+    /// Placed one after another, children start lines exactly where `breaks` says, however
+    /// many there are.
+    func testAThousandChildrenStartTheirLinesWhereTheBreaksSay() {
+        let widths = (0..<1000).map { Double(20 + ($0 * 37) % 90) }
+        let last = WrapLayout.Memo(widths: widths, lineHeights: [])
+        var wrap = WrapLayout(width: 300, spacing: 8, lineSpacing: 4, last: last)
+        var cursor = 0.0, starts: [Int] = []
+        for (index, width) in widths.enumerated() {
+            if wrap.startsNewLine(index) { starts.append(index) }
+            let placed = wrap.place(index, size: Size(width, 10), desiredWidth: nil, cursor: cursor, alignment: .start)
+            XCTAssertLessThanOrEqual(placed.rect.maxX, 300.5, "child \(index)")
+            cursor = placed.cursor
+        }
+        XCTAssertEqual(starts, wrap.breaks)
+        XCTAssertEqual(wrap.finished.memo.lineHeights.count, wrap.breaks.count + 1)
+        XCTAssertEqual(wrap.finished.size.height, Double(wrap.breaks.count + 1) * 14 - 4)
+    }
+
     func testLinesAreCentredInTheirHeightAndTheRowMeasuresAllItsLines() {
         var wrap = WrapLayout(
             width: 250, spacing: 10, lineSpacing: 4,
