@@ -21,14 +21,19 @@ final class SplitsPage {
         if !loaded { load(ui.persistentStore) }
         ui.vstack(spacing: 0) {
             ui.padding(EdgeInsets(horizontal: 12, vertical: 6)) {
-                ui.wrappingHStack {
-                    if ui.button("Toggle layout", icon: .sidebar) { toggleable.layout.toggle() }
-                    if ui.button(inspector.hidden == nil ? "Hide inspector" : "Show inspector") { inspector.toggle() }
-                    if ui.button(outer.hidden == nil ? "Hide sidebar" : "Show sidebar") { outer.toggle(.left) }
+                ui.vstack(spacing: 6) {
+                    ui.wrappingHStack {
+                        if ui.button("Toggle layout", icon: .sidebar) { toggleable.layout.toggle() }
+                        if ui.button(inspector.hidden == nil ? "Hide inspector" : "Show inspector") {
+                            inspector.toggle()
+                        }
+                        if ui.button(outer.hidden == nil ? "Hide sidebar" : "Show sidebar") { outer.toggle(.left) }
+                    }
+                    // One line whatever it says: the panes under it never move while a splitter is dragged.
                     ui.text(
                         dragged.map { "dragging: \(Int(($0 * 100).rounded())) %" }
                             ?? "drag a splitter; drag the inspector's past its minimum to hide it",
-                        lineLimit: 2, color: ui.theme.secondaryText)
+                        color: ui.theme.secondaryText)
                 }
             }
             ui.divider()

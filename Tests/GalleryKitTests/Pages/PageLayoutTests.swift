@@ -145,4 +145,39 @@ final class PageLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// Dragging a splitter on the Split panes page changes the line over the panes ("dragging:
+    /// 45 %"), and in a narrow window, where the buttons above it wrap, the panes stay where
+    /// they were: that line is one line whatever it says.
+    func testDraggingASplitterNeverMovesThePanesUnderTheButtons() throws {
+        try onMain {
+            let lib = try DemoWindowsTests.library("splits-drag", count: 1)
+            let h = try Harness(width: 600, height: 800, scale: 1.5)
+            h.ui.isAccessibilityEnabled = true
+            let app = DemoApp(page: .splits, darkTheme: false, library: lib.path)
+            let build: (UI) -> Void = { app.build($0, host: h.host) }
+            h.frames(4, build)
+            let buttons = try ["Toggle layout", "Hide inspector", "Hide sidebar"].map {
+                try h.find(.pushButton, $0).frame
+            }
+            XCTAssertGreaterThan(Set(buttons.map { Int($0.minY) }).count, 1, "the buttons wrap at 400 points")
+            let primary = try XCTUnwrap(h.rect(ofText: "Primary"))
+            let splitter = try XCTUnwrap(h.findAll(.splitPane).last, "the inspector's, built last").frame
+            let from = Point(splitter.midX, splitter.minY + 12) * 1.5  // (its middle is a button)
+            h.inject.mouseMove(to: from)
+            h.frame(build)
+            h.inject.mouseButton(.left, down: true, at: from)
+            h.frame(build)
+            for step in 1...6 {
+                h.inject.mouseMove(to: from + Point(12 * Double(step), 0), buttons: 1)
+                h.frames(2, build)
+                XCTAssertTrue(h.drawnText.contains { $0.hasPrefix("dragging: ") }, "step \(step): \(h.drawnText)")
+                XCTAssertEqual(
+                    try XCTUnwrap(h.rect(ofText: "Primary")).minY, primary.minY, accuracy: 0.5, "step \(step)")
+            }
+            h.inject.mouseButton(.left, down: false, at: from + Point(72, 0))
+            h.frames(2, build)
+            XCTAssertEqual(try XCTUnwrap(h.rect(ofText: "Primary")).minY, primary.minY, accuracy: 0.5)
+        }
+    }
 }
