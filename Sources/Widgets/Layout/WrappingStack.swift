@@ -95,7 +95,8 @@ struct WrapLayout {
         let basis = max(size.height, line < last.lineHeights.count ? last.lineHeights[line] : 0)
         let y = lineTop + LayoutFrame.offset(size.height, in: basis, alignment == .fill ? .start : alignment)
         let height = alignment == .fill ? basis : size.height
-        measured.widths.append(max(size.width, desiredWidth ?? 0))
+        let width = max(size.width, desiredWidth ?? 0)
+        measured.widths.append(width.isFinite ? max(0, width) : 0)  // a NaN would never settle
         lineHeight = max(lineHeight, size.height)
         widest = max(widest, x + size.width)
         return (Rect(x: x, y: y, width: size.width, height: height), x + size.width)

@@ -131,4 +131,22 @@ final class WrappingStackTests: XCTestCase {
             XCTAssertGreaterThan(label.minY, first.maxY, "on a line below the first")
         }
     }
+
+    /// A child that reports a width that is not a number settles like any other: the row stops
+    /// asking for frames once its lines are known, so the window can go idle.
+    func testARowWithAChildOfNoWidthSettles() throws {
+        try onMain {
+            let h = try Harness(width: 300, height: 200)
+            let build: (UI) -> Void = { ui in
+                ui.wrappingHStack {
+                    _ = ui.button("Before")
+                    _ = ui.allocate(Size(.nan, 10))
+                    _ = ui.allocate(Size(-.infinity, 10))
+                    _ = ui.button("After")
+                }
+            }
+            h.frames(3, build)
+            XCTAssertNil(h.ui.redrawTime, "settled: no more frames asked for")
+        }
+    }
 }
