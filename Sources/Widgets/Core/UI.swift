@@ -389,7 +389,11 @@ public final class UI {
 
     /// The draw list widgets append to: the overlay while building a popup, else the content.
     public var drawList: DrawList {
-        get { drawingOverlay ? overlayList : content }
+        // Read in place: a getter would copy the list, retaining each of its buffers, for
+        // every `drawList.clipRect` a widget asks.
+        _read {
+            if drawingOverlay { yield overlayList } else { yield content }
+        }
         _modify {
             if drawingOverlay { yield &overlayList } else { yield &content }
         }
