@@ -157,7 +157,8 @@ public final class ImagePipeline {
     /// Time spent uploading since the start, in nanoseconds.
     public private(set) var uploadNsTotal: UInt64 = 0
     /// This frame's counters (complete after `endFrame`).
-    public private(set) var counters = LazyPathCounters()
+    // (Counted for every cell and main actor only: no dynamic exclusivity check.)
+    @exclusivity(unchecked) public private(set) var counters = LazyPathCounters()
 
     private let renderer: Renderer
     private var frame = 0
@@ -514,7 +515,7 @@ public final class ImagePipeline {
 
     /// Each file's version as last seen (`stat`, once a file is first asked for and once after
     /// each `filesMayHaveChanged`), with the check it was seen in.
-    private var versions: [HashedPath: (version: FileVersion, check: Int)] = [:]
+    @exclusivity(unchecked) private var versions: [HashedPath: (version: FileVersion, check: Int)] = [:]
     /// Bumped by `filesMayHaveChanged`: versions seen before it are checked again when asked for.
     private var versionCheck = 0
 

@@ -23,7 +23,9 @@ package final class TextureCache {
     public var budgetBytes: Int
     public private(set) var bytes = 0
     public private(set) var evictions = 0
-    private var entries: [ThumbnailKey: Entry] = [:]
+    // Looked up for every cell drawn, on the thread that draws (its owner, the main actor's
+    // `ImagePipeline`): no dynamic exclusivity check.
+    @exclusivity(unchecked) private var entries: [ThumbnailKey: Entry] = [:]
     /// Each path's most recently inserted sharp thumbnail (of any size) that is still held.
     private(set) var newestSharp: [String: ThumbnailKey] = [:]
     private let destroy: (TextureHandle) -> Void
@@ -37,9 +39,10 @@ package final class TextureCache {
 
     /// The entry for `key` (as it was), then marked as drawn in `frame`.
     public func lookup(_ key: ThumbnailKey, frame: Int) -> Entry? {
-        guard let entry = entries[key] else { return nil }
-        entries[key]!.lastDrawnFrame = frame
-        entries[key]!.wasDrawn = true
+        guard let index = entries.index(forKey: key) else { return nil }  // hashed once
+        let entry = entries.values[index]
+        entries.values[index].lastDrawnFrame = frame
+        entries.values[index].wasDrawn = true
         return entry
     }
 

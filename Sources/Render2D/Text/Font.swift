@@ -103,8 +103,9 @@ public final class FontLibrary {
     }
 
     /// The faces asked for last, newest first: a frame asks for a handful of them over and
-    /// over, and comparing keys costs less than hashing one.
-    private var recent: [(key: FontKey, font: Font)] = []
+    /// over, and comparing keys costs less than hashing one. (Main actor only, never read
+    /// while it is written: no dynamic exclusivity check, which cost as much as the lookup.)
+    @exclusivity(unchecked) private var recent: [(key: FontKey, font: Font)] = []
 
     private func font(size: Double, weight: FontWeight?, scale: Double, path: () -> String) -> Font {
         let pixelSize = min(max(1, Int(((size * scale).isFinite ? size * scale : 15).rounded())), 1024)

@@ -52,8 +52,9 @@ public final class IconFont {
         return found
     }
 
-    /// The names asked for last, newest first.
-    private var recent: [(name: String, scalar: Unicode.Scalar?)] = []
+    /// The names asked for last, newest first. (Main actor only, never read while it is
+    /// written: no dynamic exclusivity check on each name compared.)
+    @exclusivity(unchecked) private var recent: [(name: String, scalar: Unicode.Scalar?)] = []
 
     private func look(up name: String) -> Unicode.Scalar? {
         guard !name.isEmpty, name.utf8.count <= 64,

@@ -86,27 +86,30 @@ class AnyStateBox {
 public final class UI {
     /// The fonts the widgets draw with.
     public let fonts: FontLibrary
+    // The properties marked `@exclusivity(unchecked)` are read by widgets thousands of times a
+    // frame, on the main actor, and never while they are being written; checked, each read is
+    // a runtime call that records the access (about 10 % of a frame's build, measured).
     /// The colors and metrics of the widgets; assign to restyle.
-    public var theme: Theme
+    @exclusivity(unchecked) public var theme: Theme
     /// This frame's input: the pointer, keys, text, fingers, wheel.
-    public internal(set) var input = InputState()
+    @exclusivity(unchecked) public internal(set) var input = InputState()
     /// Physical pixels per logical pixel.
-    public private(set) var scale = 1.0
+    @exclusivity(unchecked) public private(set) var scale = 1.0
     /// The viewport, logical pixels.
-    public private(set) var size = Size(1, 1)
+    @exclusivity(unchecked) public private(set) var size = Size(1, 1)
     /// Seconds since an arbitrary origin; drives animations, double clicks and long presses.
-    public private(set) var time = 0.0
+    @exclusivity(unchecked) public private(set) var time = 0.0
     /// Seconds since the previous frame.
     public private(set) var deltaTime = 1.0 / 60
     /// The number of this frame, counted from the first.
-    public private(set) var frameIndex = 0
+    @exclusivity(unchecked) public private(set) var frameIndex = 0
 
     /// The widget under the pointer this frame (the last one hovered: the topmost).
-    public private(set) var hotID: WidgetID?
+    @exclusivity(unchecked) public private(set) var hotID: WidgetID?
     /// The widget holding the pointer.
-    public internal(set) var activeID: WidgetID?
+    @exclusivity(unchecked) public internal(set) var activeID: WidgetID?
     /// The widget receiving keyboard input.
-    public internal(set) var focusID: WidgetID?
+    @exclusivity(unchecked) public internal(set) var focusID: WidgetID?
     /// The cursor requested for this frame.
     public internal(set) var cursor: CursorKind = .arrow
     /// Frames after which an unused state entry is dropped.
@@ -167,14 +170,14 @@ public final class UI {
     /// ```swift
     /// ui.layoutDirection = .rightToLeft
     /// ```
-    public var layoutDirection = LayoutDirection.leftToRight
+    @exclusivity(unchecked) public var layoutDirection = LayoutDirection.leftToRight
     /// The textures of the `ImageBitmap`s drawn (`image`); the host gives it the window's renderer.
     let bitmapTextures = BitmapTextures()
     /// The animation of the last `withAnimation`, and the last frame it applies to.
     var transaction: (animation: Animation, untilFrame: Int)?
     /// Reduce motion (GNOME's `enable-animations` off, or `TESSERA_REDUCE_MOTION=1`; `AppHost`
     /// follows both): animations and transitions jump to their end.
-    public var reducesMotion = false
+    @exclusivity(unchecked) public var reducesMotion = false
     /// The rows of columns (`columns`) being built, innermost last.
     var columnCollectors: [ColumnCollector] = []
     /// The `viewThatFits` being built, innermost last.
@@ -215,7 +218,7 @@ public final class UI {
     /// This frame's input events, as delivered (for input inspectors and logs).
     public private(set) var frameEvents: [InputEvent] = []
     /// Lazy thumbnails for image cells (`AppHost` runs its frame hooks); nil = no images.
-    public var images: ImagePipeline?
+    @exclusivity(unchecked) public var images: ImagePipeline?
     /// Where copy and paste go: the system clipboard in an `AppHost` (SDL's, shared with other
     /// apps), a `MemoryClipboard` otherwise. Text fields use it; so can your menus.
     ///
@@ -235,11 +238,11 @@ public final class UI {
     public var fileChooserBackend = FileChooserBackend.automatic
     var hoverStart: (id: WidgetID, time: Double)?
     /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.
-    public private(set) var redrawTime: Double?
+    @exclusivity(unchecked) public private(set) var redrawTime: Double?
     /// Whether widgets report themselves to screen readers (`accessibilityTree`). The AT-SPI
     /// bridge turns it on while a screen reader listens, `TesseraTesting` for its queries;
     /// off, nothing is built and reporting costs a branch a widget.
-    public var isAccessibilityEnabled = false
+    @exclusivity(unchecked) public var isAccessibilityEnabled = false
     /// The window's name in the accessibility tree (its title).
     public var accessibilityTitle = ""
     /// The last frame's widgets as a screen reader sees them (empty while accessibility is off).
