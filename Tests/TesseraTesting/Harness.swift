@@ -88,6 +88,23 @@ public final class Harness {
         frame(build)
     }
 
+    /// Clicks the left button `count` times in a row at `p` (2: a double click, 3: a triple
+    /// click), with a frame after each step.
+    ///
+    /// ```swift
+    /// h.click(at: wordCentre, count: 2, build)  // selects the word
+    /// ```
+    public func click(at p: Point, count: Int, _ build: (UI) -> Void) {
+        inject.mouseMove(to: p)
+        frame(build)
+        for _ in 0..<count {
+            inject.mouseButton(.left, down: true, at: p)
+            frame(build)
+            inject.mouseButton(.left, down: false, at: p)
+            frame(build)
+        }
+    }
+
     /// Press at `from`, move to `to` in `steps`, release; one frame per step.
     public func drag(from: Point, to: Point, steps: Int = 8, _ build: (UI) -> Void) {
         inject.mouseMove(to: from)

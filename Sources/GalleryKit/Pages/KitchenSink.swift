@@ -171,9 +171,11 @@ final class KitchenSink {
             ui.text("Mixed: the album «رحلة 2024» has 12 photos")
             ui.text("Kerning and ligatures: AVATAR Type WAVE office")
             ui.text("A long line that is truncated with an ellipsis because it does not fit its column")
-            ui.text(
-                "A paragraph that wraps: with a line limit of three, it takes as many lines as the column's width needs, and no more, the last cut with an ellipsis when even three are not enough",
-                lineLimit: 3)
+            ui.textSelection(.enabled) {
+                ui.text(
+                    "A paragraph that wraps, and that you can select and copy: with a line limit of three, it takes as many lines as the column's width needs, and no more, the last cut with an ellipsis when even three are not enough",
+                    lineLimit: 3)
+            }
             ui.text("שורה ארוכה מימין לשמאל שנחתכת בשלוש נקודות כי היא לא נכנסת לעמודה")
             let font = ui.font
             for (alignment, title) in [

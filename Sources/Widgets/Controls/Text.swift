@@ -30,7 +30,13 @@ extension UI {
             Size(width, font.lineHeight),
             desiredMain: parent.axis == .horizontal ? whole : nil)
         let id = WidgetID(parent: parent.id, index: parent.count)
-        if textIsSelectable { selectableText(string, id: id, in: rect, font: font) }
+        if textIsSelectable {
+            let scalars = Array(string.unicodeScalars)
+            let line = SelectableLine(
+                range: 0..<scalars.count, text: string,
+                extent: drawnExtent(width: whole, readsRightToLeft: readsRightToLeft, in: rect))
+            selectableText(scalars, lines: [line], id: id, in: rect, font: font)
+        }
         if isAccessibilityEnabled {
             accessibilityElement(
                 id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
@@ -43,7 +49,8 @@ extension UI {
     /// words wrap after a space, a word wider than the line where the width runs out, and a
     /// newline starts a new line. `lineLimit` keeps at most that many lines, the last one
     /// cut with "…" (nil: no limit). The lines are worked out again only when the text, the
-    /// width or the font changes.
+    /// width or the font changes. Inside `textSelection(.enabled)` it can be selected across
+    /// its lines and copied.
     ///
     /// ```swift
     /// ui.text("Drag photos here, or choose a folder with File ▸ Open Folder…", lineLimit: nil)
@@ -55,7 +62,7 @@ extension UI {
         let id = WidgetID(parent: parent.id, index: parent.count)
         let available = availableWidth
         let width = available.isFinite ? available : font.measure(string)  // (in a sideways scroll: one line)
-        let memo = stateBox(id, WrappedText())
+        let memo = stateBox(WidgetID(parent: id, "lines"), WrappedText())  // (`id` keeps the selection)
         if memo.value.string != string || memo.value.width != width || memo.value.font !== font {
             memo.value = WrappedText(string: string, width: width, font: font)
         }
@@ -64,25 +71,41 @@ extension UI {
         let widest = lines.prefix(shown).map(\.width).max() ?? 0
         let rect = placeInStack(Size(min(widest, width), font.lineHeight * Double(shown)))
         if isAccessibilityEnabled {
-            accessibilityElement(id, role: .label, name: string, frame: rect, text: AccessibilityText(string))
+            accessibilityElement(
+                id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
+                text: AccessibilityText(string))
         }
-        for (k, line) in lines.prefix(shown).enumerated() {
-            // The last line shown of a text cut short holds the rest of its paragraph, cut with "…".
-            let text = k == shown - 1 && shown < lines.count ? memo.value.rest(from: k) : line.text
-            font.draw(
-                text,
-                in: Rect(
-                    x: rect.x, y: rect.y + font.lineHeight * Double(k), width: rect.width, height: font.lineHeight),
-                color: color ?? theme.text, into: &drawList)
+        // The last line shown of a text cut short holds the rest of its paragraph, cut with "…".
+        let shownLines = (0..<shown).map { k in
+            (
+                text: k == shown - 1 && shown < lines.count ? memo.value.rest(from: k) : lines[k].text,
+                rect: Rect(
+                    x: rect.x, y: rect.y + font.lineHeight * Double(k), width: rect.width, height: font.lineHeight)
+            )
+        }
+        if textIsSelectable {
+            let selectable = shownLines.enumerated().map { k, line in
+                let (width, readsRightToLeft) = font.measureLine(line.text)
+                let start = lines[k].start
+                return SelectableLine(
+                    range: start..<start + line.text.unicodeScalars.count, text: line.text,
+                    extent: drawnExtent(width: width, readsRightToLeft: readsRightToLeft, in: line.rect))
+            }
+            selectableText(memo.value.scalars, lines: selectable, id: id, in: rect, font: font)
+        }
+        for line in shownLines {
+            font.draw(line.text, in: line.rect, color: color ?? theme.text, into: &drawList)
         }
     }
 
     /// Makes the text built in `content` selectable with the pointer and copyable (Ctrl+C), as
-    /// SwiftUI's `.textSelection(.enabled)`: drag to select, double-click a word, triple-click
-    /// the line, Ctrl+A all of it.
+    /// SwiftUI's `.textSelection(.enabled)`: drag to select (across the lines of wrapped
+    /// text), double-click a word, triple-click a paragraph, Shift+click to extend, Ctrl+A all
+    /// of it.
     ///
     /// ```swift
     /// ui.textSelection(.enabled) { ui.text(photo.path) }
+    /// ui.textSelection(.enabled) { ui.text(photo.caption, lineLimit: nil) }
     /// ```
     public func textSelection(_ selectability: TextSelectability, _ content: () -> Void) {
         let outer = textIsSelectable
@@ -91,41 +114,74 @@ extension UI {
         textIsSelectable = outer
     }
 
-    /// The pointer and keys of a selectable label, and its selection drawn under the text.
-    private func selectableText(_ string: String, id: WidgetID, in rect: Rect, font: Font) {
+    /// Where `Font.draw(_:in:)` draws a line `width` wide in `rect`: at its start, which for
+    /// a right-to-left line in a left-to-right layout is the right edge.
+    private func drawnExtent(width: Double, readsRightToLeft: Bool, in rect: Rect) -> Rect {
+        let width = min(width, rect.width)
+        let x = readsRightToLeft && !drawList.isMirrored ? rect.maxX - width : rect.minX
+        return Rect(x: x, y: rect.y, width: width, height: rect.height)
+    }
+
+    /// The pointer and keys of selectable text, `scalars` shown as `lines` (one for a label,
+    /// several for wrapped text), and its selection drawn under them. A press places the
+    /// caret (Shift extends), a drag selects, a double click selects a word and a triple click
+    /// its paragraph; Ctrl+A selects all and Ctrl+C copies.
+    private func selectableText(
+        _ scalars: [Unicode.Scalar], lines: [SelectableLine], id: WidgetID, in rect: Rect, font: Font
+    ) {
+        guard !lines.isEmpty else { return }
         let r = interact(id, rect: rect, sense: [.click, .drag, .clickFocus])
         if r.isHovered { setCursor(.iBeam) }
         let box = stateBox(id, TextEditState())
-        let scalars = Array(string.unicodeScalars)
-        let carets = font.caretLayout(string)
-        let at = { (x: Double) in TextEditing.snapToCluster(scalars, carets.caret(atX: x - rect.minX)) }
+        let carets = lines.map { font.caretLayout($0.text) }
+        let mirrored = drawList.isMirrored
+        // The caret nearest `p`: its line by height, then its place along the line as drawn
+        // (in a mirrored layout a line is moved, not flipped, so it reads from its right edge).
+        func index(at p: Point) -> Int {
+            let k = min(max(0, Int(((p.y - rect.minY) / font.lineHeight).rounded(.down))), lines.count - 1)
+            let extent = lines[k].extent
+            let x = mirrored ? extent.maxX - p.x : p.x - extent.minX
+            return TextEditing.snapToCluster(scalars, lines[k].range.lowerBound + carets[k].caret(atX: x))
+        }
         if r.pressed {
-            let i = at(input.pointer.pressPosition.x)
+            let i = index(at: input.pointer.pressPosition)
             switch input.pointer.clickCount {
-            case 1: (box.value.anchor, box.value.caret) = (i, i)
+            case 1:
+                box.value.caret = i
+                if !input.modifiers.contains(.shift) { box.value.anchor = i }
             case 2:
                 (box.value.anchor, box.value.caret) = (
                     TextEditing.wordStart(scalars, before: i), TextEditing.wordEnd(scalars, after: i)
                 )
-            default: (box.value.anchor, box.value.caret) = (0, scalars.count)
+            default:
+                box.value.anchor = scalars[..<i].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+                box.value.caret = scalars[i...].firstIndex(of: "\n") ?? scalars.count
             }
         } else if r.isActive && input.pointer.isDragging {
-            box.value.caret = at(input.pointer.position.x)
+            box.value.caret = index(at: input.pointer.position)
         }
-        guard focusID == id else { return }
-        for press in input.keys where press.modifiers.contains(.command) {
-            if press.key == Key("a") { (box.value.anchor, box.value.caret) = (0, scalars.count) }
-            if press.key == Key("c") && box.value.hasSelection {
-                var copied = String.UnicodeScalarView()
-                copied.append(contentsOf: scalars[box.value.selection.clamped(to: 0..<scalars.count)])
-                clipboard.text = String(copied)
+        if focusID == id {
+            for press in input.keys where press.modifiers.contains(.command) {
+                if press.key == Key("a") { (box.value.anchor, box.value.caret) = (0, scalars.count) }
+                if press.key == Key("c") && box.value.hasSelection {
+                    var copied = String.UnicodeScalarView()
+                    copied.append(contentsOf: scalars[box.value.selection.clamped(to: 0..<scalars.count)])
+                    clipboard.text = String(copied)
+                }
             }
         }
         let selection = box.value.selection.clamped(to: 0..<scalars.count)
-        for span in carets.selectionSpans(selection) {
-            let x0 = rect.minX + span.lowerBound, x1 = min(rect.maxX, rect.minX + span.upperBound)
-            drawList.addRect(
-                Rect(x: x0, y: rect.y, width: max(0, x1 - x0), height: rect.height), color: theme.selection)
+        for (line, carets) in zip(lines, carets) {
+            let lo = max(selection.lowerBound, line.range.lowerBound)
+            let hi = min(selection.upperBound, line.range.upperBound)
+            guard lo < hi else { continue }
+            let extent = line.extent
+            for span in carets.selectionSpans((lo - line.range.lowerBound)..<(hi - line.range.lowerBound)) {
+                let start = mirrored ? extent.maxX - span.upperBound : extent.minX + span.lowerBound
+                let x0 = max(rect.minX, start), x1 = min(rect.maxX, start + span.upperBound - span.lowerBound)
+                drawList.addRect(
+                    Rect(x: x0, y: extent.minY, width: max(0, x1 - x0), height: extent.height), color: theme.selection)
+            }
         }
     }
 
@@ -172,13 +228,15 @@ struct WrappedText {
         /// The line's text, without the spaces it wrapped after.
         var text: String
         var width: Double
+        /// Where the line starts among the text's scalars.
+        var start: Int
     }
 
     var string = ""
     var width = -1.0
     var font: Font?
     var lines: [Line] = []
-    private var scalars: [Unicode.Scalar] = []
+    private(set) var scalars: [Unicode.Scalar] = []
     private var ranges: [Range<Int>] = []
 
     init() {}
@@ -194,7 +252,7 @@ struct WrappedText {
             var end = range.upperBound
             while end > range.lowerBound, scalars[end - 1].properties.isWhitespace { end -= 1 }
             let text = Self.string(scalars[range.lowerBound..<end])
-            return Line(text: text, width: font.measure(text))
+            return Line(text: text, width: font.measure(text), start: range.lowerBound)
         }
     }
 
@@ -210,4 +268,12 @@ struct WrappedText {
         view.append(contentsOf: scalars)
         return String(view)
     }
+}
+
+/// A line of selectable text as drawn: the scalars of the whole text it shows (`text`), and
+/// the logical rectangle its glyphs were drawn in.
+struct SelectableLine {
+    var range: Range<Int>
+    var text: String
+    var extent: Rect
 }

@@ -91,25 +91,12 @@ final class TextEditorTests: XCTestCase {
             }
             h.frame(build)
             let font = h.ui.font
-            let x = { (prefix: String) in 20 + font.measure(prefix) }
             let y = 20 + font.lineHeight / 2
             let copy = {
                 h.inject.tap(Key("c"), modifiers: .control)
                 h.frame(build)
             }
-            // Double-click on "Trip": that word.
-            h.click(at: Point(x("/photos/Tr"), y), build)
-            h.inject.mouseButton(.left, down: true, at: Point(x("/photos/Tr"), y))
-            h.frame(build)
-            h.inject.mouseButton(.left, down: false, at: Point(x("/photos/Tr"), y))
-            h.frame(build)
-            copy()
-            XCTAssertEqual(h.ui.clipboard.text, "Trip")
-            h.wait(1)
-            // A drag from the start of "2024" to the end of "IMG".
-            h.drag(from: Point(x("/photos/Trip "), y), to: Point(x("/photos/Trip 2024/IMG"), y), build)
-            copy()
-            XCTAssertEqual(h.ui.clipboard.text, "2024/IMG")
+            Self.selectTripThen2024(in: h, drawnFrom: 20, y: y, build)
             h.shot("selectable-text", build)
             h.inject.tap(Key("a"), modifiers: .control)
             h.frame(build)
@@ -123,6 +110,75 @@ final class TextEditorTests: XCTestCase {
             h.inject.tap(.tab)
             h.frame(build)
             XCTAssertTrue(h.ui.focusChain.isEmpty, "selectable text is no Tab stop")
+        }
+    }
+
+    /// With "/photos/Trip 2024/IMG_0001.jpg" drawn from `left` on the line at `y`: a double
+    /// click on "Trip" copies that word, and a drag from the start of "2024" to the end of
+    /// "IMG" copies "2024/IMG".
+    @MainActor private static func selectTripThen2024(
+        in h: Harness, drawnFrom left: Double, y: Double, _ build: (UI) -> Void
+    ) {
+        let x = { (prefix: String) in left + h.ui.font.measure(prefix) }
+        func copy() {
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+        }
+        h.click(at: Point(x("/photos/Tr"), y), count: 2, build)
+        copy()
+        XCTAssertEqual(h.ui.clipboard.text, "Trip")
+        h.wait(1)
+        h.drag(from: Point(x("/photos/Trip ") + 2, y), to: Point(x("/photos/Trip 2024/IMG") - 2, y), build)
+        copy()
+        XCTAssertEqual(h.ui.clipboard.text, "2024/IMG")
+    }
+
+    /// In a right-to-left layout a selectable label is moved to the right, not flipped: a
+    /// double click and a drag select the characters under the pointer as drawn.
+    func testSelectableTextInARightToLeftLayoutSelectsWhatIsUnderThePointer() throws {
+        try onMain {
+            let h = try Harness()
+            h.ui.layoutDirection = .rightToLeft
+            let path = "/photos/Trip 2024/IMG_0001.jpg"
+            let build: (UI) -> Void = { ui in
+                ui.padding(20) { ui.textSelection(.enabled) { ui.text(path) } }
+            }
+            h.frames(2, build)
+            let font = h.ui.font
+            let drawn = try XCTUnwrap(h.ui.contentDrawList.drawnText.first { $0.text == path }).rect
+            let left = drawn.minX  // where it was drawn: moved to the right, reading left to right
+            XCTAssertGreaterThan(left, h.ui.size.width / 2, "at the right of the window")
+            Self.selectTripThen2024(in: h, drawnFrom: left, y: drawn.midY, build)
+            h.shot("selectable-text-right-to-left", build)
+            // The selection is drawn under "2024/IMG" as drawn.
+            let under = Rect(
+                x: left + font.measure("/photos/Trip "), y: drawn.minY + 2, width: font.measure("2024/IMG"),
+                height: drawn.height - 4)
+            XCTAssertGreaterThan(h.countPixels(in: under) { Int($0.b) > Int($0.r) + 40 }, 40)
+            let before = Rect(
+                x: left, y: drawn.minY + 2, width: font.measure("/photos/Trip") - 1, height: drawn.height - 4)
+            XCTAssertEqual(h.countPixels(in: before) { Int($0.b) > Int($0.r) + 40 }, 0)
+        }
+    }
+
+    /// A right-to-left paragraph in a left-to-right column is drawn at the column's right
+    /// edge; a double click selects the word under the pointer there.
+    func testSelectableRightToLeftTextSelectsTheWordWhereItIsDrawn() throws {
+        try onMain {
+            let h = try Harness()
+            let text = "שלום עולם"
+            let build: (UI) -> Void = { ui in
+                ui.padding(20) { ui.textSelection(.enabled) { ui.text(text) } }
+            }
+            h.frames(2, build)
+            let drawn = try XCTUnwrap(h.ui.contentDrawList.drawnText.first { $0.text == text }).rect
+            XCTAssertGreaterThan(drawn.minX, h.ui.size.width / 2, "at the column's right edge")
+            // The second word in reading order is the leftmost drawn.
+            let p = Point(drawn.minX + h.ui.font.measure("עולם") / 2, drawn.midY)
+            h.click(at: p, count: 2, build)
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+            XCTAssertEqual(h.ui.clipboard.text, "עולם")
         }
     }
 }

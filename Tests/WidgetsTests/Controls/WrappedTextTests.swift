@@ -64,4 +64,43 @@ final class WrappedTextTests: XCTestCase {
             XCTAssertGreaterThan(h.ui.contentDrawList.drawnText.count, wide, "more lines in a narrower window")
         }
     }
+
+    /// Inside `textSelection(.enabled)`, wrapped text selects across its lines: a drag from the
+    /// last word of one line to the first of the next copies both with the space between, and
+    /// the selection is drawn on both lines; a triple click selects a paragraph.
+    func testSelectableWrappedTextSelectsAcrossItsLines() throws {
+        try onMain {
+            let h = try Harness(width: 220, height: 300)
+            let text = Self.sentence + "\nA second paragraph"
+            let build: (UI) -> Void = { ui in
+                ui.textSelection(.enabled) { ui.text(text, lineLimit: nil) }
+            }
+            h.frames(2, build)
+            let font = h.ui.font
+            let lines = h.ui.contentDrawList.drawnText
+            XCTAssertGreaterThan(lines.count, 3, "\(lines.map(\.text))")
+            let first = lines[0], second = lines[1]
+            let lastWord = String(first.text.split(separator: " ").last!)
+            let firstWord = String(second.text.split(separator: " ").first!)
+            let from = Point(
+                first.rect.minX + font.measure(String(first.text.dropLast(lastWord.count))) + 2, first.rect.midY)
+            let to = Point(second.rect.minX + font.measure(firstWord) - 2, second.rect.midY)
+            h.drag(from: from, to: to, build)
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+            XCTAssertEqual(h.ui.clipboard.text, lastWord + " " + firstWord)
+            let bluish = { (row: Rect) in h.countPixels(in: row.insetBy(dx: 0, dy: 2)) { Int($0.b) > Int($0.r) + 40 } }
+            XCTAssertGreaterThan(bluish(first.rect), 20, "the selection drawn on the first line")
+            XCTAssertGreaterThan(bluish(second.rect), 20, "and on the second")
+            XCTAssertEqual(bluish(lines[2].rect), 0, "and not on the third")
+            h.shot("selectable-wrapped-text", build)
+            // A triple click on the second paragraph selects it whole.
+            let last = try XCTUnwrap(lines.last)
+            h.wait(1)
+            h.click(at: Point(last.rect.minX + 4, last.rect.midY), count: 3, build)
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+            XCTAssertEqual(h.ui.clipboard.text, "A second paragraph")
+        }
+    }
 }
