@@ -176,6 +176,10 @@ final class KitchenSink {
                     "A paragraph that wraps, and that you can select and copy: with a line limit of three, it takes as many lines as the column's width needs, and no more, the last cut with an ellipsis when even three are not enough",
                     lineLimit: 3)
             }
+            ui.multilineTextAlignment(.center) {
+                ui.text(
+                    "Centred lines: multilineTextAlignment(.center) lines a paragraph up on one centre", lineLimit: 2)
+            }
             ui.text("שורה ארוכה מימין לשמאל שנחתכת בשלוש נקודות כי היא לא נכנסת לעמודה")
             let font = ui.font
             for (alignment, title) in [

@@ -89,13 +89,33 @@ extension UI {
                 let start = lines[k].start
                 return SelectableLine(
                     range: start..<start + line.text.unicodeScalars.count, text: line.text,
-                    extent: drawnExtent(width: width, readsRightToLeft: readsRightToLeft, in: line.rect))
+                    extent: drawnExtent(
+                        width: width, readsRightToLeft: readsRightToLeft, alignment: multilineAlignment, in: line.rect))
             }
             selectableText(memo.value.scalars, lines: selectable, id: id, in: rect, font: font)
         }
         for line in shownLines {
-            font.draw(line.text, in: line.rect, color: color ?? theme.text, into: &drawList)
+            font.draw(
+                line.text, in: line.rect, alignment: multilineAlignment, color: color ?? theme.text, into: &drawList)
         }
+    }
+
+    /// Aligns the lines of wrapped text built in `content` with each other, as SwiftUI's
+    /// `.multilineTextAlignment(_:)`: at their start (`.leading`, the default), centred, or at
+    /// their end. The text as a whole is placed by its stack, as any other view.
+    ///
+    /// ```swift
+    /// ui.vstack(alignment: .center) {
+    ///     ui.multilineTextAlignment(.center) {
+    ///         ui.text("No photos here yet. Drop some on the window, or open a folder.", lineLimit: nil)
+    ///     }
+    /// }
+    /// ```
+    public func multilineTextAlignment(_ alignment: TextAlignment, _ content: () -> Void) {
+        let outer = multilineAlignment
+        multilineAlignment = alignment
+        content()
+        multilineAlignment = outer
     }
 
     /// Makes the text built in `content` selectable with the pointer and copyable (Ctrl+C), as
@@ -114,11 +134,18 @@ extension UI {
         textIsSelectable = outer
     }
 
-    /// Where `Font.draw(_:in:)` draws a line `width` wide in `rect`: at its start, which for
-    /// a right-to-left line in a left-to-right layout is the right edge.
-    private func drawnExtent(width: Double, readsRightToLeft: Bool, in rect: Rect) -> Rect {
+    /// Where `Font.draw(_:in:alignment:)` draws a line `width` wide in `rect`: leading is the
+    /// line's start, which for a right-to-left line in a left-to-right layout is the right edge.
+    private func drawnExtent(
+        width: Double, readsRightToLeft: Bool, alignment: TextAlignment = .leading, in rect: Rect
+    ) -> Rect {
         let width = min(width, rect.width)
-        let x = readsRightToLeft && !drawList.isMirrored ? rect.maxX - width : rect.minX
+        let x: Double
+        switch alignment == .leading && readsRightToLeft && !drawList.isMirrored ? .trailing : alignment {
+        case .leading: x = rect.minX
+        case .center: x = rect.minX + (rect.width - width) / 2
+        case .trailing: x = rect.maxX - width
+        }
         return Rect(x: x, y: rect.y, width: width, height: rect.height)
     }
 

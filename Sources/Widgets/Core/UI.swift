@@ -148,6 +148,8 @@ public final class UI {
     var menuState = MenuBuildState()
     /// Inside `textSelection(.enabled)`.
     var textIsSelectable = false
+    /// How wrapped text's lines align (`multilineTextAlignment`).
+    var multilineAlignment = TextAlignment.leading
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []

@@ -103,4 +103,41 @@ final class WrappedTextTests: XCTestCase {
             XCTAssertEqual(h.ui.clipboard.text, "A second paragraph")
         }
     }
+
+    /// `multilineTextAlignment` aligns the lines with each other: centred lines share a centre
+    /// and trailing lines an end, within the text's frame (its widest line); a selection in a
+    /// centred line is hit where the line is drawn.
+    func testMultilineTextAlignmentAlignsTheLinesWithEachOther() throws {
+        try onMain {
+            let h = try Harness(width: 220, height: 300)
+            var alignment = TextAlignment.center
+            let build: (UI) -> Void = { ui in
+                ui.multilineTextAlignment(alignment) {
+                    ui.textSelection(.enabled) { ui.text(Self.sentence + "\nas it", lineLimit: nil) }
+                }
+                ui.text("After, aligned as before")
+            }
+            h.frames(2, build)
+            var lines = h.ui.contentDrawList.drawnText.dropLast()
+            XCTAssertGreaterThan(Set(lines.map { $0.rect.width.rounded() }).count, 1, "lines of different widths")
+            let block = (lines.map(\.rect.minX).min() ?? 0, lines.map(\.rect.maxX).max() ?? 0)
+            for line in lines {
+                XCTAssertEqual(line.rect.midX, (block.0 + block.1) / 2, accuracy: 1, "'\(line.text)' centred")
+            }
+            let after = try XCTUnwrap(h.ui.contentDrawList.drawnText.last)
+            XCTAssertEqual(after.rect.minX, block.0, accuracy: 0.5, "the next text is not aligned by it")
+            // A double click on "as", where its centred line draws it (far from the text's left).
+            let short = try XCTUnwrap(lines.last)
+            XCTAssertGreaterThan(short.rect.minX - block.0, short.rect.width, "a short line, centred")
+            h.click(at: Point(short.rect.minX + h.ui.font.measure("as") / 2, short.rect.midY), count: 2, build)
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+            XCTAssertEqual(h.ui.clipboard.text, "as")
+            alignment = .trailing
+            h.frames(2, build)
+            lines = h.ui.contentDrawList.drawnText.dropLast()
+            let end = lines.map(\.rect.maxX).max() ?? 0
+            for line in lines { XCTAssertEqual(line.rect.maxX, end, accuracy: 1, "'\(line.text)' at the end") }
+        }
+    }
 }
