@@ -160,7 +160,15 @@ extension UI {
         let r = interact(id, rect: rect, sense: [.click, .drag, .clickFocus])
         if r.isHovered { setCursor(.iBeam) }
         let box = stateBox(id, TextEditState())
-        let carets = lines.map { font.caretLayout($0.text) }
+        // Laid out only for the lines the pointer or a visible part of the selection is on: a
+        // long text's other lines cost nothing here.
+        var laidOut = [CaretLayout?](repeating: nil, count: lines.count)
+        func carets(_ k: Int) -> CaretLayout {
+            if let known = laidOut[k] { return known }
+            let layout = font.caretLayout(lines[k].text)
+            laidOut[k] = layout
+            return layout
+        }
         let mirrored = drawList.isMirrored
         // The caret nearest `p`: its line by height, then its place along the line as drawn
         // (in a mirrored layout a line is moved, not flipped, so it reads from its right edge).
@@ -168,7 +176,7 @@ extension UI {
             let k = min(max(0, Int(((p.y - rect.minY) / font.lineHeight).rounded(.down))), lines.count - 1)
             let extent = lines[k].extent
             let x = mirrored ? extent.maxX - p.x : p.x - extent.minX
-            return TextEditing.snapToCluster(scalars, lines[k].range.lowerBound + carets[k].caret(atX: x))
+            return TextEditing.snapToCluster(scalars, lines[k].range.lowerBound + carets(k).caret(atX: x))
         }
         if r.pressed {
             let i = index(at: input.pointer.pressPosition)
@@ -198,12 +206,13 @@ extension UI {
             }
         }
         let selection = box.value.selection.clamped(to: 0..<scalars.count)
-        for (line, carets) in zip(lines, carets) {
+        let clip = drawList.clipRect
+        for (k, line) in lines.enumerated() where line.extent.maxY > clip.minY && line.extent.minY < clip.maxY {
             let lo = max(selection.lowerBound, line.range.lowerBound)
             let hi = min(selection.upperBound, line.range.upperBound)
             guard lo < hi else { continue }
             let extent = line.extent
-            for span in carets.selectionSpans((lo - line.range.lowerBound)..<(hi - line.range.lowerBound)) {
+            for span in carets(k).selectionSpans((lo - line.range.lowerBound)..<(hi - line.range.lowerBound)) {
                 let start = mirrored ? extent.maxX - span.upperBound : extent.minX + span.lowerBound
                 let x0 = max(rect.minX, start), x1 = min(rect.maxX, start + span.upperBound - span.lowerBound)
                 drawList.addRect(
