@@ -1,5 +1,6 @@
 import XCTest
 import TesseraTesting
+import DemoSupport
 @testable import Widgets
 @testable import Render2D
 
@@ -138,6 +139,55 @@ final class WrappedTextTests: XCTestCase {
             lines = h.ui.contentDrawList.drawnText.dropLast()
             let end = lines.map(\.rect.maxX).max() ?? 0
             for line in lines { XCTAssertEqual(line.rect.maxX, end, accuracy: 1, "'\(line.text)' at the end") }
+        }
+    }
+
+    /// Random texts (empty lines, emoji with joiners, combining marks, Hebrew among Latin, long
+    /// words), widths, line limits and alignments, with random presses, drags, double and
+    /// triple clicks, and the text changing under a selection: no trap, and what is copied is
+    /// always a run of the text shown.
+    func testRandomTextsAndPointerActionsNeverTrapAndCopyPartOfTheText() throws {
+        let pieces = [
+            "word", " ", "  ", "\n", "\n\n", "👨‍👩‍👧", "e\u{301}", "שלום", "עולם", "2024", "/", "—",
+            "averyveryverylongwordthatcannotwrap", "🇯🇵", "\t",
+        ]
+        try onMain {
+            var random = SplitMix64(seed: 7)
+            let h = try Harness(width: 320, height: 240)
+            var text = "", limit: Int? = nil, alignment = TextAlignment.leading, width = 200.0
+            let build: (UI) -> Void = { ui in
+                ui.frame(width: width) {
+                    ui.multilineTextAlignment(alignment) {
+                        ui.textSelection(.enabled) { ui.text(text, lineLimit: limit) }
+                    }
+                }
+            }
+            var copies = 0
+            for round in 0..<60 {
+                if round % 3 == 0 {  // a new text, sometimes under an existing selection
+                    text = (0..<random.next(below: 30)).map { _ in pieces[random.next(below: pieces.count)] }.joined()
+                    limit = [nil, 0, 1, 2, -1][random.next(below: 5)]
+                    alignment = [.leading, .center, .trailing][random.next(below: 3)]
+                    width = [1, 40, 120, 200, 400][random.next(below: 5)]
+                    h.inject.tap(Key("c"), modifiers: .control)  // the old selection, over the new text
+                    h.frame(build)
+                }
+                let point = { Point(Double(random.next(below: Int(width) + 20)), Double(random.next(below: 60))) }
+                switch random.next(below: 4) {
+                case 0: h.drag(from: point(), to: point(), build)
+                case 1: h.click(at: point(), count: 2, build)
+                case 2: h.click(at: point(), count: 3, build)
+                default: h.click(at: point(), build)
+                }
+                h.wait(1)
+                h.ui.clipboard.text = ""
+                h.inject.tap(Key("c"), modifiers: .control)
+                h.frame(build)
+                let copied = h.ui.clipboard.text
+                XCTAssertTrue(copied.isEmpty || text.contains(copied), "round \(round): '\(copied)' not in '\(text)'")
+                if !copied.isEmpty { copies += 1 }
+            }
+            XCTAssertGreaterThan(copies, 8, "rounds that selected and copied something")
         }
     }
 }
