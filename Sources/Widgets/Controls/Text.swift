@@ -173,7 +173,8 @@ extension UI {
         // The caret nearest `p`: its line by height, then its place along the line as drawn
         // (in a mirrored layout a line is moved, not flipped, so it reads from its right edge).
         func index(at p: Point) -> Int {
-            let k = min(max(0, Int(((p.y - rect.minY) / font.lineHeight).rounded(.down))), lines.count - 1)
+            let row = ((p.y - rect.minY) / font.lineHeight).rounded(.down)  // (any y, even far off: no trap)
+            let k = row.isFinite ? Int(min(max(0, row), Double(lines.count - 1))) : 0
             let extent = lines[k].extent
             let x = mirrored ? extent.maxX - p.x : p.x - extent.minX
             return TextEditing.snapToCluster(scalars, lines[k].range.lowerBound + carets(k).caret(atX: x))

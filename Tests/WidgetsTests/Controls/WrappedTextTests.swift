@@ -173,8 +173,9 @@ final class WrappedTextTests: XCTestCase {
                     h.frame(build)
                 }
                 let point = { Point(Double(random.next(below: Int(width) + 20)), Double(random.next(below: 60))) }
-                switch random.next(below: 4) {
+                switch random.next(below: 5) {
                 case 0: h.drag(from: point(), to: point(), build)
+                case 4: h.drag(from: point(), to: Point(-2e9, 2e9), build)  // far off the window
                 case 1: h.click(at: point(), count: 2, build)
                 case 2: h.click(at: point(), count: 3, build)
                 default: h.click(at: point(), build)
