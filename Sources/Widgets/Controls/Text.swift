@@ -30,17 +30,18 @@ extension UI {
             Size(width, font.lineHeight),
             desiredMain: parent.axis == .horizontal ? whole : nil)
         let id = WidgetID(parent: parent.id, index: parent.count)
+        var selection: TextEditState?
         if textIsSelectable {
             let scalars = Array(string.unicodeScalars)
             let line = SelectableLine(
                 range: 0..<scalars.count, text: string,
                 extent: drawnExtent(width: whole, readsRightToLeft: readsRightToLeft, in: rect))
-            selectableText(scalars, lines: [line], id: id, in: rect, font: font)
+            selection = selectableText(scalars, lines: [line], id: id, in: rect, font: font)
         }
         if isAccessibilityEnabled {
             accessibilityElement(
                 id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
-                text: AccessibilityText(string))
+                text: selection?.accessibilityText(string, focused: focusID == id) ?? AccessibilityText(string))
         }
         font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
     }
@@ -70,11 +71,6 @@ extension UI {
         let shown = min(lines.count, max(1, lineLimit ?? lines.count))
         let widest = lines.prefix(shown).map(\.width).max() ?? 0
         let rect = placeInStack(Size(min(widest, width), font.lineHeight * Double(shown)))
-        if isAccessibilityEnabled {
-            accessibilityElement(
-                id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
-                text: AccessibilityText(string))
-        }
         // The last line shown of a text cut short holds the rest of its paragraph, cut with "…".
         let shownLines = (0..<shown).map { k in
             (
@@ -83,6 +79,7 @@ extension UI {
                     x: rect.x, y: rect.y + font.lineHeight * Double(k), width: rect.width, height: font.lineHeight)
             )
         }
+        var selection: TextEditState?
         if textIsSelectable {
             let selectable = shownLines.enumerated().map { k, line in
                 let (width, readsRightToLeft) = font.measureLine(line.text)
@@ -92,7 +89,12 @@ extension UI {
                     extent: drawnExtent(
                         width: width, readsRightToLeft: readsRightToLeft, alignment: multilineAlignment, in: line.rect))
             }
-            selectableText(memo.value.scalars, lines: selectable, id: id, in: rect, font: font)
+            selection = selectableText(memo.value.scalars, lines: selectable, id: id, in: rect, font: font)
+        }
+        if isAccessibilityEnabled {
+            accessibilityElement(
+                id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
+                text: selection?.accessibilityText(string, focused: focusID == id) ?? AccessibilityText(string))
         }
         for line in shownLines {
             font.draw(
@@ -152,11 +154,12 @@ extension UI {
     /// The pointer and keys of selectable text, `scalars` shown as `lines` (one for a label,
     /// several for wrapped text), and its selection drawn under them. A press places the
     /// caret (Shift extends), a drag selects, a double click selects a word and a triple click
-    /// its paragraph; Ctrl+A selects all and Ctrl+C copies.
+    /// its paragraph; Ctrl+A selects all and Ctrl+C copies. Returns the caret and selection
+    /// (for screen readers).
     private func selectableText(
         _ scalars: [Unicode.Scalar], lines: [SelectableLine], id: WidgetID, in rect: Rect, font: Font
-    ) {
-        guard !lines.isEmpty else { return }
+    ) -> TextEditState? {
+        guard !lines.isEmpty else { return nil }
         let r = interact(id, rect: rect, sense: [.click, .drag, .clickFocus])
         if r.isHovered { setCursor(.iBeam) }
         let box = stateBox(id, TextEditState())
@@ -220,6 +223,7 @@ extension UI {
                     Rect(x: x0, y: extent.minY, width: max(0, x1 - x0), height: extent.height), color: theme.selection)
             }
         }
+        return box.value
     }
 
     /// An icon followed by a title, as SwiftUI's `Label`.

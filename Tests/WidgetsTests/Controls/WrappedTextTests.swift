@@ -72,6 +72,7 @@ final class WrappedTextTests: XCTestCase {
     func testSelectableWrappedTextSelectsAcrossItsLines() throws {
         try onMain {
             let h = try Harness(width: 220, height: 300)
+            h.ui.isAccessibilityEnabled = true
             let text = Self.sentence + "\nA second paragraph"
             let build: (UI) -> Void = { ui in
                 ui.textSelection(.enabled) { ui.text(text, lineLimit: nil) }
@@ -90,6 +91,11 @@ final class WrappedTextTests: XCTestCase {
             h.inject.tap(Key("c"), modifiers: .control)
             h.frame(build)
             XCTAssertEqual(h.ui.clipboard.text, lastWord + " " + firstWord)
+            let selected = try XCTUnwrap(text.range(of: lastWord + " " + firstWord))
+            let start = text.unicodeScalars.distance(from: text.startIndex, to: selected.lowerBound)
+            let end = text.unicodeScalars.distance(from: text.startIndex, to: selected.upperBound)
+            XCTAssertEqual(
+                try h.find(.label, text).text?.selection, start..<end, "a screen reader is told what is selected")
             let bluish = { (row: Rect) in h.countPixels(in: row.insetBy(dx: 0, dy: 2)) { Int($0.b) > Int($0.r) + 40 } }
             XCTAssertGreaterThan(bluish(first.rect), 20, "the selection drawn on the first line")
             XCTAssertGreaterThan(bluish(second.rect), 20, "and on the second")
