@@ -1069,7 +1069,9 @@ final class BrowserPage {
                         ui, current: picked.allSatisfy { $0.rating == first.rating } ? first.rating : 0, ids: selection)
                     return
                 }
-                ui.textSelection(.enabled) { ui.text(first.name, font: ui.font(size: 17, weight: .bold)) }  // copyable
+                ui.textSelection(.enabled) {  // copyable; a long name keeps its start and its extension
+                    ui.truncationMode(.middle) { ui.text(first.name, font: ui.font(size: 17, weight: .bold)) }
+                }
                 let preview = ui.allocate(Size(ui.availableWidth, 200), flexibleWidth: true)
                 ui.asyncImage(first.path, in: preview, mode: .fit)
                 ui.form(labelWidth: 90) {

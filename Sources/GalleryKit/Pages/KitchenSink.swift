@@ -171,6 +171,9 @@ final class KitchenSink {
             ui.text("Mixed: the album «رحلة 2024» has 12 photos")
             ui.text("Kerning and ligatures: AVATAR Type WAVE office")
             ui.text("A long line that is truncated with an ellipsis because it does not fit its column")
+            ui.truncationMode(.middle) {
+                ui.text("Cut in the middle: /home/ann/Pictures/Holidays/Trip 2024/IMG_0001.jpg")
+            }
             ui.textSelection(.enabled) {
                 ui.text(
                     "A paragraph that wraps, and that you can select and copy: with a line limit of three, it takes as many lines as the column's width needs, and no more, the last cut with an ellipsis when even three are not enough",

@@ -14,6 +14,17 @@ public enum TextAlignment: Sendable {
     case trailing
 }
 
+/// Where a line too long for its space is cut and "…" put in place of what is left out, as
+/// SwiftUI's `Text.TruncationMode` (in reading order).
+public enum TruncationMode: Sendable {
+    /// Keeps the end: "…IMG_0001.jpg".
+    case head
+    /// Keeps both ends: "/photos/Tr…0001.jpg", for paths and file names.
+    case middle
+    /// Keeps the start: "/photos/Trip 20…".
+    case tail
+}
+
 /// Font weights shipped in `Assets/Fonts`.
 public enum FontWeight: Sendable, Hashable {
     /// The body weight.
@@ -221,6 +232,7 @@ public final class Font {
     private struct TruncationKey: Hashable {
         let text: String
         let width: Double
+        let mode: TruncationMode
     }
     /// The atlas page that holds the white texel (page 0 never changes).
     private let firstPage: TextureHandle
@@ -443,39 +455,64 @@ public final class Font {
         CaretLayout(layOut(text), scale: scale)
     }
 
-    /// `text` shortened at a character boundary, with "…" at its end in reading order (the
-    /// left for right-to-left text), so it fits `width` logical pixels (unchanged if it fits).
-    public func truncated(_ text: String, toWidth width: Double) -> String {
+    /// `text` shortened at character boundaries, with "…" in place of what is left out (at
+    /// its end in reading order for `.tail`, the left for right-to-left text), so it fits
+    /// `width` logical pixels (unchanged if it fits).
+    ///
+    /// ```swift
+    /// font.truncated("/photos/Trip 2024/IMG_0001.jpg", toWidth: 120, mode: .middle)  // "/photos/…0001.jpg"
+    /// ```
+    public func truncated(_ text: String, toWidth width: Double, mode: TruncationMode = .tail) -> String {
         if measure(text) <= width { return text }
-        let key = TruncationKey(text: text, width: width)
+        let key = TruncationKey(text: text, width: width, mode: mode)
         if let known = truncations[key] { return known }
         if truncations.count >= 4096 { truncations.removeAll() }
-        let result = truncating(text, toWidth: width)
+        let result = truncating(text, toWidth: width, mode: mode)
         truncations[key] = result
         return result
     }
 
-    private func truncating(_ text: String, toWidth width: Double) -> String {
+    private func truncating(_ text: String, toWidth width: Double, mode: TruncationMode) -> String {
         let ellipsis = "…"
         let budget = width - measure(ellipsis)
         guard budget > 0 else { return measure(ellipsis) <= width ? ellipsis : "" }
-        // The longest run of whole characters whose scalars' widths fit, then shorter ones
-        // while shaping the result (joining forms change at the cut) still overflows.
+        // Each character's width (the sum of its scalars'), in reading order.
         let widths = layOut(text).scalarWidths()
-        var ends: [String.Index] = []
-        var sum: Float = 0, scalar = 0
+        var characters: [(index: String.Index, width: Double)] = []
+        var scalar = 0
         for character in text.indices {
-            for _ in text[character].unicodeScalars {
+            var sum: Float = 0
+            for _ in text[character].unicodeScalars where scalar < widths.count {
                 sum += widths[scalar]
                 scalar += 1
             }
-            if Double(sum) / scale > budget { break }
-            ends.append(text.index(after: character))
+            characters.append((character, Double(sum) / scale))
         }
-        while let end = ends.popLast() {
-            var kept = String(text[..<end])
-            while kept.last == " " { kept.removeLast() }
-            if measure(kept + ellipsis) <= width { return kept + ellipsis }
+        // How many characters to keep at the start and at the end: as many as fit the budget
+        // (a middle cut gives the start half of it), then fewer while shaping the result
+        // (joining forms change at a cut) still overflows.
+        let startBudget = mode == .tail ? budget : mode == .middle ? budget / 2 : 0
+        var keptStart = 0, used = 0.0
+        while keptStart < characters.count && used + characters[keptStart].width <= startBudget {
+            used += characters[keptStart].width
+            keptStart += 1
+        }
+        var keptEnd = 0
+        if mode != .tail {
+            while keptEnd < characters.count - keptStart
+                && used + characters[characters.count - 1 - keptEnd].width <= budget
+            {
+                used += characters[characters.count - 1 - keptEnd].width
+                keptEnd += 1
+            }
+        }
+        while keptStart + keptEnd > 0 {
+            var head = keptStart == characters.count ? text[...] : text[..<characters[keptStart].index]
+            while head.last == " " { head.removeLast() }
+            let tail = keptEnd == 0 ? text[text.endIndex...] : text[characters[characters.count - keptEnd].index...]
+            let shortened = String(head) + ellipsis + String(tail.drop { $0 == " " })
+            if measure(shortened) <= width { return shortened }
+            if keptStart >= keptEnd { keptStart -= 1 } else { keptEnd -= 1 }
         }
         return ellipsis
     }
@@ -525,11 +562,11 @@ public final class Font {
         return advance
     }
 
-    /// Draws one line in `rect`, vertically centred, aligned horizontally, truncated with "…"
-    /// when `truncate` is set and it does not fit.
+    /// Draws one line in `rect`, vertically centred, aligned horizontally, cut with "…" where
+    /// `truncation` says when `truncate` is set and it does not fit.
     public func draw(
         _ text: String, in rect: Rect, alignment: TextAlignment = .leading, color: Color,
-        truncate: Bool = true, into list: inout DrawList
+        truncate: Bool = true, truncation: TruncationMode = .tail, into list: inout DrawList
     ) {
         let y = rect.minY + (rect.height - lineHeight) / 2
         // One lookup when it fits: the run measured is the run drawn.
@@ -542,7 +579,9 @@ public final class Font {
             let mark = list.mark
             if draw(entry, at: Point(rect.minX, y), color: color, into: &list) <= rect.width || !truncate { return }
             list.truncate(to: mark)
-            draw(truncated(text, toWidth: rect.width), at: Point(rect.minX, y), color: color, into: &list)
+            draw(
+                truncated(text, toWidth: rect.width, mode: truncation), at: Point(rect.minX, y), color: color,
+                into: &list)
             return
         }
         func x(_ width: Double) -> Double {
@@ -553,7 +592,7 @@ public final class Font {
             draw(entry, at: Point(x(width), y), color: color, into: &list)
             return
         }
-        let line = truncated(text, toWidth: rect.width)
+        let line = truncated(text, toWidth: rect.width, mode: truncation)
         draw(line, at: Point(x(measure(line)), y), color: color, into: &list)
     }
 }

@@ -43,7 +43,7 @@ extension UI {
                 id, role: .label, name: string, frame: rect, states: textIsSelectable ? .selectableText : [],
                 text: selection?.accessibilityText(string, focused: focusID == id) ?? AccessibilityText(string))
         }
-        font.draw(string, in: rect, color: color ?? theme.text, into: &drawList)
+        font.draw(string, in: rect, color: color ?? theme.text, truncation: truncation, into: &drawList)
     }
 
     /// Text on as many lines as it needs in the width available, as SwiftUI's `Text` wraps:
@@ -98,7 +98,8 @@ extension UI {
         }
         for line in shownLines {
             font.draw(
-                line.text, in: line.rect, alignment: multilineAlignment, color: color ?? theme.text, into: &drawList)
+                line.text, in: line.rect, alignment: multilineAlignment, color: color ?? theme.text,
+                truncation: truncation, into: &drawList)
         }
     }
 
@@ -118,6 +119,21 @@ extension UI {
         multilineAlignment = alignment
         content()
         multilineAlignment = outer
+    }
+
+    /// Where text built in `content` that is too long for its space is cut, as SwiftUI's
+    /// `.truncationMode(_:)`: at its end (`.tail`, the default), its start (`.head`), or its
+    /// middle, which keeps both ends of a path or a file name. It applies to `text`, and to the
+    /// last line of wrapped text cut short.
+    ///
+    /// ```swift
+    /// ui.truncationMode(.middle) { ui.text(photo.path) }  // "/home/ann/Pictu…/IMG_0001.jpg"
+    /// ```
+    public func truncationMode(_ mode: TruncationMode, _ content: () -> Void) {
+        let outer = truncation
+        truncation = mode
+        content()
+        truncation = outer
     }
 
     /// Makes the text built in `content` selectable with the pointer and copyable (Ctrl+C), as

@@ -150,6 +150,8 @@ public final class UI {
     var textIsSelectable = false
     /// How wrapped text's lines align (`multilineTextAlignment`).
     var multilineAlignment = TextAlignment.leading
+    /// Where text too long for its space is cut (`truncationMode`).
+    var truncation = TruncationMode.tail
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []

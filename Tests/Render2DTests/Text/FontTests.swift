@@ -34,6 +34,40 @@ final class FontTests: XCTestCase {
         }
     }
 
+    /// Head and middle cuts keep the end, or both ends, whole characters only, and fit.
+    func testHeadAndMiddleTruncationKeepTheEndsAndFit() {
+        onMain {
+            let library = try! FontLibrary(atlas: GlyphAtlas())
+            let font = library.font(size: 15)
+            let path = "/photos/Trip 2024/IMG_0001.jpg"
+            XCTAssertEqual(font.truncated(path, toWidth: 10_000, mode: .middle), path)
+            for width in [40.0, 90, 140, 200] {
+                let head = font.truncated(path, toWidth: width, mode: .head)
+                XCTAssertTrue(head.hasPrefix("…"), head)
+                XCTAssertTrue(path.hasSuffix(head.dropFirst()), head)
+                XCTAssertLessThanOrEqual(font.measure(head), width)
+                let middle = font.truncated(path, toWidth: width, mode: .middle)
+                let halves = middle.split(separator: "…", omittingEmptySubsequences: false)
+                XCTAssertEqual(halves.count, 2, middle)
+                XCTAssertTrue(path.hasPrefix(halves[0]) && path.hasSuffix(halves[1]), middle)
+                XCTAssertFalse(halves[0].isEmpty || halves[1].isEmpty, "both ends kept: \(middle)")
+                XCTAssertLessThanOrEqual(font.measure(middle), width)
+                XCTAssertEqual(
+                    font.truncated(path, toWidth: width, mode: .tail), font.truncated(path, toWidth: width),
+                    "tail is the default")
+            }
+            XCTAssertTrue(font.truncated(path, toWidth: 140, mode: .middle).hasSuffix(".jpg"))
+            XCTAssertTrue(font.truncated(path, toWidth: 140, mode: .middle).hasPrefix("/photos"))
+            // An emoji family is one character: never cut apart.
+            let family = "👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧"
+            for mode in [TruncationMode.head, .middle, .tail] {
+                let cut = font.truncated(family, toWidth: font.measure("👨‍👩‍👧") * 3, mode: mode)
+                XCTAssertTrue(cut.allSatisfy { $0 == "👨‍👩‍👧" || $0 == "…" }, "\(mode): \(cut)")
+                XCTAssertEqual(font.truncated(family, toWidth: 1, mode: mode), "", "no room even for the ellipsis")
+            }
+        }
+    }
+
     func testUnicodeScriptsAndReplacementGlyph() {
         onMain {
             let library = try! FontLibrary(atlas: GlyphAtlas())

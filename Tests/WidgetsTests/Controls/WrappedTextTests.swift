@@ -197,4 +197,39 @@ final class WrappedTextTests: XCTestCase {
             XCTAssertGreaterThan(copies, 8, "rounds that selected and copied something")
         }
     }
+
+    /// `truncationMode(.middle)` keeps both ends of a path too long for its column; `.head`
+    /// its end; the default its start. A wrapped text's last line is cut the same way.
+    func testTruncationModeCutsWhereItSays() throws {
+        try onMain {
+            let h = try Harness(width: 400, height: 200)
+            let path = "/home/ann/Pictures/Holidays/Trip 2024/IMG_0001.jpg"
+            var mode = TruncationMode.middle
+            let build: (UI) -> Void = { ui in
+                ui.frame(width: 160) {
+                    ui.truncationMode(mode) {
+                        ui.text(path)
+                        ui.text(Self.sentence, lineLimit: 2)
+                    }
+                }
+            }
+            for (m, check) in [
+                (
+                    TruncationMode.middle,
+                    { (s: String) in s.hasPrefix("/home") && s.hasSuffix(".jpg") && s.contains("…") }
+                ),
+                (.head, { $0.hasPrefix("…") && $0.hasSuffix("0001.jpg") }),
+                (.tail, { $0.hasPrefix("/home") && $0.hasSuffix("…") }),
+            ] {
+                mode = m
+                h.frames(2, build)
+                let drawn = h.ui.contentDrawList.drawnText
+                XCTAssertEqual(drawn.count, 3, "\(drawn.map(\.text))")
+                XCTAssertTrue(check(drawn[0].text), "\(m): \(drawn[0].text)")
+                XCTAssertLessThanOrEqual(drawn[0].rect.width, 160.5)
+                XCTAssertTrue(drawn[2].text.contains("…") && drawn[2].rect.width <= 160.5, "\(m): \(drawn[2].text)")
+            }
+            XCTAssertTrue(h.ui.contentDrawList.drawnText[2].text.hasSuffix("…"))
+        }
+    }
 }
