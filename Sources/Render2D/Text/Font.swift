@@ -19,9 +19,9 @@ public enum TextAlignment: Sendable {
 public enum TruncationMode: Sendable {
     /// Keeps the end: "…IMG_0001.jpg".
     case head
-    /// Keeps both ends: "/photos/Tr…0001.jpg", for paths and file names.
+    /// Keeps both ends: "/photo…001.jpg", for paths and file names.
     case middle
-    /// Keeps the start: "/photos/Trip 20…".
+    /// Keeps the start: "/photos/Trip 2…".
     case tail
 }
 
@@ -460,7 +460,7 @@ public final class Font {
     /// `width` logical pixels (unchanged if it fits).
     ///
     /// ```swift
-    /// font.truncated("/photos/Trip 2024/IMG_0001.jpg", toWidth: 120, mode: .middle)  // "/photos/…0001.jpg"
+    /// font.truncated("/photos/Trip 2024/IMG_0001.jpg", toWidth: 120, mode: .middle)  // "/photo…001.jpg" at 15 px
     /// ```
     public func truncated(_ text: String, toWidth width: Double, mode: TruncationMode = .tail) -> String {
         if measure(text) <= width { return text }

@@ -127,7 +127,7 @@ extension UI {
     /// last line of wrapped text cut short.
     ///
     /// ```swift
-    /// ui.truncationMode(.middle) { ui.text(photo.path) }  // "/home/ann/Pictu…/IMG_0001.jpg"
+    /// ui.truncationMode(.middle) { ui.text(photo.path) }  // "/home/ann/…MG_0001.jpg" in 200 points
     /// ```
     public func truncationMode(_ mode: TruncationMode, _ content: () -> Void) {
         let outer = truncation
