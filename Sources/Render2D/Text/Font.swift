@@ -493,7 +493,8 @@ public final class Font {
         // (joining forms change at a cut) still overflows.
         let startBudget = mode == .tail ? budget : mode == .middle ? budget / 2 : 0
         var keptStart = 0, used = 0.0
-        while keptStart < characters.count && used + characters[keptStart].width <= startBudget {
+        // (A head cut keeps no start, not even characters of no width.)
+        while mode != .head && keptStart < characters.count && used + characters[keptStart].width <= startBudget {
             used += characters[keptStart].width
             keptStart += 1
         }

@@ -65,6 +65,11 @@ final class FontTests: XCTestCase {
                 XCTAssertTrue(cut.allSatisfy { $0 == "👨‍👩‍👧" || $0 == "…" }, "\(mode): \(cut)")
                 XCTAssertEqual(font.truncated(family, toWidth: 1, mode: mode), "", "no room even for the ellipsis")
             }
+            // A head cut keeps nothing of the start, not even characters of no width.
+            let hidden = "\u{200B}\u{FEFF}" + path
+            let head = font.truncated(hidden, toWidth: 90, mode: .head)
+            XCTAssertTrue(head.hasPrefix("…"), head.unicodeScalars.map { String($0.value, radix: 16) }.description)
+            XCTAssertTrue(path.hasSuffix(head.dropFirst()), head)
         }
     }
 
