@@ -25,6 +25,28 @@ public enum TruncationMode: Sendable {
     case tail
 }
 
+/// A line cut to fit (`Font.cut(_:toWidth:mode:)`): what is shown, the text's first `head`
+/// scalars, "…" and its last ones, with the `hidden` scalars between them left out.
+package struct TextCut: Sendable {
+    /// The text as drawn: "" when not even "…" fits.
+    package var shown: String
+    package var head: Int
+    package var hidden: Int
+
+    /// The offset in the whole text of the caret at `offset` in `shown` (after "…": where the
+    /// kept end starts).
+    package func textOffset(_ offset: Int) -> Int { offset <= head ? offset : offset - 1 + hidden }
+
+    /// The offset in `shown` of the caret at `offset` in the whole text: a caret among the
+    /// hidden scalars is before "…" as a selection's start, after it as its end.
+    package func shownOffset(_ offset: Int, asEnd: Bool) -> Int {
+        let shownCount = shown.unicodeScalars.count
+        if offset <= head { return min(offset, shownCount) }
+        if offset >= head + hidden { return min(offset - hidden + 1, shownCount) }
+        return min(asEnd ? head + 1 : head, shownCount)
+    }
+}
+
 /// Font weights shipped in `Assets/Fonts`.
 public enum FontWeight: Sendable, Hashable {
     /// The body weight.
@@ -228,7 +250,7 @@ public final class Font {
     @exclusivity(unchecked) private var runClock: UInt32 = 0
     static let runSets = 4096, runWays = 4, cachedRunLength = 64
     /// Truncations computed before, by text and width (cleared when it grows past 4,096).
-    private var truncations: [TruncationKey: String] = [:]
+    private var truncations: [TruncationKey: TextCut] = [:]
     private struct TruncationKey: Hashable {
         let text: String
         let width: Double
@@ -463,19 +485,29 @@ public final class Font {
     /// font.truncated("/photos/Trip 2024/IMG_0001.jpg", toWidth: 120, mode: .middle)  // "/photo…001.jpg" at 15 px
     /// ```
     public func truncated(_ text: String, toWidth width: Double, mode: TruncationMode = .tail) -> String {
-        if measure(text) <= width { return text }
+        cut(text, toWidth: width, mode: mode)?.shown ?? text
+    }
+
+    /// How `truncated(_:toWidth:mode:)` cuts `text`, or nil when it fits: for selectable text,
+    /// whose carets map from what is shown back to the text.
+    package func cut(_ text: String, toWidth width: Double, mode: TruncationMode = .tail) -> TextCut? {
+        if measure(text) <= width { return nil }
         let key = TruncationKey(text: text, width: width, mode: mode)
         if let known = truncations[key] { return known }
         if truncations.count >= 4096 { truncations.removeAll() }
-        let result = truncating(text, toWidth: width, mode: mode)
+        let result = cutting(text, toWidth: width, mode: mode)
         truncations[key] = result
         return result
     }
 
-    private func truncating(_ text: String, toWidth width: Double, mode: TruncationMode) -> String {
+    private func cutting(_ text: String, toWidth width: Double, mode: TruncationMode) -> TextCut {
         let ellipsis = "…"
+        let all = text.unicodeScalars.count
         let budget = width - measure(ellipsis)
-        guard budget > 0 else { return measure(ellipsis) <= width ? ellipsis : "" }
+        guard budget > 0 else {
+            let fits = measure(ellipsis) <= width
+            return TextCut(shown: fits ? ellipsis : "", head: 0, hidden: all)
+        }
         // Each character's width (the sum of its scalars'), in reading order.
         let widths = layOut(text).scalarWidths()
         var characters: [(index: String.Index, width: Double)] = []
@@ -510,12 +542,16 @@ public final class Font {
         while keptStart + keptEnd > 0 {
             var head = keptStart == characters.count ? text[...] : text[..<characters[keptStart].index]
             while head.last == " " { head.removeLast() }
-            let tail = keptEnd == 0 ? text[text.endIndex...] : text[characters[characters.count - keptEnd].index...]
-            let shortened = String(head) + ellipsis + String(tail.drop { $0 == " " })
-            if measure(shortened) <= width { return shortened }
+            var tail = keptEnd == 0 ? text[text.endIndex...] : text[characters[characters.count - keptEnd].index...]
+            while tail.first == " " { tail.removeFirst() }
+            let shortened = String(head) + ellipsis + String(tail)
+            if measure(shortened) <= width {
+                let kept = head.unicodeScalars.count
+                return TextCut(shown: shortened, head: kept, hidden: all - kept - tail.unicodeScalars.count)
+            }
             if keptStart >= keptEnd { keptStart -= 1 } else { keptEnd -= 1 }
         }
-        return ellipsis
+        return TextCut(shown: ellipsis, head: 0, hidden: all)
     }
 
     /// Whether `text` is a right-to-left paragraph (its first strong character is Arabic,

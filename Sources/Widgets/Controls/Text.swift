@@ -33,9 +33,9 @@ extension UI {
         var selection: TextEditState?
         if textIsSelectable {
             let scalars = Array(string.unicodeScalars)
-            let line = SelectableLine(
-                range: 0..<scalars.count, text: string,
-                extent: drawnExtent(width: whole, readsRightToLeft: readsRightToLeft, in: rect))
+            let line = selectableLine(
+                scalars: 0..<scalars.count, string, width: whole, readsRightToLeft: readsRightToLeft, in: rect,
+                font: font)
             selection = selectableText(scalars, lines: [line], id: id, in: rect, font: font)
         }
         if isAccessibilityEnabled {
@@ -84,10 +84,9 @@ extension UI {
             let selectable = shownLines.enumerated().map { k, line in
                 let (width, readsRightToLeft) = font.measureLine(line.text)
                 let start = lines[k].start
-                return SelectableLine(
-                    range: start..<start + line.text.unicodeScalars.count, text: line.text,
-                    extent: drawnExtent(
-                        width: width, readsRightToLeft: readsRightToLeft, alignment: multilineAlignment, in: line.rect))
+                return selectableLine(
+                    scalars: start..<start + line.text.unicodeScalars.count, line.text, width: width,
+                    readsRightToLeft: readsRightToLeft, alignment: multilineAlignment, in: line.rect, font: font)
             }
             selection = selectableText(memo.value.scalars, lines: selectable, id: id, in: rect, font: font)
         }
@@ -152,11 +151,23 @@ extension UI {
         textIsSelectable = outer
     }
 
+    /// The line `text` (the text's `scalars`, `width` wide) as `Font.draw(_:in:alignment:)`
+    /// draws it in `rect`: cut with "…" as the truncation mode says when it does not fit.
+    private func selectableLine(
+        scalars: Range<Int>, _ text: String, width: Double, readsRightToLeft: Bool,
+        alignment: TextAlignment = .leading, in rect: Rect, font: Font
+    ) -> SelectableLine {
+        let cut = font.cut(text, toWidth: rect.width, mode: truncation)
+        let width = cut.map { font.measure($0.shown) } ?? width
+        return SelectableLine(
+            range: scalars, text: cut?.shown ?? text,
+            extent: drawnExtent(width: width, readsRightToLeft: readsRightToLeft, alignment: alignment, in: rect),
+            cut: cut)
+    }
+
     /// Where `Font.draw(_:in:alignment:)` draws a line `width` wide in `rect`: leading is the
     /// line's start, which for a right-to-left line in a left-to-right layout is the right edge.
-    private func drawnExtent(
-        width: Double, readsRightToLeft: Bool, alignment: TextAlignment = .leading, in rect: Rect
-    ) -> Rect {
+    private func drawnExtent(width: Double, readsRightToLeft: Bool, alignment: TextAlignment, in rect: Rect) -> Rect {
         let width = min(width, rect.width)
         let x: Double
         switch alignment == .leading && readsRightToLeft && !drawList.isMirrored ? .trailing : alignment {
@@ -196,7 +207,9 @@ extension UI {
             let k = row.isFinite ? Int(min(max(0, row), Double(lines.count - 1))) : 0
             let extent = lines[k].extent
             let x = mirrored ? extent.maxX - p.x : p.x - extent.minX
-            return TextEditing.snapToCluster(scalars, lines[k].range.lowerBound + carets(k).caret(atX: x))
+            let shown = carets(k).caret(atX: x)
+            let offset = lines[k].cut?.textOffset(shown) ?? shown
+            return TextEditing.snapToCluster(scalars, lines[k].range.lowerBound + offset)
         }
         if r.pressed {
             let i = index(at: input.pointer.pressPosition)
@@ -228,11 +241,12 @@ extension UI {
         let selection = box.value.selection.clamped(to: 0..<scalars.count)
         let clip = drawList.clipRect
         for (k, line) in lines.enumerated() where line.extent.maxY > clip.minY && line.extent.minY < clip.maxY {
-            let lo = max(selection.lowerBound, line.range.lowerBound)
-            let hi = min(selection.upperBound, line.range.upperBound)
+            var lo = max(selection.lowerBound, line.range.lowerBound) - line.range.lowerBound
+            var hi = min(selection.upperBound, line.range.upperBound) - line.range.lowerBound
+            if let cut = line.cut { (lo, hi) = (cut.shownOffset(lo, asEnd: false), cut.shownOffset(hi, asEnd: true)) }
             guard lo < hi else { continue }
             let extent = line.extent
-            for span in carets(k).selectionSpans((lo - line.range.lowerBound)..<(hi - line.range.lowerBound)) {
+            for span in carets(k).selectionSpans(lo..<hi) {
                 let start = mirrored ? extent.maxX - span.upperBound : extent.minX + span.lowerBound
                 let x0 = max(rect.minX, start), x1 = min(rect.maxX, start + span.upperBound - span.lowerBound)
                 drawList.addRect(
@@ -327,10 +341,13 @@ struct WrappedText {
     }
 }
 
-/// A line of selectable text as drawn: the scalars of the whole text it shows (`text`), and
-/// the logical rectangle its glyphs were drawn in.
+/// A line of selectable text as drawn: the scalars of the whole text it shows, what it draws
+/// (`text`, cut with "…" when too long for its rectangle), and the logical rectangle its glyphs
+/// were drawn in.
 struct SelectableLine {
     var range: Range<Int>
     var text: String
     var extent: Rect
+    /// How `text` was cut to fit (nil: it is drawn whole).
+    var cut: TextCut?
 }

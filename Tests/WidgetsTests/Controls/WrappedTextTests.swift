@@ -161,10 +161,15 @@ final class WrappedTextTests: XCTestCase {
             var random = SplitMix64(seed: 7)
             let h = try Harness(width: 320, height: 240)
             var text = "", limit: Int? = nil, alignment = TextAlignment.leading, width = 200.0
+            var cut = TruncationMode.tail, wraps = true
             let build: (UI) -> Void = { ui in
                 ui.frame(width: width) {
                     ui.multilineTextAlignment(alignment) {
-                        ui.textSelection(.enabled) { ui.text(text, lineLimit: limit) }
+                        ui.truncationMode(cut) {
+                            ui.textSelection(.enabled) {
+                                if wraps { ui.text(text, lineLimit: limit) } else { ui.text(text) }
+                            }
+                        }
                     }
                 }
             }
@@ -175,6 +180,8 @@ final class WrappedTextTests: XCTestCase {
                     limit = [nil, 0, 1, 2, -1][random.next(below: 5)]
                     alignment = [.leading, .center, .trailing][random.next(below: 3)]
                     width = [1, 40, 120, 200, 400][random.next(below: 5)]
+                    cut = [.head, .middle, .tail][random.next(below: 3)]
+                    wraps = random.next(below: 4) != 0
                     h.inject.tap(Key("c"), modifiers: .control)  // the old selection, over the new text
                     h.frame(build)
                 }
@@ -200,6 +207,49 @@ final class WrappedTextTests: XCTestCase {
 
     /// `truncationMode(.middle)` keeps both ends of a path too long for its column; `.head`
     /// its end; the default its start. A wrapped text's last line is cut the same way.
+    /// Selectable text cut in the middle: what is under the pointer after "…" is the text's end,
+    /// and a selection across "…" holds what it hides.
+    func testSelectingTextCutInTheMiddleSelectsWhatIsShown() throws {
+        try onMain {
+            let h = try Harness(width: 400, height: 200)
+            let path = "/home/ann/Pictures/Holidays/Trip 2024/IMG_0001.jpg"
+            let build: (UI) -> Void = { ui in
+                ui.frame(width: 160) {
+                    ui.truncationMode(.middle) { ui.textSelection(.enabled) { ui.text(path) } }
+                }
+            }
+            h.frames(2, build)
+            let font = h.ui.font
+            let line = try XCTUnwrap(h.ui.contentDrawList.drawnText.first)
+            let parts = line.text.split(separator: "…", omittingEmptySubsequences: false).map(String.init)
+            XCTAssertEqual(parts.count, 2, line.text)
+            let x = { (prefix: String) in line.rect.minX + font.measure(prefix) }
+            // A double click on "jpg", drawn after "…", selects "jpg".
+            h.click(at: Point(x(String(line.text.dropLast(1))), line.rect.midY), count: 2, build)
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+            XCTAssertEqual(h.ui.clipboard.text, "jpg")
+            // From the end of the start to the start of the end: what "…" stands for.
+            h.wait(1)
+            h.drag(
+                from: Point(x(parts[0]) - 1, line.rect.midY), to: Point(x(parts[0] + "…") + 1, line.rect.midY), build)
+            h.inject.tap(Key("c"), modifiers: .control)
+            h.frame(build)
+            let hidden = path.dropFirst(parts[0].count).dropLast(parts[1].count)
+            XCTAssertEqual(h.ui.clipboard.text, String(hidden))
+            let ellipsis = Rect(x: x(parts[0]), y: line.rect.minY + 2, width: font.measure("…"), height: 10)
+            XCTAssertGreaterThan(
+                h.countPixels(in: ellipsis) { Int($0.b) > Int($0.r) + 40 }, 10, "the selection drawn over \"…\"")
+            let start = Rect(
+                x: line.rect.minX, y: line.rect.minY + 2, width: x(parts[0]) - line.rect.minX - 2, height: 10)
+            XCTAssertEqual(h.countPixels(in: start) { Int($0.b) > Int($0.r) + 40 }, 0, "and not over the start")
+            let endX = x(parts[0] + "…") + 2
+            let end = Rect(x: endX, y: line.rect.minY + 2, width: line.rect.maxX - endX, height: 10)
+            XCTAssertEqual(h.countPixels(in: end) { Int($0.b) > Int($0.r) + 40 }, 0, "nor over the end")
+            h.shot("selection-across-a-middle-cut", build)
+        }
+    }
+
     func testTruncationModeCutsWhereItSays() throws {
         try onMain {
             let h = try Harness(width: 400, height: 200)
