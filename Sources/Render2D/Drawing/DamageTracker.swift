@@ -65,6 +65,12 @@ package struct DamageTracker {
     /// a hover ring's four sides (4 regions, 6,000 pixels) presented in 0.21 ms where its cell
     /// (1 region, 35,000 pixels) took 0.24 ms, at about 3.5 ns a pixel.
     package static let regionCostInPixels = 8 * tileSize * tileSize
+    /// What presenting one more region costs, in pixels copied, where a frame is presented by
+    /// copying its regions to an X11 window (`GLX_MESA_copy_sub_buffer`, with a software GL):
+    /// each copy waits for the rasterizer and puts an image to the X server, about 80 µs, where
+    /// a pixel costs about 3 ns. Measured under Xvfb: a hover ring's four sides presented in
+    /// 0.41 ms, their bounding box (its cell, 6 times the pixels) in 0.26 ms.
+    package static let presentCostInPixels = 24_000
 
     private var width = 0, height = 0, columns = 0, rows = 0
     private var seed: UInt64 = 0
@@ -375,13 +381,16 @@ package struct DamageTracker {
 extension DamageTracker {
     /// `rects` (tile runs, which do not overlap, or groups of changes, which may) with
     /// neighbours merged into their bounding box wherever that draws fewer pixels than
-    /// `regionCostInPixels` more than it saves in regions: first the pair whose box adds the
-    /// fewest pixels, while that is under one region's cost (with whatever the box then
-    /// overlaps); then all of them into one box, when that is cheaper. A small cell's ring of
+    /// `regionCost` (a region's cost in pixels: `regionCostInPixels` to draw,
+    /// `presentCostInPixels` to present) more than it saves in regions: first the pair whose
+    /// box adds the fewest pixels, while that is under one region's cost (with whatever the
+    /// box then overlaps); then all of them into one box, when that is cheaper. A small cell's ring of
     /// tiles becomes one rectangle; two changes far apart stay two. Past
     /// `maxRegions * 4` rectangles (changes scattered over the window) it is their bounding box
     /// at once: the pairwise search grows with the cube of their number.
-    package static func mergedWhereCheaper(_ rects: [PixelRect]) -> [PixelRect] {
+    package static func mergedWhereCheaper(
+        _ rects: [PixelRect], regionCost: Int = regionCostInPixels
+    ) -> [PixelRect] {
         guard rects.count <= maxRegions * 4 else { return [PixelRect.bounds(of: rects)] }
         var rects = rects
         while rects.count > 1 {
@@ -392,7 +401,7 @@ extension DamageTracker {
                     if added < best.added { best = (i, j, added) }
                 }
             }
-            guard best.added < regionCostInPixels else { break }
+            guard best.added < regionCost else { break }
             var box = rects[best.i].union(rects[best.j])
             rects.remove(at: best.j)
             rects.remove(at: best.i)
@@ -403,8 +412,8 @@ extension DamageTracker {
         }
         guard rects.count > 1 else { return rects }
         let box = PixelRect.bounds(of: rects)
-        let separately = rects.reduce(0) { $0 + $1.area } + rects.count * regionCostInPixels
-        return box.area + regionCostInPixels <= separately ? [box] : rects
+        let separately = rects.reduce(0) { $0 + $1.area } + rects.count * regionCost
+        return box.area + regionCost <= separately ? [box] : rects
     }
 }
 

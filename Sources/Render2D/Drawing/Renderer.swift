@@ -653,11 +653,15 @@ public final class Renderer {
     }
 
     /// Copies the regions drawn this frame (the whole window after a whole frame) from the back
-    /// buffer to the window, instead of a swap, which would copy all of it.
+    /// buffer to the window, instead of a swap, which would copy all of it. Regions near each
+    /// other are copied as their bounding box: a copy costs as much as 24,000 pixels.
     private func presentRegions(of window: OpaquePointer) {
         SDL_RenderFlush(handle)
         let (w, h) = outputSize
-        for region in regionsToPresent ?? [PixelRect(x: 0, y: 0, width: w, height: h)] {
+        let regions =
+            regionsToPresent.map { DamageTracker.mergedWhereCheaper($0, regionCost: DamageTracker.presentCostInPixels) }
+            ?? [PixelRect(x: 0, y: 0, width: w, height: h)]
+        for region in regions {
             // GL counts rows from the bottom.
             tessera_glx_copy_sub_buffer(
                 window, Int32(region.x), Int32(h - region.y - region.height), Int32(region.width),

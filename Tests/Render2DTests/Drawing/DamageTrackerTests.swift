@@ -254,6 +254,27 @@ final class DamageTrackerTests: XCTestCase {
         XCTAssertEqual(merged, [PixelRect(x: 0, y: 0, width: 4 * tile, height: 2 * tile)])
     }
 
+    /// A hover ring's four sides are four regions to draw, but one box to present on X11,
+    /// where a copy to the window costs as much as 24,000 pixels.
+    func testARingIsDrawnAsItsSidesButPresentedAsItsBox() {
+        let top = PixelRect(x: 238, y: 196, width: 185, height: 4)
+        let bottom = PixelRect(x: 238, y: 377, width: 185, height: 4)
+        let left = PixelRect(x: 238, y: 200, width: 4, height: 177)
+        let right = PixelRect(x: 419, y: 200, width: 4, height: 177)
+        let sides = [top, bottom, left, right]
+        XCTAssertEqual(DamageTracker.mergedWhereCheaper(sides), sides, "drawn as its sides")
+        XCTAssertEqual(
+            DamageTracker.mergedWhereCheaper(sides, regionCost: DamageTracker.presentCostInPixels),
+            [PixelRect(x: 238, y: 196, width: 185, height: 185)], "presented as its box")
+        // Two cells far apart stay two copies.
+        let far = PixelRect(x: 1000, y: 600, width: 185, height: 185)
+        XCTAssertEqual(
+            DamageTracker.mergedWhereCheaper(
+                [PixelRect(x: 238, y: 196, width: 185, height: 185), far],
+                regionCost: DamageTracker.presentCostInPixels
+            ).count, 2)
+    }
+
     func testChangesScatteredOverTheWindowAreOneBoxAtOnce() {
         // Every other tile of every other row of a 1280×800 window: 260 regions, past the
         // pairwise search's limit (which would take seconds over them), so one bounding box.
