@@ -154,7 +154,7 @@ extension UI {
         }
         font.draw(
             title, in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - 28 - x), height: rect.height), color: theme.text,
-            into: &drawList)
+            truncation: truncation, into: &drawList)
         drawIcon(
             .chevronRight, in: Rect(x: rect.maxX - 20, y: rect.midY - 6, width: 12, height: 12),
             color: theme.secondaryText)
@@ -183,7 +183,7 @@ extension UI {
             let bold = font(size: theme.fontSize + 1, weight: .bold)
             let margin = max(backEnd - bar.x, 12)
             let rect = Rect(x: bar.x + margin, y: bar.y, width: max(0, bar.width - 2 * margin), height: bar.height)
-            bold.draw(title, in: rect, alignment: .center, color: theme.text, into: &drawList)
+            bold.draw(title, in: rect, alignment: .center, color: theme.text, truncation: truncation, into: &drawList)
             accessibilityElement(WidgetID(parent: id("title"), index: 0), role: .heading, name: title, frame: rect)
         }
         return clicked

@@ -129,6 +129,6 @@ extension UI {
         }
         font.draw(
             tab.title, in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - x), height: rect.height), color: color,
-            into: &drawList)
+            truncation: truncation, into: &drawList)
     }
 }

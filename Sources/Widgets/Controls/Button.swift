@@ -77,7 +77,7 @@ extension UI {
             font.draw(
                 title,
                 in: Rect(x: x, y: rect.y, width: max(0, rect.maxX - (squeezed ? inset : 0) - x), height: rect.height),
-                color: fg, into: &drawList)
+                color: fg, truncation: truncation, into: &drawList)
         }
         if let shortcut, shortcutPressed(shortcut) { return true }
         return r.clicked
@@ -116,7 +116,7 @@ extension UI {
         if showsTitle {
             font.draw(
                 title, in: Rect(x: rect.x, y: rect.y, width: rect.width - trackWidth - 10, height: rect.height),
-                color: theme.text, into: &drawList)
+                color: theme.text, truncation: truncation, into: &drawList)
         }
         let track = Rect(
             x: rect.maxX - trackWidth, y: rect.midY - trackHeight / 2, width: trackWidth, height: trackHeight)

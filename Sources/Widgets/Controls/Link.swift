@@ -19,7 +19,7 @@ extension UI {
         accessibilityElement(
             r.id, role: .link, name: title, frame: rect, states: controlStates(), actions: [.click], value: destination)
         let color = r.isActive ? theme.accent.mix(.black, 0.25) : theme.accent
-        font.draw(title, in: rect, color: color, into: &drawList)
+        font.draw(title, in: rect, color: color, truncation: truncation, into: &drawList)
         if r.isHovered || focusID == r.id {
             drawList.addRect(Rect(x: rect.x, y: rect.maxY - 3, width: rect.width, height: 1), color: color)
         }

@@ -122,8 +122,9 @@ extension UI {
 
     /// Where text built in `content` that is too long for its space is cut, as SwiftUI's
     /// `.truncationMode(_:)`: at its end (`.tail`, the default), its start (`.head`), or its
-    /// middle, which keeps both ends of a path or a file name. It applies to `text`, and to the
-    /// last line of wrapped text cut short.
+    /// middle, which keeps both ends of a path or a file name. It applies to `text` (to the
+    /// last line of wrapped text cut short), and to the titles of buttons, labels, links, list
+    /// rows, table cells, form rows, tabs and navigation bars built in `content`.
     ///
     /// ```swift
     /// ui.truncationMode(.middle) { ui.text(photo.path) }  // "/home/ann/…MG_0001.jpg" in 200 points
@@ -274,7 +275,7 @@ extension UI {
         drawIcon(icon, in: iconRect, color: iconColor ?? theme.accent)
         let textRect = Rect(
             x: rect.x + iconSize + gap, y: rect.y, width: max(0, rect.width - iconSize - gap), height: rect.height)
-        font.draw(title, in: textRect, color: color ?? theme.text, into: &drawList)
+        font.draw(title, in: textRect, color: color ?? theme.text, truncation: truncation, into: &drawList)
     }
 
     /// A thin line across the enclosing stack (horizontal in a VStack, vertical in an HStack).

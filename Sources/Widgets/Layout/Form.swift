@@ -47,7 +47,7 @@ extension UI {
         let labelWidth = min(form.labelWidth, row.width * 0.45)
         font.draw(
             title, in: Rect(x: row.x, y: row.y, width: labelWidth - 8, height: row.height), alignment: .trailing,
-            color: theme.text, into: &drawList)
+            color: theme.text, truncation: truncation, into: &drawList)
         return Rect(x: row.x + labelWidth, y: row.y, width: max(0, row.width - labelWidth), height: row.height)
     }
 
@@ -63,7 +63,7 @@ extension UI {
                 accessibilityElement(
                     id(title), role: .label, name: title, frame: column, value: value, text: AccessibilityText(value))
             }
-            font.draw(value, in: column, color: theme.secondaryText, into: &drawList)
+            font.draw(value, in: column, color: theme.secondaryText, truncation: truncation, into: &drawList)
         } else {
             text(title + ": " + value, color: theme.secondaryText)
         }
@@ -85,7 +85,7 @@ extension UI {
                 x: column.x, y: column.midY - swatchSize.height / 2, width: swatchSize.width, height: swatchSize.height)
         } else {
             let rect = allocate(Size(font.measure(title) + 10 + swatchSize.width, theme.controlHeight))
-            font.draw(title, in: rect, color: theme.text, into: &drawList)
+            font.draw(title, in: rect, color: theme.text, truncation: truncation, into: &drawList)
             swatch = Rect(
                 x: rect.maxX - swatchSize.width, y: rect.midY - swatchSize.height / 2, width: swatchSize.width,
                 height: swatchSize.height)
@@ -182,7 +182,7 @@ extension UI {
         } else {
             let titleWidth = title.isEmpty ? 0 : font.measure(title) + 10
             let rect = allocate(Size(titleWidth + natural, theme.controlHeight))
-            if !title.isEmpty { font.draw(title, in: rect, color: theme.text, into: &drawList) }
+            if !title.isEmpty { font.draw(title, in: rect, color: theme.text, truncation: truncation, into: &drawList) }
             control = Rect(x: rect.x + titleWidth, y: rect.y, width: natural, height: rect.height)
         }
         let current = options.firstIndex { $0.1 == selection }
@@ -262,7 +262,7 @@ extension UI {
             drawList.addRect(
                 Rect(x: segment.x, y: segment.y + 6, width: 1, height: segment.height - 12), color: theme.border)
         }
-        font.draw(label, in: segment, alignment: .center, color: theme.text, into: &drawList)
+        font.draw(label, in: segment, alignment: .center, color: theme.text, truncation: truncation, into: &drawList)
     }
 
     /// A button showing the current choice; its menu lists them all, the current one checked.

@@ -207,6 +207,49 @@ final class WrappedTextTests: XCTestCase {
 
     /// `truncationMode(.middle)` keeps both ends of a path too long for its column; `.head`
     /// its end; the default its start. A wrapped text's last line is cut the same way.
+    /// `truncationMode` reaches the text of controls as SwiftUI's environment does: a
+    /// button's title, a label, a list row, a table cell.
+    func testTruncationModeReachesButtonsLabelsRowsAndCells() throws {
+        struct File: Identifiable {
+            let id: Int
+            let path: String
+        }
+        try onMain {
+            let h = try Harness(width: 600, height: 400)
+            let path = "/home/ann/Pictures/Holidays/Summer in the mountains/Trip 2024/Day 3/IMG_0001.jpg"
+            let files = [File(id: 1, path: path)]
+            var mode = TruncationMode.middle
+            let build: (UI) -> Void = { ui in
+                ui.truncationMode(mode) {
+                    ui.vstack(alignment: .leading) {
+                        ui.frame(width: 200) {
+                            _ = ui.button(path)
+                            ui.label(path, icon: .folder)
+                        }
+                        ui.frame(width: 200, height: 60) {
+                            _ = ui.list("files", files, selection: nil) { ListRowContent($0.path) }
+                        }
+                        ui.frame(width: 420, height: 80) {
+                            _ = ui.table("cells", rows: files) { [TableColumn("Path") { $0.path }] }
+                        }
+                    }
+                }
+            }
+            h.frames(3, build)
+            h.shot("truncation-mode-in-controls", build)
+            let cut = h.ui.contentDrawList.drawnText.map(\.text).filter { $0.contains("…") }
+            XCTAssertEqual(cut.count, 4, "\(h.ui.contentDrawList.drawnText.map(\.text))")
+            for text in cut {
+                XCTAssertTrue(text.hasPrefix("/home") && text.hasSuffix(".jpg"), "cut in the middle: \(text)")
+            }
+            mode = .tail
+            h.frames(2, build)
+            let tail = h.ui.contentDrawList.drawnText.map(\.text).filter { $0.contains("…") }
+            XCTAssertEqual(tail.count, 4)
+            XCTAssertTrue(tail.allSatisfy { $0.hasPrefix("/home") && $0.hasSuffix("…") }, "\(tail)")
+        }
+    }
+
     /// Selectable text cut in the middle: what is under the pointer after "…" is the text's end,
     /// and a selection across "…" holds what it hides.
     func testSelectingTextCutInTheMiddleSelectsWhatIsShown() throws {

@@ -163,7 +163,7 @@ extension UI {
         let small = font(size: theme.fontSize - 2)
         small.draw(
             title, in: Rect(x: banner.x + 8, y: banner.y + 2, width: banner.width - 16, height: bannerHeight / 2),
-            color: .white, into: &drawList)
+            color: .white, truncation: truncation, into: &drawList)
         let star = min(12, bannerHeight / 2 - 2)
         // Material's stars when the icon font is there: two triangles each through the glyph
         // atlas, where the built-in shapes are tessellated for every star of every cell.

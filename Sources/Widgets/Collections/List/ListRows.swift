@@ -493,12 +493,12 @@ extension UI {
             let width = min(font.measure(secondary), max(0, (trailing - x) * 0.45))
             font.draw(
                 secondary, in: Rect(x: trailing - width, y: rect.y, width: width, height: rect.height),
-                alignment: .trailing, color: secondaryColor, into: &drawList)
+                alignment: .trailing, color: secondaryColor, truncation: truncation, into: &drawList)
             trailing -= width + 10
         }
         font.draw(
             content.title, in: Rect(x: x, y: rect.y, width: max(0, trailing - x), height: ctx.rowHeight),
-            color: highlighted ? theme.onAccent : theme.text, into: &drawList)
+            color: highlighted ? theme.onAccent : theme.text, truncation: truncation, into: &drawList)
     }
 
     /// Reports a list row (a list item, or a tree item with its expansion) and makes it the
@@ -553,7 +553,7 @@ extension UI {
         let bold = font(size: theme.fontSize - 2, weight: .bold)
         bold.draw(
             title, in: Rect(x: rect.x + 14, y: rect.y + 4, width: rect.width - 44, height: rect.height - 4),
-            color: theme.secondaryText, into: &drawList)
+            color: theme.secondaryText, truncation: truncation, into: &drawList)
         let icon: Icon = collapsed ? .chevronRight : .chevronDown
         drawIcon(icon, in: Rect(x: rect.maxX - 26, y: rect.midY - 5, width: 12, height: 12), color: theme.secondaryText)
     }

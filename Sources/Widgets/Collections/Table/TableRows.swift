@@ -86,7 +86,7 @@ extension UI {
                 } else if let string {
                     font.draw(
                         string, in: cell.insetBy(dx: 8, dy: 0), alignment: plan.alignment, color: textColor,
-                        into: &drawList)
+                        truncation: truncation, into: &drawList)
                 } else if let content = plan.content {
                     withID(index: i) { pane(cell.insetBy(dx: 6, dy: 0)) { content(i) } }
                 }
@@ -107,7 +107,7 @@ extension UI {
             bold.draw(
                 section < titles.count ? titles[section] : "", in: rect.insetBy(dx: 8, dy: 0),
                 color: theme.secondaryText,
-                into: &drawList)
+                truncation: truncation, into: &drawList)
         }
         for slot in slots {
             if case .header(let s) = geometry.slot(slot) {
