@@ -30,7 +30,7 @@ final class NavigationPage {
             color: selected ? fg : ui.theme.accent)
         ui.font.draw(
             title, in: Rect(x: rect.x + 32, y: rect.y, width: rect.width - 40, height: rect.height), color: fg,
-            into: &ui.drawList)
+            truncation: ui.truncation, into: &ui.drawList)
         return r.clicked
     }
 
@@ -54,13 +54,17 @@ final class NavigationPage {
         } content: {
             ui.scrollView("photos") {
                 ui.padding(EdgeInsets(horizontal: 6, vertical: 6)) {
-                    ui.vstack(spacing: 2, alignment: .fill) {
-                        for i in 0..<40
-                        where self.row(
-                            ui, "\(self.collection) · photo \(i + 1)", icon: .photo, selected: self.selectedPhoto == i)
-                        {
-                            self.selectedPhoto = i
-                            self.state.preferredCompactColumn = .detail
+                    // Cut in the middle: a narrow column still shows which photo a row is.
+                    ui.truncationMode(.middle) {
+                        ui.vstack(spacing: 2, alignment: .fill) {
+                            for i in 0..<40
+                            where self.row(
+                                ui, "\(self.collection) · photo \(i + 1)", icon: .photo,
+                                selected: self.selectedPhoto == i)
+                            {
+                                self.selectedPhoto = i
+                                self.state.preferredCompactColumn = .detail
+                            }
                         }
                     }
                 }

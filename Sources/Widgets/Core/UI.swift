@@ -150,8 +150,13 @@ public final class UI {
     var textIsSelectable = false
     /// How wrapped text's lines align (`multilineTextAlignment`).
     var multilineAlignment = TextAlignment.leading
-    /// Where text too long for its space is cut (`truncationMode`).
-    var truncation = TruncationMode.tail
+    /// Where text too long for its space is cut, as the enclosing `truncationMode(_:_:)` says
+    /// (`.tail` outside any): for widgets of your own that draw text.
+    ///
+    /// ```swift
+    /// ui.font.draw(title, in: rect, color: ui.theme.text, truncation: ui.truncation, into: &ui.drawList)
+    /// ```
+    public internal(set) var truncation = TruncationMode.tail
     /// Popup rectangles drawn last frame / this frame: input under them goes to the popup.
     var popupRects: [Rect] = []
     var popupRectsThisFrame: [Rect] = []

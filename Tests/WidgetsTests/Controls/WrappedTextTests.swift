@@ -219,8 +219,11 @@ final class WrappedTextTests: XCTestCase {
             let path = "/home/ann/Pictures/Holidays/Summer in the mountains/Trip 2024/Day 3/IMG_0001.jpg"
             let files = [File(id: 1, path: path)]
             var mode = TruncationMode.middle
+            var seen: [TruncationMode] = []
             let build: (UI) -> Void = { ui in
+                seen = [ui.truncation]
                 ui.truncationMode(mode) {
+                    seen.append(ui.truncation)  // what a widget of your own reads
                     ui.vstack(alignment: .leading) {
                         ui.frame(width: 200) {
                             _ = ui.button(path)
@@ -236,6 +239,7 @@ final class WrappedTextTests: XCTestCase {
                 }
             }
             h.frames(3, build)
+            XCTAssertEqual(seen, [.tail, .middle])
             h.shot("truncation-mode-in-controls", build)
             let cut = h.ui.contentDrawList.drawnText.map(\.text).filter { $0.contains("…") }
             XCTAssertEqual(cut.count, 4, "\(h.ui.contentDrawList.drawnText.map(\.text))")
