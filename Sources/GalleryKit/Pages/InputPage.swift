@@ -112,12 +112,13 @@ final class InputPage {
             Size(ui.availableWidth, ui.availableRect.height), flexibleWidth: true, flexibleHeight: true)
         _ = ui.interact(ui.id("input.canvas"), rect: rect, sense: [.click, .drag])
         ui.drawList.addRect(rect, color: ui.theme.surface)
-        ui.font.draw(
-            simulating
-                ? "Touch simulation: the mouse is finger 1 (ctrl: add finger 2)"
-                : "Move, click, drag, flick; touch with fingers, or hold T to simulate them",
-            in: Rect(x: rect.x + 12, y: rect.y + 10, width: max(0, rect.width - 24), height: ui.font.lineHeight),
-            color: ui.theme.secondaryText, into: &ui.drawList)
+        ui.region(Rect(x: rect.x + 12, y: rect.y + 10, width: max(0, rect.width - 24), height: rect.height)) {
+            ui.text(
+                simulating
+                    ? "Touch simulation: the mouse is finger 1 (ctrl: add finger 2)"
+                    : "Move, click, drag, flick; touch with fingers, or hold T to simulate them",
+                lineLimit: 3, color: ui.theme.secondaryText)
+        }
         let palette: [Color] = [
             Color(hex: 0x0A84FF), Color(hex: 0xFF9F0A), Color(hex: 0x30D158), Color(hex: 0xBF5AF2),
             Color(hex: 0xFF375F),
