@@ -91,6 +91,8 @@ public struct DrawList {
     private var scratch = Tessellation()
     /// Rounded rectangles tessellated before, placed again by moving them.
     private(set) var roundedRects = RoundedRectShapes()
+    /// Drawings of one color made before (`addKeptShape`), placed again by moving them.
+    var keptShapes = KeptShapes()
 
     /// Whether lines of text drawn into the list are noted in `drawnText` (off by default;
     /// tests turn it on to find a widget by its label).
@@ -450,33 +452,52 @@ public struct DrawList {
 
     /// Places `shape` moved by `offset`, in `color`.
     private mutating func emit(_ shape: Tessellation, offset: SIMD2<Float>, color: Color) {
-        guard !shape.indices.isEmpty else { return }
-        let b = shape.bounds
-        guard beginShape(bounds: (b.x0 + offset.x, b.y0 + offset.y, b.x1 + offset.x, b.y1 + offset.y)) else { return }
-        reserveRoom(vertices: shape.positions.count, indices: shape.indices.count)
         let solid = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(Float(color.a) * shape.solidAlpha))
         let fade = SDL_Color(r: color.r, g: color.g, b: color.b, a: 0)
+        shape.solid.withUnsafeBufferPointer { isSolid in
+            place(shape.positions, shape.indices, bounds: shape.bounds, offset: offset) { isSolid[$0] ? solid : fade }
+        }
+    }
+
+    /// Places the kept drawing `shape` moved by `offset`, in `color`.
+    mutating func emit(_ shape: KeptShapes.Shape, offset: SIMD2<Float>, color: Color) {
+        let alpha = UInt32(color.a)
+        shape.alphas.withUnsafeBufferPointer { alphas in
+            place(shape.positions, shape.indices, bounds: shape.bounds, offset: offset) {
+                SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8((alpha * UInt32(alphas[$0]) + 127) / 255))
+            }
+        }
+    }
+
+    /// Appends triangles (`indices` into `positions`, in physical pixels) moved by `offset`,
+    /// vertex `k` in `color(k)`, unless `bounds` (moved) is outside the clip.
+    @inline(__always)
+    private mutating func place(
+        _ positions: [SIMD2<Float>], _ indices: [Int32], bounds b: (x0: Float, y0: Float, x1: Float, y1: Float),
+        offset: SIMD2<Float>, color: (Int) -> SDL_Color
+    ) {
+        guard !indices.isEmpty else { return }
+        guard beginShape(bounds: (b.x0 + offset.x, b.y0 + offset.y, b.x1 + offset.x, b.y1 + offset.y)) else { return }
+        reserveRoom(vertices: positions.count, indices: indices.count)
         let uv = SDL_FPoint(x: whiteUV.x, y: whiteUV.y)
         let firstVertex = vertexCount, firstIndex = indexCount
         vertexStorage.withUnsafeMutableBufferPointer { out in
-            shape.positions.withUnsafeBufferPointer { positions in
-                shape.solid.withUnsafeBufferPointer { isSolid in
-                    for k in 0..<positions.count {
-                        let p = positions[k] + offset
-                        out[firstVertex + k] = SDL_Vertex(
-                            position: SDL_FPoint(x: p.x, y: p.y), color: isSolid[k] ? solid : fade, tex_coord: uv)
-                    }
+            positions.withUnsafeBufferPointer { positions in
+                for k in 0..<positions.count {
+                    let p = positions[k] + offset
+                    out[firstVertex + k] = SDL_Vertex(
+                        position: SDL_FPoint(x: p.x, y: p.y), color: color(k), tex_coord: uv)
                 }
             }
         }
         let base = Int32(firstVertex)
         indexStorage.withUnsafeMutableBufferPointer { out in
-            shape.indices.withUnsafeBufferPointer { indices in
+            indices.withUnsafeBufferPointer { indices in
                 for k in 0..<indices.count { out[firstIndex + k] = base + indices[k] }
             }
         }
-        vertexCount += shape.positions.count
-        indexCount += shape.indices.count
+        vertexCount += positions.count
+        indexCount += indices.count
     }
 
     /// Fills `path` (star-shaped from its centroid) with a 1-pixel anti-aliased fringe.

@@ -83,7 +83,12 @@ public struct Icon: Hashable, Sendable {
     @MainActor
     public func draw(in rect: Rect, color: Color, fonts: FontLibrary, into list: inout DrawList) {
         switch source {
-        case .shape(let shape): shape.draw(in: rect, color: color, into: &list)
+        case .shape(let shape):
+            // Made once per size at the origin, then placed (on a whole pixel): a tenth of the cost.
+            let s = min(rect.width, rect.height)
+            list.addKeptShape(shape.rawValue, size: s, at: Point(rect.midX - s / 2, rect.midY - s / 2), color: color) {
+                shape.draw(in: Rect(x: 0, y: 0, width: s, height: s), color: .white, into: &$0)
+            }
         case .material(let name): Self.drawMaterial(name, in: rect, color: color, fonts: fonts, into: &list)
         }
     }

@@ -192,6 +192,59 @@ final class DrawListTests: XCTestCase {
         XCTAssertEqual(notANumber.roundedRects.count, 0, "a size that is not a number is not kept")
     }
 
+    /// A kept drawing placed on a whole pixel is the drawing made there: the same triangles,
+    /// its fringes and thin lines' alpha scaled by the color's; it is made once per name, size
+    /// and scale, and placed anywhere after that.
+    func testAKeptShapeIsTheDrawingMadeWhereItIsPlaced() {
+        var made = 0
+        func icon(_ list: inout DrawList, at origin: Point, size: Double = 16, color: Color) {
+            list.addKeptShape("ring", size: size, at: origin, color: color) {
+                made += 1
+                $0.addCircleBorder(center: Point(size / 2, size / 2), radius: size * 0.4, color: .white, thickness: 0.5)
+                $0.addPolygon([Point(2, 2), Point(size - 2, 2), Point(size / 2, size / 2)], color: .white)
+            }
+        }
+        func direct(_ list: inout DrawList, at origin: Point, size: Double = 16, color: Color) {
+            list.addCircleBorder(
+                center: Point(origin.x + size / 2, origin.y + size / 2), radius: size * 0.4, color: color,
+                thickness: 0.5)
+            list.addPolygon(
+                [
+                    Point(origin.x + 2, origin.y + 2), Point(origin.x + size - 2, origin.y + 2),
+                    Point(origin.x + size / 2, origin.y + size / 2),
+                ], color: color)
+        }
+        let red = Color(r: 200, g: 10, b: 10, a: 128)
+        for (origin, placedAt, scale) in [
+            (Point(10, 20), Point(10, 20), 1.0), (Point(300.4, 7.6), Point(300, 8), 1.0),
+            (Point(40, 40), Point(40, 40), 2.0), (Point(41.3, 40), Point(41.5, 40), 2.0),
+        ] {
+            var kept = DrawList(scale: scale)
+            made = 0
+            icon(&kept, at: Point(0, 0), color: .white)  // made here, once
+            let before = kept.vertexCount, indicesBefore = kept.indexCount
+            icon(&kept, at: origin, color: red)
+            var alone = DrawList(scale: scale)
+            direct(&alone, at: placedAt, color: red)
+            let placed = Array(kept.vertices[before...])
+            XCTAssertEqual(placed.count, alone.vertexCount, "at \(origin)")
+            for (a, b) in zip(placed, alone.vertices) {
+                XCTAssertEqual(a.position.x, b.position.x, accuracy: 1e-3, "at \(origin)")
+                XCTAssertEqual(a.position.y, b.position.y, accuracy: 1e-3, "at \(origin)")
+                XCTAssertEqual(Int(a.color.a), Int(b.color.a), accuracy: 1, "at \(origin)")
+                XCTAssertEqual([a.color.r, a.color.g, a.color.b], [200, 10, 10])
+            }
+            XCTAssertEqual(kept.indices[indicesBefore...].map { $0 - Int32(before) }, Array(alone.indices))
+            XCTAssertEqual(kept.keptShapes.count, 1)
+            XCTAssertEqual(made, 1, "made once, placed after that")
+        }
+        var other = DrawList()
+        icon(&other, at: Point(0, 0), size: 24, color: .white)
+        icon(&other, at: Point(5, 5), size: .nan, color: .white)
+        XCTAssertEqual(
+            other.keptShapes.count, 1, "another size is another drawing; a size that is not a number is not kept")
+    }
+
     func testAntiAliasedFillHasTransparentFringe() {
         var l = list()
         l.addCircle(center: Point(50, 50), radius: 20, color: .red)
