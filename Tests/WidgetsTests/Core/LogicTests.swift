@@ -39,6 +39,27 @@ final class WidgetIDTests: XCTestCase {
             XCTAssertEqual(WidgetID(parent: parent, label).raw, reference(parent, label), label)
         }
     }
+
+    /// IDs hash (for dictionaries) without SipHash but spread as well: the rows of a list, by
+    /// label or by index, fill the buckets of a table as random keys would, under any seed.
+    func testIDsSpreadOverATablesBucketsAsRandomKeysWould() {
+        let list = WidgetID(parent: .root, "files")
+        let byLabel = (0..<10_000).map { WidgetID(parent: list, "row \($0)") }
+        let byIndex = (0..<10_000).map { WidgetID(parent: list, index: $0) }
+        // 10,000 random keys in 16,384 buckets fill about 7,430 of them.
+        for ids in [byLabel, byIndex] {
+            for seed in [0, 1, -7, Int.max] {
+                let buckets = Set(ids.map { $0._rawHashValue(seed: seed) & 16_383 })
+                XCTAssertGreaterThan(buckets.count, 7_200, "seed \(seed)")
+            }
+        }
+        XCTAssertEqual(byLabel[42]._rawHashValue(seed: 3), WidgetID(parent: list, "row 42")._rawHashValue(seed: 3))
+        var state: [WidgetID: Int] = [:]
+        for (k, id) in (byLabel + byIndex).enumerated() { state[id] = k }
+        XCTAssertEqual(state.count, 20_000)
+        XCTAssertEqual(state[byIndex[9_999]], 19_999)
+        XCTAssertEqual(state[byLabel[0]], 0)
+    }
 }
 
 final class LayoutTests: XCTestCase {
