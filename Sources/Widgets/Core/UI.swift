@@ -56,7 +56,9 @@ package struct Landmark: Sendable {
 /// Widget state kept by the `UI` between frames.
 @usableFromInline
 final class StateBox<Value>: AnyStateBox {
-    @usableFromInline var value: Value
+    // Read and written by every stateful widget every frame, on the main actor, never while
+    // a write is under way: no dynamic exclusivity check (see `UI`'s note on the others).
+    @exclusivity(unchecked) @usableFromInline var value: Value
     init(_ value: Value, frame: Int) {
         self.value = value
         super.init(frame: frame)
@@ -64,7 +66,7 @@ final class StateBox<Value>: AnyStateBox {
 }
 @usableFromInline
 class AnyStateBox {
-    var lastUsedFrame: Int
+    @exclusivity(unchecked) var lastUsedFrame: Int
     init(frame: Int) { lastUsedFrame = frame }
 }
 
@@ -130,20 +132,20 @@ public final class UI {
     @exclusivity(unchecked) var layoutStack: [LayoutFrame] = []
     /// The wrapping rows being built, innermost last (`LayoutFrame.wrapSlot`).
     var wrapLayouts: [WrapLayout] = []
-    var pressCandidate: (id: WidgetID, sense: Sense)?
-    var activeSinceFrame = 0
+    @exclusivity(unchecked) var pressCandidate: (id: WidgetID, sense: Sense)?
+    @exclusivity(unchecked) var activeSinceFrame = 0
     var focusClaimedThisFrame = false
     /// This frame's focusable widgets in build order (the Tab order).
-    var focusChain: [FocusEntry] = []
+    @exclusivity(unchecked) var focusChain: [FocusEntry] = []
     var focusIsVisible = false
     /// Keys whose presses a widget handled this frame (`consumeKey`).
-    var consumedKeys: Set<Int32> = []
+    @exclusivity(unchecked) var consumedKeys: Set<Int32> = []
     /// A drop target took this frame's drop (`onDrop`).
     var dropTaken = false
     /// The drag within the window under way (`draggable`), if any.
-    var dragSession: DragSession?
+    @exclusivity(unchecked) var dragSession: DragSession?
     /// The press whose drag Escape cancelled: it does not start another.
-    var cancelledDragPress: Double?
+    @exclusivity(unchecked) var cancelledDragPress: Double?
     /// The menu (popup) being built: its items count themselves for keyboard navigation.
     var menuState = MenuBuildState()
     /// Inside `textSelection(.enabled)`.
@@ -208,18 +210,18 @@ public final class UI {
     /// The menu bars being built (`menuBar`), innermost last.
     var menuBarStack: [MenuBarContext] = []
     /// Whether a text field or editor had the keyboard in the last frame: shortcuts leave its keys alone.
-    var textInputFocusedLastFrame = false
+    @exclusivity(unchecked) var textInputFocusedLastFrame = false
     /// The dialog or sheet that was up last frame, if any: only what it builds gets input.
-    var modalLastFrame: WidgetID?
-    var modalThisFrame: WidgetID?
+    @exclusivity(unchecked) var modalLastFrame: WidgetID?
+    @exclusivity(unchecked) var modalThisFrame: WidgetID?
     /// Whether a dialog is building its content now.
-    var buildingModal = false
+    @exclusivity(unchecked) var buildingModal = false
     /// This frame's keys and typed text while a dialog is up: only the dialog sees them.
     var modalKeyboard: (keys: [KeyPress], typing: [TypedInput], text: String) = ([], [], "")
     /// The `task`, `onAppear`, `onDisappear` and `onChange` hooks built in recent frames.
     var lifecycle = LifecycleHooks()
     /// A text field has focus this frame: the host should enable SDL text input (and IME).
-    public internal(set) var wantsTextInput = false
+    @exclusivity(unchecked) public internal(set) var wantsTextInput = false
     /// Where the focused text field is, for placing the IME candidate window.
     public internal(set) var textInputRect = Rect.zero
     /// Where state that survives restarts goes (split positions...); nil keeps it in memory.
@@ -245,7 +247,7 @@ public final class UI {
     /// Which chooser `fileImporter` and `fileExporter` show: the desktop's portal when there is
     /// one (`.automatic`), or always Tessera's own (`.builtIn`, what tests want).
     public var fileChooserBackend = FileChooserBackend.automatic
-    var hoverStart: (id: WidgetID, time: Double)?
+    @exclusivity(unchecked) var hoverStart: (id: WidgetID, time: Double)?
     /// When this frame asked for the next one (`time` scale); nil: only input or a wake-up.
     @exclusivity(unchecked) public private(set) var redrawTime: Double?
     /// Whether widgets report themselves to screen readers (`accessibilityTree`). The AT-SPI
@@ -267,7 +269,7 @@ public final class UI {
     var accessibilityCellText: [WidgetID: (Int, Int) -> String] = [:]
     var accessibilityRequests = AccessibilityRequests()
     /// How many `disabled(true)` wrappers the widget being built is inside.
-    var disabledDepth = 0
+    @exclusivity(unchecked) var disabledDepth = 0
     /// The window this UI draws, and what its frame asked of the host (`openWindow`).
     var windowScene = WindowScene()
 
