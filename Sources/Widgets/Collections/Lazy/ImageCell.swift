@@ -121,6 +121,33 @@ extension UI {
     /// Material Icons' stars, for the hero cell's rating.
     static let filledStar = Icon(named: "star"), outlinedStar = Icon(named: "star_border")
 
+    /// Five stars, the first `rating` filled, `rect.height` high from `rect`'s leading edge:
+    /// Material's stars when the icon font is there, as two runs of text (the filled ones, then
+    /// the outlined ones), each a line the atlas keeps composed; else the built-in shapes.
+    private func drawRating(_ rating: Int, in rect: Rect) {
+        let star = rect.height, filled = max(0, min(5, rating))
+        let gold = Color(hex: 0xFFCC00), dim = Color.white.opacity(0.7)
+        if let icons = fonts.icons, let font = fonts.iconFont(size: star, scale: scale),
+            let full = icons.scalar(named: Self.filledStar.name),
+            let empty = icons.scalar(named: Self.outlinedStar.name)
+        {
+            let top = rect.minY + (star - font.lineHeight) / 2
+            let stars = (
+                String(repeating: Character(full), count: filled),
+                String(repeating: Character(empty), count: 5 - filled)
+            )
+            let width = filled > 0 ? font.draw(stars.0, at: Point(rect.minX, top), color: gold, into: &drawList) : 0
+            if filled < 5 { font.draw(stars.1, at: Point(rect.minX + width, top), color: dim, into: &drawList) }
+            return
+        }
+        for k in 0..<5 {
+            drawIcon(
+                k < filled ? .starFill : .star,
+                in: Rect(x: rect.minX + Double(k) * (star + 2), y: rect.minY, width: star, height: star),
+                color: k < filled ? gold : dim)
+        }
+    }
+
     /// A rating as a screen reader reads it (made once, not per cell per frame).
     static let starsValues = ["0 stars", "1 star", "2 stars", "3 stars", "4 stars", "5 stars"]
 
@@ -164,20 +191,11 @@ extension UI {
         small.draw(
             title, in: Rect(x: banner.x + 8, y: banner.y + 2, width: banner.width - 16, height: bannerHeight / 2),
             color: .white, truncation: truncation, into: &drawList)
-        let star = min(12, bannerHeight / 2 - 2)
-        // Material's stars when the icon font is there: two triangles each through the glyph
-        // atlas, where the built-in shapes are tessellated for every star of every cell.
-        let hasIconFont = fonts.icons != nil
-        for k in 0..<5 {
-            let icon: Icon =
-                k < rating ? (hasIconFont ? Self.filledStar : .starFill) : (hasIconFont ? Self.outlinedStar : .star)
-            drawIcon(
-                icon,
-                in: Rect(
-                    x: banner.x + 8 + Double(k) * (star + 2), y: banner.y + bannerHeight / 2 + 1, width: star,
-                    height: star),
-                color: k < rating ? Color(hex: 0xFFCC00) : .white.opacity(0.7))
-        }
+        drawRating(
+            rating,
+            in: Rect(
+                x: banner.x + 8, y: banner.y + bannerHeight / 2 + 1, width: banner.width - 16,
+                height: min(12, bannerHeight / 2 - 2)))
         if isSelected {
             drawList.addRectBorder(rect.insetBy(dx: -2, dy: -2), radius: 8, color: theme.accent, thickness: 3)
         } else if r.isHovered {
