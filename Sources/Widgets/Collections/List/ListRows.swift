@@ -271,7 +271,8 @@ extension UI {
                 memo.value.arriving[rowID] = (time - 1.0 / 60, inserting)
             }
             let height = drawListRow(
-                source, local: local, row: row, rowRect: rowRect, contentRect: contentRect, selected: isSelected,
+                source, local: local, id: rowID, row: row, rowRect: rowRect, contentRect: contentRect,
+                selected: isSelected,
                 hovered: row == hoveredRow, focused: focused, ctx: ctx, layout: layout, memo: memo, mode: mode)
             if height != rowRect.height { measured.append((slot, height)) }
             if swiped != nil { drawList.popClip() }
@@ -294,13 +295,14 @@ extension UI {
         return last >= first ? first..<(last + 1) : 0..<0
     }
 
-    /// One row: its background, its content (reported to a screen reader while one listens),
-    /// and its arrival animation. Returns the height its content took.
+    /// One row (`rowID`, the `local`-th of `source`): its background, its content (reported to
+    /// a screen reader while one listens), and its arrival animation. Returns the height its
+    /// content took.
     private func drawListRow(
-        _ source: ListRowSource, local: Int, row: Int, rowRect: Rect, contentRect: Rect, selected: Bool, hovered: Bool,
-        focused: Bool, ctx: ListRowContext, layout: ListLayout, memo: StateBox<ListMemo>, mode: SelectionMode
+        _ source: ListRowSource, local: Int, id rowID: AnyHashable, row: Int, rowRect: Rect, contentRect: Rect,
+        selected: Bool, hovered: Bool, focused: Bool, ctx: ListRowContext, layout: ListLayout,
+        memo: StateBox<ListMemo>, mode: SelectionMode
     ) -> Double {
-        let rowID = source.id(local)
         let rowMark = drawList.mark
         drawRowBackground(contentRect, selected: selected, hovered: hovered, focused: focused, style: ctx.style)
         let body = source.body(local)  // built once: the app's row closure runs once a frame
