@@ -490,17 +490,19 @@ public struct DrawList {
         // Through pointers, with wrapping arithmetic (`reserveRoom` made the room, and the
         // indices of a kept shape are small): no overflow checks, and the index loop vectorizes.
         // A vertex is three stores: its position, its color's 4 bytes at once, its texture
-        // coordinates (`SDL_Vertex`: 8, 4 and 8 bytes).
+        // coordinates.
         let uv = whiteUV
+        let stride = MemoryLayout<SDL_Vertex>.stride
+        let colorOffset = MemoryLayout<SDL_Vertex>.offset(of: \.color)!
+        let uvOffset = MemoryLayout<SDL_Vertex>.offset(of: \.tex_coord)!
         vertexStorage.withUnsafeMutableBufferPointer { out in
             positions.withUnsafeBufferPointer { positions in
                 let to = UnsafeMutableRawPointer(out.baseAddress! + firstVertex)
-                let stride = MemoryLayout<SDL_Vertex>.stride
                 for k in 0..<positions.count {
                     let vertex = to + k &* stride
                     vertex.storeBytes(of: positions[k] + offset, as: SIMD2<Float>.self)
-                    vertex.storeBytes(of: color(k), toByteOffset: 8, as: UInt32.self)
-                    vertex.storeBytes(of: uv, toByteOffset: 12, as: SIMD2<Float>.self)
+                    vertex.storeBytes(of: color(k), toByteOffset: colorOffset, as: UInt32.self)
+                    vertex.storeBytes(of: uv, toByteOffset: uvOffset, as: SIMD2<Float>.self)
                 }
             }
         }
